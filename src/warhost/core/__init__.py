@@ -1,0 +1,1 @@
+"""The ruleset-independent engine: dice, events, orders, commanders, registry, scenarios."""

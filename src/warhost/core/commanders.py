@@ -1,0 +1,190 @@
+"""Commanders: whoever answers a side's decisions.
+
+* ``random``: picks uniformly among the legal orders with its own seeded generator.
+* ``scripted``: reads orders from a file, one per line, and falls back to another commander
+  (by default the AI) for decisions the script does not address.
+* ``human``: asks a person at the terminal (see :class:`HumanCommander`).
+* ``ai``: supplied by each ruleset through :meth:`warhost.core.ruleset.Ruleset.make_ai`.
+* :class:`ReplayCommander` gives back the decisions recorded in a replay, in order.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from warhost.core.decisions import Decision
+from warhost.core.errors import IllegalOrderError, ReplayError, WarhostError
+from warhost.core.orders import Order
+
+
+class Commander(ABC):
+    """Answers decisions for one side. ``state`` is the battle state, for reading only."""
+
+    kind = "commander"
+
+    def bind(self, side: str, rng: np.random.Generator) -> None:
+        """Called once before the battle with the side it commands and its own generator."""
+        self.side = side
+        self.rng = rng
+
+    @abstractmethod
+    def choose(self, decision: Decision, state: Any) -> Order:
+        """Return one of ``decision.options``."""
+
+
+class RandomCommander(Commander):
+    """Chooses uniformly at random among the legal orders."""
+
+    kind = "random"
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        return decision.options[int(self.rng.integers(len(decision.options)))]
+
+
+class FirstOptionCommander(Commander):
+    """Always takes the default, or else the first legal order (handy in tests)."""
+
+    kind = "first"
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        return decision.default if decision.default is not None else decision.options[0]
+
+
+class ScriptedCommander(Commander):
+    """Orders from a list (text, line number). Decisions of another kind go to ``fallback``.
+
+    The next scripted order is used when its kind is the kind of one of the legal options;
+    it must then be legal, or an :class:`IllegalOrderError` names the file and line.
+    """
+
+    kind = "scripted"
+
+    def __init__(
+        self, orders: Sequence[tuple[str, int]], fallback: Commander, source: str = "<orders>"
+    ) -> None:
+        self.orders = list(orders)
+        self.position = 0
+        self.fallback = fallback
+        self.source = source
+
+    @classmethod
+    def from_file(cls, path: str | Path, fallback: Commander) -> ScriptedCommander:
+        """Read a file with one order per line; blank lines and ``#`` comments are skipped."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise WarhostError(f"cannot read orders: {exc.strerror}", file=str(path)) from None
+        orders = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            line = line.split("#", 1)[0].strip()
+            if line.startswith("- "):
+                line = line[2:].strip().strip("'\"")
+            if line and line != "orders:":
+                orders.append((line, number))
+        return cls(orders, fallback, str(path))
+
+    def bind(self, side: str, rng: np.random.Generator) -> None:
+        super().bind(side, rng)
+        self.fallback.bind(side, rng)
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        if self.position < len(self.orders):
+            text, line = self.orders[self.position]
+            try:
+                wanted = Order.parse(text)
+            except ValueError:
+                raise IllegalOrderError(
+                    f"cannot read order {text!r}", file=self.source, line=line, field="order"
+                ) from None
+            if any(option.kind == wanted.kind for option in decision.options):
+                self.position += 1
+                found = decision.find(wanted)
+                if found is None:
+                    legal = ", ".join(str(o) for o in decision.options[:8])
+                    more = " ..." if len(decision.options) > 8 else ""
+                    raise IllegalOrderError(
+                        f"illegal order {text!r} for {decision.kind}"
+                        f"{' of ' + decision.subject if decision.subject else ''}; "
+                        f"legal: {legal}{more}",
+                        file=self.source,
+                        line=line,
+                        field="order",
+                    )
+                return found
+        return self.fallback.choose(decision, state)
+
+
+class ReplayCommander(Commander):
+    """Gives back recorded decisions, checking that each fits the question asked."""
+
+    kind = "replay"
+
+    def __init__(self, records: Sequence[dict[str, Any]], source: str = "<replay>") -> None:
+        self.records = records
+        self.position = 0
+        self.source = source
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        while self.position < len(self.records):
+            record = self.records[self.position]
+            self.position += 1
+            if record["side"] != self.side:
+                continue
+            found = decision.find(str(record["order"]))
+            if record["kind"] != decision.kind or found is None:
+                raise ReplayError(
+                    f"replay diverged at decision {self.position}: recorded "
+                    f"{record['kind']} {record['order']!r}, but the battle asked for {decision.kind}",
+                    file=self.source,
+                    field="decisions",
+                )
+            return found
+        raise ReplayError("replay ran out of recorded decisions", file=self.source, field="decisions")
+
+
+class HumanCommander(Commander):
+    """A person at the terminal. ``show`` displays text, ``ask`` reads one answer.
+
+    The person types the number of an option or the order's text; ``?`` lists the options again.
+    """
+
+    kind = "human"
+
+    def __init__(
+        self,
+        ask: Callable[[str], str],
+        show: Callable[[str], None],
+        describe: Callable[[Decision, Any], str] | None = None,
+    ) -> None:
+        self.ask = ask
+        self.show = show
+        self.describe = describe
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        if self.describe is not None:
+            self.show(self.describe(decision, state))
+        self._list(decision)
+        while True:
+            answer = self.ask(f"[{self.side}] {decision.prompt or decision.kind} > ").strip()
+            if answer in {"?", "help"}:
+                self._list(decision)
+                continue
+            if answer == "" and decision.default is not None:
+                return decision.default
+            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
+                return decision.options[int(answer) - 1]
+            found = decision.find(answer) if answer else None
+            if found is not None:
+                return found
+            self.show(f"'{answer}' is not a legal order here; type a number from the list or ?")
+
+    def _list(self, decision: Decision) -> None:
+        lines = [f"  {i}. {o}" for i, o in enumerate(decision.options, start=1)]
+        if decision.default is not None:
+            lines.append(f"  (Enter = {decision.default})")
+        self.show("\n".join(lines))

@@ -1,0 +1,55 @@
+"""Errors meant for people: each names where the problem is (file, line, field)."""
+
+from __future__ import annotations
+
+
+class WarhostError(Exception):
+    """A problem with the user's input. The CLI prints it in one line and exits with code 2."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.field = field
+
+    def located(self, *, file: str | None = None, line: int | None = None) -> WarhostError:
+        """Fill in a file and line that were not known where the error was raised."""
+        if self.file is None and file is not None:
+            self.file = file
+        if self.line is None and line is not None:
+            self.line = line
+        return self
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file
+            if self.line is not None:
+                where += f":{self.line}"
+            where += ": "
+        field = f"{self.field}: " if self.field else ""
+        return f"{where}{field}{self.message}"
+
+
+class ScenarioError(WarhostError):
+    """The scenario file is malformed or breaks a setup rule."""
+
+
+class IllegalOrderError(WarhostError):
+    """A commander gave an order that is not among the legal options."""
+
+
+class ReplayError(WarhostError):
+    """A replay file is from another version, is damaged, or does not reproduce its log."""
+
+
+class DiceExhaustedError(WarhostError):
+    """A scripted dice source ran out of faces."""

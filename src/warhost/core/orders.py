@@ -1,0 +1,48 @@
+"""Orders: small hashable value objects whose text form round-trips.
+
+An order is a kind plus a few arguments (whole numbers or words without spaces). Its text is the
+kind followed by the arguments, separated by spaces: ``move 3 4``, ``attack B-knight-1``, ``pass``.
+
+Example:
+    >>> Order.parse("move 3 4") == Order("move", (3, 4))
+    True
+    >>> str(Order("attack", ("B-knight-1",)))
+    'attack B-knight-1'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+Arg = Union[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """One choice a commander can make."""
+
+    kind: str
+    args: tuple[Arg, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join([self.kind, *map(str, self.args)])
+
+    @property
+    def text(self) -> str:
+        """The order's text form."""
+        return str(self)
+
+    @classmethod
+    def parse(cls, text: str) -> Order:
+        """Read an order from its text form. Numeric arguments become ints."""
+        parts = text.split()
+        if not parts:
+            raise ValueError("an order needs at least a kind")
+        args: list[Arg] = []
+        for part in parts[1:]:
+            try:
+                args.append(int(part))
+            except ValueError:
+                args.append(part)
+        return cls(parts[0], tuple(args))

@@ -1,0 +1,86 @@
+"""The ruleset interface. A rule system subclasses :class:`Ruleset`, overrides the hooks it
+needs, and registers one instance with :func:`warhost.core.registry.register`.
+
+The engine calls, in order: :meth:`Ruleset.side_names`, :meth:`Ruleset.new_state`,
+:meth:`Ruleset.play` (which drives the whole battle, asking commanders through
+:meth:`warhost.core.engine.Battle.decide`), then :meth:`Ruleset.outcome`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from warhost.core.commanders import Commander
+    from warhost.core.engine import Battle, Outcome
+    from warhost.core.scenario import Scenario
+
+
+class Ruleset(ABC):
+    """One rule system. Metadata lives in class attributes; behaviour in the hooks."""
+
+    name: ClassVar[str]
+    version: ClassVar[str] = "1"
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    source: ClassVar[str] = ""
+    scenario_model: ClassVar[type[BaseModel]]
+    package_dir: ClassVar[Path | None] = None
+
+    @property
+    def versioned_name(self) -> str:
+        """``name@version``, as stored in replays."""
+        return f"{self.name}@{self.version}"
+
+    def check_scenario(self, model: Any) -> None:
+        """Setup rules that the schema alone cannot express (placement, squad sizes ...).
+
+        Raise :class:`warhost.core.errors.ScenarioError` with ``path`` set to the offending
+        field's location, so the loader can name its line. Default: nothing to check.
+        """
+
+    @abstractmethod
+    def side_names(self, model: Any) -> list[str]:
+        """The names of the sides, in the scenario's order."""
+
+    def commander_kinds(self, model: Any) -> dict[str, str]:
+        """The commander kind each side asks for in the scenario (default: ``ai``)."""
+        return {name: "ai" for name in self.side_names(model)}
+
+    @abstractmethod
+    def new_state(self, scenario: Scenario, battle: Battle) -> Any:
+        """Build the starting battle state (after deployment)."""
+
+    @abstractmethod
+    def play(self, state: Any, battle: Battle) -> None:
+        """Run the battle to its end, asking commanders and emitting events."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome:
+        """Who won, the scores, the rounds played and what became of every unit."""
+
+    @abstractmethod
+    def make_ai(self) -> Commander:
+        """A fresh AI commander for this ruleset."""
+
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        """The battle state as plain JSON data. Default: ``state.to_json()``."""
+        result: dict[str, Any] = state.to_json()
+        return result
+
+    def map_view(self, state: Any) -> dict[str, Any]:
+        """Plain data for drawing the battlefield (see :mod:`warhost.render.maps`)."""
+        raise NotImplementedError(f"{self.name} has no map view")
+
+    def describe_event(self, event: dict[str, Any]) -> str | None:
+        """One line of narrative for an event, or None to use the generic text."""
+        return None
+
+    def examples(self) -> list[Path]:
+        """Example scenario files shipped for this ruleset."""
+        root = Path(__file__).resolve().parents[3] / "examples" / self.name
+        return sorted(root.glob("*.yaml")) if root.is_dir() else []

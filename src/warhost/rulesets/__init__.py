@@ -1,0 +1,1 @@
+"""Rule systems. Each subpackage registers itself with :mod:`warhost.core.registry`."""
