@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Iterator, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, TypeAlias
 
 Square: TypeAlias = tuple[int, int]
@@ -75,7 +75,7 @@ __all__ = [
 # --------------------------------------------------------------------------- spaces and distance
 
 
-@lru_cache(maxsize=None)
+@cache
 def footprint(anchor: Square, size: int) -> tuple[Square, ...]:
     """Squares covered by a unit of ``size`` 1 or 2 anchored at ``anchor`` (sorted, cached)."""
     x, y = anchor
@@ -94,7 +94,8 @@ def chebyshev(a: Square, b: Square) -> int:
         dx = -dx
     if dy < 0:
         dy = -dy
-    return dx if dx > dy else dy
+    # Conditional expressions instead of max(): several times faster on this hot path.
+    return dx if dx > dy else dy  # noqa: FURB136
 
 
 def space_distance(a: Collection[Square], b: Collection[Square]) -> int:
@@ -114,14 +115,15 @@ def space_distance(a: Collection[Square], b: Collection[Square]) -> int:
     else:
         bx0, by0 = min(b)
         bx1, by1 = max(b)
+    # Conditionals instead of max(): several times faster on this hot path.
     gx = bx0 - ax1
-    if ax0 - bx1 > gx:
+    if ax0 - bx1 > gx:  # noqa: PLR1730
         gx = ax0 - bx1
     gy = by0 - ay1
-    if ay0 - by1 > gy:
+    if ay0 - by1 > gy:  # noqa: PLR1730
         gy = ay0 - by1
-    d = gx if gx > gy else gy
-    return d if d > 0 else 0
+    d = gx if gx > gy else gy  # noqa: FURB136
+    return d if d > 0 else 0  # noqa: FURB136
 
 
 def spaces_touch(a: Collection[Square], b: Collection[Square]) -> bool:
@@ -173,7 +175,7 @@ class Grid:
     Storage is two flat lists indexed ``y * width + x``, so lookups are O(1).
     """
 
-    __slots__ = ("width", "height", "_terrain", "_level", "_neighbours")
+    __slots__ = ("_level", "_neighbours", "_terrain", "height", "width")
 
     def __init__(self, width: int, height: int) -> None:
         if width <= 0 or height <= 0:
@@ -256,16 +258,16 @@ class Grid:
         except KeyError as exc:
             raise ValueError(f"grid data lacks {exc.args[0]!r}") from None
         if not isinstance(width, int) or not isinstance(height, int):
-            raise ValueError("grid width and height must be integers")
+            raise TypeError("grid width and height must be integers")
         grid = cls(width, height)
         for cell in data.get("squares", ()):
             x, y = cell["x"], cell["y"]
             name = cell.get("terrain", DEFAULT_TERRAIN)
             lvl = cell.get("level", 0)
             if not (isinstance(x, int) and isinstance(y, int) and isinstance(lvl, int)):
-                raise ValueError(f"grid square {cell!r} needs integer x, y and level")
+                raise TypeError(f"grid square {cell!r} needs integer x, y and level")
             if not isinstance(name, str):
-                raise ValueError(f"grid square {cell!r} needs a string terrain name")
+                raise TypeError(f"grid square {cell!r} needs a string terrain name")
             grid.set_terrain((x, y), name, lvl)
         return grid
 
@@ -356,12 +358,10 @@ def _touched_from_origin(dx: int, dy: int) -> tuple[Square, ...]:
     run = bx - ax
     rise = by - ay
     for col in range(ax - 1, bx + 1):
-        xa = col if col > ax else ax
-        xb = col + 1 if col + 1 < bx else bx
+        xa = max(col, ax)
+        xb = min(col + 1, bx)
         if run == 0:
-            lo_y = ay if ay < by else by
-            hi_y = by if ay < by else ay
-            first, last = lo_y - 1, hi_y
+            first, last = min(ay, by) - 1, max(ay, by)
         else:
             # y on the segment at x is ay + (x - ax) * rise / run; scaled by run here.
             n1 = ay * run + (xa - ax) * rise

@@ -1,0 +1,214 @@
+"""Building the starting state from a scenario: map, terrain, armies and deployment."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from warhost.core.engine import Battle
+from warhost.core.orders import Order
+from warhost.geometry.grid import Grid, Square, footprint
+from warhost.rulesets.fantasy_battle.model import (
+    Ability,
+    FantasyBattleScenario,
+    HillSpec,
+    Options,
+    SideSpec,
+    TerrainArea,
+)
+from warhost.rulesets.fantasy_battle.state import (
+    FACINGS,
+    AbilityState,
+    FBState,
+    Squad,
+    Unit,
+)
+
+
+def area_squares(area: TerrainArea) -> list[Square]:
+    """Every square listed by an area, explicit squares first, then rectangles row by row."""
+    out = [tuple(sq) for sq in area.squares]
+    for (x0, y0), (x1, y1) in area.rects:
+        for y in range(min(y0, y1), max(y0, y1) + 1):
+            for x in range(min(x0, x1), max(x0, x1) + 1):
+                out.append((x, y))
+    return out  # type: ignore[return-value]
+
+
+def hill_squares(hill: HillSpec) -> dict[Square, str]:
+    """Top squares (elevated) plus a one-square edging of slope, or cliff on the listed sides."""
+    (x0, y0), (x1, y1) = hill.top
+    xa, xb, ya, yb = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
+    out: dict[Square, str] = {}
+    for y in range(ya - 1, yb + 2):
+        for x in range(xa - 1, xb + 2):
+            if xa <= x <= xb and ya <= y <= yb:
+                out[(x, y)] = "elevated"
+                continue
+            side = ("west" if x < xa else "east" if x > xb else
+                    "south" if y < ya else "north")
+            out[(x, y)] = "cliff" if side in hill.cliff_sides else "slope"
+    return out
+
+
+def build_grid(model: FantasyBattleScenario) -> Grid:
+    """The pregenerated map of a scenario."""
+    bf = model.battlefield
+    grid = Grid(bf.width, bf.height)
+    for area in bf.terrain:
+        level = area.level if area.level is not None else (1 if area.type == "elevated" else 0)
+        for sq in area_squares(area):
+            grid.set_terrain(sq, area.type, level)
+    for hill in bf.hills:
+        for sq, name in hill_squares(hill).items():
+            if 0 <= sq[0] < bf.width and 0 <= sq[1] < bf.height:
+                grid.set_terrain(sq, name, 1 if name == "elevated" else 0)
+    return grid
+
+
+def default_start_area(index: int, width: int, height: int) -> set[Square]:
+    """The back two rows: rows 0-1 for the first side, the last two for the second (FB-AMB-21)."""
+    rows = (0, 1) if index == 0 else (height - 2, height - 1)
+    return {(x, y) for y in rows for x in range(width)}
+
+
+def start_area(side: SideSpec, index: int, width: int, height: int) -> set[Square]:
+    """A side's start area: its own rectangle if given, else the back two rows."""
+    if side.start_area is None:
+        return default_start_area(index, width, height)
+    (x0, y0), (x1, y1) = side.start_area
+    return {(x, y) for y in range(min(y0, y1), max(y0, y1) + 1)
+            for x in range(min(x0, x1), max(x0, x1) + 1)}
+
+
+def default_facing(index: int) -> Square:
+    """Pikes face the enemy's edge unless told otherwise."""
+    return (0, 1) if index == 0 else (0, -1)
+
+
+def make_abilities(specs: Iterable[Ability]) -> list[AbilityState]:
+    """Ability states from their scenario specs."""
+    return [AbilityState(a.name, a.attack, a.defense, a.affects, a.range, list(a.types),
+                         list(a.classes), list(a.ranks)) for a in specs]
+
+
+def unit_size(unit_type: str, options: Options) -> int:
+    """2 for a 2×2 Cavalry base, else 1 (FB-CAV-03, FB-AMB-02)."""
+    return 2 if unit_type == "cavalry" and options.cavalry_footprint == "2x2" else 1
+
+
+def armies(model: FantasyBattleScenario) -> list[Unit]:
+    """Every unit of both sides, in scenario order, not yet placed."""
+    units: list[Unit] = []
+    for index, side in enumerate(model.sides):
+        for squad in side.squads:
+            for m in squad.members:
+                units.append(Unit(
+                    id=m.id, side=side.name, name=m.name or m.id, rank="standard",
+                    type=squad.type, cls=m.unit_class, anchor=m.at,  # type: ignore[arg-type]
+                    size=unit_size(squad.type, model.options),
+                    facing=(FACINGS[m.facing] if m.facing else default_facing(index))
+                    if m.unit_class == "pike" else None,
+                    squad=squad.id, unique=m.unique, fate=m.fate_points,
+                    original_cls=m.unit_class, original_type=squad.type,
+                ))
+        for u in side.units:
+            units.append(Unit(
+                id=u.id, side=side.name, name=u.name or u.id, rank=u.rank, type=u.type,
+                cls=u.unit_class, anchor=u.at,  # type: ignore[arg-type]
+                size=unit_size(u.type, model.options),
+                facing=(FACINGS[u.facing] if u.facing else default_facing(index))
+                if u.unit_class == "pike" else None,
+                unique=u.unique, fate=u.fate_points, abilities=make_abilities(u.abilities),
+                feats=list(u.feats), feats_used=[False] * len(u.feats),
+                original_cls=u.unit_class, original_type=u.type,
+            ))
+    return units
+
+
+def new_state(model: FantasyBattleScenario, battle: Battle | None = None) -> FBState:
+    """The state after setup: map built, attacker chosen, armies deployed (FB-SETUP-*)."""
+    bf = model.battlefield
+    sides = [s.name for s in model.sides]
+    grid = build_grid(model)
+    state = FBState(grid, model.options, sides, model.victory_points)
+    state.start_areas = {s.name: start_area(s, i, bf.width, bf.height)
+                         for i, s in enumerate(model.sides)}
+    state.victory_areas = [
+        {"name": v.name, "squares": [tuple(sq) for sq in v.squares], "points": v.points}
+        for v in bf.victory_areas
+    ]
+    state.first_player = choose_first_player(model, battle)
+    if battle is not None:
+        battle.emit("first_player", side=state.first_player)
+    if bf.kind == "constructed" and battle is not None:
+        from warhost.rulesets.fantasy_battle.construct import place_terrain
+
+        place_terrain(state, model, battle)
+    for unit in armies(model):
+        state.units[unit.id] = unit
+        if unit.squad is not None:
+            squad = state.squads.get(unit.squad)
+            if squad is None:
+                spec = next(sq for s in model.sides for sq in s.squads if sq.id == unit.squad)
+                squad = state.squads[unit.squad] = Squad(
+                    unit.squad, unit.side, spec.type, [], spec.colour or spec.id)
+            squad.members.append(unit.id)
+    order = [state.first_player, state.other_side(state.first_player)]  # FB-SETUP-11
+    for side in order:
+        for unit in [u for u in state.units.values() if u.side == side]:
+            anchor = unit.anchor
+            if anchor is None and battle is not None:
+                anchor = ask_deployment(state, battle, unit)
+            state.place(unit, anchor)
+            if battle is not None:
+                battle.emit("deployed", unit=unit.id, side=side, at=list(anchor or ()),
+                            facing=list(unit.facing) if unit.facing else None)
+    state.start_strength = {uid: 1 for uid in state.units}
+    return state
+
+
+def choose_first_player(model: FantasyBattleScenario, battle: Battle | None) -> str:
+    """The attacker: named in the options, or drawn with the battle's dice (FB-AMB-13)."""
+    wanted = model.options.first_player
+    sides = [s.name for s in model.sides]
+    if wanted in sides:
+        return wanted
+    if wanted in ("A", "B"):
+        return sides[0 if wanted == "A" else 1]
+    if battle is None:
+        return sides[0]
+    face = battle.dice.pool(1, 6, "first player (1-3: first listed side)")[0]
+    return sides[0] if face <= 3 else sides[1]
+
+
+def legal_deploy_squares(state: FBState, unit: Unit) -> list[Square]:
+    """Anchors where ``unit`` may be deployed in its start area (FB-SETUP-12, FB-AMB-22)."""
+    area = state.start_areas[unit.side]
+    out = []
+    for anchor in sorted(area, key=lambda s: (s[1], s[0])):
+        space = footprint(anchor, unit.size)
+        if all(sq in area and state.grid.contains(sq) and sq not in state.occupied
+               and state.terrain(sq).move_cost is not None and state.terrain(sq).can_end
+               for sq in space):
+            out.append(anchor)
+    return out
+
+
+def ask_deployment(state: FBState, battle: Battle, unit: Unit) -> Square:
+    """Ask the owner where to deploy a unit the scenario left unplaced (decision 7)."""
+    legal = legal_deploy_squares(state, unit)
+    if not legal:
+        from warhost.core.errors import ScenarioError
+
+        raise ScenarioError(f"no room left in the start area for {unit.id}", field="sides")
+    order = battle.decide(_deploy_decision(unit, legal))
+    return (int(order.args[0]), int(order.args[1]))
+
+
+def _deploy_decision(unit: Unit, legal: list[Square]) -> Any:
+    from warhost.core.decisions import Decision
+
+    return Decision(side=unit.side, kind="deploy", subject=unit.id,
+                    options=tuple(Order("deploy", sq) for sq in legal),
+                    prompt=f"where does {unit.id} deploy?")

@@ -1,0 +1,253 @@
+"""The battle state of `fantasy-battle`: plain data plus geometric queries on it."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from warhost.geometry.grid import Grid, Square, footprint, space_distance
+from warhost.rulesets.fantasy_battle.model import Options
+from warhost.rulesets.fantasy_battle.terrain import TERRAIN, TerrainKind
+
+INFANTRY_CLASSES = ("warrior", "pike", "archer")
+CAVALRY_CLASSES = ("knight", "lancer", "mounted_archer")
+DISMOUNTED_CLASS = {"knight": "warrior", "lancer": "pike", "mounted_archer": "archer"}
+RANK_DICE = {"standard": 1, "elite": 2, "champion": 3}  # FB-COMBAT-01
+RANK_POINTS = {"standard": 1, "elite": 2, "champion": 3}  # FB-WIN-03
+MOVE = {"infantry": 6, "cavalry": 8}  # FB-MOVE-01 (Double-time doubles it)
+FACINGS: dict[str, Square] = {
+    "north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0),
+    "northeast": (1, 1), "northwest": (-1, 1), "southeast": (1, -1), "southwest": (-1, -1),
+}
+FACING_NAMES = {v: k for k, v in FACINGS.items()}
+
+ON_MAP = "active"
+DEFEATED = "defeated"
+IN_POOL = "pool"
+
+
+@dataclass(slots=True)
+class AbilityState:
+    """A generic modifier ability (FB-AMB-05); ``declined`` is set while its owner declines it."""
+
+    name: str
+    attack: int
+    defense: int
+    affects: str
+    range: int | None
+    types: list[str]
+    classes: list[str]
+    ranks: list[str]
+
+
+@dataclass(slots=True)
+class Unit:
+    """One model on the battlefield (or in the pool, or defeated)."""
+
+    id: str
+    side: str
+    name: str
+    rank: str
+    type: str
+    cls: str
+    anchor: Square | None
+    size: int = 1
+    facing: Square | None = None
+    squad: str | None = None
+    unique: bool = False
+    fate: int = 0
+    fate_spent: int = 0
+    abilities: list[AbilityState] = field(default_factory=list)
+    feats: list[str] = field(default_factory=list)
+    feats_used: list[bool] = field(default_factory=list)
+    feats_used_since_entry: int = 0
+    wounded: bool = False
+    dismounted: bool = False
+    status: str = ON_MAP
+    activated: bool = False
+    original_cls: str = ""
+    original_type: str = ""
+
+    @property
+    def on_map(self) -> bool:
+        """Standing on the battlefield."""
+        return self.status == ON_MAP and self.anchor is not None
+
+    @property
+    def is_cavalry(self) -> bool:
+        """Cavalry type (FB-RANK-02)."""
+        return self.type == "cavalry"
+
+    @property
+    def is_archer(self) -> bool:
+        """Archer or Mounted Archer: ranged attack only."""
+        return self.cls in ("archer", "mounted_archer")
+
+    @property
+    def has_flanking(self) -> bool:
+        """Warrior or Knight (FB-WARRIOR-01, FB-CAV-08)."""
+        return self.cls in ("warrior", "knight")
+
+    @property
+    def has_charge(self) -> bool:
+        """Pike or Lancer (FB-PIKE-06, FB-CAV-09)."""
+        return self.cls in ("pike", "lancer")
+
+    @property
+    def has_facing(self) -> bool:
+        """Only Pikes have a facing (FB-PIKE-01, FB-CAV-10)."""
+        return self.cls == "pike"
+
+    def unused_feats(self, name: str | None = None) -> list[int]:
+        """Indexes of Feat entries not used yet (optionally only those named ``name``)."""
+        return [
+            i for i, (feat, used) in enumerate(zip(self.feats, self.feats_used))
+            if not used and (name is None or feat == name)
+        ]
+
+    def point_value(self) -> int:
+        """Points scored for defeating it now: base + Fate Points spent + Feats used
+        (FB-WIN-03..05; Feats counted since it last entered the battlefield, FB-AMB-49)."""
+        return RANK_POINTS[self.rank] + self.fate_spent + self.feats_used_since_entry
+
+
+@dataclass
+class Squad:
+    """A squad of Standard units (FB-SQUAD-01)."""
+
+    id: str
+    side: str
+    type: str
+    members: list[str]
+    colour: str = ""
+    activated: bool = False
+
+
+class FBState:
+    """Everything about one battle of `fantasy-battle` at one moment."""
+
+    def __init__(self, grid: Grid, options: Options, sides: list[str], victory_points: int) -> None:
+        self.grid = grid
+        self.options = options
+        self.sides = sides
+        self.victory_points = victory_points
+        self.first_player = sides[0]
+        self.units: dict[str, Unit] = {}
+        self.squads: dict[str, Squad] = {}
+        self.occupied: dict[Square, str] = {}
+        self.scores: dict[str, int] = {s: 0 for s in sides}
+        self.round = 0
+        self.winner: str | None = None
+        self.over = False
+        self.reason = ""
+        self.start_areas: dict[str, set[Square]] = {}
+        self.victory_areas: list[dict[str, Any]] = []
+        self.start_strength: dict[str, int] = {}
+        self.turn_feats: set[str] = set()  # who used a Feat this turn (FB-FEAT-03)
+        self.turn_index = 0
+        self.reinforced: dict[str, dict[str, int]] = {}
+
+    # --- placement -----------------------------------------------------------------------
+    def squares_of(self, unit: Unit) -> tuple[Square, ...]:
+        """The unit's space (empty when it is not on the map)."""
+        if unit.anchor is None or unit.status != ON_MAP:
+            return ()
+        return footprint(unit.anchor, unit.size)
+
+    def place(self, unit: Unit, anchor: Square | None) -> None:
+        """Move a unit's space to ``anchor`` (None lifts it off the map)."""
+        for sq in self.squares_of(unit):
+            if self.occupied.get(sq) == unit.id:
+                del self.occupied[sq]
+        unit.anchor = anchor
+        if anchor is not None and unit.status == ON_MAP:
+            for sq in footprint(anchor, unit.size):
+                self.occupied[sq] = unit.id
+
+    def remove(self, unit: Unit, status: str) -> None:
+        """Take a unit off the map with the given status (defeated or in the pool)."""
+        self.place(unit, None)
+        unit.status = status
+
+    def terrain(self, sq: Square) -> TerrainKind:
+        """The terrain kind of a square."""
+        return TERRAIN[self.grid.terrain(sq)]
+
+    def level_of(self, unit: Unit) -> int:
+        """The level a unit stands on; slope counts as ground (FB-AMB-46)."""
+        assert unit.anchor is not None
+        return self.square_level(unit.anchor)
+
+    def square_level(self, sq: Square) -> int:
+        """Level of a square for adjacency: slope counts as ground level."""
+        if self.grid.terrain(sq) == "slope":
+            return 0
+        return self.grid.level(sq)
+
+    # --- relations -----------------------------------------------------------------------
+    def distance(self, a: Unit, b: Unit) -> int:
+        """Chebyshev distance between two spaces (FB-AMB-01)."""
+        return space_distance(self.squares_of(a), self.squares_of(b))
+
+    def adjacent(self, a: Unit, b: Unit) -> bool:
+        """Adjacent: touching spaces on the same level (FB-AMB-01, FB-TERRAIN-07)."""
+        if not (a.on_map and b.on_map) or a.id == b.id:
+            return False
+        return self.distance(a, b) == 1 and self.level_of(a) == self.level_of(b)
+
+    def enemies(self, side: str) -> list[Unit]:
+        """Enemy units on the map."""
+        return [u for u in self.units.values() if u.side != side and u.on_map]
+
+    def friends(self, side: str) -> list[Unit]:
+        """Friendly units on the map."""
+        return [u for u in self.units.values() if u.side == side and u.on_map]
+
+    def adjacent_enemies(self, unit: Unit) -> list[Unit]:
+        """Enemies adjacent to ``unit``."""
+        return [e for e in self.enemies(unit.side) if self.adjacent(unit, e)]
+
+    def other_side(self, side: str) -> str:
+        """The opposing side's name."""
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def in_front_arc(self, pike: Unit, squares: tuple[Square, ...]) -> bool:
+        """Whether any of ``squares`` lies in the Pike's front arc (FB-PIKE-01, FB-AMB-03)."""
+        from warhost.geometry.grid import facing_arc
+
+        if not pike.has_facing or pike.facing is None or pike.anchor is None:
+            return False
+        arc = facing_arc(pike.anchor, pike.facing)
+        return any(sq in arc for sq in squares)
+
+    # --- activations ----------------------------------------------------------------------
+    def activation_groups(self, side: str) -> list[str]:
+        """Squads with a member on the map, and Elite/Champion units on the map (FB-AMB-10)."""
+        groups = [
+            sq.id for sq in self.squads.values()
+            if sq.side == side and any(self.units[m].on_map for m in sq.members)
+        ]
+        groups += [u.id for u in self.units.values()
+                   if u.side == side and u.squad is None and u.on_map]
+        return groups
+
+    # --- serialisation --------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as plain data."""
+        return {
+            "round": self.round,
+            "first_player": self.first_player,
+            "scores": dict(self.scores),
+            "winner": self.winner,
+            "over": self.over,
+            "victory_points": self.victory_points,
+            "grid": self.grid.to_dict(),
+            "units": {uid: asdict(u) for uid, u in self.units.items()},
+            "squads": {sid: asdict(s) for sid, s in self.squads.items()},
+            "options": self.options.model_dump(),
+        }
+
+    def copy(self) -> FBState:
+        """A deep copy, for look-ahead and undo."""
+        return copy.deepcopy(self)
