@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from itertools import pairwise
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -128,6 +128,11 @@ def test_space_distance_with_2x2() -> None:
     assert space_distance(big, footprint((-2, -2), 2)) == 1
     assert space_distance(frozenset(big), frozenset(footprint((4, 0), 2))) == 3
     assert space_distance(((0, 0),), ((5, 2),)) == 5
+    # Any listing order of the same block gives the same answer.
+    for order in (big[::-1], [big[1], big[0], big[3], big[2]], [big[1], big[3], big[0], big[2]]):
+        assert space_distance(order, ((2, 2),)) == 1
+        assert space_distance(order, ((-2, 0),)) == 2
+        assert centre2(order) == (2, 2)
 
 
 def test_spaces_touch() -> None:

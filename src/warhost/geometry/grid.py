@@ -107,14 +107,12 @@ def space_distance(a: Collection[Square], b: Collection[Square]) -> int:
         for ax0, ay0 in a:
             ax1, ay1 = ax0, ay0
     else:
-        ax0, ay0 = min(a)
-        ax1, ay1 = max(a)
+        ax0, ay0, ax1, ay1 = _bounds(a)
     if len(b) == 1:
         for bx0, by0 in b:
             bx1, by1 = bx0, by0
     else:
-        bx0, by0 = min(b)
-        bx1, by1 = max(b)
+        bx0, by0, bx1, by1 = _bounds(b)
     # Conditionals instead of max(): several times faster on this hot path.
     gx = bx0 - ax1
     if ax0 - bx1 > gx:  # noqa: PLR1730
@@ -138,8 +136,22 @@ def in_bounds(sq: Square, width: int, height: int) -> bool:
 
 def _bounds(space: Collection[Square]) -> tuple[int, int, int, int]:
     """Lowest and highest square coordinates ``(x0, y0, x1, y1)`` of a rectangular space."""
-    if not space:
+    n = len(space)
+    if n == 1:
+        for x, y in space:
+            return x, y, x, y
+    if n == 4 and (type(space) is tuple or type(space) is list):
+        # Fast path for a 2x2 block listed with its opposite corners first and last (as
+        # footprint() does): only the anchor and the square diagonally above it differ by (1, 1).
+        x0, y0 = space[0]
+        x1, y1 = space[3]
+        if x1 == x0 + 1 and y1 == y0 + 1:
+            return x0, y0, x1, y1
+        if x0 == x1 + 1 and y0 == y1 + 1:
+            return x1, y1, x0, y0
+    if not n:
         raise ValueError("a space needs at least one square")
+    # A full rectangle's smallest (x, y) tuple is its low corner, the largest its high corner.
     x0, y0 = min(space)
     x1, y1 = max(space)
     return x0, y0, x1, y1
@@ -409,11 +421,25 @@ def fire_lines(
     """
     sx0, sy0, sx1, sy1 = _bounds(shooter)
     tx0, ty0, tx1, ty1 = _bounds(target)
+    rel = _fire_lines_rel(tx0 - sx0, ty0 - sy0, sx1 - sx0, sy1 - sy0, tx1 - tx0, ty1 - ty0)
+    return [((sx0 + a, sy0 + b), (sx0 + c, sy0 + d)) for (a, b), (c, d) in rel]
+
+
+@lru_cache(maxsize=1 << 16)
+def _fire_lines_rel(
+    tx0: int, ty0: int, s_w: int, s_h: int, t_w: int, t_h: int
+) -> tuple[tuple[Point, Point], ...]:
+    """:func:`fire_lines` with the shooter's low square at the origin; cached per layout.
+
+    ``s_w``/``s_h`` and ``t_w``/``t_h`` are the extents of the spaces minus one.
+    """
+    tx1 = tx0 + t_w
+    ty1 = ty0 + t_h
     cx = tx0 + tx1 + 1  # doubled centre of the target
     cy = ty0 + ty1 + 1
     best = -1
     chosen: list[Point] = []
-    for corner in _corners(sx0, sy0, sx1, sy1):
+    for corner in _corners(0, 0, s_w, s_h):
         ex = 2 * corner[0] - cx
         ey = 2 * corner[1] - cy
         d2 = ex * ex + ey * ey
@@ -440,7 +466,7 @@ def fire_lines(
             pair = (s, t)
             if pair not in lines:
                 lines.append(pair)
-    return lines
+    return tuple(lines)
 
 
 # --------------------------------------------------------------------------- movement
@@ -493,10 +519,16 @@ def reachable(
             new_cost = cost + step
             if new_cost > budget:
                 continue
-            new_path = path + (nxt,)
             known = best.get(nxt)
-            if known is not None and (new_cost, new_path) >= known:
-                continue
+            if known is None:
+                new_path = path + (nxt,)
+            else:
+                known_cost = known[0]
+                if new_cost > known_cost:
+                    continue
+                new_path = path + (nxt,)
+                if new_cost == known_cost and new_path >= known[1]:
+                    continue
             best[nxt] = (new_cost, new_path)
             push(heap, (new_cost, new_path, nxt))
     return result

@@ -1,0 +1,77 @@
+"""`fantasy-battle`: the grid mass-battle rules of seed 004 (catalog: rules/fantasy-battle.md).
+
+Squares, six-sided dice, Standard squads and Elite/Champion units, Fate Points and Heroic Feats.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from warhost.core.commanders import Commander
+from warhost.core.engine import Battle, Outcome
+from warhost.core.registry import register
+from warhost.core.ruleset import Ruleset
+from warhost.core.scenario import Scenario
+from warhost.rulesets.fantasy_battle.model import FantasyBattleScenario
+
+
+class FantasyBattle(Ruleset):
+    """The `fantasy-battle` rule system."""
+
+    name: ClassVar[str] = "fantasy-battle"
+    version: ClassVar[str] = "1"
+    title: ClassVar[str] = "Fantasy Wargame Mass Battle Rules"
+    summary: ClassVar[str] = (
+        "Square grid, d6 keep-highest by rank, squads of 4 Infantry or 2 Cavalry, "
+        "Fate Points and Heroic Feats; first to the victory total wins."
+    )
+    source: ClassVar[str] = "seeds/004_b550d7f4614d3716.txt"
+    scenario_model: ClassVar[type[BaseModel]] = FantasyBattleScenario
+    package_dir: ClassVar[Path | None] = Path(__file__).parent
+
+    def check_scenario(self, model: Any) -> None:
+        from warhost.rulesets.fantasy_battle.validate import check_scenario
+
+        check_scenario(model)
+
+    def side_names(self, model: Any) -> list[str]:
+        return [side.name for side in model.sides]
+
+    def commander_kinds(self, model: Any) -> dict[str, str]:
+        return {side.name: side.commander for side in model.sides}
+
+    def new_state(self, scenario: Scenario, battle: Battle) -> Any:
+        from warhost.rulesets.fantasy_battle.setup import new_state
+
+        return new_state(scenario.model, battle)
+
+    def play(self, state: Any, battle: Battle) -> None:
+        from warhost.rulesets.fantasy_battle.game import play
+
+        play(state, battle)
+
+    def outcome(self, state: Any) -> Outcome:
+        from warhost.rulesets.fantasy_battle.game import outcome
+
+        return outcome(state)
+
+    def make_ai(self) -> Commander:
+        from warhost.rulesets.fantasy_battle.ai import FantasyBattleAI
+
+        return FantasyBattleAI()
+
+    def map_view(self, state: Any) -> dict[str, Any]:
+        from warhost.rulesets.fantasy_battle.view import map_view
+
+        return map_view(state)
+
+    def describe_event(self, event: dict[str, Any]) -> str | None:
+        from warhost.rulesets.fantasy_battle.view import describe_event
+
+        return describe_event(event)
+
+
+register(FantasyBattle())

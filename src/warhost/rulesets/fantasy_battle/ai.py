@@ -1,0 +1,279 @@
+"""A heuristic commander for `fantasy-battle`.
+
+It advances in formation, picks targets it can beat (exact odds from :mod:`odds`), seeks
+flanks, keeps archers at range and out of contact, faces pikes toward the nearest threat,
+charges when the charge lands, and spends Fate Points and Feats when they change the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warhost.core.commanders import Commander
+from warhost.core.decisions import Decision
+from warhost.core.orders import Order
+from warhost.geometry.grid import Square, space_distance, footprint
+from warhost.rulesets.fantasy_battle import combat, movement
+from warhost.rulesets.fantasy_battle.odds import success_float
+from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit
+
+
+def unit_value(unit: Unit) -> float:
+    """How much defeating ``unit`` is worth; a wounded Champion is one hit from it."""
+    value = float(unit.point_value())
+    if unit.rank == "champion" and not unit.wounded and not unit.is_cavalry:
+        value *= 0.5
+    if unit.is_cavalry and unit.rank != "standard":
+        value *= 0.6
+    return value
+
+
+def attack_chance(state: FBState, attacker: Unit, target: Unit, kind: str,
+                  charging: bool = False) -> float:
+    """Exact chance that ``attacker`` beats ``target`` now."""
+    att_mod, def_mod, _ = combat.modifiers(state, attacker, target, kind, charging)
+    return success_float(RANK_DICE[attacker.rank], RANK_DICE[target.rank], att_mod, def_mod)
+
+
+class FantasyBattleAI(Commander):
+    """Answers every `fantasy-battle` decision with a short look at the board."""
+
+    kind = "ai"
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        handler = getattr(self, "_" + decision.kind.replace("-", "_"), None)
+        if handler is not None:
+            choice = handler(decision, state)
+            if choice is not None and decision.find(choice) is not None:
+                return choice
+        return decision.default if decision.default is not None else decision.options[0]
+
+    # --- turn order ------------------------------------------------------------------------
+    def _activate(self, decision: Decision, state: FBState) -> Order | None:
+        best, best_score = None, -1e9
+        for option in decision.options:
+            if option.kind != "activate":
+                continue
+            gid = str(option.args[0])
+            squad = state.squads.get(gid)
+            members = [state.units[m] for m in squad.members] if squad else [state.units[gid]]
+            score = max((self._urgency(state, m) for m in members if m.on_map), default=-1e9)
+            if score > best_score:
+                best, best_score = option, score
+        return best
+
+    def _urgency(self, state: FBState, unit: Unit) -> float:
+        best = 0.0
+        for choice in combat.attack_options(state, unit, allow_throw=False):
+            target = state.units[choice.target]
+            best = max(best, attack_chance(state, unit, target, choice.kind) * unit_value(target))
+        if best:
+            return 10 + best
+        threat = sum(1 for e in state.adjacent_enemies(unit))
+        nearest = min((state.distance(unit, e) for e in state.enemies(unit.side)), default=99)
+        return 5 - 0.1 * nearest + threat
+
+    def _member(self, decision: Decision, state: FBState) -> Order | None:
+        return max(decision.options, key=lambda o: self._urgency(state, state.units[str(o.args[0])]))
+
+    # --- a unit's plan -----------------------------------------------------------------------
+    def _plan(self, decision: Decision, state: FBState) -> Order | None:
+        unit = state.units[decision.subject]
+        kinds = {o.kind: o for o in decision.options}
+        now = [c for c in combat.attack_options(state, unit, allow_throw=False)]
+        if unit.is_archer:
+            if now and "attack-move" in kinds:
+                return kinds["attack-move"]  # shoot, then step back out of reach
+            return kinds.get("move-attack")
+        if now:
+            best = max(attack_chance(state, unit, state.units[c.target], c.kind) for c in now)
+            if best >= 0.4 and "attack-move" in kinds and not unit.has_charge:
+                return kinds["attack-move"]
+        charge = self._best_charge(decision, state, unit)
+        if charge is not None:
+            return charge
+        nearest = min((state.distance(unit, e) for e in state.enemies(unit.side)), default=0)
+        reach = movement.allowance(unit, False, False) + 1
+        if nearest > reach + 2 and "double" in kinds and not now:
+            return kinds["double"]
+        return kinds.get("move-attack")
+
+    def _best_charge(self, decision: Decision, state: FBState, unit: Unit) -> Order | None:
+        charges = [o for o in decision.options if o.kind == "charge"]
+        if not charges:
+            return None
+        plans = movement.charge_destinations(state, unit, movement.allowance(unit, False, False))
+        best, best_value = None, 0.25
+        for option in charges:
+            target = state.units[str(option.args[0])]
+            for dest in plans:
+                space = footprint(dest, unit.size)
+                if space_distance(space, state.squares_of(target)) != 1:
+                    continue
+                value = self._with_unit_at(state, unit, dest, lambda: attack_chance(
+                    state, unit, target, "melee", charging=True)) * unit_value(target)
+                if value > best_value:
+                    best, best_value = option, value
+        return best
+
+    @staticmethod
+    def _with_unit_at(state: FBState, unit: Unit, anchor: Square, fn: Any) -> Any:
+        old = unit.anchor
+        state.place(unit, anchor)
+        try:
+            return fn()
+        finally:
+            state.place(unit, old)
+
+    # --- movement --------------------------------------------------------------------------
+    def _move(self, decision: Decision, state: FBState) -> Order | None:
+        unit = state.units[decision.subject]
+        enemies = state.enemies(unit.side)
+        if not enemies:
+            return decision.default
+        charge = decision.info.get("charge")
+        best, best_score = None, -1e18
+        for option in decision.options:
+            dest = (int(option.args[0]), int(option.args[1]))
+            score = self._with_unit_at(state, unit, dest,
+                                       lambda: self._position_score(state, unit, enemies, charge))
+            if score > best_score:
+                best, best_score = option, score
+        return best
+
+    def _position_score(self, state: FBState, unit: Unit, enemies: list[Unit],
+                        charge: str | None) -> float:
+        space = state.squares_of(unit)
+        score = 0.0
+        nearest = 99
+        threat = 0.0
+        for enemy in enemies:
+            d = space_distance(space, state.squares_of(enemy))
+            nearest = min(nearest, d)
+            if not enemy.is_archer and d <= movement.allowance(enemy, False, False) + 1:
+                threat += 0.15 * RANK_DICE[enemy.rank]
+            if enemy.has_facing and state.in_front_arc(enemy, space):
+                threat += 0.4
+        if unit.is_archer:
+            best = 0.0
+            for choice in combat.attack_options(state, unit, allow_throw=False):
+                target = state.units[choice.target]
+                best = max(best, attack_chance(state, unit, target, "ranged") * unit_value(target))
+            score += 3 * best - 1.5 * threat - 0.05 * max(0, nearest - 6)
+            if nearest == 1:
+                score -= 2
+        else:
+            best = 0.0
+            for enemy in enemies:
+                if space_distance(space, state.squares_of(enemy)) == 1 and state.adjacent(unit, enemy):
+                    charging = charge == enemy.id
+                    if unit.has_facing:
+                        chance = self._pike_chance(state, unit, enemy, charging)
+                    else:
+                        chance = attack_chance(state, unit, enemy, "melee", charging)
+                    best = max(best, chance * unit_value(enemy))
+            score += 3 * best - 0.3 * threat - 0.2 * nearest
+        friends = [f for f in state.friends(unit.side) if f.id != unit.id]
+        if friends:
+            gap = min(space_distance(space, state.squares_of(f)) for f in friends)
+            score -= 0.1 * max(0, gap - 1)
+        return score
+
+    @staticmethod
+    def _pike_chance(state: FBState, pike: Unit, enemy: Unit, charging: bool) -> float:
+        old = pike.facing
+        best = 0.0
+        for facing in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            pike.facing = facing
+            if state.in_front_arc(pike, state.squares_of(enemy)):
+                best = max(best, attack_chance(state, pike, enemy, "melee", charging))
+        pike.facing = old
+        return best
+
+    def _facing(self, decision: Decision, state: FBState) -> Order | None:
+        unit = state.units[decision.subject]
+        enemies = state.enemies(unit.side)
+        if not enemies or unit.anchor is None:
+            return None
+        target = min(enemies, key=lambda e: (state.distance(unit, e), e.id))
+        assert target.anchor is not None
+        dx = target.anchor[0] - unit.anchor[0]
+        dy = target.anchor[1] - unit.anchor[1]
+        return max(decision.options, key=lambda o: FACINGS[str(o.args[0])][0] * dx
+                   + FACINGS[str(o.args[0])][1] * dy)
+
+    # --- attacks -----------------------------------------------------------------------------
+    def _attack(self, decision: Decision, state: FBState) -> Order | None:
+        unit = state.units[decision.subject]
+        charge = decision.info.get("charge")
+        best, best_value = None, 0.0
+        for option in decision.options:
+            if option.kind not in ("attack", "throw"):
+                continue
+            target = state.units[str(option.args[0])]
+            kind = "throw" if option.kind == "throw" else (
+                "ranged" if unit.is_archer else "melee")
+            value = attack_chance(state, unit, target, kind, charge == target.id) * unit_value(target)
+            if option.kind == "throw":
+                value *= 0.7  # a Feat is worth a point when the champion falls
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    def _frenzy(self, decision: Decision, state: FBState) -> Order | None:
+        options = [o for o in decision.options if o.kind == "frenzy"]
+        return options[0] if options else None
+
+    def _protect(self, decision: Decision, state: FBState) -> Order | None:
+        options = [o for o in decision.options if o.kind == "protect"]
+        return options[0] if options else None
+
+    def _burst(self, decision: Decision, state: FBState) -> Order | None:
+        unit = state.units[decision.subject]
+        nearest = min((state.distance(unit, e) for e in state.enemies(unit.side)), default=0)
+        reach = movement.allowance(unit, False, False) + 1
+        if reach < nearest <= reach + 2:
+            return Order("burst")
+        return Order("no-burst")
+
+    def _fate(self, decision: Decision, state: FBState) -> Order | None:
+        info = decision.info
+        own = info.get("own_dice")
+        foe = info.get("foe_dice")
+        if own is None or foe is None:
+            return None
+        winning = bool(info.get("own_winning"))
+        if winning:
+            return Order("fate-pass")
+        own_low = min(range(len(own)), key=lambda i: own[i])
+        foe_high = max(range(len(foe)), key=lambda i: foe[i])
+        # Reroll whichever die is likelier to turn the result.
+        if max(own) <= 3 and Order("reroll-own", own_low) in decision.options:
+            return Order("reroll-own", max(range(len(own)), key=lambda i: own[i]))
+        if foe[foe_high] >= 4 and Order("reroll-foe", foe_high) in decision.options:
+            return Order("reroll-foe", foe_high)
+        return Order("fate-pass")
+
+    def _reinforce(self, decision: Decision, state: FBState) -> Order | None:
+        rank_order = {"champion": 0, "elite": 1, "standard": 2}
+        options = [o for o in decision.options if o.kind == "reinforce"]
+        if not options:
+            return None
+        return min(options, key=lambda o: rank_order[state.units[str(o.args[0])].rank])
+
+    def _deploy(self, decision: Decision, state: FBState) -> Order | None:
+        centre = state.grid.width / 2
+        return min(decision.options, key=lambda o: (abs(int(o.args[0]) - centre),
+                                                     -abs(int(o.args[1]) - state.grid.height / 2)))
+
+    def _dismount(self, decision: Decision, state: FBState) -> Order | None:
+        unit = state.units[decision.subject] if decision.subject in state.units else None
+        if unit is None:
+            return None
+        enemies = state.enemies(unit.side)
+
+        def safety(o: Order) -> int:
+            sq = (int(o.args[1]), int(o.args[2])) if len(o.args) == 3 else (
+                int(o.args[0]), int(o.args[1]))
+            return min((space_distance((sq,), state.squares_of(e)) for e in enemies), default=0)
+        return max(decision.options, key=safety)

@@ -1,0 +1,415 @@
+"""Rounds, turns and phases of `fantasy-battle` (FB-ROUND-*, FB-SQUAD-03/04, FB-REINF-*)."""
+
+from __future__ import annotations
+
+from warhost.core.decisions import Decision
+from warhost.core.engine import Battle, Outcome, UnitFate
+from warhost.core.orders import Order
+from warhost.rulesets.fantasy_battle import combat, feats, movement, scoring
+from warhost.rulesets.fantasy_battle.setup import legal_deploy_squares, unit_size
+from warhost.rulesets.fantasy_battle.state import (
+    DEFEATED,
+    FACING_NAMES,
+    FACINGS,
+    IN_POOL,
+    ON_MAP,
+    FBState,
+    Unit,
+)
+
+ROUND_CAP = 200  # safety net when no max_rounds is set (FB-AMB-44 leaves it open)
+REINFORCE_LIMIT = {"standard": 4, "elite": 1, "champion": 1}  # FB-REINF-04
+SQUAD_SIZE = {"infantry": 4, "cavalry": 2}  # FB-SQUAD-02
+
+HOLD = Order("hold")
+MOVE_ATTACK = Order("move-attack")
+ATTACK_MOVE = Order("attack-move")
+DOUBLE = Order("double")
+MOBILITY = Order("mobility")
+NO_ATTACK = Order("no-attack")
+PASS = Order("pass")
+DONE = Order("done")
+
+
+def play(state: FBState, battle: Battle) -> None:
+    """Play rounds until a side wins or the round limit ends the battle."""
+    while not state.over:
+        if eliminated(state, battle):
+            break
+        play_round(state, battle)
+        if state.over:
+            break
+        end_of_round(state, battle)
+        battle.round_ended(state.round)
+        limit = state.options.max_rounds
+        if not state.over and (limit is not None and state.round >= limit
+                               or state.round >= ROUND_CAP):
+            finish_on_score(state, battle, f"round limit {state.round} reached")
+
+
+def eliminated(state: FBState, battle: Battle) -> bool:
+    """A side with nothing on the map and nothing that can return loses (FB-AMB-44)."""
+    out = [s for s in state.sides if not state.friends(s) and not (
+        state.options.reinforcements
+        and any(u.side == s and u.status == IN_POOL for u in state.units.values()))]
+    if not out:
+        return False
+    if len(out) == 2:
+        scoring.end(state, battle, None, "both sides have no units left")
+    else:
+        other = state.other_side(out[0])
+        scoring.end(state, battle, other, f"{out[0]} has no units left")
+    return True
+
+
+def finish_on_score(state: FBState, battle: Battle, why: str) -> None:
+    """End at the round limit: the higher score wins, equal scores draw (FB-AMB-44)."""
+    a, b = state.sides
+    if state.scores[a] == state.scores[b]:
+        scoring.end(state, battle, None, f"{why}; scores level")
+    else:
+        winner = a if state.scores[a] > state.scores[b] else b
+        scoring.end(state, battle, winner, f"{why}; {winner} leads on points")
+
+
+def play_round(state: FBState, battle: Battle) -> None:
+    """One round: T turns each, alternating, first player first (FB-ROUND-01..06, FB-AMB-10)."""
+    state.round += 1
+    for unit in state.units.values():
+        unit.activated = False
+    for squad in state.squads.values():
+        squad.activated = False
+    groups = {side: state.activation_groups(side) for side in state.sides}
+    turns = max(len(g) for g in groups.values())
+    battle.emit("round_start", round=state.round, turns=turns,
+                activations={s: len(g) for s, g in groups.items()})
+    order = [state.first_player, state.other_side(state.first_player)]
+    for turn in range(turns):
+        for side in order:
+            if state.over:
+                return
+            take_turn(state, battle, side, turns_left=turns - turn)
+
+
+def ready_groups(state: FBState, side: str) -> list[str]:
+    """Squads and single units of ``side`` that may still activate this round."""
+    out = []
+    for gid in state.activation_groups(side):
+        squad = state.squads.get(gid)
+        if squad is not None:
+            if not squad.activated:
+                out.append(gid)
+        elif not state.units[gid].activated:
+            out.append(gid)
+    return out
+
+
+def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> None:
+    """One turn: activate one squad or unit, or pass (FB-ROUND-03, FB-ROUND-06)."""
+    feats.new_turn(state)
+    ready = ready_groups(state, side)
+    options = [Order("activate", gid) for gid in ready]
+    if turns_left > len(ready) or not ready:
+        options.append(PASS)
+    order = battle.decide(Decision(side, "activate", tuple(options), "activate which?",
+                                   default=options[0]))
+    if order == PASS:
+        battle.emit("pass", side=side, round=state.round)
+        return
+    gid = str(order.args[0])
+    squad = state.squads.get(gid)
+    battle.emit("activate", side=side, group=gid, round=state.round)
+    if squad is None:
+        unit_turn(state, battle, state.units[gid])
+        return
+    squad.activated = True
+    waiting = [m for m in squad.members if state.units[m].on_map]
+    for member in waiting:
+        state.units[member].activated = True
+    while waiting and not state.over:  # the owner orders the members (FB-AMB-50)
+        pick = battle.decide(Decision(side, "member", tuple(Order("member", m) for m in waiting),
+                                      "which squad member acts next?", subject=gid))
+        member = str(pick.args[0])
+        waiting.remove(member)
+        if state.units[member].on_map:
+            unit_turn(state, battle, state.units[member])
+
+
+def plan_options(state: FBState, unit: Unit) -> list[Order]:
+    """What a unit may do this turn (FB-ROUND-07, FB-ROUND-09, FB-MOVE-07, FB-PIKE-06)."""
+    options = [MOVE_ATTACK]
+    if combat.attack_options(state, unit, allow_throw=feats.can_use_feat(state, unit, "throw")):
+        options.append(ATTACK_MOVE)
+    options.append(DOUBLE)
+    if unit.has_charge:
+        budget = movement.allowance(unit, False, False)
+        runs = movement.charge_destinations(state, unit, budget)
+        if runs:
+            for enemy in state.enemies(unit.side):
+                if state.distance(unit, enemy) <= budget + 1:
+                    options.append(Order("charge", enemy.id))
+    if feats.can_use_feat(state, unit, "mobility"):
+        options.append(MOBILITY)
+    options.append(HOLD)
+    return options
+
+
+def unit_turn(state: FBState, battle: Battle, unit: Unit) -> None:
+    """One unit's turn: a movement phase and an attack phase in the chosen order."""
+    unit.activated = True
+    plan = battle.decide(Decision(unit.side, "plan", tuple(plan_options(state, unit)),
+                                  f"what does {unit.id} do?", subject=unit.id,
+                                  default=MOVE_ATTACK))
+    battle.emit("plan", unit=unit.id, plan=str(plan))
+    if plan == HOLD:
+        return
+    if plan == ATTACK_MOVE:
+        attack_phase(state, battle, unit, None)
+        if not state.over and unit.on_map:
+            movement_phase(state, battle, unit, double=False)
+    elif plan == DOUBLE:
+        movement_phase(state, battle, unit, double=True)
+    elif plan.kind == "charge":
+        target = str(plan.args[0])
+        movement_phase(state, battle, unit, double=False, charge=target)
+        if not state.over and unit.on_map:
+            attack_phase(state, battle, unit, target)
+    elif plan == MOBILITY:
+        mobility_turn(state, battle, unit)
+    else:
+        movement_phase(state, battle, unit, double=False)
+        if not state.over and unit.on_map:
+            attack_phase(state, battle, unit, None)
+
+
+def ask_burst(state: FBState, battle: Battle, unit: Unit) -> bool:
+    """Burst of Speed is declared at the start of the move (FB-FEAT-05, FB-AMB-42)."""
+    if not feats.can_use_feat(state, unit, "burst_of_speed"):
+        return False
+    use = Order("burst")
+    pick = battle.decide(Decision(unit.side, "burst", (Order("no-burst"), use),
+                                  "use Burst of Speed?", subject=unit.id,
+                                  default=Order("no-burst")))
+    if pick == use:
+        feats.use_feat(state, battle, unit, "burst_of_speed")
+        return True
+    return False
+
+
+def movement_phase(
+    state: FBState, battle: Battle, unit: Unit, *, double: bool, charge: str | None = None,
+    budget: int | None = None, turn_pike: bool = True,
+) -> int:
+    """Move the unit (and let a Pike turn); return the movement cost spent."""
+    burst = False
+    if budget is None:
+        burst = ask_burst(state, battle, unit)
+        budget = movement.allowance(unit, double, burst)
+    if charge is not None:
+        plans = movement.charge_destinations(state, unit, budget)
+        battle.emit("charge", unit=unit.id, target=charge)
+    else:
+        vault = feats.can_use_feat(state, unit, "vault")
+        plans = movement.destinations(state, unit, budget, vault=vault)
+    cost = 0
+    if plans:
+        assert unit.anchor is not None
+        stay = Order("move", *unit.anchor)
+        options = tuple(Order("move", *dest) for dest in plans)
+        pick = battle.decide(Decision(unit.side, "move", options, f"where does {unit.id} move?",
+                                      subject=unit.id, default=stay if stay in options else None,
+                                      info={"double": double, "charge": charge, "budget": budget}))
+        plan = plans[(int(pick.args[0]), int(pick.args[1]))]
+        if plan.vaulted is not None:
+            feats.use_feat(state, battle, unit, "vault")
+        if plan.path:
+            movement.apply_move(state, battle, unit, plan)
+        cost = plan.cost
+    if turn_pike and unit.has_facing and unit.on_map:
+        choose_facing(state, battle, unit)
+    return cost
+
+
+def facing_names(state: FBState) -> list[str]:
+    """The facings a Pike may take (FB-AMB-23)."""
+    names = ["north", "east", "south", "west"]
+    if state.options.pike_facings == 8:
+        names += ["northeast", "southeast", "southwest", "northwest"]
+    return names
+
+
+def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
+    """A Pike turns during its own movement phase only (FB-PIKE-04)."""
+    assert unit.facing is not None
+    current = Order("face", FACING_NAMES[unit.facing])
+    options = tuple(Order("face", name) for name in facing_names(state))
+    pick = battle.decide(Decision(unit.side, "facing", options, f"facing of {unit.id}?",
+                                  subject=unit.id, default=current if current in options else None))
+    new = FACINGS[str(pick.args[0])]
+    if new != unit.facing:
+        unit.facing = new
+        battle.emit("facing", unit=unit.id, facing=str(pick.args[0]))
+
+
+def attack_phase(state: FBState, battle: Battle, unit: Unit, charge: str | None) -> None:
+    """Attack one legal enemy, or none (FB-ROUND-08)."""
+    can_throw = feats.can_use_feat(state, unit, "throw")
+    choices = combat.attack_options(state, unit, allow_throw=can_throw)
+    if not choices:
+        return
+    options = tuple(Order("throw" if c.kind == "throw" else "attack", c.target) for c in choices)
+    pick = battle.decide(Decision(unit.side, "attack", (*options, NO_ATTACK),
+                                  f"whom does {unit.id} attack?", subject=unit.id,
+                                  default=NO_ATTACK, info={"charge": charge}))
+    if pick == NO_ATTACK:
+        return
+    chosen = choices[options.index(pick)]
+    if chosen.kind == "throw":
+        feats.use_feat(state, battle, unit, "throw")
+    target = state.units[chosen.target]
+    charging = charge is not None and chosen.kind == "melee" and chosen.target == charge
+    combat.resolve_attack(state, battle, unit, target, chosen.kind, charging=charging)
+
+
+def mobility_turn(state: FBState, battle: Battle, unit: Unit) -> None:
+    """Move, attack, then keep moving within one normal allowance (FB-FEAT-07, FB-AMB-39)."""
+    feats.use_feat(state, battle, unit, "mobility")
+    budget = movement.allowance(unit, False, False)
+    spent = movement_phase(state, battle, unit, double=False, budget=budget, turn_pike=False)
+    if state.over or not unit.on_map:
+        return
+    halted = any(state.in_front_arc(e, state.squares_of(unit)) for e in state.enemies(unit.side)
+                 if e.has_facing and state.level_of(e) == state.level_of(unit))
+    attack_phase(state, battle, unit, None)
+    if state.over or not unit.on_map or halted:
+        return
+    movement_phase(state, battle, unit, double=False, budget=budget - spent)
+
+
+# --- end of round -------------------------------------------------------------------------
+def end_of_round(state: FBState, battle: Battle) -> None:
+    """Victory areas, then reinforcements, then reforming (FB-AMB-44, FB-AMB-49)."""
+    score_victory_areas(state, battle)
+    if state.over:
+        return
+    order = [state.first_player, state.other_side(state.first_player)]
+    if state.options.reinforcements:
+        for side in order:
+            reinforce(state, battle, side)
+    for side in order:
+        reform(state, battle, side)
+    battle.emit("round_end", round=state.round, scores=dict(state.scores))
+
+
+def score_victory_areas(state: FBState, battle: Battle) -> None:
+    """A side that alone stands on a victory area at round end scores its points (FB-WIN-07)."""
+    for area in state.victory_areas:
+        holders = {state.units[state.occupied[tuple(sq)]].side  # type: ignore[index]
+                   for sq in area["squares"] if tuple(sq) in state.occupied}
+        if len(holders) == 1:
+            side = holders.pop()
+            scoring.add_score(state, battle, side, int(area["points"]), f"holds {area['name']}")
+            if state.over:
+                return
+
+
+def reinforce(state: FBState, battle: Battle, side: str) -> None:
+    """Bring units back from the pool into the start area (FB-REINF-03..05, FB-AMB-49)."""
+    taken = {"standard": 0, "elite": 0, "champion": 0}
+    while True:
+        pool = [u for u in state.units.values() if u.side == side and u.status == IN_POOL
+                and not u.unique and taken[u.rank] < REINFORCE_LIMIT[u.rank]]
+        fits = []
+        for u in pool:
+            restore(u, state)
+            if legal_deploy_squares(state, u):
+                fits.append(u)
+        if not fits:
+            return
+        options = (DONE, *(Order("reinforce", u.id) for u in fits))
+        pick = battle.decide(Decision(side, "reinforce", options, "bring back which unit?",
+                                      default=options[1]))
+        if pick == DONE:
+            return
+        unit = state.units[str(pick.args[0])]
+        squares = legal_deploy_squares(state, unit)
+        where = battle.decide(Decision(side, "deploy", tuple(Order("deploy", *sq) for sq in squares),
+                                       f"where does {unit.id} return?", subject=unit.id))
+        unit.status = ON_MAP
+        state.place(unit, (int(where.args[0]), int(where.args[1])))
+        taken[unit.rank] += 1
+        battle.emit("reinforced", unit=unit.id, side=side, at=list(unit.anchor or ()))
+        if unit.has_facing:
+            choose_facing(state, battle, unit)
+
+
+def restore(unit: Unit, state: FBState) -> None:
+    """A returning unit comes back in its original form (FB-AMB-49)."""
+    unit.cls = unit.original_cls
+    unit.type = unit.original_type
+    unit.size = unit_size(unit.type, state.options)
+    unit.wounded = False
+    unit.dismounted = False
+    unit.feats_used_since_entry = 0
+    if unit.cls == "pike" and unit.facing is None:
+        unit.facing = (0, 1) if side_index(state, unit.side) == 0 else (0, -1)
+    if unit.cls != "pike":
+        unit.facing = None
+
+
+def side_index(state: FBState, side: str) -> int:
+    """0 for the first listed side, 1 for the second."""
+    return state.sides.index(side)
+
+
+def reform(state: FBState, battle: Battle, side: str) -> None:
+    """Standard units may switch squads at round end (FB-SQUAD-04, FB-AMB-09)."""
+    moved: set[str] = set()
+    while True:
+        options = [DONE]
+        for unit in state.units.values():
+            if unit.side != side or unit.squad is None or not unit.on_map or unit.id in moved:
+                continue
+            for squad in state.squads.values():
+                if squad.side != side or squad.id == unit.squad or squad.type != unit.type:
+                    continue
+                present = sum(1 for m in squad.members if state.units[m].on_map)
+                if present < SQUAD_SIZE[squad.type]:
+                    options.append(Order("reform", unit.id, squad.id))
+            if state.options.reform_allow_new_squads:
+                options.append(Order("reform-new", unit.id))
+        if len(options) == 1:
+            return
+        pick = battle.decide(Decision(side, "reform", tuple(options), "reform squads?",
+                                      default=DONE))
+        if pick == DONE:
+            return
+        unit = state.units[str(pick.args[0])]
+        old = state.squads[unit.squad]  # type: ignore[index]
+        if pick.kind == "reform-new":
+            from warhost.rulesets.fantasy_battle.state import Squad
+
+            new_id = f"{old.id}+{unit.id}"
+            state.squads[new_id] = Squad(new_id, side, unit.type, [], new_id, activated=True)
+            target = state.squads[new_id]
+        else:
+            target = state.squads[str(pick.args[1])]
+        old.members.remove(unit.id)
+        target.members.append(unit.id)
+        unit.squad = target.id
+        moved.add(unit.id)
+        battle.emit("reformed", unit=unit.id, from_squad=old.id, to_squad=target.id)
+        if not old.members:
+            del state.squads[old.id]
+
+
+def outcome(state: FBState) -> Outcome:
+    """Winner, scores, rounds and each unit's fate."""
+    fates = []
+    for unit in state.units.values():
+        if unit.on_map:
+            fate = "wounded" if unit.wounded else ("dismounted" if unit.dismounted else "alive")
+        else:
+            fate = "defeated" if unit.status in (DEFEATED, IN_POOL) else unit.status
+        fates.append(UnitFate(unit.id, unit.side, unit.name, 1, 1 if unit.on_map else 0, fate))
+    return Outcome(state.winner, dict(state.scores), state.round, fates, state.reason)
