@@ -67,6 +67,18 @@ class Ruleset(ABC):
     def make_ai(self) -> Commander:
         """A fresh AI commander for this ruleset."""
 
+    def round_limit(self, model: Any) -> int:
+        """The most rounds a battle of this scenario can last (conformance checks it)."""
+        return 1000
+
+    def check_invariants(self, state: Any, events: list[dict[str, Any]]) -> list[str]:
+        """Ruleset-specific invariants, checked by the conformance suite after a battle.
+
+        Return one sentence per violation (empty: all hold). Events follow the shared
+        conventions: ``round_start`` (``round``) and ``score`` (``side``, ``total``).
+        """
+        return []
+
     def state_to_json(self, state: Any) -> dict[str, Any]:
         """The battle state as plain JSON data. Default: ``state.to_json()``."""
         result: dict[str, Any] = state.to_json()

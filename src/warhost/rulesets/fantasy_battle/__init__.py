@@ -63,6 +63,16 @@ class FantasyBattle(Ruleset):
 
         return FantasyBattleAI()
 
+    def round_limit(self, model: Any) -> int:
+        from warhost.rulesets.fantasy_battle.game import ROUND_CAP
+
+        return int(model.options.max_rounds or ROUND_CAP)
+
+    def check_invariants(self, state: Any, events: list[dict[str, Any]]) -> list[str]:
+        from warhost.rulesets.fantasy_battle.game import check_invariants
+
+        return check_invariants(state, events)
+
     def map_view(self, state: Any) -> dict[str, Any]:
         from warhost.rulesets.fantasy_battle.view import map_view
 

@@ -413,3 +413,29 @@ def outcome(state: FBState) -> Outcome:
             fate = "defeated" if unit.status in (DEFEATED, IN_POOL) else unit.status
         fates.append(UnitFate(unit.id, unit.side, unit.name, 1, 1 if unit.on_map else 0, fate))
     return Outcome(state.winner, dict(state.scores), state.round, fates, state.reason)
+
+
+def check_invariants(state: FBState, events: list[dict[str, object]]) -> list[str]:
+    """Conformance checks: one activation per unit per round, map and pool consistent."""
+    problems = []
+    seen: set[tuple[object, object]] = set()
+    current = 0
+    for event in events:
+        if event["type"] == "round_start":
+            current = int(event["round"])  # type: ignore[call-overload]
+        elif event["type"] == "plan":
+            key = (current, event["unit"])
+            if key in seen:
+                problems.append(f"{event['unit']} acted twice in round {current}")
+            seen.add(key)
+    for sq, uid in state.occupied.items():
+        unit = state.units[uid]
+        if not unit.on_map or sq not in state.squares_of(unit):
+            problems.append(f"square {sq} says {uid} but the unit is elsewhere")
+    for unit in state.units.values():
+        if unit.fate_spent > unit.fate or unit.fate_spent < 0:
+            problems.append(f"{unit.id} spent {unit.fate_spent} of {unit.fate} Fate Points")
+        for sq in state.squares_of(unit):
+            if state.occupied.get(sq) != unit.id:
+                problems.append(f"{unit.id} stands on {sq} but the map does not know it")
+    return problems

@@ -1,0 +1,794 @@
+"""Combat of `fantasy-battle`: legal targets, modifiers and the resolution of one attack.
+
+The whole of one attack follows FB-AMB-43: declare (the caller checks legality with
+:func:`attack_options`), fix the modifiers (:func:`modifiers`, after asking each side whether it
+declines its special abilities, FB-AMB-48), roll (FB-COMBAT-01), the Fate Point window
+(FB-FATE-*), compare (FB-COMBAT-03), the Protect window (FB-FEAT-08), the result
+(FB-COMBAT-04..06, FB-CAV-04..07) with scoring (FB-WIN-*), then the Frenzy window (FB-FEAT-06).
+
+Rulings this module makes where the catalog leaves a choice (see ``docs/rulings``):
+
+* ``elevation_blocks_los``: a line of fire (or of a Throw) is blocked when it touches a square
+  whose level is above the levels of both the shooter and the target (a hill between two units
+  on lower ground); slope counts as ground level (FB-AMB-46).
+* ``los_target_square_counts``: the target gets the -1 cover of FB-ARCHER-04 when any square of
+  its own space is terrain that hinders line of fire (a corner-to-corner line never touches the
+  target's squares otherwise).
+* Throw (FB-AMB-35) uses the FB-AMB-28 candidate lines: it is allowed when at least one candidate
+  line touches neither blocking terrain nor any unit other than the two in the fight.
+* Range beyond 36 (only reachable with a larger ``max_range``) continues the table: -6 for 37-42
+  and so on. Distance 1 (across levels) has modifier 0 (FB-AMB-30).
+* Special abilities: a unit's own abilities with ``affects`` self/self_and_allies apply to it
+  without keyword filters; abilities of friendly units on the map with ``affects``
+  allies/self_and_allies apply when the distance is within ``range`` and the keyword filters
+  match. Positive values are capped (largest only, FB-ABIL-04), negative values always add.
+  The decline decision (FB-AMB-48) is asked once per side per attack, covers all generic
+  abilities that would change that side's roll, and is asked only when one would; Flanking and
+  Charging are class rules and are never declined.
+* A dismounted unit whose four squares are all illegal, and that finds no legal space anywhere,
+  is defeated (it cannot stay on the battlefield).
+* The default facing of a dismounted Lancer (now a Pike) is the allowed facing pointing most
+  directly at the attacker.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import Literal
+
+from warhost.core.decisions import Decision
+from warhost.core.engine import Battle
+from warhost.core.orders import Order
+from warhost.geometry.grid import (
+    Square,
+    centre2,
+    fire_lines,
+    line_squares,
+    space_distance,
+    strictly_between,
+)
+from warhost.rulesets.fantasy_battle import feats, scoring
+from warhost.rulesets.fantasy_battle.state import (
+    DISMOUNTED_CLASS,
+    FACINGS,
+    RANK_DICE,
+    AbilityState,
+    FBState,
+    Unit,
+)
+from warhost.rulesets.fantasy_battle.terrain import TERRAIN
+
+AttackKind = Literal["melee", "ranged", "throw"]
+
+__all__ = [
+    "AttackKind",
+    "AttackOption",
+    "abilities_affecting",
+    "attack_options",
+    "flanking",
+    "line_of_fire",
+    "modifiers",
+    "range_modifier",
+    "resolve_attack",
+    "throw_clear",
+]
+
+MELEE_CLASSES = frozenset(("warrior", "pike", "knight", "lancer"))  # FB-INF-01, FB-AMB-26
+THROW_RANGE = (2, 4)  # FB-FEAT-09, FB-AMB-35
+
+_FATE_PASS = Order("fate-pass")
+_USE_ABILITIES = Order("use-abilities")
+_DECLINE_ABILITIES = Order("decline-abilities")
+_ABILITY_OPTIONS = (_USE_ABILITIES, _DECLINE_ABILITIES)
+_NO_PROTECT = Order("no-protect")
+_NO_FRENZY = Order("no-frenzy")
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOption:
+    """One legal attack: its kind and the id of the target."""
+
+    kind: AttackKind
+    target: str
+
+
+# --------------------------------------------------------------------------- lines of fire
+
+
+def _line_status(
+    state: FBState, s_space: tuple[Square, ...], t_space: tuple[Square, ...]
+) -> Iterator[tuple[bool, bool, bool]]:
+    """For each FB-AMB-28 candidate line: (blocked, touches hindering terrain, touches a unit).
+
+    The two spaces' own squares are ignored; squares off the map are clear ground.
+    """
+    grid = state.grid
+    occupied = state.occupied
+    ignore = frozenset(s_space + t_space)
+    limit: int | None = None
+    if state.options.elevation_blocks_los:
+        limit = max(state.square_level(s_space[0]), state.square_level(t_space[0]))
+    for p, q in fire_lines(s_space, t_space):
+        blocked = hindered = unit = False
+        for sq in line_squares(p, q, ignore):
+            if not grid.contains(sq):
+                continue
+            kind = TERRAIN[grid.terrain(sq)]
+            if kind.blocks_fire or (limit is not None and state.square_level(sq) > limit):
+                blocked = True
+                break
+            if kind.hinders_fire:
+                hindered = True
+            if sq in occupied:
+                unit = True
+        yield blocked, hindered, unit
+
+
+def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, bool]:
+    """Whether ``shooter`` has line of fire to ``target``, and whether it is hindered.
+
+    Line of fire exists when at least one FB-AMB-28 candidate line touches no blocking terrain
+    (FB-ARCHER-02/03). The shooter uses the most favourable unblocked line, so it is hindered
+    (FB-ARCHER-04, FB-AMB-29) only when every unblocked line touches another unit or terrain that
+    hinders line of fire (hindering, slope, concealing); with ``los_target_square_counts`` the
+    target standing in such terrain is hindered too.
+
+    Example:
+        >>> from tests.rulesets.fantasy_battle.helpers import make_state  # doctest: +SKIP
+    """
+    s_space = state.squares_of(shooter)
+    t_space = state.squares_of(target)
+    exists = False
+    hindered = True
+    for blocked, terrain_hinders, unit in _line_status(state, s_space, t_space):
+        if blocked:
+            continue
+        exists = True
+        if not (terrain_hinders or unit):
+            hindered = False
+            break
+    if not exists:
+        return False, False
+    if not hindered and state.options.los_target_square_counts:
+        hindered = any(state.terrain(sq).hinders_fire for sq in t_space)
+    return True, hindered
+
+
+def throw_clear(state: FBState, thrower: Unit, target: Unit) -> bool:
+    """Whether some FB-AMB-28 line from ``thrower`` to ``target`` touches no other unit and no
+    blocking terrain (FB-FEAT-09, FB-AMB-35)."""
+    s_space = state.squares_of(thrower)
+    t_space = state.squares_of(target)
+    return any(
+        not (blocked or unit) for blocked, _, unit in _line_status(state, s_space, t_space)
+    )
+
+
+def range_modifier(distance: int) -> int:
+    """Attack modifier of a ranged attack at ``distance`` squares (FB-ARCHER-06, FB-AMB-30).
+
+    2-6: 0, 7-12: -1, 13-18: -2, 19-24: -3, 25-30: -4, 31-36: -5. Distance 1 (a non-adjacent
+    target on another level) is 0. Whether the range is allowed at all is
+    :func:`attack_options`' business (``max_range``); past 36 the table continues in steps of 6.
+
+    Example:
+        >>> [range_modifier(d) for d in (1, 6, 7, 12, 13, 36)]
+        [0, 0, -1, -1, -2, -5]
+    """
+    if distance <= 6:
+        return 0
+    return -((distance - 1) // 6)
+
+
+# --------------------------------------------------------------------------- legal targets
+
+
+def _ring(space: tuple[Square, ...]) -> Iterator[Square]:
+    """Squares touching a rectangular space from outside."""
+    x0, y0 = space[0]
+    x1, y1 = space[-1]
+    for x in range(x0 - 1, x1 + 2):
+        for y in range(y0 - 1, y1 + 2):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                continue
+            yield (x, y)
+
+
+def _adjacent_to_side(state: FBState, target: Unit, side: str) -> bool:
+    """Whether any unit of ``side`` is adjacent to ``target`` (levels included, FB-AMB-27)."""
+    occupied = state.occupied
+    units = state.units
+    for sq in _ring(state.squares_of(target)):
+        uid = occupied.get(sq)
+        if uid is not None:
+            other = units[uid]
+            if other.side == side and state.adjacent(other, target):
+                return True
+    return False
+
+
+def attack_options(
+    state: FBState,
+    unit: Unit,
+    *,
+    allow_throw: bool,
+    exclude: AbstractSet[str] = frozenset(),
+) -> list[AttackOption]:
+    """Every legal attack ``unit`` may make now, in a fixed order.
+
+    Warriors, Pikes, Knights and Lancers attack adjacent enemies only (FB-INF-01, FB-AMB-26);
+    a Pike only those with a square in its front arc (FB-PIKE-02, FB-AMB-03). Archers and Mounted
+    Archers attack non-adjacent enemies only (FB-INF-02), within ``max_range`` (FB-AMB-30), with
+    line of fire (FB-ARCHER-01..03) and, unless ``archer_ally_adjacency`` is ``ignore``, not
+    adjacent to a unit friendly to the Archer (FB-AMB-27). With ``allow_throw`` (the caller checks
+    the Feat) a Champion that is not an Archer may also Throw at an enemy at distance 2-4 with a
+    clear line (FB-FEAT-09, FB-AMB-35). Normal attacks come first (in unit order), then Throws.
+    Units whose id is in ``exclude`` are left out.
+
+    Example:
+        >>> from tests.rulesets.fantasy_battle.helpers import make_state  # doctest: +SKIP
+        >>> s = make_state(units=[{"id": "a", "at": (1, 1)},
+        ...                      {"id": "b", "side": "B", "at": (2, 2)}])  # doctest: +SKIP
+        >>> attack_options(s, s.units["a"], allow_throw=False)  # doctest: +SKIP
+        [AttackOption(kind='melee', target='b')]
+    """
+    if not unit.on_map:
+        return []
+    opts = state.options
+    mine = state.squares_of(unit)
+    level = state.level_of(unit)
+    ranged = unit.is_archer
+    melee = unit.cls in MELEE_CLASSES
+    pike = unit.has_facing
+    can_throw = allow_throw and unit.rank == "champion" and not ranged
+    throw_arc_free = not pike or opts.pike_throw_ignores_facing
+    forbid_allies = opts.archer_ally_adjacency == "forbid"
+    max_range = opts.max_range
+    lo, hi = THROW_RANGE
+    out: list[AttackOption] = []
+    throws: list[AttackOption] = []
+    for enemy in state.units.values():
+        if enemy.side == unit.side or not enemy.on_map or enemy.id in exclude:
+            continue
+        theirs = state.squares_of(enemy)
+        dist = space_distance(mine, theirs)
+        adjacent = dist == 1 and state.level_of(enemy) == level
+        if ranged:
+            if (
+                not adjacent
+                and dist <= max_range
+                and not (forbid_allies and _adjacent_to_side(state, enemy, unit.side))
+                and line_of_fire(state, unit, enemy)[0]
+            ):
+                out.append(AttackOption("ranged", enemy.id))
+        elif melee and adjacent and (not pike or state.in_front_arc(unit, theirs)):
+            out.append(AttackOption("melee", enemy.id))
+        if (
+            can_throw
+            and lo <= dist <= hi
+            and (throw_arc_free or state.in_front_arc(unit, theirs))
+            and throw_clear(state, unit, enemy)
+        ):
+            throws.append(AttackOption("throw", enemy.id))
+    return out + throws
+
+
+# --------------------------------------------------------------------------- modifiers
+
+
+def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityState]]:
+    """The generic special abilities that apply to ``unit`` now, with the unit owning each.
+
+    Its own abilities that affect itself (``self``, ``self_and_allies``), then abilities of
+    friendly units on the map that affect allies (``allies``, ``self_and_allies``) within their
+    ``range`` and whose keyword filters (types, classes, ranks; empty = any) match ``unit``
+    (FB-ABIL-03, FB-AMB-05).
+    """
+    out: list[tuple[Unit, AbilityState]] = [
+        (unit, a) for a in unit.abilities if a.affects != "allies"
+    ]
+    for friend in state.units.values():
+        if not friend.abilities or friend.side != unit.side or friend.id == unit.id:
+            continue
+        if not friend.on_map:
+            continue
+        dist: int | None = None
+        for a in friend.abilities:
+            if a.affects == "self":
+                continue
+            if a.types and unit.type not in a.types:
+                continue
+            if a.classes and unit.cls not in a.classes:
+                continue
+            if a.ranks and unit.rank not in a.ranks:
+                continue
+            if a.range is not None:
+                if dist is None:
+                    dist = state.distance(friend, unit)
+                if dist > a.range:
+                    continue
+            out.append((friend, a))
+    return out
+
+
+def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
+    """A friendly unit that lets ``attacker`` flank ``target``, or None (FB-WARRIOR-01..04).
+
+    The friend must be adjacent to the target (same level, FB-WARRIOR-02) and the target's centre
+    must lie strictly between the two centres (FB-WARRIOR-03, FB-AMB-51). Any friendly unit
+    counts, whatever its class (FB-WARRIOR-04). The attacker must be adjacent to the target.
+    """
+    if not state.adjacent(attacker, target):
+        return None
+    a_space = state.squares_of(attacker)
+    t_space = state.squares_of(target)
+    seen: set[str] = set()
+    for sq in _ring(t_space):
+        uid = state.occupied.get(sq)
+        if uid is None or uid in seen or uid == attacker.id:
+            continue
+        seen.add(uid)
+        friend = state.units[uid]
+        if friend.side != attacker.side or not state.adjacent(friend, target):
+            continue
+        if strictly_between(a_space, t_space, state.squares_of(friend)):
+            return friend
+    return None
+
+
+def _ability_terms(
+    found: list[tuple[Unit, AbilityState]], roll: str
+) -> tuple[int, str, int, list[str]]:
+    """Largest bonus and its name, and the sum of penalties with names, for one roll."""
+    best = 0
+    best_name = ""
+    penalty = 0
+    names: list[str] = []
+    for owner, ability in found:
+        value = ability.attack if roll == "attack" else ability.defense
+        if value > best:
+            best = value
+            best_name = f"{ability.name} of {owner.id}"
+        elif value < 0:
+            penalty += value
+            names.append(f"{ability.name} of {owner.id} {value:+d}")
+    return best, best_name, penalty, names
+
+
+def _modifiers(
+    state: FBState,
+    attacker: Unit,
+    target: Unit,
+    kind: str,
+    charging: bool,
+    att_abilities: list[tuple[Unit, AbilityState]],
+    def_abilities: list[tuple[Unit, AbilityState]],
+) -> tuple[int, int, list[str]]:
+    opts = state.options
+    att = 0
+    dfn = 0
+    notes: list[str] = []
+    if attacker.is_cavalry and target.type == "infantry":  # FB-CAV-01, always adds (FB-AMB-06)
+        att += 1
+        notes.append("attack +1 cavalry attacking infantry [FB-CAV-01]")
+    class_bonus = 0
+    class_note = ""
+    if kind == "melee":
+        if attacker.has_flanking:
+            friend = flanking(state, attacker, target)
+            if friend is not None:
+                class_bonus = 1
+                class_note = f"flanking with {friend.id} [FB-WARRIOR-01]"
+        if charging and attacker.has_charge:
+            class_bonus = 1
+            class_note = "charging [FB-PIKE-06]"
+    elif kind == "ranged":
+        _, hindered = line_of_fire(state, attacker, target)
+        if hindered:
+            att -= 1
+            notes.append("attack -1 line of fire hindered [FB-ARCHER-04]")
+        dist = state.distance(attacker, target)
+        rmod = range_modifier(dist)
+        if rmod:
+            att += rmod
+            notes.append(f"attack {rmod:+d} range {dist} [FB-ARCHER-06]")
+    best, best_name, penalty, pnames = _ability_terms(att_abilities, "attack")
+    if opts.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
+        if class_bonus and class_bonus >= best:
+            att += class_bonus
+            extra = f" (beats {best_name} +{best})" if best else ""
+            notes.append(f"attack +{class_bonus} {class_note}{extra} [FB-ABIL-04]")
+        elif best:
+            att += best
+            extra = f" (beats {class_note} +{class_bonus})" if class_bonus else ""
+            notes.append(f"attack +{best} {best_name}{extra} [FB-ABIL-04]")
+    else:
+        if class_bonus:
+            att += class_bonus
+            notes.append(f"attack +{class_bonus} {class_note}")
+        if best:
+            att += best
+            notes.append(f"attack +{best} {best_name} [FB-ABIL-04]")
+    if penalty:
+        att += penalty
+        notes.extend(f"attack {n}" for n in pnames)
+    # defense
+    if (
+        kind == "melee"
+        and target.has_facing
+        and target.facing is not None
+        and not state.in_front_arc(target, state.squares_of(attacker))
+    ):
+        dfn -= 1
+        notes.append("defense -1 pike attacked outside its front arc [FB-PIKE-03]")
+    if target.cls == "archer" or (
+        target.cls == "mounted_archer" and opts.mounted_archer_defense_penalty
+    ):
+        dfn -= 1
+        notes.append("defense -1 archer defending [FB-ARCHER-05]")
+    best, best_name, penalty, pnames = _ability_terms(def_abilities, "defense")
+    if best:
+        dfn += best
+        notes.append(f"defense +{best} {best_name} [FB-ABIL-04]")
+    if penalty:
+        dfn += penalty
+        notes.extend(f"defense {n}" for n in pnames)
+    return att, dfn, notes
+
+
+def modifiers(
+    state: FBState,
+    attacker: Unit,
+    target: Unit,
+    kind: str,
+    charging: bool,
+    *,
+    declined: AbstractSet[str] = frozenset(),
+) -> tuple[int, int, list[str]]:
+    """Attack modifier, defense modifier and a readable breakdown (FB-COMBAT-08).
+
+    Cavalry +1 against Infantry always adds (FB-CAV-01, FB-AMB-06). Flanking (melee, Warrior and
+    Knight, FB-WARRIOR-01..04, FB-CAV-08) and Charging (when ``charging``, Pike and Lancer,
+    FB-PIKE-06, FB-CAV-09) count as special abilities when ``class_bonus_is_special_ability``:
+    then only the largest of them and the generic ability bonuses applies (FB-ABIL-04); else they
+    add. Ranged attacks take -1 for a hindered line of fire and the range modifier
+    (FB-ARCHER-04/06). A Pike defends at -1 against a melee attack from outside its front arc
+    (FB-PIKE-03, FB-AMB-03/23); Archers (and Mounted Archers, ``mounted_archer_defense_penalty``)
+    defend at -1 (FB-ARCHER-05). Penalties always add. Sides in ``declined`` get no generic
+    ability (FB-ABIL-02).
+
+    Example:
+        >>> from tests.rulesets.fantasy_battle.helpers import make_state  # doctest: +SKIP
+        >>> s = make_state(units=[{"id": "k", "cls": "knight", "at": (1, 1)},
+        ...                      {"id": "w", "side": "B", "at": (3, 1)}])  # doctest: +SKIP
+        >>> modifiers(s, s.units["k"], s.units["w"], "melee", False)[:2]  # doctest: +SKIP
+        (1, 0)
+    """
+    att_abilities = [] if attacker.side in declined else abilities_affecting(state, attacker)
+    def_abilities = [] if target.side in declined else abilities_affecting(state, target)
+    return _modifiers(state, attacker, target, kind, charging, att_abilities, def_abilities)
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def _ask_abilities(
+    battle: Battle, unit: Unit, found: list[tuple[Unit, AbilityState]], roll: str
+) -> bool:
+    """Ask ``unit``'s owner whether the abilities that would change its roll stay in effect
+    (FB-ABIL-02, FB-AMB-48); True when declined. Not asked when none would."""
+    active = [
+        (owner, a) for owner, a in found
+        if (a.attack if roll == "attack" else a.defense) != 0
+    ]
+    if not active:
+        return False
+    names = [f"{a.name} of {owner.id}" for owner, a in active]
+    order = battle.decide(Decision(
+        unit.side, "ability", _ABILITY_OPTIONS,
+        prompt=f"use the special abilities on {unit.id}'s {roll} roll ({', '.join(names)})?",
+        subject=unit.id, default=_USE_ABILITIES, info={"roll": roll, "abilities": names},
+    ))
+    if order == _DECLINE_ABILITIES:
+        battle.emit("ability_declined", unit=unit.id, side=unit.side, roll=roll, abilities=names)
+        return True
+    return False
+
+
+def _fate_left(unit: Unit) -> int:
+    return unit.fate - unit.fate_spent
+
+
+def _fate_window(
+    battle: Battle,
+    attacker: Unit,
+    target: Unit,
+    att_dice: list[int],
+    def_dice: list[int],
+    purpose: str,
+    info: dict[str, int],
+) -> None:
+    """The Fate Point window (FB-FATE-03..07, FB-AMB-43 step 4), changing the dice in place.
+
+    The attacker's owner goes first; the owners alternate, one point at a time; each spend
+    rerolls one die, own or the opponent's, and the new face replaces the old one even if lower.
+    Only the two units in the fight spend; the window closes when both pass in succession (a
+    side that cannot spend passes without being asked).
+    """
+    if _fate_left(attacker) <= 0 and _fate_left(target) <= 0:
+        return
+    seats = ((attacker, att_dice, def_dice, "attacker"), (target, def_dice, att_dice, "defender"))
+    turn = 0
+    passes = 0
+    while passes < 2:
+        unit, own, foe, role = seats[turn]
+        turn ^= 1
+        left = _fate_left(unit)
+        if left <= 0 or not (own or foe):
+            passes += 1
+            continue
+        options = (
+            (_FATE_PASS,)
+            + tuple(Order("reroll-own", (i,)) for i in range(len(own)))
+            + tuple(Order("reroll-foe", (i,)) for i in range(len(foe)))
+        )
+        order = battle.decide(Decision(
+            unit.side, "fate", options,
+            prompt=f"{unit.id}: spend a Fate Point ({left} left) on the {purpose} roll?",
+            subject=unit.id, default=_FATE_PASS,
+            info={"purpose": purpose, "role": role, "own": list(own), "foe": list(foe), **info},
+        ))
+        if order.kind == "fate-pass":
+            passes += 1
+            continue
+        passes = 0
+        dice = own if order.kind == "reroll-own" else foe
+        index = int(order.args[0])
+        whose = unit if dice is own else (target if unit is attacker else attacker)
+        old = dice[index]
+        unit.fate_spent += 1
+        new = battle.dice.pool(1, 6, f"fate reroll by {unit.id}", unit=whose.id)[0]
+        dice[index] = new
+        battle.emit("fate", unit=unit.id, side=unit.side, die_of=whose.id, index=index,
+                    old=old, new=new, purpose=purpose, fate_left=_fate_left(unit))
+
+
+def _protect(state: FBState, battle: Battle, target: Unit) -> Unit | None:
+    """The Protect window (FB-FEAT-08, FB-AMB-40): a Champion that makes the attack fail."""
+    champions = [
+        c for c in state.units.values()
+        if c.rank == "champion" and c.side == target.side and c.id != target.id
+        and "protect" in c.feats and state.adjacent(c, target)
+        and feats.can_use_feat(state, c, "protect")
+    ]
+    if not champions:
+        return None
+    options = (_NO_PROTECT,) + tuple(Order("protect", (c.id,)) for c in champions)
+    order = battle.decide(Decision(
+        target.side, "protect", options,
+        prompt=f"use Protect to make the attack on {target.id} fail?",
+        subject=target.id, default=_NO_PROTECT,
+    ))
+    if order == _NO_PROTECT:
+        return None
+    champion = state.units[str(order.args[0])]
+    feats.use_feat(state, battle, champion, "protect")
+    battle.emit("protected", unit=target.id, by=champion.id)
+    return champion
+
+
+def _placeable(state: FBState, sq: Square) -> bool:
+    """A square an Infantry unit may be set down on: on the map, free, enterable, not slope."""
+    if not state.grid.contains(sq) or sq in state.occupied:
+        return False
+    kind = state.terrain(sq)
+    return kind.move_cost is not None and kind.can_end
+
+
+def _nearest_fallback(
+    state: FBState, battle: Battle, unit: Unit, space: tuple[Square, ...]
+) -> Square | None:
+    """Nearest legal ground-level square to ``space`` (FB-AMB-47); the owner breaks ties."""
+    grid = state.grid
+    for radius in range(1, max(grid.width, grid.height) + 1):
+        x0, y0 = space[0]
+        x1, y1 = space[-1]
+        ring = [
+            (x, y)
+            for x in range(x0 - radius, x1 + radius + 1)
+            for y in range(y0 - radius, y1 + radius + 1)
+            if space_distance(((x, y),), space) == radius
+        ]
+        found = [sq for sq in ring if _placeable(state, sq) and state.square_level(sq) == 0]
+        if found:
+            return _choose_square(battle, unit, found)
+    return None
+
+
+def _choose_square(battle: Battle, unit: Unit, squares: list[Square]) -> Square:
+    options = tuple(Order("place", sq) for sq in squares)
+    order = battle.decide(Decision(
+        unit.side, "dismount", options, prompt=f"where does dismounted {unit.id} stand?",
+        subject=unit.id, default=options[0],
+    ))
+    return (int(order.args[0]), int(order.args[1]))
+
+
+def _nearest_legal(
+    state: FBState, battle: Battle, unit: Unit, space: tuple[Square, ...]
+) -> Square | None:
+    finder: Callable[[FBState, Unit, Square], Square | None] | None
+    try:
+        module = importlib.import_module("warhost.rulesets.fantasy_battle.movement")
+        finder = getattr(module, "nearest_legal_space")
+    except (ImportError, AttributeError):
+        finder = None
+    if finder is not None:
+        found = finder(state, unit, space[0])
+        return None if found is None else (int(found[0]), int(found[1]))
+    return _nearest_fallback(state, battle, unit, space)
+
+
+def _default_facing(names: list[str], here: Square, toward: tuple[Square, ...]) -> str:
+    """The facing among ``names`` pointing most directly from ``here`` toward a space."""
+    cx, cy = centre2(toward)
+    dx = cx - (2 * here[0] + 1)
+    dy = cy - (2 * here[1] + 1)
+    best = names[0]
+    best_score = -math.inf
+    for name in names:
+        fx, fy = FACINGS[name]
+        score = (dx * fx + dy * fy) / math.hypot(fx, fy)
+        if score > best_score + 1e-9:
+            best, best_score = name, score
+    return best
+
+
+def _dismount(state: FBState, battle: Battle, target: Unit, attacker: Unit) -> str:
+    """Replace a Cavalry unit by its Infantry version (FB-CAV-06, FB-AMB-32, FB-AMB-33)."""
+    space = state.squares_of(target)
+    state.place(target, None)
+    target.type = "infantry"
+    target.cls = DISMOUNTED_CLASS.get(target.cls, target.cls)
+    target.size = 1
+    target.dismounted = True
+    legal = [sq for sq in space if _placeable(state, sq)]
+    spot: Square | None
+    if legal:
+        spot = legal[0] if len(legal) == 1 else _choose_square(battle, target, legal)
+    else:
+        spot = _nearest_legal(state, battle, target, space)
+    if spot is None:
+        battle.emit("dismounted", unit=target.id, at=None, cls=target.cls, facing=None)
+        scoring.defeat(state, battle, target, attacker.side)
+        return "defeat"
+    state.place(target, spot)
+    facing_name: str | None = None
+    if target.cls == "pike":
+        names = [n for n, (fx, fy) in FACINGS.items()
+                 if state.options.pike_facings == 8 or fx == 0 or fy == 0]
+        default = Order("face", (_default_facing(names, spot, state.squares_of(attacker)),))
+        options = tuple(Order("face", (n,)) for n in names)
+        order = battle.decide(Decision(
+            target.side, "facing", options, prompt=f"which way does {target.id} face?",
+            subject=target.id, default=default,
+        ))
+        facing_name = str(order.args[0])
+        target.facing = FACINGS[facing_name]
+    else:
+        target.facing = None
+    battle.emit("dismounted", unit=target.id, at=list(spot), cls=target.cls, facing=facing_name)
+    if target.rank == "champion" and state.options.champion_dismount_counts_as_wound:
+        target.wounded = True
+        battle.emit("wounded", unit=target.id, side=target.side)
+    return "dismount"
+
+
+def resolve_attack(
+    state: FBState,
+    battle: Battle,
+    attacker: Unit,
+    target: Unit,
+    kind: str,
+    *,
+    charging: bool = False,
+    second: bool = False,
+) -> str:
+    """Resolve one declared, legal attack from start to end (FB-AMB-43).
+
+    Returns ``'fail'``, ``'protected'``, ``'wound'``, ``'dismount'`` or ``'defeat'`` (the result
+    of this attack; a Frenzy second attack it triggers is resolved inside). ``charging`` gives
+    the Charge bonus (the caller has checked the charge); ``second`` marks a Frenzy attack, which
+    cannot trigger Frenzy again. Stops at once when a defeat ends the battle (FB-AMB-45).
+
+    Example:
+        >>> from tests.rulesets.fantasy_battle.helpers import make_battle  # doctest: +SKIP
+        >>> resolve_attack(state, make_battle(state, dice=[5, 2]), a, b, "melee")  # doctest: +SKIP
+        'defeat'
+    """
+    # 2. modifiers, after the owners' say on their special abilities (FB-ABIL-02, FB-AMB-48)
+    att_found = abilities_affecting(state, attacker)
+    def_found = abilities_affecting(state, target)
+    if att_found and _ask_abilities(battle, attacker, att_found, "attack"):
+        att_found = []
+    if def_found and _ask_abilities(battle, target, def_found, "defense"):
+        def_found = []
+    att_mod, def_mod, notes = _modifiers(
+        state, attacker, target, kind, charging, att_found, def_found
+    )
+    battle.emit("attack", attacker=attacker.id, target=target.id, kind=kind, charging=charging,
+                second=second, attack_mod=att_mod, defense_mod=def_mod, modifiers=notes)
+    # 3. rolls: 1, 2 or 3 dice by rank, keep the highest (FB-COMBAT-01, FB-GEN-02)
+    att_dice = battle.dice.pool(RANK_DICE[attacker.rank], 6, f"attack by {attacker.id}",
+                                unit=attacker.id)
+    def_dice = battle.dice.pool(RANK_DICE[target.rank], 6, f"defense by {target.id}",
+                                unit=target.id)
+    # 4. Fate Points (FB-FATE-*)
+    _fate_window(battle, attacker, target, att_dice, def_dice, "attack",
+                 {"attack_mod": att_mod, "defense_mod": def_mod})
+    # 5. compare: strictly higher wins, ties fail (FB-COMBAT-02/03, FB-AMB-14/31)
+    att_total = max(att_dice) + att_mod
+    def_total = max(def_dice) + def_mod
+    success = att_total > def_total
+    battle.emit("attack_result", attacker=attacker.id, target=target.id, kind=kind,
+                attack_dice=list(att_dice), defense_dice=list(def_dice),
+                attack_total=att_total, defense_total=def_total, success=success)
+    if not success:
+        return "fail"
+    # 6. Protect (FB-FEAT-08, FB-AMB-40)
+    if _protect(state, battle, target) is not None:
+        return "protected"
+    # 7. result
+    result = _apply_hit(state, battle, attacker, target)
+    if result != "defeat" or state.over:  # FB-AMB-45: the battle ends at once
+        return result
+    # 9. Frenzy (FB-FEAT-06, FB-AMB-38)
+    if not second and attacker.rank == "champion" and attacker.on_map:
+        _frenzy(state, battle, attacker, target)
+    return result
+
+
+def _apply_hit(state: FBState, battle: Battle, attacker: Unit, target: Unit) -> str:
+    """Result of a successful attack (FB-COMBAT-04..07, FB-CAV-04..07, FB-AMB-32/33)."""
+    if target.type == "infantry":
+        if target.rank == "champion" and not target.wounded:  # FB-COMBAT-05
+            target.wounded = True
+            battle.emit("wounded", unit=target.id, side=target.side)
+            return "wound"
+    elif target.rank == "champion":  # FB-CAV-07: dismount, no die
+        return _dismount(state, battle, target, attacker)
+    elif target.rank == "elite":  # FB-CAV-05
+        die = battle.dice.pool(1, 6, f"dismount roll for {target.id}", unit=target.id)
+        if state.options.fate_on_dismount_roll:
+            _fate_window(battle, attacker, target, [], die, "dismount", {})
+        dismount = die[0] >= 4
+        battle.emit("dismount_roll", unit=target.id, face=die[0],
+                    result="dismount" if dismount else "defeat")
+        if dismount:
+            return _dismount(state, battle, target, attacker)
+    scoring.defeat(state, battle, target, attacker.side)  # FB-COMBAT-04/06, FB-CAV-04
+    return "defeat"
+
+
+def _frenzy(state: FBState, battle: Battle, champion: Unit, defeated: Unit) -> None:
+    """Offer Frenzy's second attack (FB-FEAT-06, FB-AMB-38)."""
+    if not feats.can_use_feat(state, champion, "frenzy"):
+        return
+    targets = attack_options(state, champion, allow_throw=False, exclude={defeated.id})
+    if not targets:
+        return
+    options = (_NO_FRENZY,) + tuple(Order("frenzy", (o.target,)) for o in targets)
+    order = battle.decide(Decision(
+        champion.side, "frenzy", options, prompt=f"{champion.id}: Frenzy, a second attack?",
+        subject=champion.id, default=_NO_FRENZY,
+    ))
+    if order == _NO_FRENZY:
+        return
+    chosen = next(o for o in targets if o.target == order.args[0])
+    feats.use_feat(state, battle, champion, "frenzy")
+    resolve_attack(state, battle, champion, state.units[chosen.target], chosen.kind,
+                   charging=False, second=True)

@@ -1,0 +1,101 @@
+"""One suite over every registered ruleset and each of its examples.
+
+Random and AI playouts to the end with invariant checks, a same-seed determinism run, and golden
+playthroughs. Set WARHOST_UPDATE_GOLDEN=1 to regenerate the golden files after a deliberate
+rules change (and review the diff).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from warhost.core.engine import BattleResult, run_battle
+from warhost.core.registry import all_rulesets
+from warhost.core.scenario import load_scenario
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = [
+    pytest.param(ruleset, example, id=f"{name}/{example.stem}")
+    for name, ruleset in all_rulesets().items()
+    for example in ruleset.examples()
+]
+
+
+def check_playout(result: BattleResult, limit: int) -> list[str]:
+    """Invariants every ruleset shares."""
+    problems = []
+    for fate in result.outcome.units:
+        if fate.survivors < 0 or fate.start < 0 or fate.losses < 0:
+            problems.append(f"{fate.id}: negative count")
+        if fate.survivors + fate.losses != fate.start:
+            problems.append(f"{fate.id}: survivors + losses != start")
+    last: dict[str, int] = {}
+    for event in result.log.of_type("score"):
+        if event["total"] < last.get(event["side"], 0):
+            problems.append(f"score of {event['side']} went down")
+        last[event["side"]] = event["total"]
+    for side, score in result.outcome.scores.items():
+        if score < 0:
+            problems.append(f"negative score for {side}")
+    if result.outcome.rounds > limit:
+        problems.append(f"{result.outcome.rounds} rounds exceed the limit of {limit}")
+    return problems
+
+
+@pytest.mark.parametrize(("ruleset", "example"), CASES)
+@pytest.mark.parametrize("kind", ["random", "ai"])
+def test_playouts_end_with_invariants_holding(ruleset, example, kind) -> None:  # type: ignore[no-untyped-def]
+    """FB-AMB-52 and the shared invariants, for every registered ruleset."""
+    scenario = load_scenario(example)
+    sides = ruleset.side_names(scenario.model)
+    limit = ruleset.round_limit(scenario.model)
+    for seed in range(3):
+        captured = {}
+
+        def keep(round_number: int, state: object) -> None:
+            captured["state"] = state
+
+        result = run_battle(scenario, seed, {s: kind for s in sides}, observers=[keep])
+        problems = check_playout(result, limit)
+        state = captured.get("state")
+        if state is not None:
+            problems += ruleset.check_invariants(state, result.log.events)
+        assert not problems, problems
+        assert result.winner in (*sides, None)
+        json.dumps(result.summary())
+
+
+@pytest.mark.parametrize(("ruleset", "example"), CASES)
+def test_same_seed_same_log(ruleset, example) -> None:  # type: ignore[no-untyped-def]
+    """Same scenario + seed + decisions give the same event log, byte for byte (FB-AMB-52)."""
+    scenario = load_scenario(example)
+    sides = ruleset.side_names(scenario.model)
+    first = run_battle(scenario, 11, {s: "random" for s in sides})
+    second = run_battle(scenario, 11, {s: "random" for s in sides})
+    assert first.log.to_jsonl() == second.log.to_jsonl()
+    other = run_battle(scenario, 12, {s: "random" for s in sides})
+    assert other.log.digest() != first.log.digest()
+
+
+@pytest.mark.parametrize(("ruleset", "example"), CASES)
+def test_golden_playthrough(ruleset, example) -> None:  # type: ignore[no-untyped-def]
+    """The seed-1 random-vs-random playthrough matches the stored golden file."""
+    scenario = load_scenario(example)
+    sides = ruleset.side_names(scenario.model)
+    result = run_battle(scenario, 1, {s: "random" for s in sides})
+    text = json.dumps(result.summary(), indent=1, sort_keys=True) + "\n" + result.log.to_jsonl()
+    path = GOLDEN / ruleset.name / f"{example.stem}.golden"
+    if os.environ.get("WARHOST_UPDATE_GOLDEN") or not path.exists():
+        if os.environ.get("CI") and not path.exists():
+            pytest.fail(f"golden file {path} is missing; generate it with WARHOST_UPDATE_GOLDEN=1")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    expected = path.read_text(encoding="utf-8")
+    if text != expected:
+        for number, (got, want) in enumerate(zip(text.splitlines(), expected.splitlines())):
+            assert got == want, f"first difference at line {number + 1} of {path.name}"
+        assert text == expected
