@@ -136,9 +136,6 @@ def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, boo
     (FB-ARCHER-04, FB-AMB-29) only when every unblocked line touches another unit or terrain that
     hinders line of fire (hindering, slope, concealing); with ``los_target_square_counts`` the
     target standing in such terrain is hindered too.
-
-    Example:
-        >>> from tests.rulesets.fantasy_battle.helpers import make_state  # doctest: +SKIP
     """
     s_space = state.squares_of(shooter)
     t_space = state.squares_of(target)

@@ -1,0 +1,81 @@
+"""Orders round-trip through text; commanders answer only with legal orders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from warhost.core.commanders import RandomCommander, ReplayCommander, ScriptedCommander, \
+    FirstOptionCommander, HumanCommander
+from warhost.core.decisions import Decision
+from warhost.core.errors import IllegalOrderError, ReplayError
+from warhost.core.orders import Order
+
+word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz-_", min_size=1, max_size=8)
+
+
+@given(kind=word, args=st.lists(st.one_of(st.integers(-50, 50), word), max_size=4))
+def test_order_text_round_trips(kind: str, args: list[int | str]) -> None:
+    order = Order(kind, tuple(args))
+    assert Order.parse(str(order)) == order
+
+
+DECISION = Decision("A", "attack", (Order("attack", ("b1",)), Order("attack", ("b2",)),
+                                    Order("no-attack")), default=Order("no-attack"))
+
+
+def test_random_commander_is_seeded_and_legal() -> None:
+    picks = []
+    for _ in range(2):
+        c = RandomCommander()
+        c.bind("A", np.random.default_rng(3))
+        picks.append([c.choose(DECISION, None) for _ in range(20)])
+    assert picks[0] == picks[1]
+    assert all(p in DECISION.options for p in picks[0])
+
+
+def test_scripted_commander_uses_orders_and_falls_back(tmp_path: Path) -> None:
+    path = tmp_path / "orders.txt"
+    path.write_text("# my orders\nattack b2\nmove 1 1\n")
+    c = ScriptedCommander.from_file(path, FirstOptionCommander())
+    c.bind("A", np.random.default_rng(0))
+    moves = Decision("A", "move", (Order("move", (0, 0)), Order("move", (1, 1))))
+    # the next scripted order (attack) does not fit a move decision -> fallback
+    assert c.choose(moves, None) == Order("move", (0, 0))
+    assert c.choose(DECISION, None) == Order("attack", ("b2",))
+    assert c.choose(moves, None) == Order("move", (1, 1))
+
+
+def test_illegal_scripted_order_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "orders.txt"
+    path.write_text("\n\nattack zz9\n")
+    c = ScriptedCommander.from_file(path, FirstOptionCommander())
+    c.bind("A", np.random.default_rng(0))
+    with pytest.raises(IllegalOrderError) as err:
+        c.choose(DECISION, None)
+    assert err.value.line == 3 and err.value.file == str(path)
+    assert "attack zz9" in str(err.value)
+
+
+def test_replay_commander_detects_divergence() -> None:
+    c = ReplayCommander([{"side": "A", "kind": "move", "order": "move 1 1"}])
+    c.bind("A", np.random.default_rng(0))
+    with pytest.raises(ReplayError):
+        c.choose(DECISION, None)
+
+
+def test_human_commander_takes_numbers_or_text_and_reasks_on_nonsense() -> None:
+    shown: list[str] = []
+    answers = iter(["7", "nonsense", "2"])
+    c = HumanCommander(ask=lambda p: next(answers), show=shown.append)
+    c.bind("A", np.random.default_rng(0))
+    assert c.choose(DECISION, None) == Order("attack", ("b2",))
+    assert any("not a legal order" in s for s in shown)
+    answers2 = iter(["attack b1"])
+    c2 = HumanCommander(ask=lambda p: next(answers2), show=shown.append)
+    c2.bind("A", np.random.default_rng(0))
+    assert c2.choose(DECISION, None) == Order("attack", ("b1",))
