@@ -147,6 +147,8 @@ def new_state(model: FantasyBattleScenario, battle: Battle | None = None) -> FBS
         place_terrain(state, model, battle)
     for unit in armies(model):
         state.units[unit.id] = unit
+        if unit.rank == "champion" and model.options.feat_selection == "roll_d6" and battle:
+            roll_feats(unit, battle)
         if unit.squad is not None:
             squad = state.squads.get(unit.squad)
             if squad is None:
@@ -166,6 +168,20 @@ def new_state(model: FantasyBattleScenario, battle: Battle | None = None) -> FBS
                             facing=list(unit.facing) if unit.facing else None)
     state.start_strength = {uid: 1 for uid in state.units}
     return state
+
+
+FEAT_TABLE = ("burst_of_speed", "frenzy", "mobility", "protect", "throw", "vault")  # FB-FEAT-04
+
+
+def roll_feats(unit: Unit, battle: Battle) -> None:
+    """Under ``feat_selection: roll_d6`` each Feat entry is rolled on the d6 table (FB-AMB-36).
+
+    The number of entries is the number listed in the scenario (1 if none are listed).
+    """
+    faces = battle.dice.pool(max(1, len(unit.feats)), 6, f"Feats of {unit.id}")
+    unit.feats = [FEAT_TABLE[face - 1] for face in faces]
+    unit.feats_used = [False] * len(unit.feats)
+    battle.emit("feats_rolled", unit=unit.id, feats=list(unit.feats))
 
 
 def choose_first_player(model: FantasyBattleScenario, battle: Battle | None) -> str:

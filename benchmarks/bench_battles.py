@@ -1,0 +1,78 @@
+"""Battles per second for each example, and time per battle as armies grow.
+
+Run: .venv/bin/python benchmarks/bench_battles.py [--battles N] [--sizes 10,100,1000]
+Prints figures only; nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from warhost.core.engine import run_battle
+from warhost.core.registry import all_rulesets
+from warhost.core.scenario import Scenario, load_scenario, scenario_from_data
+
+
+def battles_per_second(scenario: Scenario, kind: str, battles: int) -> tuple[float, float]:
+    """(battles per second, mean rounds) over ``battles`` seeds with both sides ``kind``."""
+    sides = scenario.ruleset.side_names(scenario.model)
+    start = time.perf_counter()
+    rounds = 0
+    for seed in range(battles):
+        result = run_battle(scenario, seed, {s: kind for s in sides}, record=False)
+        rounds += result.rounds
+    elapsed = time.perf_counter() - start
+    return battles / elapsed, rounds / battles
+
+
+def army_scenario(units_per_side: int) -> dict[str, Any]:
+    """A plain field battle with ``units_per_side`` Standard Warriors a side, in squads of 4."""
+    squads_per_side = max(1, units_per_side // 4)
+    width = max(20, min(400, int((squads_per_side * 4) ** 0.5 * 2) + 4))
+    depth = -(-squads_per_side * 4 // width) + 1
+    height = depth * 2 + 12
+    sides = []
+    for index, name in enumerate(["West", "East"]):
+        rows = range(depth) if index == 0 else range(height - depth, height)
+        squares = [(x, y) for y in rows for x in range(width)]
+        squads = []
+        for s in range(squads_per_side):
+            members = [{"id": f"{name[0]}{s}-{m}", "class": "warrior",
+                        "at": list(squares[s * 4 + m])} for m in range(4)]
+            squads.append({"id": f"{name}-{s}", "type": "infantry", "members": members})
+        y0, y1 = (0, depth - 1) if index == 0 else (height - depth, height - 1)
+        sides.append({"name": name, "start_area": [[0, y0], [width - 1, y1]], "squads": squads})
+    return {"ruleset": "fantasy-battle", "name": f"army-{units_per_side}",
+            "victory_points": squads_per_side * 4 // 2 + 1,
+            "options": {"max_rounds": 30, "first_player": "West"},
+            "battlefield": {"width": width, "height": height}, "sides": sides}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--battles", type=int, default=50)
+    parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--kinds", default="random,ai")
+    args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    print(f"{'example':<40} {'commanders':<10} {'battles/s':>10} {'rounds':>7}")
+    for name, ruleset in all_rulesets().items():
+        for path in ruleset.examples():
+            scenario = load_scenario(path)
+            for kind in kinds:
+                rate, rounds = battles_per_second(scenario, kind, args.battles)
+                print(f"{name + '/' + path.stem:<40} {kind:<10} {rate:>10.1f} {rounds:>7.1f}")
+    print()
+    print(f"{'units a side':>12} {'commanders':<10} {'s/battle':>10} {'rounds':>7}")
+    for size in (int(s) for s in args.sizes.split(",")):
+        scenario = scenario_from_data(army_scenario(size), f"<army-{size}>")
+        for kind in kinds:
+            count = 3 if size >= 1000 else 5
+            rate, rounds = battles_per_second(scenario, kind, count)
+            print(f"{size:>12} {kind:<10} {1 / rate:>10.3f} {rounds:>7.1f}")
+
+
+if __name__ == "__main__":
+    main()
