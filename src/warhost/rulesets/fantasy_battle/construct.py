@@ -120,7 +120,7 @@ def place_terrain(state: FBState, model: FantasyBattleScenario, battle: Battle) 
             offsets = legal_offsets(squares, grid.width, rows[turn], near_placed)
             if not offsets:
                 mine.remove((index, piece))
-                battle.emit("terrain_discarded", side=turn, piece=index, type=piece.type,
+                battle.emit("terrain_discarded", side=turn, piece=index, terrain=piece.type,
                             reason="fits nowhere")
                 continue
             shapes[index] = squares
@@ -145,6 +145,6 @@ def place_terrain(state: FBState, model: FantasyBattleScenario, battle: Battle) 
                 for dy in range(-(PIECE_GAP - 1), PIECE_GAP):
                     for dx in range(-(PIECE_GAP - 1), PIECE_GAP):
                         near_placed.add((sq[0] + dx, sq[1] + dy))
-            battle.emit("terrain_placed", side=turn, piece=index, type=piece.type,
+            battle.emit("terrain_placed", side=turn, piece=index, terrain=piece.type,
                         at=[ox, oy], squares=placed)
         turn = state.other_side(turn)
