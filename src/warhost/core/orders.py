@@ -34,6 +34,11 @@ class Order:
         return str(self)
 
     @classmethod
+    def of(cls, kind: str, *args: Arg) -> Order:
+        """Build an order from its kind and arguments: ``Order.of("move", 3, 4)``."""
+        return cls(kind, args)
+
+    @classmethod
     def parse(cls, text: str) -> Order:
         """Read an order from its text form. Numeric arguments become ints."""
         parts = text.split()

@@ -37,7 +37,8 @@ import contextlib
 import json
 import os
 import re
-import tempfile
+import secrets
+import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,16 +84,15 @@ def atomic_output(path: str | Path) -> Iterator[Path]:
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise WarhostError("no such directory", file=str(directory), field="output")
-    try:
-        fd, name = tempfile.mkstemp(
-            dir=directory, prefix=f".{target.name}.", suffix=f".tmp{target.suffix}"
-        )
+    temp = directory / f".{target.name}.{secrets.token_hex(4)}.tmp{target.suffix}"
+    try:  # created like any new file (umask applies), unlike tempfile's private 0600 files
+        os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     except OSError as exc:
         raise WarhostError(f"cannot write here: {exc.strerror}", file=str(target)) from None
-    os.close(fd)
-    temp = Path(name)
     try:
         yield temp
+        if target.is_file():  # a replaced file keeps its permissions
+            os.chmod(temp, stat.S_IMODE(target.stat().st_mode))
         os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -225,13 +225,31 @@ def save_replay(
 
 
 def _top_level_lines(text: str) -> dict[str, int]:
-    """Line numbers of the top-level keys of a replay written by :func:`dumps_replay`."""
+    """Line numbers of the top-level keys of a pretty-printed replay (one key per line; the
+    first key's indentation is the top level's)."""
     lines: dict[str, int] = {}
+    indent: str | None = None
     for number, line in enumerate(text.splitlines(), start=1):
-        match = re.match(r'^ {0,2}"([A-Za-z_0-9]+)"\s*:', line)
-        if match and match.group(1) not in lines:
-            lines[match.group(1)] = number
+        match = re.match(r'^(\s*)"([A-Za-z_0-9]+)"\s*:', line)
+        if not match:
+            continue
+        if indent is None:
+            indent = match.group(1)
+        if match.group(1) == indent and match.group(2) not in lines:
+            lines[match.group(2)] = number
     return lines
+
+
+def _one_per_line(text: str, start: int | None, count: int) -> bool:
+    """Whether the ``count`` records after line ``start`` stand one per line."""
+    if start is None or count == 0:
+        return False
+    rows = text.splitlines()
+    last = start + count - 1  # 0-based index of the last record's line
+    return last < len(rows) and all(
+        rows[i].lstrip().startswith("{") and rows[i].rstrip().rstrip(",").endswith("}")
+        for i in (start, last)
+    )
 
 
 def load_replay(path: str | Path) -> Replay:
@@ -253,6 +271,10 @@ def load_replay(path: str | Path) -> Replay:
     except json.JSONDecodeError as exc:
         raise ReplayError(f"malformed JSON: {exc.msg}", file=source, line=exc.lineno) from None
     lines = _top_level_lines(text)
+    if isinstance(data, dict) and isinstance(data.get("decisions"), list) and not _one_per_line(
+        text, lines.get("decisions"), len(data["decisions"])
+    ):
+        lines.pop("decisions", None)  # laid out otherwise: decision lines are not known
 
     def fail(message: str, key: str) -> ReplayError:
         return ReplayError(message, file=source, line=lines.get(key), field=key)
@@ -433,11 +455,15 @@ def rerun(
     Use :func:`compare` to learn where a non-matching re-run first differs.
     """
     scenario = replay_scenario(replay)
-    result = run_battle(
-        scenario,
-        replay.seed,
-        replay_commanders(replay, scenario),
-        dice=replay_dice(replay),
-        observers=list(observers),
-    )
+    try:
+        result = run_battle(
+            scenario,
+            replay.seed,
+            replay_commanders(replay, scenario),
+            dice=replay_dice(replay),
+            observers=list(observers),
+        )
+    except WarhostError as exc:
+        exc.located(file=replay.path)  # e.g. a recorded die face that is not on the die
+        raise
     return result, compare(replay, result) is None

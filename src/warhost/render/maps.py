@@ -55,12 +55,12 @@ def side_colours(sides: Sequence[str]) -> dict[str, str]:
     return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
 
 
-def map_title(view: Mapping[str, Any], heading: str = "") -> str:
-    """``heading — round 3 — Good 2 : Evil 5``."""
+def map_title(view: Mapping[str, Any], heading: str = "", when: str = "") -> str:
+    """``heading — round 3 — Good 2 : Evil 5`` (``when`` replaces ``round 3``)."""
     scores = view.get("scores") or {}
     score_text = " : ".join(f"{side} {scores[side]}" for side in view.get("sides", scores)
                             if side in scores)
-    parts = [p for p in (heading, f"round {view.get('round', 0)}", score_text) if p]
+    parts = [p for p in (heading, when or f"round {view.get('round', 0)}", score_text) if p]
     return " — ".join(parts)
 
 
@@ -180,7 +180,7 @@ def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None
     ax.set_title(title if title is not None else map_title(view), fontsize=9)
 
     with atomic_output(path) as temp:
-        fig.savefig(temp, format=fmt)
+        fig.savefig(temp, format=fmt, bbox_inches="tight", pad_inches=0.15)
 
 
 def text_map(view: Mapping[str, Any], max_width: int = 120) -> str:

@@ -248,10 +248,10 @@ class FantasyBattleAI(Commander):
         own_low = min(range(len(own)), key=lambda i: own[i])
         foe_high = max(range(len(foe)), key=lambda i: foe[i])
         # Reroll whichever die is likelier to turn the result.
-        if max(own) <= 3 and Order("reroll-own", own_low) in decision.options:
-            return Order("reroll-own", max(range(len(own)), key=lambda i: own[i]))
-        if foe[foe_high] >= 4 and Order("reroll-foe", foe_high) in decision.options:
-            return Order("reroll-foe", foe_high)
+        if max(own) <= 3 and Order.of("reroll-own", own_low) in decision.options:
+            return Order.of("reroll-own", max(range(len(own)), key=lambda i: own[i]))
+        if foe[foe_high] >= 4 and Order.of("reroll-foe", foe_high) in decision.options:
+            return Order.of("reroll-foe", foe_high)
         return Order("fate-pass")
 
     def _reinforce(self, decision: Decision, state: FBState) -> Order | None:

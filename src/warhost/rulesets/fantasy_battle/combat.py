@@ -34,8 +34,9 @@ Rulings this module makes where the catalog leaves a choice (see ``docs/rulings`
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal
@@ -99,6 +100,13 @@ class AttackOption:
 # --------------------------------------------------------------------------- lines of fire
 
 
+_FIRE_CODE = {
+    name: 2 if kind.blocks_fire else 1 if kind.hinders_fire else 0
+    for name, kind in TERRAIN.items()
+}
+"""Per terrain name: 2 blocks line of fire, 1 hinders it, 0 has no effect (FB-TERRAIN-01)."""
+
+
 def _line_status(
     state: FBState, s_space: tuple[Square, ...], t_space: tuple[Square, ...]
 ) -> Iterator[tuple[bool, bool, bool]]:
@@ -106,8 +114,9 @@ def _line_status(
 
     The two spaces' own squares are ignored; squares off the map are clear ground.
     """
-    grid = state.grid
+    terrain = state.grid.terrain
     occupied = state.occupied
+    codes = _FIRE_CODE
     ignore = frozenset(s_space + t_space)
     limit: int | None = None
     if state.options.elevation_blocks_los:
@@ -115,13 +124,14 @@ def _line_status(
     for p, q in fire_lines(s_space, t_space):
         blocked = hindered = unit = False
         for sq in line_squares(p, q, ignore):
-            if not grid.contains(sq):
+            try:
+                code = codes[terrain(sq)]
+            except ValueError:  # off the map
                 continue
-            kind = TERRAIN[grid.terrain(sq)]
-            if kind.blocks_fire or (limit is not None and state.square_level(sq) > limit):
+            if code == 2 or (limit is not None and state.square_level(sq) > limit):
                 blocked = True
                 break
-            if kind.hinders_fire:
+            if code:
                 hindered = True
             if sq in occupied:
                 unit = True
@@ -199,12 +209,16 @@ def _adjacent_to_side(state: FBState, target: Unit, side: str) -> bool:
     """Whether any unit of ``side`` is adjacent to ``target`` (levels included, FB-AMB-27)."""
     occupied = state.occupied
     units = state.units
-    for sq in _ring(state.squares_of(target)):
-        uid = occupied.get(sq)
-        if uid is not None:
-            other = units[uid]
-            if other.side == side and state.adjacent(other, target):
-                return True
+    space = state.squares_of(target)
+    x0, y0 = space[0]
+    x1, y1 = space[-1]
+    for x in range(x0 - 1, x1 + 2):
+        for y in range(y0 - 1, y1 + 2):
+            uid = occupied.get((x, y))
+            if uid is not None and uid != target.id:
+                other = units[uid]
+                if other.side == side and state.adjacent(other, target):
+                    return True
     return False
 
 
@@ -340,11 +354,11 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
 def _ability_terms(
     found: list[tuple[Unit, AbilityState]], roll: str
 ) -> tuple[int, str, int, list[str]]:
-    """Largest bonus and its name, and the sum of penalties with names, for one roll."""
+    """Largest bonus and its name, and the sum of penalties with their breakdown lines."""
     best = 0
     best_name = ""
     penalty = 0
-    names: list[str] = []
+    lines: list[str] = []
     for owner, ability in found:
         value = ability.attack if roll == "attack" else ability.defense
         if value > best:
@@ -352,8 +366,8 @@ def _ability_terms(
             best_name = f"{ability.name} of {owner.id}"
         elif value < 0:
             penalty += value
-            names.append(f"{ability.name} of {owner.id} {value:+d}")
-    return best, best_name, penalty, names
+            lines.append(f"{roll} {value:+d} {ability.name} of {owner.id} [FB-AMB-06]")
+    return best, best_name, penalty, lines
 
 
 def _modifiers(
@@ -397,8 +411,8 @@ def _modifiers(
     if opts.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
         if class_bonus and class_bonus >= best:
             att += class_bonus
-            extra = f" (beats {best_name} +{best})" if best else ""
-            notes.append(f"attack +{class_bonus} {class_note}{extra} [FB-ABIL-04]")
+            extra = f" (beats {best_name} +{best}) [FB-ABIL-04]" if best else ""
+            notes.append(f"attack +{class_bonus} {class_note}{extra}")
         elif best:
             att += best
             extra = f" (beats {class_note} +{class_bonus})" if class_bonus else ""
@@ -412,7 +426,7 @@ def _modifiers(
             notes.append(f"attack +{best} {best_name} [FB-ABIL-04]")
     if penalty:
         att += penalty
-        notes.extend(f"attack {n}" for n in pnames)
+        notes.extend(pnames)
     # defense
     if (
         kind == "melee"
@@ -433,7 +447,7 @@ def _modifiers(
         notes.append(f"defense +{best} {best_name} [FB-ABIL-04]")
     if penalty:
         dfn += penalty
-        notes.extend(f"defense {n}" for n in pnames)
+        notes.extend(pnames)
     return att, dfn, notes
 
 
@@ -618,16 +632,18 @@ def _choose_square(battle: Battle, unit: Unit, squares: list[Square]) -> Square:
 def _nearest_legal(
     state: FBState, battle: Battle, unit: Unit, space: tuple[Square, ...]
 ) -> Square | None:
-    finder: Callable[[FBState, Unit, Square], Square | None] | None
+    """FB-AMB-47's nearest legal space, from ``movement`` when it is there (the owner breaks ties
+    when that function takes ``battle``), else from :func:`_nearest_fallback`."""
     try:
         module = importlib.import_module("warhost.rulesets.fantasy_battle.movement")
-        finder = getattr(module, "nearest_legal_space")
+        finder = module.nearest_legal_space
     except (ImportError, AttributeError):
-        finder = None
-    if finder is not None:
+        return _nearest_fallback(state, battle, unit, space)
+    if "battle" in inspect.signature(finder).parameters:
+        found = finder(state, unit, space[0], battle=battle)
+    else:
         found = finder(state, unit, space[0])
-        return None if found is None else (int(found[0]), int(found[1]))
-    return _nearest_fallback(state, battle, unit, space)
+    return None if found is None else (int(found[0]), int(found[1]))
 
 
 def _default_facing(names: list[str], here: Square, toward: tuple[Square, ...]) -> str:

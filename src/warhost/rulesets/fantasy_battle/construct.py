@@ -83,6 +83,24 @@ def legal_offsets(
     return out
 
 
+def central_option(
+    options: list[Order], shapes: dict[int, list[tuple[Square, str]]], width: int, rows: range
+) -> Order:
+    """The default answer: the first listed piece, placed nearest the middle of the half."""
+    index = int(options[0].args[0])
+    squares = shapes[index]
+    span_x = max(sq[0] for sq, _ in squares)
+    span_y = max(sq[1] for sq, _ in squares)
+    mid_x2, mid_y2 = width, rows.start + rows.stop - 1  # doubled centre of the band
+
+    def off_centre(order: Order) -> tuple[int, int, int]:
+        _, x, y = (int(arg) for arg in order.args)
+        dx, dy = abs(2 * x + span_x - mid_x2), abs(2 * y + span_y - mid_y2)
+        return (max(dx, dy), y, x)
+
+    return min((o for o in options if o.args[0] == index), key=off_centre)
+
+
 def first_placer(state: FBState, model: FantasyBattleScenario, battle: Battle) -> str:
     """Who places the first piece (FB-AMB-19): the attacker by default."""
     attacker = state.first_player
@@ -133,6 +151,7 @@ def place_terrain(state: FBState, model: FantasyBattleScenario, battle: Battle) 
             order = battle.decide(Decision(
                 side=turn, kind="terrain", options=tuple(options),
                 prompt=f"where does {turn} place a terrain piece?", info=info,
+                default=central_option(options, shapes, grid.width, rows[turn]),
             ))
             index, ox, oy = (int(arg) for arg in order.args)
             piece = next(p for i, p in mine if i == index)

@@ -108,7 +108,7 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
     """One turn: activate one squad or unit, or pass (FB-ROUND-03, FB-ROUND-06)."""
     feats.new_turn(state)
     ready = ready_groups(state, side)
-    options = [Order("activate", gid) for gid in ready]
+    options = [Order.of("activate", gid) for gid in ready]
     if turns_left > len(ready) or not ready:
         options.append(PASS)
     order = battle.decide(Decision(side, "activate", tuple(options), "activate which?",
@@ -127,7 +127,7 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
     for member in waiting:
         state.units[member].activated = True
     while waiting and not state.over:  # the owner orders the members (FB-AMB-50)
-        pick = battle.decide(Decision(side, "member", tuple(Order("member", m) for m in waiting),
+        pick = battle.decide(Decision(side, "member", tuple(Order.of("member", m) for m in waiting),
                                       "which squad member acts next?", subject=gid))
         member = str(pick.args[0])
         waiting.remove(member)
@@ -147,7 +147,7 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
         if runs:
             for enemy in state.enemies(unit.side):
                 if state.distance(unit, enemy) <= budget + 1:
-                    options.append(Order("charge", enemy.id))
+                    options.append(Order.of("charge", enemy.id))
     if feats.can_use_feat(state, unit, "mobility"):
         options.append(MOBILITY)
     options.append(HOLD)
@@ -214,8 +214,8 @@ def movement_phase(
     cost = 0
     if plans:
         assert unit.anchor is not None
-        stay = Order("move", *unit.anchor)
-        options = tuple(Order("move", *dest) for dest in plans)
+        stay = Order.of("move", *unit.anchor)
+        options = tuple(Order.of("move", *dest) for dest in plans)
         pick = battle.decide(Decision(unit.side, "move", options, f"where does {unit.id} move?",
                                       subject=unit.id, default=stay if stay in options else None,
                                       info={"double": double, "charge": charge, "budget": budget}))
@@ -241,8 +241,8 @@ def facing_names(state: FBState) -> list[str]:
 def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
     """A Pike turns during its own movement phase only (FB-PIKE-04)."""
     assert unit.facing is not None
-    current = Order("face", FACING_NAMES[unit.facing])
-    options = tuple(Order("face", name) for name in facing_names(state))
+    current = Order.of("face", FACING_NAMES[unit.facing])
+    options = tuple(Order.of("face", name) for name in facing_names(state))
     pick = battle.decide(Decision(unit.side, "facing", options, f"facing of {unit.id}?",
                                   subject=unit.id, default=current if current in options else None))
     new = FACINGS[str(pick.args[0])]
@@ -257,7 +257,7 @@ def attack_phase(state: FBState, battle: Battle, unit: Unit, charge: str | None)
     choices = combat.attack_options(state, unit, allow_throw=can_throw)
     if not choices:
         return
-    options = tuple(Order("throw" if c.kind == "throw" else "attack", c.target) for c in choices)
+    options = tuple(Order.of("throw" if c.kind == "throw" else "attack", c.target) for c in choices)
     pick = battle.decide(Decision(unit.side, "attack", (*options, NO_ATTACK),
                                   f"whom does {unit.id} attack?", subject=unit.id,
                                   default=NO_ATTACK, info={"charge": charge}))
@@ -326,14 +326,14 @@ def reinforce(state: FBState, battle: Battle, side: str) -> None:
                 fits.append(u)
         if not fits:
             return
-        options = (DONE, *(Order("reinforce", u.id) for u in fits))
+        options = (DONE, *(Order.of("reinforce", u.id) for u in fits))
         pick = battle.decide(Decision(side, "reinforce", options, "bring back which unit?",
                                       default=options[1]))
         if pick == DONE:
             return
         unit = state.units[str(pick.args[0])]
         squares = legal_deploy_squares(state, unit)
-        where = battle.decide(Decision(side, "deploy", tuple(Order("deploy", *sq) for sq in squares),
+        where = battle.decide(Decision(side, "deploy", tuple(Order.of("deploy", *sq) for sq in squares),
                                        f"where does {unit.id} return?", subject=unit.id))
         unit.status = ON_MAP
         state.place(unit, (int(where.args[0]), int(where.args[1])))
@@ -375,9 +375,9 @@ def reform(state: FBState, battle: Battle, side: str) -> None:
                     continue
                 present = sum(1 for m in squad.members if state.units[m].on_map)
                 if present < SQUAD_SIZE[squad.type]:
-                    options.append(Order("reform", unit.id, squad.id))
+                    options.append(Order.of("reform", unit.id, squad.id))
             if state.options.reform_allow_new_squads:
-                options.append(Order("reform-new", unit.id))
+                options.append(Order.of("reform-new", unit.id))
         if len(options) == 1:
             return
         pick = battle.decide(Decision(side, "reform", tuple(options), "reform squads?",

@@ -7,7 +7,7 @@ from typing import Any
 
 from warhost.core.engine import Battle
 from warhost.core.orders import Order
-from warhost.geometry.grid import Grid, Square, footprint
+from warhost.geometry.grid import Grid, Square, footprint, space_distance
 from warhost.rulesets.fantasy_battle.model import (
     Ability,
     FantasyBattleScenario,
@@ -156,15 +156,22 @@ def new_state(model: FantasyBattleScenario, battle: Battle | None = None) -> FBS
                 squad = state.squads[unit.squad] = Squad(
                     unit.squad, unit.side, spec.type, [], spec.colour or spec.id)
             squad.members.append(unit.id)
+    if battle is not None:
+        battle.state = state
+    for unit in state.units.values():  # positions fixed by the scenario are taken first
+        if unit.anchor is not None:
+            state.place(unit, unit.anchor)
     order = [state.first_player, state.other_side(state.first_player)]  # FB-SETUP-11
     for side in order:
         for unit in [u for u in state.units.values() if u.side == side]:
-            anchor = unit.anchor
-            if anchor is None and battle is not None:
-                anchor = ask_deployment(state, battle, unit)
-            state.place(unit, anchor)
+            if unit.anchor is None and battle is not None:
+                state.place(unit, ask_deployment(state, battle, unit))
+                if unit.has_facing:
+                    from warhost.rulesets.fantasy_battle.game import choose_facing
+
+                    choose_facing(state, battle, unit)  # FB-SETUP-14
             if battle is not None:
-                battle.emit("deployed", unit=unit.id, side=side, at=list(anchor or ()),
+                battle.emit("deployed", unit=unit.id, side=side, at=list(unit.anchor or ()),
                             facing=list(unit.facing) if unit.facing else None)
     state.start_strength = {uid: 1 for uid in state.units}
     return state
@@ -214,6 +221,14 @@ def legal_deploy_squares(state: FBState, unit: Unit) -> list[Square]:
 def ask_deployment(state: FBState, battle: Battle, unit: Unit) -> Square:
     """Ask the owner where to deploy a unit the scenario left unplaced (decision 7)."""
     legal = legal_deploy_squares(state, unit)
+    if unit.squad is not None:  # next to a squad-mate already placed (FB-SETUP-13)
+        mates = [state.units[m] for m in state.squads[unit.squad].members
+                 if m != unit.id and state.units[m].on_map]
+        if mates:
+            near = [a for a in legal if any(
+                space_distance(footprint(a, unit.size), state.squares_of(m)) == 1
+                for m in mates)]
+            legal = near or legal
     if not legal:
         from warhost.core.errors import ScenarioError
 

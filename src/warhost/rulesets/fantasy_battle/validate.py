@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NoReturn, Union
+from typing import NoReturn
 
 from warhost.core.errors import ScenarioError
 from warhost.geometry.grid import Grid, Square, footprint, space_distance
@@ -19,7 +19,7 @@ from warhost.rulesets.fantasy_battle.setup import build_grid, start_area, unit_s
 from warhost.rulesets.fantasy_battle.state import CAVALRY_CLASSES, INFANTRY_CLASSES
 from warhost.rulesets.fantasy_battle.terrain import TERRAIN
 
-FieldPath = tuple[Union[str, int], ...]
+FieldPath = tuple[str | int, ...]
 
 ALLOWED_CLASSES = {"infantry": INFANTRY_CLASSES, "cavalry": CAVALRY_CLASSES}  # FB-RANK-03
 SQUAD_SIZE = {"infantry": 4, "cavalry": 2}  # FB-SQUAD-02, FB-AMB-07
@@ -75,6 +75,11 @@ def entries(model: FantasyBattleScenario) -> Iterator[Entry]:
                 tuple(unit.at) if unit.at is not None else None,  # type: ignore[arg-type]
                 unit.facing, unit.unique, unit.fate_points,
             )
+
+
+def article(word: str) -> str:
+    """``an infantry``, ``a cavalry``."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def sq_text(sq: Square | tuple[int, ...]) -> str:
@@ -142,19 +147,20 @@ def check_squads(model: FantasyBattleScenario) -> None:
         for q, squad in enumerate(side.squads):
             want = SQUAD_SIZE[squad.type]
             if len(squad.members) != want:
-                fail(f"squad {squad.id!r} has {len(squad.members)} member(s); a {squad.type} "
-                     f"squad has exactly {want}", "sides", s, "squads", q, "members")
+                fail(f"squad {squad.id!r} has {plural(len(squad.members), 'member')}; "
+                     f"{'an infantry' if squad.type == 'infantry' else 'a cavalry'} squad has "
+                     f"exactly {want} (FB-SQUAD-02)", "sides", s, "squads", q, "members")
 
 
 def check_unit(model: FantasyBattleScenario, entry: Entry) -> None:
     """Class for type, facing, Unique and Fate Points of one unit."""
     allowed = ALLOWED_CLASSES[entry.type]
     if entry.cls not in allowed:  # FB-RANK-03
-        fail(f"unit {entry.id!r}: class {entry.cls!r} is not a {entry.type} class "
+        fail(f"unit {entry.id!r}: class {entry.cls!r} is not {article(entry.type)} class "
              f"({', '.join(allowed)})", *entry.path, "class")
     if entry.facing is not None:  # FB-PIKE-01, FB-AMB-23
         if entry.cls != "pike":
-            fail(f"unit {entry.id!r}: only Pikes have a facing, not a {entry.cls}",
+            fail(f"unit {entry.id!r}: only Pikes have a facing, not {article(entry.cls)}",
                  *entry.path, "facing")
         if entry.facing in DIAGONAL_FACINGS and model.options.pike_facings != 8:
             fail(f"unit {entry.id!r}: diagonal facing {entry.facing!r} needs option "
@@ -189,7 +195,8 @@ def check_individuals(model: FantasyBattleScenario) -> None:
         for u, unit in enumerate(side.units):
             path = ("sides", s, "units", u)
             if unit.rank != "champion" and unit.feats:
-                fail(f"unit {unit.id!r}: only Champions have Heroic Feats, not a {unit.rank}",
+                fail(f"unit {unit.id!r}: only Champions have Heroic Feats, not "
+                     f"{article(unit.rank.capitalize())}",
                      *path, "feats")
             if (unit.rank == "champion" and not unit.feats
                     and options.feat_selection != "roll_d6"):
@@ -198,6 +205,16 @@ def check_individuals(model: FantasyBattleScenario) -> None:
             if options.require_special_abilities and not unit.abilities:
                 fail(f"{unit.rank.capitalize()} {unit.id!r} needs at least one special ability "
                      f"(option require_special_abilities)", *path, "abilities")
+
+
+def plural(count: int, word: str) -> str:
+    """``1 squad``, ``2 squads``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def explain_activations(side: SideSpec) -> str:
+    """``2 squads + 3 Elite/Champion units``."""
+    return f"{plural(len(side.squads), 'squad')} + {plural(len(side.units), 'Elite/Champion unit')}"
 
 
 def activation_count(side: SideSpec) -> int:
@@ -211,17 +228,18 @@ def check_counts(model: FantasyBattleScenario, units: list[Entry]) -> None:
     if not model.options.allow_unequal_activations:
         na, nb = activation_count(a), activation_count(b)
         if na != nb:
-            fail(f"unequal activations: {a.name!r} has {na} ({len(a.squads)} squads + "
-                 f"{len(a.units)} Elite/Champion units) but {b.name!r} has {nb} "
-                 f"({len(b.squads)} squads + {len(b.units)} Elite/Champion units); "
-                 f"set option allow_unequal_activations to allow it", "sides", 1)
+            fail(f"unequal activations: {a.name!r} has {na} ({explain_activations(a)}) but "
+                 f"{b.name!r} has {nb} ({explain_activations(b)}); both sides need the same "
+                 f"number (FB-SETUP-02) unless option allow_unequal_activations is set",
+                 "sides", 1)
     if not model.options.per_side_rank_counts:
         for rank in ("standard", "elite", "champion"):
             ca = sum(1 for e in units if e.side == 0 and e.rank == rank)
             cb = sum(1 for e in units if e.side == 1 and e.rank == rank)
             if ca != cb:
-                fail(f"unequal {rank.capitalize()} units: {a.name!r} has {ca}, {b.name!r} has "
-                     f"{cb}; set option per_side_rank_counts to allow it", "sides", 1)
+                fail(f"unequal numbers of {rank.capitalize()} units: {a.name!r} has {ca}, "
+                     f"{b.name!r} has {cb}; both sides field the same number of each rank "
+                     f"(FB-AMB-12) unless option per_side_rank_counts is set", "sides", 1)
 
 
 def check_first_player(model: FantasyBattleScenario) -> None:
@@ -413,6 +431,14 @@ def check_deployment(model: FantasyBattleScenario, units: list[Entry]) -> None:
         for sq in space:
             occupied[sq] = entry.id
         spaces[entry.id] = space
+    for s, side in enumerate(model.sides):
+        need = sum(unit_size(e.type, model.options) ** 2
+                   for e in units if e.side == s and e.at is None)
+        free = sum(1 for sq in areas[s] if grid.contains(sq) and sq not in occupied
+                   and TERRAIN[grid.terrain(sq)].can_end)
+        if need > free:
+            fail(f"the units of {side.name!r} without a position need {need} squares but only "
+                 f"{free} free squares are left in its start area", "sides", s)
     check_squad_deployment(model, units, grid, spaces)
 
 

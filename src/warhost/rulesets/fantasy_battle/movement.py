@@ -1,0 +1,654 @@
+"""Movement in `fantasy-battle`: allowances, legal destinations, charges and forced moves.
+
+Rules: FB-MOVE-01..07, FB-TERRAIN-01..14, FB-PIKE-04/05/07..10, FB-CAV-02/03, FB-FEAT-05/07/10 and
+the rulings FB-AMB-01, 03, 16, 17, 24, 25, 34, 39, 41, 42, 46, 47.
+
+How a step works (one step = the unit's whole space moves one square in one of 8 directions):
+
+* Every square of the new space must be on the map, hold no *other* unit and not be impassable
+  terrain (blocking, cliff, deep water/pit). Vault (FB-AMB-41) lets one move pass through exactly
+  one square that is deep water/pit or holds another unit; the move may not end there. A Large
+  unit may keep that same square inside its space for consecutive steps.
+* Cost (FB-AMB-16, FB-TERRAIN-05): 2 if any square of the new space is hindering for movement
+  (hindering, slope, shallow water/mud), else 1. A vaulted deep-water square counts 1.
+  A step that starts from a position touching an enemy on the same level costs double
+  (FB-MOVE-06), except for Cavalry (FB-CAV-02, FB-AMB-34). Ruling here: a Vaulting unit whose
+  space overlaps an enemy (it is passing through it) counts as touching that enemy.
+* Corner cutting (FB-AMB-17, option ``corner_cutting``): with ``blocked_by_terrain`` a diagonal
+  step is illegal when both squares it squeezes between are impassable terrain. For a 1-square
+  unit these are ``(x+dx, y)`` and ``(x, y+dy)``. For a 2x2 unit they are the two corner squares
+  of the 3x3 box swept by the step that belong to neither the old nor the new space (for
+  ``(+1, +1)`` from anchor ``(x, y)``: ``(x+2, y)`` and ``(x, y+2)``). Units never block a
+  diagonal step.
+* Levels (FB-AMB-46): squares are *ground* (level 0, not slope), *elevated* (level >= 1, not
+  slope) or *slope*. No square of the space may step directly between elevated and ground
+  (a cliff edge); each of the 4 squares of a 2x2 base is checked against the square it moves
+  from, and a 2x2 space may never hold elevated and ground squares at once.
+* Front arcs (FB-PIKE-05, FB-AMB-24): a step whose new space includes a front-arc square of an
+  enemy Pike on the same level (the mover's level is that of its anchor square, as in
+  ``FBState.level_of``) ends the movement there. A unit that starts inside an arc may step out.
+* End (FB-TERRAIN-10, FB-AMB-03): never on slope or deep water, never on a vaulted square, and a
+  2x2 unit with all four squares on one level. A front-arc stop on slope is still offered;
+  :func:`apply_move` then relocates the unit (FB-TERRAIN-11, FB-AMB-47).
+
+Among equally cheap paths the search keeps the first one found (directions are tried in
+:data:`~warhost.geometry.grid.DIRECTIONS8` order, cheapest positions first), and a path that does
+not Vault is preferred over an equally cheap one that does, so results are reproducible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from warhost.core.decisions import Decision
+from warhost.core.engine import Battle
+from warhost.core.orders import Order
+from warhost.geometry.grid import DIRECTIONS8, Grid, Square, facing_arc, footprint, space_distance
+from warhost.rulesets.fantasy_battle.state import MOVE, ON_MAP, FBState, Unit
+from warhost.rulesets.fantasy_battle.terrain import TERRAIN
+
+__all__ = [
+    "MovePlan",
+    "allowance",
+    "apply_move",
+    "charge_destinations",
+    "destinations",
+    "nearest_legal_space",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """One way to end a move: the end anchor, its cost, the anchors entered after the start (in
+    order; empty for staying put) and the square passed with Vault, if any."""
+
+    dest: Square
+    cost: int
+    path: tuple[Square, ...]
+    vaulted: Square | None = None
+
+
+def allowance(unit: Unit, double: bool, burst: bool) -> int:
+    """Movement allowance: Infantry 6, Cavalry 8 (FB-MOVE-01); Double-time doubles it
+    (FB-MOVE-07); Burst of Speed adds 2, or 4 when Double-timing (FB-FEAT-05, FB-AMB-42)."""
+    base = MOVE[unit.type]
+    total = 2 * base if double else base
+    if burst:
+        total += 4 if double else 2
+    return total
+
+
+# --------------------------------------------------------------------------- static grid tables
+
+_GROUND, _ELEVATED, _SLOPE, _OFF = 0, 1, 2, 3
+
+
+class _Tables:
+    """Per-grid lookup tables on a grid padded by one square on every side.
+
+    Index of square (x, y): ``(y + 1) * pw + x + 1``. Off-map (padding) cells are impassable.
+    """
+
+    __slots__ = (
+        "chg", "cls", "cost", "end", "has_elev", "height", "lchg", "lcost", "ldeep", "lend",
+        "levels", "lplain", "lslope", "lvl", "pw", "squares", "terrain", "width",
+    )
+
+    def __init__(self, grid: Grid) -> None:
+        w, h = grid.width, grid.height
+        self.width, self.height = w, h
+        # Private fields read directly: this module runs thousands of times per battle, and the
+        # copies let the cache notice any later change to the grid.
+        self.terrain = list(grid._terrain)
+        self.levels = list(grid._level)
+        pw = w + 2
+        n = pw * (h + 2)
+        self.pw = pw
+        # cost: 0 impassable (blocking, cliff, off-map), -1 deep water/pit (vaultable), 1 or 2.
+        cost = [0] * n
+        cls = [_OFF] * n
+        lvl = [-1] * n
+        end = [False] * n
+        chg = [False] * n
+        squares: list[Square | None] = [None] * n
+        has_elev = False
+        for y in range(h):
+            row = y * w
+            for x in range(w):
+                kind = TERRAIN[self.terrain[row + x]]
+                level = self.levels[row + x]
+                i = (y + 1) * pw + x + 1
+                squares[i] = (x, y)
+                if kind.move_cost is None:
+                    cost[i] = -1 if kind.vaultable else 0
+                else:
+                    cost[i] = kind.move_cost
+                if kind.name == "slope":
+                    cls[i] = _SLOPE
+                    lvl[i] = 0
+                else:
+                    cls[i] = _ELEVATED if level >= 1 else _GROUND
+                    lvl[i] = level
+                    if level >= 1:
+                        has_elev = True
+                end[i] = kind.can_end
+                chg[i] = kind.charge_clear
+        self.cost, self.cls, self.lvl, self.end, self.chg = cost, cls, lvl, end, chg
+        self.squares = squares
+        self.has_elev = has_elev
+        # 2x2 spaces, by anchor index.
+        lcost = [0] * n
+        ldeep: list[tuple[int, ...]] = [()] * n
+        lend = [False] * n
+        lslope = [False] * n
+        lchg = [False] * n
+        offs = (0, 1, pw, pw + 1)
+        for y in range(h - 1):
+            for x in range(w - 1):
+                a = (y + 1) * pw + x + 1
+                cells = [a + o for o in offs]
+                kinds = {cls[c] for c in cells}
+                if any(cost[c] == 0 for c in cells) or (_GROUND in kinds and _ELEVATED in kinds):
+                    continue
+                lcost[a] = 2 if any(cost[c] == 2 for c in cells) else 1
+                ldeep[a] = tuple(c for c in cells if cost[c] < 0)
+                lend[a] = all(end[c] for c in cells) and len({lvl[c] for c in cells}) == 1
+                lslope[a] = _SLOPE in kinds
+                lchg[a] = all(chg[c] for c in cells)
+        self.lcost, self.ldeep, self.lend, self.lslope, self.lchg = lcost, ldeep, lend, lslope, lchg
+        self.lplain = [0 if ldeep[a] else lcost[a] for a in range(n)]
+
+    def matches(self, grid: Grid) -> bool:
+        """Whether these tables still describe ``grid`` (list comparison runs in C)."""
+        return (
+            self.width == grid.width and self.height == grid.height
+            and self.terrain == grid._terrain and self.levels == grid._level
+        )
+
+    def index(self, sq: Square) -> int:
+        """Padded index of an on-map square."""
+        return (sq[1] + 1) * self.pw + sq[0] + 1
+
+
+_CACHE: dict[int, _Tables] = {}
+_CACHE_SIZE = 16
+
+
+def _tables(grid: Grid) -> _Tables:
+    key = id(grid)
+    found = _CACHE.get(key)
+    if found is not None and found.matches(grid):
+        return found
+    tables = _Tables(grid)
+    _CACHE.pop(key, None)
+    if len(_CACHE) >= _CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]
+    _CACHE[key] = tables
+    return tables
+
+
+# --------------------------------------------------------------------------- per-call context
+
+
+@cache
+def _ring(pw: int, size: int, other: int) -> tuple[int, ...]:
+    """Offsets, from another unit's anchor, of the anchors of ``size`` spaces within distance 1
+    of that unit's ``other``-sized space."""
+    return tuple(
+        dy * pw + dx for dy in range(-size, other + 1) for dx in range(-size, other + 1)
+    )
+
+
+@cache
+def _directions(pw: int, size: int, corner: bool) -> tuple[tuple[int, int, int], ...]:
+    """The 8 steps as (index offset, corner square A, corner square B); the corner offsets are
+    0 for orthogonal steps or when corner cutting is always allowed (FB-AMB-17)."""
+    dirs: list[tuple[int, int, int]] = []
+    for dx, dy in DIRECTIONS8:
+        ca = cb = 0
+        if corner and dx and dy:
+            lead_x = size if dx > 0 else -1
+            trail_x = 0 if dx > 0 else size - 1
+            lead_y = size if dy > 0 else -1
+            trail_y = 0 if dy > 0 else size - 1
+            ca = trail_y * pw + lead_x
+            cb = lead_y * pw + trail_x
+        dirs.append((dy * pw + dx, ca, cb))
+    return tuple(dirs)
+
+
+class _Ctx:
+    """What one movement query needs: tables, other units' squares, enemy-adjacent anchors and
+    front-arc anchors, and the 8 step offsets with their corner-cutting squares."""
+
+    __slots__ = ("adj", "arc", "dirs", "large", "occ", "occ_at", "start", "t")
+
+    def __init__(self, state: FBState, unit: Unit) -> None:
+        assert unit.anchor is not None
+        t = _tables(state.grid)
+        self.t = t
+        pw = t.pw
+        size = unit.size
+        large = size == 2
+        self.large = large
+        self.start = t.index(unit.anchor)
+        w, h = t.width, t.height
+        me = unit.id
+        occ = {(y + 1) * pw + x + 1 for (x, y), uid in state.occupied.items() if uid != me}
+        self.occ = occ
+        occ_at: dict[int, list[int]] = {}
+        if large:
+            for q in sorted(occ):
+                for a in (q, q - 1, q - pw, q - pw - 1):
+                    occ_at.setdefault(a, []).append(q)
+        self.occ_at = occ_at
+        lvl = t.lvl
+        n = len(lvl)
+        adj: set[int] = set()
+        arc: set[int] = set()
+        add_adj = adj.add
+        doubling = not unit.is_cavalry  # FB-CAV-02: Cavalry never pay the doubled cost
+        side = unit.side
+        for other in state.units.values():
+            anchor = other.anchor
+            if other.side == side or anchor is None or other.status != ON_MAP:
+                continue
+            a0 = (anchor[1] + 1) * pw + anchor[0] + 1
+            level = lvl[a0]
+            if doubling:
+                # Anchors whose space touches (or overlaps) the enemy's, on its level.
+                for o in _ring(pw, size, other.size):
+                    a = a0 + o
+                    if 0 <= a < n and lvl[a] == level:
+                        add_adj(a)
+            if other.cls == "pike" and other.facing is not None:
+                for qx, qy in facing_arc(anchor, other.facing):
+                    if not (0 <= qx < w and 0 <= qy < h):
+                        continue
+                    q = (qy + 1) * pw + qx + 1
+                    for a in ((q, q - 1, q - pw, q - pw - 1) if large else (q,)):
+                        if lvl[a] == level:
+                            arc.add(a)
+        self.adj = adj
+        self.arc = arc
+        self.dirs = _directions(pw, size, state.options.corner_cutting == "blocked_by_terrain")
+
+    def square(self, i: int) -> Square:
+        sq = self.t.squares[i]
+        assert sq is not None
+        return sq
+
+    def can_end(self, i: int, halted: bool) -> bool:
+        """End legality of a position holding no vaulted square (a halt on slope is offered)."""
+        t = self.t
+        if self.large:
+            return t.lend[i] or (halted and t.lslope[i])
+        return t.end[i] or (halted and t.cls[i] == _SLOPE)
+
+    def step(self, i: int, d: int, ca: int, cb: int) -> int:
+        """Base cost (1 or 2, before doubling) of a step that meets no obstacle; 0 if illegal or
+        if the new space holds a vaultable square or another unit (used by charges)."""
+        t = self.t
+        j = i + d
+        cost = t.cost
+        cls = t.cls
+        if ca and cost[i + ca] <= 0 and cost[i + cb] <= 0:
+            return 0
+        if not self.large:
+            c = cost[j]
+            if c <= 0 or cls[i] ^ cls[j] == 1 or j in self.occ:
+                return 0
+            return c
+        c = t.lcost[j]
+        if c == 0 or t.ldeep[j] or j in self.occ_at:
+            return 0
+        if t.has_elev:
+            pw = t.pw
+            for o in (0, 1, pw, pw + 1):
+                if cls[i + o] ^ cls[j + o] == 1:
+                    return 0
+        return c
+
+
+# --------------------------------------------------------------------------- destinations
+
+
+def destinations(
+    state: FBState, unit: Unit, budget: int, *, vault: bool = False
+) -> dict[Square, MovePlan]:
+    """Every legal end anchor within ``budget`` with its cheapest legal path, staying put
+    (cost 0) included when the current position is a legal end. See the module notes.
+
+    With ``vault`` the move may pass one deep-water/pit or occupied square (FB-FEAT-10,
+    FB-AMB-41); plans that do so name it in ``vaulted``.
+    """
+    if not unit.on_map or unit.anchor is None or budget < 0:
+        return {}
+    ctx = _Ctx(state, unit)
+    if not vault:
+        return _plain_destinations(ctx, budget)
+    t = ctx.t
+    cost = t.cost
+    cls = t.cls
+    lcost = t.lcost
+    ldeep = t.ldeep
+    occ = ctx.occ
+    occ_at = ctx.occ_at
+    adj = ctx.adj
+    arc = ctx.arc
+    dirs = ctx.dirs
+    large = ctx.large
+    check_levels = large and t.has_elev
+    pw = t.pw
+    # A search node is ``index * m + v``; v = 0: Vault still available, 1: no Vault (used or not
+    # allowed), 2 + q: passing the vaulted square q right now.
+    m = len(cost) + 2
+    start = ctx.start
+    snode = start * m + (0 if vault else 1)
+    best: dict[int, int] = {snode: 0}
+    prev: dict[int, int] = {}
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(snode)
+    order: list[int] = []
+    for c in range(budget + 1):
+        for node in buckets[c]:
+            if best[node] != c:
+                continue
+            order.append(node)
+            i, v = divmod(node, m)
+            if i in arc and node != snode:
+                continue  # a front-arc stop ends the movement (FB-PIKE-05)
+            double = i in adj
+            for d, ca, cb in dirs:
+                if ca and cost[i + ca] <= 0 and cost[i + cb] <= 0:
+                    continue  # squeezing between two impassable corners (FB-AMB-17)
+                j = i + d
+                if large:
+                    step = lcost[j]
+                    if step == 0:
+                        continue
+                    if check_levels and (
+                        cls[i] ^ cls[j] == 1 or cls[i + 1] ^ cls[j + 1] == 1
+                        or cls[i + pw] ^ cls[j + pw] == 1
+                        or cls[i + pw + 1] ^ cls[j + pw + 1] == 1
+                    ):
+                        continue  # a square of the base would cross a cliff edge
+                    deep = ldeep[j]
+                    held = occ_at.get(j)
+                    if deep or held:
+                        obstacles = set(deep)
+                        if held:
+                            obstacles.update(held)
+                        if len(obstacles) != 1:
+                            continue
+                        q = obstacles.pop()
+                        if v == 0:
+                            nv = 2 + q
+                        elif v == 2 + q:
+                            nv = v
+                        else:
+                            continue
+                    else:
+                        nv = 1 if v else 0
+                else:
+                    step = cost[j]
+                    if step == 0 or cls[i] ^ cls[j] == 1:
+                        continue
+                    if step < 0 or j in occ:
+                        if v != 0:
+                            continue
+                        nv = 2 + j
+                        if step < 0:
+                            step = 1
+                    else:
+                        nv = 1 if v else 0
+                if double:
+                    step += step
+                nc = c + step
+                if nc > budget:
+                    continue
+                nn = j * m + nv
+                old = best.get(nn)
+                if old is not None and old <= nc:
+                    continue
+                best[nn] = nc
+                prev[nn] = node
+                buckets[nc].append(nn)
+    chosen: dict[int, int] = {}
+    for node in order:
+        i, v = divmod(node, m)
+        if v >= 2 or not ctx.can_end(i, node != snode and i in arc):
+            continue
+        have = chosen.get(i)
+        if have is None or (v == 0 and have % m != 0 and best[have] == best[node]):
+            chosen[i] = node
+    out: dict[Square, MovePlan] = {}
+    for i, node in chosen.items():
+        steps: list[int] = []
+        vaulted: Square | None = None
+        n = node
+        while n != snode:
+            steps.append(n)
+            n = prev[n]
+        steps.reverse()
+        path = []
+        for n in steps:
+            j, v = divmod(n, m)
+            path.append(ctx.square(j))
+            if v >= 2 and vaulted is None:
+                vaulted = ctx.square(v - 2)
+        out[ctx.square(i)] = MovePlan(ctx.square(i), best[node], tuple(path), vaulted)
+    return out
+
+
+def _plain_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
+    """:func:`destinations` without Vault: the hot path, one search node per anchor."""
+    t = ctx.t
+    cost = t.cost
+    cls = t.cls
+    large = ctx.large
+    # Entry cost per anchor with other units' squares (and, for 2x2, deep water) closed off.
+    if large:
+        enter = t.lplain[:]
+        for a in ctx.occ_at:
+            enter[a] = 0
+    else:
+        enter = cost[:]
+        for q in ctx.occ:
+            enter[q] = 0
+    adj = ctx.adj
+    arc = ctx.arc
+    dirs = ctx.dirs
+    levels = t.has_elev
+    pw = t.pw
+    start = ctx.start
+    unreached = budget + 1
+    best = [unreached] * len(cost)
+    prev = [-1] * len(cost)
+    best[start] = 0
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    order: list[int] = []
+    for c in range(budget + 1):
+        for i in buckets[c]:
+            if best[i] != c:
+                continue
+            order.append(i)
+            if i in arc and i != start:
+                continue  # a front-arc stop ends the movement (FB-PIKE-05)
+            mult = 2 if i in adj else 1
+            for d, ca, cb in dirs:
+                if ca and cost[i + ca] <= 0 and cost[i + cb] <= 0:
+                    continue  # squeezing between two impassable corners (FB-AMB-17)
+                j = i + d
+                step = enter[j]
+                if step <= 0:
+                    continue
+                nc = c + step * mult
+                if nc >= best[j]:
+                    continue
+                if levels:
+                    if large:
+                        if (
+                            cls[i] ^ cls[j] == 1 or cls[i + 1] ^ cls[j + 1] == 1
+                            or cls[i + pw] ^ cls[j + pw] == 1
+                            or cls[i + pw + 1] ^ cls[j + pw + 1] == 1
+                        ):
+                            continue
+                    elif cls[i] ^ cls[j] == 1:
+                        continue  # cliff edge (FB-AMB-46)
+                best[j] = nc
+                prev[j] = i
+                buckets[nc].append(j)
+    out: dict[Square, MovePlan] = {}
+    squares = t.squares
+    paths: dict[int, tuple[Square, ...]] = {start: ()}
+    end = t.lend if large else t.end
+    for i in order:
+        dest = squares[i]
+        assert dest is not None
+        if i == start:
+            path: tuple[Square, ...] = ()
+        else:
+            path = paths[prev[i]] + (dest,)
+            paths[i] = path
+        if end[i] or (i != start and i in arc and ctx.can_end(i, True)):
+            out[dest] = MovePlan(dest, best[i], path, None)
+    return out
+
+
+def charge_destinations(state: FBState, unit: Unit, budget: int) -> dict[Square, MovePlan]:
+    """End anchors of charge moves (FB-PIKE-08/09/10, FB-AMB-25): at least 2 steps in one of
+    the 8 directions, every square of every space entered clear for charging (clear, concealing,
+    elevated top), normal costs (doubling included) within ``budget``; a front-arc stop ends the
+    run; no Vault. Staying put is not a charge."""
+    if not unit.on_map or unit.anchor is None:
+        return {}
+    ctx = _Ctx(state, unit)
+    t = ctx.t
+    clear = t.lchg if ctx.large else t.chg
+    out: dict[Square, MovePlan] = {}
+    for d, ca, cb in ctx.dirs:
+        i = ctx.start
+        spent = 0
+        path: list[Square] = []
+        while True:
+            step = ctx.step(i, d, ca, cb)
+            j = i + d
+            if step == 0 or not clear[j]:
+                break
+            if i in ctx.adj:
+                step += step
+            spent += step
+            if spent > budget:
+                break
+            path.append(ctx.square(j))
+            halted = j in ctx.arc
+            if len(path) >= 2 and ctx.can_end(j, False):
+                out[path[-1]] = MovePlan(path[-1], spent, tuple(path), None)
+            if halted:
+                break
+            i = j
+    return out
+
+
+# --------------------------------------------------------------------------- applying a move
+
+
+def _touches_slope(state: FBState, unit: Unit, anchor: Square) -> bool:
+    grid = state.grid
+    return any(
+        grid.contains(sq) and grid.terrain(sq) == "slope" for sq in footprint(anchor, unit.size)
+    )
+
+
+def apply_move(state: FBState, battle: Battle, unit: Unit, plan: MovePlan) -> None:
+    """Move ``unit`` along ``plan`` and log a ``move`` event. A move that ends on slope (only
+    after a front-arc stop) is followed by a forced move to the nearest legal space at the foot
+    of the slope, logged as ``forced_move`` (FB-TERRAIN-11, FB-AMB-47). The facing of a Pike is
+    never changed here (FB-PIKE-04)."""
+    origin = unit.anchor
+    state.place(unit, plan.dest)
+    battle.emit(
+        "move",
+        unit=unit.id,
+        **{"from": list(origin) if origin is not None else None},
+        to=list(plan.dest),
+        path=[list(sq) for sq in plan.path],
+        cost=plan.cost,
+        vaulted=list(plan.vaulted) if plan.vaulted is not None else None,
+    )
+    if _touches_slope(state, unit, plan.dest):
+        target = nearest_legal_space(state, unit, plan.dest, battle=battle)
+        if target is not None and target != plan.dest:
+            state.place(unit, target)
+            battle.emit(
+                "forced_move", unit=unit.id, **{"from": list(plan.dest)}, to=list(target),
+                reason="slope",
+            )
+
+
+def nearest_legal_space(
+    state: FBState, unit: Unit, near: Square, *, battle: Battle | None = None
+) -> Square | None:
+    """Where a unit forced onto slope at ``near`` goes (FB-TERRAIN-11, FB-AMB-47).
+
+    Candidates are legal spaces for the unit (on the map, every square ground level, not slope,
+    a terrain one may end on, no other unit) adjacent to the slope the unit was forced onto (the
+    8-connected slope squares touching its space at ``near``). The nearest by FB-AMB-01
+    distance from the space at ``near`` wins. If there is none, the nearest legal ground-level
+    space anywhere is used; None if the map has none at all. Ties: the owner chooses through a
+    ``forced_space`` decision (orders ``place x y``) when ``battle`` is given; otherwise the
+    first tied anchor in (y, x) order is taken.
+    """
+    grid = state.grid
+    size = unit.size
+    here = footprint(near, size)
+
+    def legal(anchor: Square) -> bool:
+        for sq in footprint(anchor, size):
+            if not grid.contains(sq):
+                return False
+            name = grid.terrain(sq)
+            kind = TERRAIN[name]
+            if name == "slope" or kind.move_cost is None or not kind.can_end:
+                return False
+            if grid.level(sq) != 0:
+                return False
+            holder = state.occupied.get(sq)
+            if holder is not None and holder != unit.id:
+                return False
+        return True
+
+    slope = [sq for sq in here if grid.contains(sq) and grid.terrain(sq) == "slope"]
+    seen = set(slope)
+    todo = list(slope)
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in DIRECTIONS8:
+            sq = (x + dx, y + dy)
+            if sq not in seen and grid.contains(sq) and grid.terrain(sq) == "slope":
+                seen.add(sq)
+                todo.append(sq)
+    found: set[Square] = set()
+    for x, y in seen:
+        for ay in range(y - size, y + 2):
+            for ax in range(x - size, x + 2):
+                if (ax, ay) not in found and legal((ax, ay)):
+                    found.add((ax, ay))
+    if not found:
+        found = {sq for sq in grid.squares() if legal(sq)}
+    if not found:
+        return None
+    ranked = sorted(found, key=lambda a: (space_distance(here, footprint(a, size)), a[1], a[0]))
+    nearest = space_distance(here, footprint(ranked[0], size))
+    tied = [a for a in ranked if space_distance(here, footprint(a, size)) == nearest]
+    if battle is None or len(tied) == 1:
+        return tied[0]
+    options = tuple(Order("place", (x, y)) for x, y in tied)
+    pick = battle.decide(Decision(
+        unit.side, "forced_space", options, f"where does {unit.id} go off the slope?",
+        subject=unit.id, default=options[0],
+    ))
+    return int(pick.args[0]), int(pick.args[1])
