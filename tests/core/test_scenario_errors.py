@@ -148,8 +148,6 @@ def test_missing_ruleset(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- unknown fields
 
 
-@pytest.mark.xfail(reason="scenario.py reports the 'missing victory_points' problem first; "
-                          "it should report the misspelling that explains it", strict=False)
 def test_misspelled_field_suggests_the_right_one(tmp_path: Path) -> None:
     path = write(tmp_path, "victory_points: 5", "victroy_points: 5")
     err = error_for(path)
@@ -165,9 +163,6 @@ def test_misspelled_field_is_among_the_problems(tmp_path: Path) -> None:
             "unknown field 'victroy_points'; did you mean 'victory_points'?") in problems
 
 
-@pytest.mark.xfail(reason="scenario.py lists python field names (unit_class) instead of the "
-                          "YAML aliases (class), and reports 'missing class' first",
-                   strict=False)
 def test_misspelled_unit_field_suggests_class(tmp_path: Path) -> None:
     path = write(tmp_path, "{id: g2, class: warrior", "{id: g2, clas: warrior")
     err = error_for(path)

@@ -137,7 +137,8 @@ def scenario_from_data(
     try:
         model = ruleset.scenario_model.model_validate(data)
     except ValidationError as exc:
-        problems = [_problem(err, ruleset.scenario_model, source, lines) for err in exc.errors()]
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        problems = [_problem(err, ruleset.scenario_model, source, lines) for err in errors]
         first = problems[0]
         first.problems = problems  # type: ignore[attr-defined]
         raise first from None
@@ -198,7 +199,7 @@ def _known_fields(model: Any, path: Path_) -> list[str]:
         if current is None:
             return []
     if isinstance(current, type) and issubclass(current, BaseModel):
-        return list(current.model_fields)
+        return [info.alias or name for name, info in current.model_fields.items()]
     return []
 
 
@@ -207,8 +208,10 @@ def _inner_model(tp: Any, part: str | int) -> Any:
     if isinstance(part, int) or (isinstance(tp, type) and not issubclass(tp, BaseModel)):
         return _item_model(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
-        info = tp.model_fields.get(part)
-        return _unwrap(info.annotation) if info is not None else None
+        for name, info in tp.model_fields.items():
+            if part in (name, info.alias):
+                return _unwrap(info.annotation)
+        return None
     return _unwrap(tp)
 
 

@@ -239,9 +239,6 @@ def test_unplaced_units_are_asked_among_legal_start_squares() -> None:
 
 
 @rule("FB-SETUP-12", "FB-AMB-22")
-@pytest.mark.xfail(reason="setup.py asks for unplaced units before every unit with a given "
-                          "`at` is placed, so a commander may take a square the scenario "
-                          "reserved for a later unit", strict=False)
 def test_asked_units_cannot_take_squares_the_scenario_reserved() -> None:
     data = scenario_data()
     del data["sides"][0]["units"][0]["at"]  # g-elite is asked before g-champ (8, 1) is placed
