@@ -51,6 +51,11 @@ def row(*names: str) -> dict[Square, str]:
     return {(x, 0): n for x, n in enumerate(names)}
 
 
+def enemy_pike(at: Square, facing: str = "north") -> dict[str, Any]:
+    """Spec of a Pike of side B."""
+    return {"id": "p", "side": "B", "cls": "pike", "at": at, "facing": facing}
+
+
 def niche_map(width: int, niche: int, **unit: Any) -> FBState:
     """A corridor at y=0 with a wall at y=1 except one niche square at x=``niche`` where
     ``unit`` stands (so only the corridor squares next to the niche touch it)."""
@@ -67,7 +72,8 @@ def niche_map(width: int, niche: int, **unit: Any) -> FBState:
 @rule("FB-AMB-42")
 def test_allowance_table() -> None:
     """Infantry 6/12, Cavalry 8/16; Burst of Speed +2 / +4 (totals 8/16 and 10/20)."""
-    state = make_state(units=[dict(id="i", at=(0, 0)), dict(id="c", cls="knight", at=(4, 4))])
+    state = make_state(units=[{"id": "i", "at": (0, 0)},
+                              {"id": "c", "cls": "knight", "at": (4, 4)}])
     inf, cav = state.units["i"], state.units["c"]
     assert [movement.allowance(inf, d, b) for d in (False, True) for b in (False, True)] == [
         6, 8, 12, 16]
@@ -85,7 +91,7 @@ def test_allowance_table() -> None:
 def test_infantry_open_ground_is_a_chebyshev_ball_of_radius_6() -> None:
     """Every square within 6 king moves, each at cost = Chebyshev distance (diagonal = 1);
     staying put is included at cost 0 with an empty path."""
-    state = make_state(20, 20, units=[dict(id="u", at=(10, 10))])
+    state = make_state(20, 20, units=[{"id": "u", "at": (10, 10)}])
     plans = movement.destinations(state, state.units["u"], 6)
     assert costs(plans) == chebyshev_ball((10, 10), 6, 20, 20)
     assert plans[(10, 10)] == MovePlan((10, 10), 0, (), None)
@@ -95,14 +101,14 @@ def test_infantry_open_ground_is_a_chebyshev_ball_of_radius_6() -> None:
 
 @rule("FB-MOVE-02")
 def test_zero_budget_only_stays_put() -> None:
-    state = make_state(units=[dict(id="u", at=(5, 5))])
+    state = make_state(units=[{"id": "u", "at": (5, 5)}])
     assert reach(state, "u", 0) == {(5, 5): 0}
 
 
 @rule("FB-MOVE-07")
 @rule("FB-MOVE-01")
 def test_double_time_reaches_twelve() -> None:
-    state = make_state(30, 30, units=[dict(id="u", at=(15, 15))])
+    state = make_state(30, 30, units=[{"id": "u", "at": (15, 15)}])
     unit = state.units["u"]
     budget = movement.allowance(unit, True, False)
     assert reach(state, "u", budget) == chebyshev_ball((15, 15), 12, 30, 30)
@@ -113,7 +119,7 @@ def test_double_time_reaches_twelve() -> None:
 @rule("FB-AMB-03")
 def test_cavalry_moves_its_2x2_space_up_to_8() -> None:
     """A 2x2 base: anchors within 8 king moves whose whole space is on the map."""
-    state = make_state(20, 20, units=[dict(id="k", cls="knight", at=(5, 5))])
+    state = make_state(20, 20, units=[{"id": "k", "cls": "knight", "at": (5, 5)}])
     assert state.squares_of(state.units["k"]) == ((5, 5), (5, 6), (6, 5), (6, 6))
     expected = {sq: c for sq, c in chebyshev_ball((5, 5), 8, 19, 19).items()}
     assert reach(state, "k", 8) == expected
@@ -127,8 +133,8 @@ def test_cavalry_moves_its_2x2_space_up_to_8() -> None:
 def test_units_block_friend_or_foe(side: str) -> None:
     """A wall at x=4 whose only gap holds another unit: nothing beyond is reachable."""
     terrain = {(4, y): "blocking" for y in range(5) if y != 2}
-    blocker = dict(id="x", side=side, at=(4, 2), cls="archer")
-    state = make_state(9, 5, units=[dict(id="u", at=(1, 2)), blocker], terrain=terrain)
+    blocker = {"id": "x", "side": side, "at": (4, 2), "cls": "archer"}
+    state = make_state(9, 5, units=[{"id": "u", "at": (1, 2)}, blocker], terrain=terrain)
     got = reach(state, "u", 6)
     assert set(got) == {(x, y) for x in range(4) for y in range(5)}
     state.place(state.units["x"], (8, 4))
@@ -141,7 +147,7 @@ def test_units_block_friend_or_foe(side: str) -> None:
 @pytest.mark.parametrize("wall", ["blocking", "deep_water", "cliff"])
 def test_walls_pits_and_cliffs_cannot_be_crossed(wall: str) -> None:
     terrain = {(4, y): wall for y in range(5)}
-    state = make_state(9, 5, units=[dict(id="u", at=(1, 2))], terrain=terrain)
+    state = make_state(9, 5, units=[{"id": "u", "at": (1, 2)}], terrain=terrain)
     assert set(reach(state, "u", 12)) == {(x, y) for x in range(4) for y in range(5)}
 
 
@@ -165,14 +171,14 @@ def test_walls_pits_and_cliffs_cannot_be_crossed(wall: str) -> None:
 def test_terrain_table_for_movement(middle: str, expected: dict[Square, int]) -> None:
     """One square of each terrain between two clear squares: cost to enter it, and whether a
     move may end on it (slope: passable at cost 2 but no end)."""
-    state = make_state(3, 1, units=[dict(id="u", at=(0, 0))], terrain=row("clear", middle))
+    state = make_state(3, 1, units=[{"id": "u", "at": (0, 0)}], terrain=row("clear", middle))
     assert reach(state, "u", 3) == expected
 
 
 @rule("FB-TERRAIN-04")
 @rule("FB-TERRAIN-01")
 def test_each_hindering_square_counts_two() -> None:
-    state = make_state(6, 1, units=[dict(id="u", at=(0, 0))],
+    state = make_state(6, 1, units=[{"id": "u", "at": (0, 0)}],
                        terrain={(x, 0): "hindering" for x in range(1, 6)})
     assert reach(state, "u", 6) == {(0, 0): 0, (1, 0): 2, (2, 0): 4, (3, 0): 6}
 
@@ -182,7 +188,7 @@ def test_each_hindering_square_counts_two() -> None:
 def test_large_space_costs_two_if_any_square_is_hindering() -> None:
     """Knight in a 2-high corridor; hindering at (2,0) and (3,1). A space holding two
     hindering squares still costs 2, not 4."""
-    state = make_state(6, 2, units=[dict(id="k", cls="knight", at=(0, 0))],
+    state = make_state(6, 2, units=[{"id": "k", "cls": "knight", "at": (0, 0)}],
                        terrain={(2, 0): "hindering", (3, 1): "hindering"})
     assert reach(state, "k", 8) == {(0, 0): 0, (1, 0): 2, (2, 0): 4, (3, 0): 6, (4, 0): 7}
 
@@ -234,10 +240,11 @@ def test_cavalry_ignore_the_doubled_cost() -> None:
     """Knight in a 2-high corridor with an enemy in a niche above: no doubling, on a normal
     move, a Double-time move or a Burst of Speed move."""
     terrain = {(x, 2): "blocking" for x in range(8) if x != 3}
-    state = make_state(8, 3, units=[dict(id="e", side="B", at=(3, 2)),
-                                    dict(id="k", cls="knight", at=(0, 0))], terrain=terrain)
+    state = make_state(8, 3, units=[{"id": "e", "side": "B", "at": (3, 2)},
+                                    {"id": "k", "cls": "knight", "at": (0, 0)}], terrain=terrain)
     knight = state.units["k"]
-    for budget in (8, movement.allowance(knight, True, False), movement.allowance(knight, True, True)):
+    budgets = (8, movement.allowance(knight, True, False), movement.allowance(knight, True, True))
+    for budget in budgets:
         assert reach(state, "k", budget) == {(x, 0): x for x in range(7)}
     # The Infantry version of the same move pays double.
     state2 = niche_map(8, 3, id="e", side="B")
@@ -251,8 +258,8 @@ def test_cavalry_exemption_does_not_cover_terrain_or_arcs() -> None:
     """Cavalry still pay for hindering terrain and still stop in a front arc."""
     terrain = {(x, 2): "blocking" for x in range(8) if x != 4}
     terrain[(1, 0)] = "hindering"
-    state = make_state(8, 3, units=[dict(id="p", side="B", cls="pike", at=(4, 2), facing="south"),
-                                    dict(id="k", cls="knight", at=(0, 0))], terrain=terrain)
+    state = make_state(8, 3, units=[enemy_pike((4, 2), "south"),
+                                    {"id": "k", "cls": "knight", "at": (0, 0)}], terrain=terrain)
     # Anchor (1,0) covers the hindering square (cost 2); anchor (2,0) covers the arc square
     # (3,1) and halts there.
     assert reach(state, "k", 16) == {(0, 0): 0, (1, 0): 2, (2, 0): 3}
@@ -269,7 +276,7 @@ def test_hill_with_slope_and_cliff() -> None:
     """Ground, ground, slope, top, top, cliff, ground: up the slope (cost 2, no stop on it),
     along the top at 1 a square, never over the cliff."""
     terrain = row("clear", "clear", "slope", "elevated", "elevated", "cliff", "clear")
-    state = make_state(7, 1, units=[dict(id="u", at=(0, 0))], terrain=terrain)
+    state = make_state(7, 1, units=[{"id": "u", "at": (0, 0)}], terrain=terrain)
     assert reach(state, "u", 10) == {(0, 0): 0, (1, 0): 1, (3, 0): 4, (4, 0): 5}
 
 
@@ -277,7 +284,7 @@ def test_hill_with_slope_and_cliff() -> None:
 @rule("FB-TERRAIN-08")
 def test_no_step_between_top_and_ground_without_a_slope() -> None:
     terrain = row("clear", "clear", "elevated", "elevated")
-    state = make_state(4, 1, units=[dict(id="u", at=(0, 0)), dict(id="v", at=(3, 0))],
+    state = make_state(4, 1, units=[{"id": "u", "at": (0, 0)}, {"id": "v", "at": (3, 0)}],
                        terrain=terrain)
     assert reach(state, "u", 6) == {(0, 0): 0, (1, 0): 1}
     assert reach(state, "v", 6) == {(3, 0): 0, (2, 0): 1}
@@ -287,7 +294,7 @@ def test_no_step_between_top_and_ground_without_a_slope() -> None:
 @rule("FB-AMB-46")
 def test_all_elevated_terrain_is_one_height() -> None:
     """Elevated squares of different recorded levels join without a cliff; 1 per square."""
-    state = make_state(3, 1, units=[dict(id="u", at=(0, 0))],
+    state = make_state(3, 1, units=[{"id": "u", "at": (0, 0)}],
                        terrain=row("elevated", "elevated", "elevated"),
                        levels={(0, 0): 1, (1, 0): 2, (2, 0): 1})
     assert reach(state, "u", 2) == {(0, 0): 0, (1, 0): 1, (2, 0): 2}
@@ -298,16 +305,16 @@ def test_all_elevated_terrain_is_one_height() -> None:
 def test_elevated_unit_is_not_adjacent_to_ground_enemy() -> None:
     """Top row elevated, bottom row ground with an enemy: no doubling on the top."""
     terrain = {(x, 0): "elevated" for x in range(6)}
-    state = make_state(6, 2, units=[dict(id="e", side="B", at=(2, 1)), dict(id="u", at=(1, 0))],
-                       terrain=terrain)
+    state = make_state(6, 2, terrain=terrain,
+                       units=[{"id": "e", "side": "B", "at": (2, 1)}, {"id": "u", "at": (1, 0)}])
     assert reach(state, "u", 3) == {(1, 0): 0, (0, 0): 1, (2, 0): 1, (3, 0): 2, (4, 0): 3}
 
 
 @rule("FB-TERRAIN-07")
 def test_elevated_units_on_the_same_top_are_adjacent() -> None:
     terrain = {(x, y): "elevated" for x in range(6) for y in range(2)}
-    state = make_state(6, 2, units=[dict(id="e", side="B", at=(2, 1)), dict(id="u", at=(1, 0))],
-                       terrain=terrain)
+    state = make_state(6, 2, terrain=terrain,
+                       units=[{"id": "e", "side": "B", "at": (2, 1)}, {"id": "u", "at": (1, 0)}])
     assert reach(state, "u", 4) == {(1, 0): 0, (0, 0): 2, (2, 0): 2, (0, 1): 2, (1, 1): 2,
                                     (3, 0): 4, (3, 1): 4}
 
@@ -317,7 +324,7 @@ def test_elevated_units_on_the_same_top_are_adjacent() -> None:
 def test_slope_counts_as_ground_for_adjacency() -> None:
     """A unit on slope next to a ground enemy pays double to leave; one on the top does not."""
     terrain = row("clear", "slope", "elevated", "elevated")
-    state = make_state(4, 1, units=[dict(id="e", side="B", at=(0, 0))], terrain=terrain)
+    state = make_state(4, 1, units=[{"id": "e", "side": "B", "at": (0, 0)}], terrain=terrain)
     # Start on slope (never a legal end, so it is not offered as "stay").
     add_unit(state, id="u", at=(1, 0))
     assert reach(state, "u", 3) == {(2, 0): 2, (3, 0): 3}
@@ -331,7 +338,7 @@ def test_large_unit_crosses_slope_but_ends_on_one_level() -> None:
     (cost 2) but not ended on; the top is reached with all four squares on level 1."""
     terrain = {(2, y): "slope" for y in range(2)}
     terrain.update({(x, y): "elevated" for x in range(3, 7) for y in range(2)})
-    state = make_state(7, 2, units=[dict(id="k", cls="knight", at=(0, 0))], terrain=terrain)
+    state = make_state(7, 2, units=[{"id": "k", "cls": "knight", "at": (0, 0)}], terrain=terrain)
     assert reach(state, "k", 10) == {(0, 0): 0, (3, 0): 5, (4, 0): 6, (5, 0): 7}
 
 
@@ -339,7 +346,7 @@ def test_large_unit_crosses_slope_but_ends_on_one_level() -> None:
 @rule("FB-AMB-03")
 def test_large_unit_cannot_straddle_a_cliff_edge() -> None:
     terrain = {(x, y): "elevated" for x in range(3, 6) for y in range(2)}
-    state = make_state(6, 2, units=[dict(id="k", cls="knight", at=(0, 0))], terrain=terrain)
+    state = make_state(6, 2, units=[{"id": "k", "cls": "knight", "at": (0, 0)}], terrain=terrain)
     assert reach(state, "k", 8) == {(0, 0): 0, (1, 0): 1}
 
 
@@ -350,9 +357,9 @@ def test_large_unit_cannot_straddle_a_cliff_edge() -> None:
 @rule("FB-MOVE-03")
 def test_corner_cutting_between_two_walls() -> None:
     terrain = {(1, 0): "blocking", (0, 1): "blocking"}
-    default = make_state(3, 3, units=[dict(id="u", at=(0, 0))], terrain=terrain)
+    default = make_state(3, 3, units=[{"id": "u", "at": (0, 0)}], terrain=terrain)
     assert reach(default, "u", 6) == {(0, 0): 0}
-    always = make_state(3, 3, units=[dict(id="u", at=(0, 0))], terrain=terrain,
+    always = make_state(3, 3, units=[{"id": "u", "at": (0, 0)}], terrain=terrain,
                         corner_cutting="always")
     assert reach(always, "u", 6) == {(0, 0): 0, (1, 1): 1, (2, 0): 2, (2, 1): 2, (0, 2): 2,
                                      (1, 2): 2, (2, 2): 2}
@@ -361,13 +368,13 @@ def test_corner_cutting_between_two_walls() -> None:
 @rule("FB-AMB-17")
 def test_corner_cutting_needs_both_corners_impassable_terrain() -> None:
     """One wall corner, a wall and a pit, or two units: only terrain on both sides blocks."""
-    one = make_state(3, 3, units=[dict(id="u", at=(0, 0))], terrain={(1, 0): "blocking"})
+    one = make_state(3, 3, units=[{"id": "u", "at": (0, 0)}], terrain={(1, 0): "blocking"})
     assert reach(one, "u", 1) == {(0, 0): 0, (0, 1): 1, (1, 1): 1}
-    pit = make_state(3, 3, units=[dict(id="u", at=(0, 0))],
+    pit = make_state(3, 3, units=[{"id": "u", "at": (0, 0)}],
                      terrain={(1, 0): "blocking", (0, 1): "deep_water"})
     assert reach(pit, "u", 6) == {(0, 0): 0}
-    units = make_state(3, 3, units=[dict(id="u", at=(0, 0)), dict(id="a", at=(1, 0)),
-                                    dict(id="b", side="B", at=(0, 1))])
+    units = make_state(3, 3, units=[{"id": "u", "at": (0, 0)}, {"id": "a", "at": (1, 0)},
+                                    {"id": "b", "side": "B", "at": (0, 1)}])
     # Units never block a diagonal; the step out of enemy contact costs 2.
     assert reach(units, "u", 2) == {(0, 0): 0, (1, 1): 2}
 
@@ -377,9 +384,9 @@ def test_corner_cutting_needs_both_corners_impassable_terrain() -> None:
 def test_corner_cutting_for_a_large_base() -> None:
     """The 2x2 base squeezes between (2,0) and (0,2) when stepping to (1,1)."""
     terrain = {(2, 0): "blocking", (0, 2): "blocking"}
-    default = make_state(5, 5, units=[dict(id="k", cls="knight", at=(0, 0))], terrain=terrain)
+    default = make_state(5, 5, units=[{"id": "k", "cls": "knight", "at": (0, 0)}], terrain=terrain)
     assert reach(default, "k", 8) == {(0, 0): 0}
-    always = make_state(5, 5, units=[dict(id="k", cls="knight", at=(0, 0))], terrain=terrain,
+    always = make_state(5, 5, units=[{"id": "k", "cls": "knight", "at": (0, 0)}], terrain=terrain,
                         corner_cutting="always")
     expected = {(0, 0): 0, (1, 1): 1, (2, 1): 2, (1, 2): 2, (2, 2): 2}
     expected.update({sq: 3 for sq in [(3, 0), (3, 1), (3, 2), (3, 3), (2, 3), (1, 3), (0, 3)]})
@@ -423,8 +430,8 @@ def test_a_unit_starting_in_an_arc_may_step_out_but_arc_to_arc_stops() -> None:
 @rule("FB-AMB-24")
 def test_arc_stop_on_open_ground_is_never_passed_through() -> None:
     """Pike at (3,3) facing north: every plan enters an arc square only as its last step."""
-    state = make_state(7, 7, units=[dict(id="p", side="B", cls="pike", at=(3, 3)),
-                                    dict(id="u", at=(3, 6))])
+    state = make_state(7, 7, units=[{"id": "p", "side": "B", "cls": "pike", "at": (3, 3)},
+                                    {"id": "u", "at": (3, 6)}])
     plans = movement.destinations(state, state.units["u"], 6)
     arc = {(2, 4), (3, 4), (4, 4)}
     assert arc <= set(plans)
@@ -441,8 +448,8 @@ def test_arc_stop_on_open_ground_is_never_passed_through() -> None:
 @rule("FB-AMB-03")
 def test_large_unit_stops_when_any_square_enters_the_arc() -> None:
     terrain = {(x, 2): "blocking" for x in range(8) if x != 4}
-    state = make_state(8, 3, units=[dict(id="p", side="B", cls="pike", at=(4, 2), facing="south"),
-                                    dict(id="k", cls="knight", at=(0, 0))], terrain=terrain)
+    state = make_state(8, 3, units=[enemy_pike((4, 2), "south"),
+                                    {"id": "k", "cls": "knight", "at": (0, 0)}], terrain=terrain)
     assert reach(state, "k", 8) == {(0, 0): 0, (1, 0): 1, (2, 0): 2}
 
 
@@ -451,8 +458,8 @@ def test_large_unit_stops_when_any_square_enters_the_arc() -> None:
 def test_arc_on_another_level_does_not_stop() -> None:
     """A Pike on a top facing over ground squares does not stop ground units there."""
     terrain = {(x, 1): "elevated" for x in range(7)}
-    state = make_state(7, 2, units=[dict(id="p", side="B", cls="pike", at=(3, 1), facing="south"),
-                                    dict(id="u", at=(0, 0))], terrain=terrain)
+    state = make_state(7, 2, units=[enemy_pike((3, 1), "south"),
+                                    {"id": "u", "at": (0, 0)}], terrain=terrain)
     assert reach(state, "u", 6) == {(x, 0): x for x in range(7)}
 
 
@@ -460,7 +467,7 @@ def test_arc_on_another_level_does_not_stop() -> None:
 def test_moving_never_changes_facing() -> None:
     """Facing changes belong to the Pike's own movement phase (the turn module); a move and a
     forced move leave the facing as it was."""
-    state = make_state(units=[dict(id="p", cls="pike", at=(2, 2), facing="east")])
+    state = make_state(units=[{"id": "p", "cls": "pike", "at": (2, 2), "facing": "east"}])
     battle = make_battle(state)
     pike = state.units["p"]
     plan = movement.destinations(state, pike, 6)[(2, 5)]
@@ -470,7 +477,7 @@ def test_moving_never_changes_facing() -> None:
     assert not events(battle, "facing")
 
 
-# --------------------------------------------------------------------------- slopes and forced moves
+# --------------------------------------------------------------------------- slopes, forced moves
 
 
 def hill_state() -> FBState:
@@ -478,8 +485,8 @@ def hill_state() -> FBState:
     north, so its arc (2,2),(3,2),(4,2) lies on the slope."""
     terrain = {(x, 2): "slope" for x in range(7)}
     terrain.update({(x, y): "elevated" for x in range(7) for y in (3, 4)})
-    return make_state(7, 5, units=[dict(id="p", side="B", cls="pike", at=(3, 1), facing="north"),
-                                   dict(id="u", at=(2, 4))], terrain=terrain)
+    return make_state(7, 5, units=[enemy_pike((3, 1), "north"),
+                                   {"id": "u", "at": (2, 4)}], terrain=terrain)
 
 
 @rule("FB-TERRAIN-10")
@@ -528,7 +535,7 @@ def test_nearest_legal_space_without_a_foot_uses_the_whole_map() -> None:
     """A slope square ringed by walls: the nearest legal ground square anywhere, (y, x) order."""
     terrain = {(x, y): "blocking" for x in range(1, 4) for y in range(1, 4)}
     terrain[(2, 2)] = "slope"
-    state = make_state(5, 5, units=[dict(id="u", at=(0, 0))], terrain=terrain)
+    state = make_state(5, 5, units=[{"id": "u", "at": (0, 0)}], terrain=terrain)
     assert movement.nearest_legal_space(state, state.units["u"], (2, 2)) == (0, 0)
     state.place(state.units["u"], None)
     add_unit(state, id="v", at=(0, 0))
@@ -556,8 +563,8 @@ def test_large_unit_halted_on_slope_is_moved_to_a_2x2_ground_space() -> None:
     (5,0) are offered to the owner."""
     terrain = {(x, 2): "slope" for x in range(8)}
     terrain.update({(x, y): "elevated" for x in range(8) for y in (3, 4, 5)})
-    state = make_state(8, 6, units=[dict(id="p", side="B", cls="pike", at=(4, 1), facing="north"),
-                                    dict(id="k", cls="knight", at=(3, 4))], terrain=terrain)
+    state = make_state(8, 6, units=[enemy_pike((4, 1), "north"),
+                                    {"id": "k", "cls": "knight", "at": (3, 4)}], terrain=terrain)
     knight = state.units["k"]
     plans = movement.destinations(state, knight, 8)
     assert plans[(3, 2)].cost == 3
@@ -576,17 +583,17 @@ def test_large_unit_halted_on_slope_is_moved_to_a_2x2_ground_space() -> None:
 @rule("FB-AMB-03")
 def test_large_base_cannot_use_a_one_square_gap() -> None:
     terrain = {(3, y): "blocking" for y in range(5) if y != 2}
-    state = make_state(7, 5, units=[dict(id="k", cls="knight", at=(0, 0))], terrain=terrain)
+    state = make_state(7, 5, units=[{"id": "k", "cls": "knight", "at": (0, 0)}], terrain=terrain)
     assert set(reach(state, "k", 16)) == {(x, y) for x in range(2) for y in range(4)}
-    infantry = make_state(7, 5, units=[dict(id="i", at=(0, 0))], terrain=terrain)
+    infantry = make_state(7, 5, units=[{"id": "i", "at": (0, 0)}], terrain=terrain)
     assert reach(infantry, "i", 12)[(6, 2)] == 6
 
 
 @rule("FB-AMB-03")
 @rule("FB-CAV-03")
 def test_large_base_moves_rigidly_over_its_own_squares() -> None:
-    state = make_state(units=[dict(id="k", cls="knight", at=(2, 2)),
-                              dict(id="f", at=(5, 2))])
+    state = make_state(units=[{"id": "k", "cls": "knight", "at": (2, 2)},
+                              {"id": "f", "at": (5, 2)}])
     battle = make_battle(state)
     knight = state.units["k"]
     plans = movement.destinations(state, knight, 8)
@@ -606,7 +613,7 @@ def test_large_base_moves_rigidly_over_its_own_squares() -> None:
 def test_charge_runs_are_straight_and_at_least_two_squares() -> None:
     """charge_destinations gives the move that comes before the charge attack: straight runs
     of 2+ steps in the 8 directions (on a 9x9 map from (4,4), at most 4 steps)."""
-    state = make_state(9, 9, units=[dict(id="p", cls="pike", at=(4, 4))])
+    state = make_state(9, 9, units=[{"id": "p", "cls": "pike", "at": (4, 4)}])
     plans = movement.charge_destinations(state, state.units["p"], 6)
     expected = {(4 + dx * n, 4 + dy * n): n for dx, dy in DIRECTIONS8 for n in range(2, 5)}
     assert costs(plans) == expected
@@ -628,7 +635,7 @@ def test_charge_runs_are_straight_and_at_least_two_squares() -> None:
     ("slope", {}),
 ])
 def test_charge_only_over_clear_terrain(second: str, expected: dict[Square, int]) -> None:
-    state = make_state(7, 1, units=[dict(id="p", cls="pike", at=(0, 0))],
+    state = make_state(7, 1, units=[{"id": "p", "cls": "pike", "at": (0, 0)}],
                        terrain={(2, 0): second})
     assert charge(state, "p", 6) == expected
 
@@ -636,7 +643,7 @@ def test_charge_only_over_clear_terrain(second: str, expected: dict[Square, int]
 @rule("FB-PIKE-10")
 @rule("FB-AMB-25")
 def test_charge_along_an_elevated_top() -> None:
-    state = make_state(5, 1, units=[dict(id="p", cls="pike", at=(0, 0))],
+    state = make_state(5, 1, units=[{"id": "p", "cls": "pike", "at": (0, 0)}],
                        terrain={(x, 0): "elevated" for x in range(5)})
     assert charge(state, "p", 6) == {(2, 0): 2, (3, 0): 3, (4, 0): 4}
 
@@ -659,7 +666,7 @@ def test_charge_stops_at_a_front_arc() -> None:
 @rule("FB-AMB-25")
 @rule("FB-CAV-03")
 def test_lancer_charge_needs_every_square_of_the_space_clear() -> None:
-    state = make_state(8, 2, units=[dict(id="l", cls="lancer", at=(0, 0))],
+    state = make_state(8, 2, units=[{"id": "l", "cls": "lancer", "at": (0, 0)}],
                        terrain={(4, 1): "hindering"})
     # Anchor (3,0) would cover (4,1): the run east stops at (2,0).
     assert charge(state, "l", 8) == {(2, 0): 2}
@@ -672,8 +679,8 @@ def test_lancer_charge_needs_every_square_of_the_space_clear() -> None:
 @rule("FB-AMB-39")
 def test_mobility_splits_one_allowance() -> None:
     """Move 2 of 6, attack, then the rest of the move is searched with the 4 left."""
-    state = make_state(20, 20, units=[dict(id="c", rank="champion", at=(5, 5),
-                                           feats=["mobility"])])
+    state = make_state(20, 20, units=[{"id": "c", "rank": "champion", "at": (5, 5),
+                                           "feats": ["mobility"]}])
     battle = make_battle(state)
     champ = state.units["c"]
     full = movement.allowance(champ, False, False)
@@ -690,8 +697,8 @@ def test_mobility_splits_one_allowance() -> None:
 @rule("FB-FEAT-10")
 @rule("FB-AMB-41")
 def test_vault_over_one_pit_square() -> None:
-    state = make_state(7, 1, units=[dict(id="c", rank="champion", at=(0, 0), feats=["vault"])],
-                       terrain={(2, 0): "deep_water"})
+    state = make_state(7, 1, terrain={(2, 0): "deep_water"},
+                       units=[{"id": "c", "rank": "champion", "at": (0, 0), "feats": ["vault"]}])
     assert reach(state, "c", 6) == {(0, 0): 0, (1, 0): 1}
     plans = movement.destinations(state, state.units["c"], 6, vault=True)
     assert costs(plans) == {(0, 0): 0, (1, 0): 1, (3, 0): 3, (4, 0): 4, (5, 0): 5, (6, 0): 6}
@@ -706,12 +713,12 @@ def test_vault_over_one_pit_square() -> None:
     ({(2, 0): "deep_water", (3, 0): "deep_water"}, []),
     ({(2, 0): "blocking"}, []),
     ({(2, 0): "cliff"}, []),
-    ({(2, 0): "deep_water"}, [dict(id="f", at=(4, 0))]),
+    ({(2, 0): "deep_water"}, [{"id": "f", "at": (4, 0)}]),
 ])
 def test_vault_crosses_exactly_one_square_and_never_blocking(
     terrain: dict[Square, str], units: list[dict[str, Any]]
 ) -> None:
-    state = make_state(7, 1, units=[dict(id="c", rank="champion", at=(0, 0)), *units],
+    state = make_state(7, 1, units=[{"id": "c", "rank": "champion", "at": (0, 0)}, *units],
                        terrain=terrain)
     assert set(reach(state, "c", 8, vault=True)) <= {(0, 0), (1, 0), (3, 0)}
     assert (1, 0) in reach(state, "c", 8, vault=True)
@@ -723,12 +730,12 @@ def test_vault_crosses_exactly_one_square_and_never_blocking(
 def test_vault_through_a_unit_keeps_doubling() -> None:
     """Vaulting an enemy: leaving (1,0) (adjacent) and leaving its square are both doubled
     (a space overlapping an enemy counts as in contact); (3,0) still touches it."""
-    friend = make_state(7, 1, units=[dict(id="c", rank="champion", at=(0, 0)),
-                                     dict(id="f", at=(2, 0))])
+    friend = make_state(7, 1, units=[{"id": "c", "rank": "champion", "at": (0, 0)},
+                                     {"id": "f", "at": (2, 0)}])
     assert reach(friend, "c", 6, vault=True) == {(0, 0): 0, (1, 0): 1, (3, 0): 3, (4, 0): 4,
                                                  (5, 0): 5, (6, 0): 6}
-    foe = make_state(7, 1, units=[dict(id="c", rank="champion", at=(0, 0)),
-                                  dict(id="e", side="B", at=(2, 0))])
+    foe = make_state(7, 1, units=[{"id": "c", "rank": "champion", "at": (0, 0)},
+                                  {"id": "e", "side": "B", "at": (2, 0)}])
     assert reach(foe, "c", 6, vault=True) == {(0, 0): 0, (1, 0): 1, (3, 0): 5}
 
 
@@ -747,8 +754,8 @@ def test_vault_does_not_escape_arc_stops() -> None:
 def test_large_champion_keeps_the_vaulted_square_inside_its_space() -> None:
     """A 2x2 Champion passes a friend at (3,0) over two consecutive steps (anchors (2,0) and
     (3,0) both hold it) and may not end on either."""
-    state = make_state(8, 2, units=[dict(id="k", cls="knight", rank="champion", at=(0, 0)),
-                                    dict(id="f", at=(3, 0))])
+    state = make_state(8, 2, units=[{"id": "k", "cls": "knight", "rank": "champion", "at": (0, 0)},
+                                    {"id": "f", "at": (3, 0)}])
     assert reach(state, "k", 8) == {(0, 0): 0, (1, 0): 1}
     plans = movement.destinations(state, state.units["k"], 8, vault=True)
     assert costs(plans) == {(0, 0): 0, (1, 0): 1, (4, 0): 4, (5, 0): 5, (6, 0): 6}
@@ -758,15 +765,15 @@ def test_large_champion_keeps_the_vaulted_square_inside_its_space() -> None:
 
 @rule("FB-AMB-41")
 def test_large_champion_cannot_vault_two_squares_at_once() -> None:
-    state = make_state(8, 2, units=[dict(id="k", cls="knight", rank="champion", at=(0, 0)),
-                                    dict(id="f", at=(3, 0)), dict(id="g", at=(3, 1))])
+    state = make_state(8, 2, units=[{"id": "k", "cls": "knight", "rank": "champion", "at": (0, 0)},
+                                    {"id": "f", "at": (3, 0)}, {"id": "g", "at": (3, 1)}])
     assert reach(state, "k", 8, vault=True) == {(0, 0): 0, (1, 0): 1}
 
 
 @rule("FB-FEAT-10")
 def test_vault_is_not_used_when_a_walk_round_costs_the_same() -> None:
-    state = make_state(7, 7, units=[dict(id="c", rank="champion", at=(1, 3)),
-                                    dict(id="f", at=(3, 3))])
+    state = make_state(7, 7, units=[{"id": "c", "rank": "champion", "at": (1, 3)},
+                                    {"id": "f", "at": (3, 3)}])
     plans = movement.destinations(state, state.units["c"], 6, vault=True)
     assert plans[(5, 3)].cost == 4
     assert plans[(5, 3)].vaulted is None
@@ -776,7 +783,7 @@ def test_vault_is_not_used_when_a_walk_round_costs_the_same() -> None:
 @rule("FB-FEAT-10")
 @rule("FB-AMB-41")
 def test_apply_move_logs_the_vaulted_square() -> None:
-    state = make_state(7, 1, units=[dict(id="c", rank="champion", at=(0, 0))],
+    state = make_state(7, 1, units=[{"id": "c", "rank": "champion", "at": (0, 0)}],
                        terrain={(2, 0): "deep_water"})
     battle = make_battle(state)
     champ = state.units["c"]
@@ -793,8 +800,8 @@ def test_apply_move_logs_the_vaulted_square() -> None:
 
 def test_results_are_deterministic() -> None:
     terrain = {(4, y): "hindering" for y in range(2, 8)}
-    units = [dict(id="u", at=(2, 5)), dict(id="e", side="B", at=(6, 5)),
-             dict(id="p", side="B", cls="pike", at=(7, 2), facing="west")]
+    units = [{"id": "u", "at": (2, 5)}, {"id": "e", "side": "B", "at": (6, 5)},
+             enemy_pike((7, 2), "west")]
     a = make_state(10, 10, units=units, terrain=terrain)
     b = make_state(10, 10, units=list(reversed(units)), terrain=terrain)
     for vault in (False, True):
@@ -903,8 +910,9 @@ class Reference:
             if (a, v) in done:
                 continue
             done.add((a, v))
-            halted = a != start and self.halts(a)
-            if not isinstance(v, tuple) and self.can_end(a, halted):
+            halted = (a, v) != (start, v0) and self.halts(a)
+            # The start square is only ever offered as staying put (cost 0).
+            if not isinstance(v, tuple) and (a != start or c == 0) and self.can_end(a, halted):
                 out.setdefault(a, c)
             if halted:
                 continue
@@ -981,11 +989,12 @@ def scenarios(draw: Any) -> tuple[FBState, str, int, bool]:
         "cavalry_footprint": draw(st.sampled_from(["2x2", "2x2", "1x1"])),
     }
     state = make_state(w, h, terrain=terrain, **options)
-    specs = [dict(id="mover", side="A", cls=draw(st.sampled_from(["warrior", "pike", "knight"])))]
+    mover_cls = draw(st.sampled_from(["warrior", "pike", "knight"]))
+    specs = [{"id": "mover", "side": "A", "cls": mover_cls}]
     for k in range(draw(st.integers(0, 6))):
-        specs.append(dict(id=f"o{k}", side=draw(st.sampled_from(["A", "B"])),
-                          cls=draw(st.sampled_from(["warrior", "pike", "pike", "knight"])),
-                          facing=draw(st.sampled_from(["north", "south", "east", "west"]))))
+        specs.append({"id": f"o{k}", "side": draw(st.sampled_from(["A", "B"])),
+                          "cls": draw(st.sampled_from(["warrior", "pike", "pike", "knight"])),
+                          "facing": draw(st.sampled_from(["north", "south", "east", "west"]))})
     for spec in specs:
         x = draw(st.integers(0, w - 1))
         y = draw(st.integers(0, h - 1))

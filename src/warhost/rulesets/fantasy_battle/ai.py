@@ -237,22 +237,35 @@ class FantasyBattleAI(Commander):
         return Order("no-burst")
 
     def _fate(self, decision: Decision, state: FBState) -> Order | None:
+        """Spend a Fate Point on the reroll that most raises the chance of winning this roll."""
         info = decision.info
-        own = info.get("own_dice")
-        foe = info.get("foe_dice")
-        if own is None or foe is None:
-            return None
-        winning = bool(info.get("own_winning"))
-        if winning:
+        own, foe = list(info.get("own", [])), list(info.get("foe", []))
+        role, purpose = info.get("role"), info.get("purpose")
+
+        def wins(own_dice: list[int], foe_dice: list[int]) -> bool:
+            if purpose == "dismount":  # the target wants 4-6, the attacker 1-3
+                die = (own_dice or foe_dice)[0]
+                return die >= 4 if role == "defender" else die <= 3
+            att, dfn = (own_dice, foe_dice) if role == "attacker" else (foe_dice, own_dice)
+            success = max(att) + int(info.get("attack_mod", 0)) > max(dfn) + int(
+                info.get("defense_mod", 0))
+            return success if role == "attacker" else not success
+
+        if wins(own, foe):
             return Order("fate-pass")
-        own_low = min(range(len(own)), key=lambda i: own[i])
-        foe_high = max(range(len(foe)), key=lambda i: foe[i])
-        # Reroll whichever die is likelier to turn the result.
-        if max(own) <= 3 and Order.of("reroll-own", own_low) in decision.options:
-            return Order.of("reroll-own", max(range(len(own)), key=lambda i: own[i]))
-        if foe[foe_high] >= 4 and Order.of("reroll-foe", foe_high) in decision.options:
-            return Order.of("reroll-foe", foe_high)
-        return Order("fate-pass")
+        best, best_gain = Order("fate-pass"), 0.2
+        for option in decision.options:
+            if option.kind not in ("reroll-own", "reroll-foe"):
+                continue
+            index = int(option.args[0])
+            gain = 0.0
+            for face in range(1, 7):
+                o, f = list(own), list(foe)
+                (o if option.kind == "reroll-own" else f)[index] = face
+                gain += wins(o, f) / 6
+            if gain > best_gain:
+                best, best_gain = option, gain
+        return best
 
     def _reinforce(self, decision: Decision, state: FBState) -> Order | None:
         rank_order = {"champion": 0, "elite": 1, "standard": 2}

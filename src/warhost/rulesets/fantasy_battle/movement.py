@@ -418,7 +418,9 @@ def destinations(
     chosen: dict[int, int] = {}
     for node in order:
         i, v = divmod(node, m)
-        if v >= 2 or not ctx.can_end(i, node != snode and i in arc):
+        if v >= 2 or (i == start and node != snode):
+            continue  # passing a vaulted square, or back at the start (only "stay" counts)
+        if not ctx.can_end(i, node != snode and i in arc):
             continue
         have = chosen.get(i)
         if have is None or (v == 0 and have % m != 0 and best[have] == best[node]):
