@@ -27,8 +27,8 @@ try:  # typer carries its own copy of click since 0.2x
     from typer._click import exceptions as _click_errors
     from typer._click.core import Context as _Context
 except ImportError:  # pragma: no cover - older typer on top of click
-    from click import exceptions as _click_errors  # type: ignore[no-redef, unused-ignore]
     from click import Context as _Context  # type: ignore[assignment, unused-ignore]
+    from click import exceptions as _click_errors  # type: ignore[no-redef, unused-ignore]
 
 from warhost import __version__
 from warhost.core.commanders import Commander, HumanCommander, ScriptedCommander
@@ -36,7 +36,6 @@ from warhost.core.decisions import Decision
 from warhost.core.dice import DiceSource, ManualDice, SeededDice
 from warhost.core.engine import Battle, BattleResult, build_commanders, make_commander, run_battle
 from warhost.core.errors import DiceExhaustedError, ReplayError, WarhostError
-from warhost.core.orders import Order
 from warhost.core.registry import all_rulesets, get_ruleset
 from warhost.core.replay import (
     RecordingDice,
@@ -203,6 +202,11 @@ def _side_specs(scenario: Scenario) -> dict[str, tuple[int, dict[str, Any]]]:
     return out
 
 
+def _require_side(sides: Sequence[str], side: str, option: str) -> None:
+    if side not in sides:
+        raise WarhostError(f"no side named {side!r} (sides: {', '.join(sides)})", field=option)
+
+
 def _parse_overrides(scenario: Scenario, overrides: Sequence[str]) -> dict[str, str]:
     """``SIDE=KIND`` options, checked against the scenario's sides and the known kinds."""
     sides = scenario.ruleset.side_names(scenario.model)
@@ -212,9 +216,7 @@ def _parse_overrides(scenario: Scenario, overrides: Sequence[str]) -> dict[str, 
         side, kind = side.strip(), kind.strip()
         if not sep or not side or not kind:
             raise WarhostError(f"expected SIDE=KIND, got {text!r}", field="commander")
-        if side not in sides:
-            raise WarhostError(f"no side named {side!r} (sides: {', '.join(sides)})",
-                               field="commander")
+        _require_side(sides, side, "commander")
         if kind not in COMMANDER_KINDS:
             raise WarhostError(
                 f"unknown commander kind {kind!r} for {side} (use {', '.join(COMMANDER_KINDS)};"
@@ -238,14 +240,7 @@ def _scripted(scenario: Scenario, side: str) -> ScriptedCommander:
     if not path.is_file():
         raise WarhostError(f"no such orders file {str(path)!r}", file=scenario.source,
                            line=scenario.line_of(where), field=field_name(where))
-    commander = ScriptedCommander.from_file(path, fallback=scenario.ruleset.make_ai())
-    for text, line in commander.orders:
-        try:
-            Order.parse(text)
-        except ValueError:
-            raise WarhostError(f"cannot read order {text!r}", file=str(path), line=line,
-                               field="order") from None
-    return commander
+    return ScriptedCommander.from_file(path, fallback=scenario.ruleset.make_ai())
 
 
 def make_commanders(
@@ -394,9 +389,7 @@ def play(
     _check_output(replay, "replay")
     scenario = load_scenario(scenario_file)
     ruleset = scenario.ruleset
-    sides = ruleset.side_names(scenario.model)
-    if side not in sides:
-        raise WarhostError(f"no side named {side!r} (sides: {', '.join(sides)})", field="side")
+    _require_side(ruleset.side_names(scenario.model), side, "side")
     console = _out()
     narrator = Narrator(ruleset)
     seed = _seed(seed)
@@ -608,7 +601,7 @@ def map_command(
 
     view, when = _view_at(scenario, used_seed, commanders_, dice_, round_)
     draw_map(view, out, title=map_title(view, scenario.name, when))
-    typer.echo(f"map of {when} written to {out} (seed {used_seed})")
+    typer.echo(f"map written to {out}: {when} (seed {used_seed})")
 
 
 def _replay_or_none(path: Path) -> Replay | None:

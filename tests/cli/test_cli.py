@@ -159,10 +159,11 @@ def test_errors_through_the_real_entry_point(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr.splitlines() == [
-        f"error: {path}:{line_of(path, 'id: a-sword')}: sides[0].units[0].at: "
-        "unit 'a-sword' at (30, 1) is off the map (map is 8×8)"
-    ]
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1
+    where = f"{path}:{line_of(path, 'id: a-sword')}: sides[0].units[0].at: "
+    assert lines[0].startswith(f"error: {where}")
+    assert "off the map" in lines[0]
 
 
 def test_debug_lets_the_traceback_through(tmp_path: Path) -> None:

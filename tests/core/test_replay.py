@@ -54,10 +54,9 @@ def rewrite(path: Path, change: Any) -> None:
 def test_atomic_output_keeps_the_old_file_when_writing_fails(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     target.write_text("old", encoding="utf-8")
-    with pytest.raises(RuntimeError):
-        with atomic_output(target) as temp:
-            temp.write_text("half", encoding="utf-8")
-            raise RuntimeError("disk on fire")
+    with pytest.raises(RuntimeError), atomic_output(target) as temp:
+        temp.write_text("half", encoding="utf-8")
+        raise RuntimeError("disk on fire")
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
 

@@ -47,6 +47,9 @@ TERRAIN_LETTERS: dict[str, str] = {
 SIDE_COLOURS = ("#1f5fbf", "#c0392b", "#8e44ad", "#d4870b", "#16a085", "#2c3e50")
 """Unit colours, one per side in the view's side order."""
 
+WOUNDED_COLOUR = "#ffd21f"
+"""The wounded marker: a yellow dot, visible on every side's colour."""
+
 _UNKNOWN_TERRAIN = "#b0b0b0"
 
 
@@ -147,14 +150,15 @@ def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None
         facing = u.get("facing")
         if facing:
             has_facing = True
-            ax.annotate("", xy=(x + w / 2 + facing[0] * 0.62 * w, y + h / 2 + facing[1] * 0.62 * h),
-                        xytext=(x + w / 2, y + h / 2),
+            cx, cy = x + w / 2, y + h / 2  # from the unit's edge outwards, clear of the label
+            ax.annotate("", xy=(cx + facing[0] * 0.68 * w, cy + facing[1] * 0.68 * h),
+                        xytext=(cx + facing[0] * 0.3 * w, cy + facing[1] * 0.3 * h),
                         arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.0,
                                     "shrinkA": 0, "shrinkB": 0}, zorder=8)
         if u.get("wounded"):
             has_wounded = True
-            ax.plot([x + w - 0.22], [y + h - 0.22], marker="o", markersize=max(2.0, font * 0.45),
-                    color="#ff2a2a", markeredgecolor="white", markeredgewidth=0.5, zorder=9)
+            ax.plot([x + w - 0.22], [y + h - 0.22], marker="o", markersize=max(2.5, font * 0.6),
+                    color=WOUNDED_COLOUR, markeredgecolor="black", markeredgewidth=0.6, zorder=9)
 
     tick = max(1, step, (max(width, height) // 15))
     ax.set_xticks([t + 0.5 for t in range(0, width, tick)], [str(t) for t in range(0, width, tick)])
@@ -173,8 +177,8 @@ def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None
         handles.append(Line2D([], [], marker=">", color="black", linestyle="-",
                               label="pike facing"))
     if has_wounded:
-        handles.append(Line2D([], [], marker="o", color="#ff2a2a", linestyle="",
-                              label="wounded"))
+        handles.append(Line2D([], [], marker="o", color=WOUNDED_COLOUR, markeredgecolor="black",
+                              linestyle="", label="wounded"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7,
               frameon=False, borderaxespad=0)
     ax.set_title(title if title is not None else map_title(view), fontsize=9)

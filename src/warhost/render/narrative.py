@@ -32,7 +32,9 @@ STYLES: dict[str, str] = {
 
 
 def _value(value: Any) -> str:
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value):
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(
+        isinstance(v, int) for v in value
+    ):
         return f"({value[0]}, {value[1]})"
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {_value(v)}" for k, v in value.items())

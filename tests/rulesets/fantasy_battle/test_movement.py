@@ -1046,3 +1046,18 @@ def test_destinations_match_the_reference_and_plans_replay(
         assert len(plan.path) >= 2 and plan.vaulted is None
         ref.check_plan(plan, False)
         assert plan.dest in plans and plans[plan.dest].cost <= plan.cost
+
+
+@rule("FB-MOVE-05")
+def test_terrain_changes_and_state_copies_are_seen() -> None:
+    """Lookup tables are cached per grid; a later terrain change must still count, and a
+    copied state gives the same answers."""
+    state = make_state(5, 1, units=[{"id": "u", "at": (0, 0)}])
+    assert reach(state, "u", 4) == {(x, 0): x for x in range(5)}
+    state.grid.set_terrain((2, 0), "blocking")
+    assert reach(state, "u", 4) == {(0, 0): 0, (1, 0): 1}
+    twin = state.copy()
+    assert reach(twin, "u", 4) == {(0, 0): 0, (1, 0): 1}
+    twin.grid.set_terrain((2, 0), "clear")
+    assert reach(twin, "u", 4) == {(x, 0): x for x in range(5)}
+    assert reach(state, "u", 4) == {(0, 0): 0, (1, 0): 1}

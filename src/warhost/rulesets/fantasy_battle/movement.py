@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
@@ -137,25 +138,46 @@ class _Tables:
         self.cost, self.cls, self.lvl, self.end, self.chg = cost, cls, lvl, end, chg
         self.squares = squares
         self.has_elev = has_elev
-        # 2x2 spaces, by anchor index.
+        # 2x2 spaces, by anchor index: built by ensure_large() when a Large unit first moves.
+        self.lcost: list[int] = []
+        self.ldeep: list[tuple[int, ...]] = []
+        self.lend: list[bool] = []
+        self.lslope: list[bool] = []
+        self.lchg: list[bool] = []
+        self.lplain: list[int] = []
+
+    def ensure_large(self) -> None:
+        """Build the tables of 2x2 spaces (entry cost, vaultable squares, end, slope, charge)."""
+        if self.lcost:
+            return
+        pw = self.pw
+        cost, cls, lvl, end, chg = self.cost, self.cls, self.lvl, self.end, self.chg
+        n = len(cost)
         lcost = [0] * n
         ldeep: list[tuple[int, ...]] = [()] * n
         lend = [False] * n
         lslope = [False] * n
         lchg = [False] * n
         offs = (0, 1, pw, pw + 1)
-        for y in range(h - 1):
-            for x in range(w - 1):
-                a = (y + 1) * pw + x + 1
-                cells = [a + o for o in offs]
-                kinds = {cls[c] for c in cells}
-                if any(cost[c] == 0 for c in cells) or (_GROUND in kinds and _ELEVATED in kinds):
-                    continue
-                lcost[a] = 2 if any(cost[c] == 2 for c in cells) else 1
-                ldeep[a] = tuple(c for c in cells if cost[c] < 0)
-                lend[a] = all(end[c] for c in cells) and len({lvl[c] for c in cells}) == 1
-                lslope[a] = _SLOPE in kinds
-                lchg[a] = all(chg[c] for c in cells)
+
+        def quads(values: list[Any]) -> list[tuple[Any, ...]]:
+            # The values of the four squares of the 2x2 space anchored at each index.
+            return list(zip(values, values[1:], values[pw:], values[pw + 1:]))
+
+        cost4, cls4, lvl4, end4, chg4 = (quads(v) for v in (cost, cls, lvl, end, chg))
+        for a, cc in enumerate(cost4):
+            if 0 in cc:
+                continue  # impassable terrain or off the map
+            kk = cls4[a]
+            if _GROUND in kk and _ELEVATED in kk:
+                continue  # astride a cliff edge (FB-AMB-46)
+            lcost[a] = 2 if 2 in cc else 1
+            if -1 in cc:
+                ldeep[a] = tuple(a + o for o, c in zip(offs, cc) if c < 0)
+            ll = lvl4[a]
+            lend[a] = all(end4[a]) and ll[0] == ll[1] == ll[2] == ll[3]
+            lslope[a] = _SLOPE in kk
+            lchg[a] = all(chg4[a])
         self.lcost, self.ldeep, self.lend, self.lslope, self.lchg = lcost, ldeep, lend, lslope, lchg
         self.lplain = [0 if ldeep[a] else lcost[a] for a in range(n)]
 
@@ -180,7 +202,9 @@ def _tables(grid: Grid) -> _Tables:
     found = _CACHE.get(key)
     if found is not None and found.matches(grid):
         return found
-    tables = _Tables(grid)
+    # A copy of a known grid (FBState.copy for look-ahead) reuses that grid's tables.
+    same = next((t for t in _CACHE.values() if t.matches(grid)), None)
+    tables = same if same is not None else _Tables(grid)
     _CACHE.pop(key, None)
     if len(_CACHE) >= _CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]
@@ -232,6 +256,8 @@ class _Ctx:
         size = unit.size
         large = size == 2
         self.large = large
+        if large:
+            t.ensure_large()
         self.start = t.index(unit.anchor)
         w, h = t.width, t.height
         me = unit.id
@@ -326,8 +352,13 @@ def destinations(
     if not unit.on_map or unit.anchor is None or budget < 0:
         return {}
     ctx = _Ctx(state, unit)
-    if not vault:
-        return _plain_destinations(ctx, budget)
+    if vault:
+        return _vault_destinations(ctx, budget)
+    return _plain_destinations(ctx, budget)
+
+
+def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
+    """:func:`destinations` with Vault: a search over (anchor, Vault state)."""
     t = ctx.t
     cost = t.cost
     cls = t.cls
@@ -341,11 +372,11 @@ def destinations(
     large = ctx.large
     check_levels = large and t.has_elev
     pw = t.pw
-    # A search node is ``index * m + v``; v = 0: Vault still available, 1: no Vault (used or not
-    # allowed), 2 + q: passing the vaulted square q right now.
+    # A search node is ``index * m + v``; v = 0: Vault still available, 1: Vault used,
+    # 2 + q: passing the vaulted square q right now.
     m = len(cost) + 2
     start = ctx.start
-    snode = start * m + (0 if vault else 1)
+    snode = start * m
     best: dict[int, int] = {snode: 0}
     prev: dict[int, int] = {}
     buckets: list[list[int]] = [[] for _ in range(budget + 1)]
