@@ -9,13 +9,67 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from warhost.core.commanders import Commander
 from warhost.core.decisions import Decision
 from warhost.core.orders import Order
-from warhost.geometry.grid import Square, space_distance, footprint
+from warhost.geometry.grid import Square, facing_arc, footprint, space_distance
 from warhost.rulesets.fantasy_battle import combat, movement
 from warhost.rulesets.fantasy_battle.odds import success_float
 from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit
+
+
+def _box(space: tuple[Square, ...]) -> tuple[int, int, int, int]:
+    xs = [sq[0] for sq in space]
+    ys = [sq[1] for sq in space]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _distances(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Chebyshev distances between every box of ``boxes`` (N×4) and of ``others`` (M×4)."""
+    a = boxes[:, None, :]
+    b = others[None, :, :]
+    dx = np.maximum(0, np.maximum(b[..., 0] - a[..., 2], a[..., 0] - b[..., 2]))
+    dy = np.maximum(0, np.maximum(b[..., 1] - a[..., 3], a[..., 1] - b[..., 3]))
+    result: np.ndarray = np.maximum(dx, dy)
+    return result
+
+
+class _Field:
+    """Distances and threats around one unit, for scoring many destinations at once."""
+
+    def __init__(self, state: FBState, unit: Unit, enemies: list[Unit]) -> None:
+        self.unit = unit
+        self.enemy_boxes = np.array([_box(state.squares_of(e)) for e in enemies])
+        self.reach = np.array([0 if e.is_archer else movement.allowance(e, False, False) + 1
+                               for e in enemies])
+        self.weight = np.array([0.15 * RANK_DICE[e.rank] for e in enemies])
+        self.arcs: set[Square] = set()
+        for e in enemies:
+            if e.has_facing and e.facing is not None and e.anchor is not None:
+                self.arcs.update(facing_arc(e.anchor, e.facing))
+        friends = [_box(state.squares_of(f)) for f in state.friends(unit.side) if f.id != unit.id]
+        self.friend_boxes = np.array(friends) if friends else None
+
+    def score(self, spaces: list[tuple[Square, ...]]) -> tuple[np.ndarray, np.ndarray]:
+        """(rough score, distance to the nearest enemy) of each candidate space:
+        approach, danger and cohesion, without any dice."""
+        boxes = np.array([_box(space) for space in spaces])
+        dist = _distances(boxes, self.enemy_boxes)
+        nearest = dist.min(axis=1)
+        threat = ((dist <= self.reach[None, :]) * self.weight[None, :]).sum(axis=1)
+        if self.arcs:
+            threat = threat + 0.4 * np.array([any(sq in self.arcs for sq in space)
+                                              for space in spaces])
+        if self.unit.is_archer:
+            score = -1.5 * threat - 0.05 * np.maximum(0, nearest - 6) - 2.0 * (nearest == 1)
+        else:
+            score = -0.3 * threat - 0.2 * nearest
+        if self.friend_boxes is not None:
+            gap = _distances(boxes, self.friend_boxes).min(axis=1)
+            score = score - 0.1 * np.maximum(0, gap - 1)
+        return score, nearest
 
 
 def unit_value(unit: Unit) -> float:
@@ -92,6 +146,10 @@ class FantasyBattleAI(Commander):
         charge = self._best_charge(decision, state, unit)
         if charge is not None:
             return charge
+        if "mobility" in kinds and not now:
+            nearest = min((state.distance(unit, e) for e in state.enemies(unit.side)), default=99)
+            if nearest <= movement.allowance(unit, False, False) // 2:
+                return kinds["mobility"]  # reach, strike and still have legs to spare
         nearest = min((state.distance(unit, e) for e in state.enemies(unit.side)), default=0)
         reach = movement.allowance(unit, False, False) + 1
         if nearest > reach + 2 and "double" in kinds and not now:
@@ -127,57 +185,52 @@ class FantasyBattleAI(Commander):
 
     # --- movement --------------------------------------------------------------------------
     def _move(self, decision: Decision, state: FBState) -> Order | None:
+        """Score every destination cheaply, then look closely only at the promising ones."""
         unit = state.units[decision.subject]
         enemies = state.enemies(unit.side)
         if not enemies:
             return decision.default
         charge = decision.info.get("charge")
+        field = _Field(state, unit, enemies)
+        dests = [(int(o.args[0]), int(o.args[1])) for o in decision.options]
+        spaces = [footprint(dest, unit.size) for dest in dests]
+        rough, nearest = field.score(spaces)
+        scored = [(float(rough[i]), option, dests[i], int(nearest[i]))
+                  for i, option in enumerate(decision.options)]
+        if unit.is_archer:
+            scored.sort(key=lambda item: -item[0])
+            close = [item for item in scored if 2 <= item[3] <= 12][:12]
+        else:
+            close = [item for item in scored if item[3] == 1]
         best, best_score = None, -1e18
-        for option in decision.options:
-            dest = (int(option.args[0]), int(option.args[1]))
-            score = self._with_unit_at(state, unit, dest,
-                                       lambda: self._position_score(state, unit, enemies, charge))
-            if score > best_score:
-                best, best_score = option, score
+        for value, option, _, _ in scored:
+            if best is None or value > best_score:
+                best, best_score = option, value
+        for value, option, dest, _ in close:
+            bonus = self._with_unit_at(state, unit, dest,
+                                       lambda: self._attack_value(state, unit, enemies, charge))
+            if value + bonus > best_score:
+                best, best_score = option, value + bonus
         return best
 
-    def _position_score(self, state: FBState, unit: Unit, enemies: list[Unit],
-                        charge: str | None) -> float:
-        space = state.squares_of(unit)
-        score = 0.0
-        nearest = 99
-        threat = 0.0
-        for enemy in enemies:
-            d = space_distance(space, state.squares_of(enemy))
-            nearest = min(nearest, d)
-            if not enemy.is_archer and d <= movement.allowance(enemy, False, False) + 1:
-                threat += 0.15 * RANK_DICE[enemy.rank]
-            if enemy.has_facing and state.in_front_arc(enemy, space):
-                threat += 0.4
+    def _attack_value(self, state: FBState, unit: Unit, enemies: list[Unit],
+                      charge: str | None) -> float:
+        """What the unit could win by attacking from where it stands now."""
+        best = 0.0
         if unit.is_archer:
-            best = 0.0
             for choice in combat.attack_options(state, unit, allow_throw=False):
                 target = state.units[choice.target]
                 best = max(best, attack_chance(state, unit, target, "ranged") * unit_value(target))
-            score += 3 * best - 1.5 * threat - 0.05 * max(0, nearest - 6)
-            if nearest == 1:
-                score -= 2
-        else:
-            best = 0.0
-            for enemy in enemies:
-                if space_distance(space, state.squares_of(enemy)) == 1 and state.adjacent(unit, enemy):
-                    charging = charge == enemy.id
-                    if unit.has_facing:
-                        chance = self._pike_chance(state, unit, enemy, charging)
-                    else:
-                        chance = attack_chance(state, unit, enemy, "melee", charging)
-                    best = max(best, chance * unit_value(enemy))
-            score += 3 * best - 0.3 * threat - 0.2 * nearest
-        friends = [f for f in state.friends(unit.side) if f.id != unit.id]
-        if friends:
-            gap = min(space_distance(space, state.squares_of(f)) for f in friends)
-            score -= 0.1 * max(0, gap - 1)
-        return score
+            return 3 * best
+        for enemy in enemies:
+            if state.adjacent(unit, enemy):
+                charging = charge == enemy.id
+                if unit.has_facing:
+                    chance = self._pike_chance(state, unit, enemy, charging)
+                else:
+                    chance = attack_chance(state, unit, enemy, "melee", charging)
+                best = max(best, chance * unit_value(enemy))
+        return 3 * best
 
     @staticmethod
     def _pike_chance(state: FBState, pike: Unit, enemy: Unit, charging: bool) -> float:
