@@ -32,12 +32,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("-n", type=int, default=1000, help="battles per side assignment")
     parser.add_argument("--ruleset", default=None)
+    parser.add_argument("--example", action="append", help="only these examples (file stems)")
     args = parser.parse_args()
     rows = []
     for name, ruleset in all_rulesets().items():
         if args.ruleset and name != args.ruleset:
             continue
         for path in ruleset.examples():
+            if args.example and path.stem not in args.example:
+                continue
             scenario = load_scenario(path)
             sides = ruleset.side_names(scenario.model)
             wins = draws = losses = 0
