@@ -103,7 +103,9 @@ class Narrator:
     def lines(self, events: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, str]]:
         """``(text, rich style)`` for each event."""
         for event in events:
-            yield self.line(event), STYLES.get(str(event.get("type")), "")
+            text = self.line(event)
+            if text:  # a ruleset words an event as "" to leave it out of the story
+                yield text, STYLES.get(str(event.get("type")), "")
 
     def new_lines(self, events: list[dict[str, Any]]) -> list[tuple[str, str]]:
         """Lines for the events added to ``events`` since the last call."""

@@ -70,6 +70,32 @@ def describe_event(event: dict[str, Any]) -> str | None:
         return f"  {event['unit']} joins squad {event['to_squad']}"
     if t == "first_player":
         return f"{event['side']} is the first player"
-    if t == "deployed":
-        return None
+    if t == "plan":
+        return ""  # the decision line already says it
+    if t == "attack":
+        how = {"melee": "attacks", "ranged": "shoots at", "throw": "throws at"}[event["kind"]]
+        extra = " (charging)" if event.get("charging") else ""
+        extra += " (Frenzy)" if event.get("second") else ""
+        mods = "; ".join(event.get("modifiers") or []) or "no modifiers"
+        return f"  {event['attacker']} {how} {event['target']}{extra}: {mods}"
+    if t == "attack_result":
+        verdict = "hits" if event["success"] else "fails"
+        return (f"  {event['attack_total']} against {event['defense_total']}: "
+                f"{event['attacker']} {verdict}")
+    if t == "fate":
+        return (f"  {event['unit']} spends a Fate Point: {event['die_of']}'s die "
+                f"{event['old']} -> {event['new']} ({event['fate_left']} left)")
+    if t == "protected":
+        return f"  {event['by']} protects {event['unit']}: the attack fails"
+    if t == "wounded":
+        return f"  {event['unit']} is wounded"
+    if t == "dismount_roll":
+        return f"  {event['unit']} rolls {event['face']} to stay in the saddle: {event['result']}"
+    if t == "dismounted":
+        at = tuple(event["at"]) if event.get("at") else "nowhere"
+        return f"  {event['unit']} is dismounted and fights on foot as {event['cls']} at {at}"
+    if t == "forced_move":
+        return f"  {event['unit']} slides off the slope to {tuple(event['to'])}"
+    if t == "ability_declined":
+        return f"  {event['unit']} declines {', '.join(event['abilities'])}"
     return None
