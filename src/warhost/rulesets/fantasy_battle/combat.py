@@ -549,7 +549,8 @@ def _fate_window(
         )
         order = battle.decide(Decision(
             unit.side, "fate", options,
-            prompt=f"{unit.id}: spend a Fate Point ({left} left) on the {purpose} roll?",
+            prompt=(f"{unit.id}: {purpose} roll, own dice {list(own)}, opponent's {list(foe)}"
+                    f"{_fate_totals(info)}; spend a Fate Point ({left} left)?"),
             subject=unit.id, default=_FATE_PASS,
             info={"purpose": purpose, "role": role, "own": list(own), "foe": list(foe), **info},
         ))
@@ -566,6 +567,13 @@ def _fate_window(
         dice[index] = new
         battle.emit("fate", unit=unit.id, side=unit.side, die_of=whose.id, index=index,
                     old=old, new=new, purpose=purpose, fate_left=_fate_left(unit))
+
+
+def _fate_totals(info: dict[str, int]) -> str:
+    """The modifiers in force, for the person deciding on a Fate Point."""
+    if not info:
+        return ""
+    return f" (attack {info.get('attack_mod', 0):+d}, defense {info.get('defense_mod', 0):+d})"
 
 
 def _protect(state: FBState, battle: Battle, target: Unit) -> Unit | None:

@@ -215,7 +215,7 @@ def movement_phase(
     if plans:
         assert unit.anchor is not None
         stay = Order.of("move", *unit.anchor)
-        options = tuple(Order.of("move", *dest) for dest in plans)
+        options = tuple(Order.of("move", *dest) for dest in sorted(plans, key=_row_major))
         pick = battle.decide(Decision(unit.side, "move", options, f"where does {unit.id} move?",
                                       subject=unit.id, default=stay if stay in options else None,
                                       info={"double": double, "charge": charge, "budget": budget}))
@@ -228,6 +228,10 @@ def movement_phase(
     if turn_pike and unit.has_facing and unit.on_map:
         choose_facing(state, battle, unit)
     return cost
+
+
+def _row_major(square: tuple[int, int]) -> tuple[int, int]:
+    return square[1], square[0]
 
 
 def facing_names(state: FBState) -> list[str]:
