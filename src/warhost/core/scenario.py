@@ -21,7 +21,7 @@ from warhost.core.errors import ScenarioError, WarhostError
 from warhost.core.registry import get_ruleset
 from warhost.core.ruleset import Ruleset
 
-Path_ = tuple[Union[str, int], ...]
+Path_ = tuple[str | int, ...]
 
 
 @dataclass

@@ -97,7 +97,7 @@ class FantasyBattleAI(Commander):
     def choose(self, decision: Decision, state: Any) -> Order:
         handler = getattr(self, "_" + decision.kind.replace("-", "_"), None)
         if handler is not None:
-            choice = handler(decision, state)
+            choice: Order | None = handler(decision, state)
             if choice is not None and decision.find(choice) is not None:
                 return choice
         return decision.default if decision.default is not None else decision.options[0]

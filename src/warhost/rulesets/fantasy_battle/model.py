@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,7 +31,7 @@ class Options(Strict):
     first_player: str = Field(
         "random", description="FB-AMB-13: 'random', or the name of the side that goes first."
     )
-    max_rounds: Optional[Annotated[int, Field(ge=1)]] = Field(
+    max_rounds: Annotated[int, Field(ge=1)] | None = Field(
         None, description="FB-AMB-44: after this round the higher score wins (equal: draw)."
     )
     cavalry_footprint: Literal["2x2", "1x1"] = Field("2x2", description="FB-AMB-02")
@@ -50,7 +50,7 @@ class Options(Strict):
     first_terrain_placer: Literal["attacker", "defender", "random"] = Field(
         "attacker", description="FB-AMB-19"
     )
-    max_terrain_piece_squares: Optional[Annotated[int, Field(ge=1)]] = Field(
+    max_terrain_piece_squares: Annotated[int, Field(ge=1)] | None = Field(
         None, description="FB-AMB-19"
     )
     pike_facings: Literal[4, 8] = Field(4, description="FB-AMB-23")
@@ -75,7 +75,7 @@ class Ability(Strict):
     attack: int = 0
     defense: int = 0
     affects: Literal["self", "allies", "self_and_allies"] = "self"
-    range: Optional[Annotated[int, Field(ge=1)]] = Field(
+    range: Annotated[int, Field(ge=1)] | None = Field(
         None, description="For abilities that affect allies: the greatest distance (none: any)."
     )
     types: list[UnitType] = Field(default_factory=list, description="Keyword filter (empty: any).")
@@ -87,12 +87,12 @@ class UnitSpec(Strict):
     """One Elite or Champion unit (Standard units belong to squads)."""
 
     id: str
-    name: Optional[str] = None
+    name: str | None = None
     rank: Literal["elite", "champion"]
     type: UnitType
     unit_class: UnitClass = Field(alias="class")
-    at: Optional[Coord] = Field(None, description="Square (anchor of a 2×2 base); none: ask.")
-    facing: Optional[Facing] = Field(None, description="Pikes only.")
+    at: Coord | None = Field(None, description="Square (anchor of a 2×2 base); none: ask.")
+    facing: Facing | None = Field(None, description="Pikes only.")
     unique: bool = False
     fate_points: Annotated[int, Field(ge=0)] = 0
     abilities: list[Ability] = Field(default_factory=list)
@@ -105,10 +105,10 @@ class MemberSpec(Strict):
     """One Standard unit of a squad."""
 
     id: str
-    name: Optional[str] = None
+    name: str | None = None
     unit_class: UnitClass = Field(alias="class")
-    at: Optional[Coord] = None
-    facing: Optional[Facing] = None
+    at: Coord | None = None
+    facing: Facing | None = None
     unique: bool = False
     fate_points: Annotated[int, Field(ge=0)] = 0
 
@@ -119,7 +119,7 @@ class SquadSpec(Strict):
     """A squad of Standard units: 4 Infantry or 2 Cavalry, told apart by base colour."""
 
     id: str
-    colour: Optional[str] = None
+    colour: str | None = None
     type: UnitType
     members: list[MemberSpec] = Field(min_length=1)
 
@@ -130,8 +130,8 @@ class SideSpec(Strict):
     name: str
     faction: str = ""
     commander: Literal["ai", "random", "human", "scripted", "first"] = "ai"
-    orders: Optional[str] = Field(None, description="File of orders for a scripted commander.")
-    start_area: Optional[tuple[Coord, Coord]] = Field(
+    orders: str | None = Field(None, description="File of orders for a scripted commander.")
+    start_area: tuple[Coord, Coord] | None = Field(
         None, description="Corners (x0, y0), (x1, y1) inclusive; default: the back two rows."
     )
     squads: list[SquadSpec] = Field(default_factory=list)
@@ -145,7 +145,7 @@ class TerrainArea(Strict):
     """A patch of one terrain type: explicit squares and/or rectangles (inclusive corners)."""
 
     type: TerrainName
-    level: Optional[int] = Field(None, description="Default: 1 for elevated, else 0.")
+    level: int | None = Field(None, description="Default: 1 for elevated, else 0.")
     squares: list[Coord] = Field(default_factory=list)
     rects: list[tuple[Coord, Coord]] = Field(default_factory=list)
 
@@ -160,9 +160,9 @@ class HillSpec(Strict):
 class TerrainPiece(Strict):
     """A piece a player brings to a constructed battlefield: a shape of squares, or a hill."""
 
-    type: Union[TerrainName, Literal["hill"]]
+    type: TerrainName | Literal["hill"]
     shape: list[Coord] = Field(default_factory=list, description="Squares relative to (0, 0).")
-    hill_size: Optional[tuple[Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]]] = None
+    hill_size: tuple[Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]] | None = None
 
 
 class VictoryArea(Strict):

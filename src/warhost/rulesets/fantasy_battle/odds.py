@@ -8,10 +8,10 @@ modifier (FB-COMBAT-01..03).
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 
-@lru_cache(maxsize=None)
+@cache
 def max_distribution(dice: int) -> tuple[Fraction, ...]:
     """P(kept die = k) for k = 1..6 when ``dice`` d6 are rolled and the highest kept."""
     return tuple(Fraction(k**dice - (k - 1) ** dice, 6**dice) for k in range(1, 7))
