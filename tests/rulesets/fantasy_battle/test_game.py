@@ -399,3 +399,44 @@ def test_every_roll_is_logged_with_its_purpose() -> None:
     rolls = events(battle, "roll")
     assert [r["faces"] for r in rolls] == [[2, 5], [3]]
     assert all(r["why"] for r in rolls)
+
+
+@rule("FB-AMB-25")
+@rule("FB-AMB-39")
+@rule("FB-FEAT-07")
+def test_a_charge_may_open_a_mobility_turn_and_the_move_after_need_not_be_straight() -> None:
+    state = make_state(width=20, height=20, units=[
+        dict(id="c", side="A", rank="champion", cls="pike", facing="north",
+             feats=["mobility"], at=(2, 2)),
+        dict(id="b1", side="B", at=(2, 6)),
+        dict(id="b2", side="B", rank="elite", at=(15, 15)),
+    ])
+    battle = make_battle(state, dice=[3, 1, 1, 3])
+    rec = with_recorders(battle, {"A": {"plan": ["charge-mobility b1"],
+                                        "move": ["move 2 5", "move 4 6"],
+                                        "attack": ["attack b1"]}})
+    game.unit_turn(state, battle, state.units["c"])
+    plan = next(d for d in rec["A"].asked if d.kind == "plan")
+    assert Order.of("charge-mobility", "b1") in plan.options
+    attack = events(battle, "attack")[0]
+    assert attack["charging"] is True  # 3 + 1 beats 3: only the charge bonus wins it
+    assert state.units["b1"].status == DEFEATED
+    assert [tuple(m["to"]) for m in events(battle, "move")] == [(2, 5), (4, 6)]
+
+
+@rule("FB-AMB-09")
+def test_a_squad_with_no_unit_left_on_the_field_cannot_be_joined() -> None:
+    from warhost.rulesets.fantasy_battle.state import Squad
+
+    units = [dict(id=f"r{i}", side="A", squad="red", at=(i, 0)) for i in range(4)]
+    units += [dict(id=f"g{i}", side="A", squad="green", at=(i, 2)) for i in range(4)]
+    units += [dict(id="b1", side="B", rank="elite", at=(5, 10))]
+    state = make_state(units=units)
+    state.squads["red"] = Squad("red", "A", "infantry", [f"r{i}" for i in range(4)])
+    state.squads["green"] = Squad("green", "A", "infantry", [f"g{i}" for i in range(4)])
+    for i in range(4):
+        state.remove(state.units[f"g{i}"], DEFEATED)
+    battle = make_battle(state)
+    rec = with_recorders(battle)
+    game.reform(state, battle, "A")
+    assert not rec["A"].asked  # green is gone and red is full: nothing to offer

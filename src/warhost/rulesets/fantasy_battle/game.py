@@ -150,6 +150,7 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
                     options.append(Order.of("charge", enemy.id))
     if feats.can_use_feat(state, unit, "mobility"):
         options.append(MOBILITY)
+        options += [Order.of("charge-mobility", o.args[0]) for o in options if o.kind == "charge"]
     options.append(HOLD)
     return options
 
@@ -176,6 +177,8 @@ def unit_turn(state: FBState, battle: Battle, unit: Unit) -> None:
             attack_phase(state, battle, unit, target)
     elif plan == MOBILITY:
         mobility_turn(state, battle, unit)
+    elif plan.kind == "charge-mobility":
+        mobility_turn(state, battle, unit, charge=str(plan.args[0]))
     else:
         movement_phase(state, battle, unit, double=False)
         if not state.over and unit.on_map:
@@ -275,16 +278,24 @@ def attack_phase(state: FBState, battle: Battle, unit: Unit, charge: str | None)
     combat.resolve_attack(state, battle, unit, target, chosen.kind, charging=charging)
 
 
-def mobility_turn(state: FBState, battle: Battle, unit: Unit) -> None:
-    """Move, attack, then keep moving within one normal allowance (FB-FEAT-07, FB-AMB-39)."""
+def mobility_turn(state: FBState, battle: Battle, unit: Unit, charge: str | None = None) -> None:
+    """Move, attack, then keep moving within one normal allowance (FB-FEAT-07, FB-AMB-39).
+
+    The first part may be a charge (FB-AMB-25): straight, and +1 against the declared target;
+    the movement after the attack need not be straight. A front-arc stop during the first part
+    ends all movement for the turn.
+    """
     feats.use_feat(state, battle, unit, "mobility")
     budget = movement.allowance(unit, False, False)
-    spent = movement_phase(state, battle, unit, double=False, budget=budget, turn_pike=False)
+    start = unit.anchor
+    spent = movement_phase(state, battle, unit, double=False, charge=charge, budget=budget)
     if state.over or not unit.on_map:
         return
-    halted = any(state.in_front_arc(e, state.squares_of(unit)) for e in state.enemies(unit.side)
-                 if e.has_facing and state.level_of(e) == state.level_of(unit))
-    attack_phase(state, battle, unit, None)
+    moved = unit.anchor != start
+    halted = moved and any(
+        state.in_front_arc(e, state.squares_of(unit)) for e in state.enemies(unit.side)
+        if e.has_facing and state.level_of(e) == state.level_of(unit))
+    attack_phase(state, battle, unit, charge)
     if state.over or not unit.on_map or halted:
         return
     movement_phase(state, battle, unit, double=False, budget=budget - spent)
@@ -371,14 +382,17 @@ def reform(state: FBState, battle: Battle, side: str) -> None:
     moved: set[str] = set()
     while True:
         options = [DONE]
+        present: dict[str, int] = {}
+        for squad in state.squads.values():
+            if squad.side == side:
+                present[squad.id] = sum(1 for m in squad.members if state.units[m].on_map)
+        open_squads = [sq for sq in state.squads.values()  # an emptied squad is gone
+                       if sq.id in present and 0 < present[sq.id] < SQUAD_SIZE[sq.type]]
         for unit in state.units.values():
             if unit.side != side or unit.squad is None or not unit.on_map or unit.id in moved:
                 continue
-            for squad in state.squads.values():
-                if squad.side != side or squad.id == unit.squad or squad.type != unit.type:
-                    continue
-                present = sum(1 for m in squad.members if state.units[m].on_map)
-                if present < SQUAD_SIZE[squad.type]:
+            for squad in open_squads:
+                if squad.id != unit.squad and squad.type == unit.type:
                     options.append(Order.of("reform", unit.id, squad.id))
             if state.options.reform_allow_new_squads:
                 options.append(Order.of("reform-new", unit.id))
