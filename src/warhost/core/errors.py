@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class WarhostError(Exception):
     """A problem with the user's input. The CLI prints it in one line and exits with code 2."""
@@ -53,3 +55,14 @@ class ReplayError(WarhostError):
 
 class DiceExhaustedError(WarhostError):
     """A scripted dice source ran out of faces."""
+
+
+def read_user_file(path: str | Path, error: type[WarhostError], noun: str) -> str:
+    """The text of a file the user named; a missing or unreadable file raises ``error``."""
+    source = str(path)
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"no such {noun} file", file=source) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"cannot read {noun}: {exc}", file=source) from None

@@ -49,7 +49,7 @@ from warhost.core.commanders import Commander, ReplayCommander
 from warhost.core.decisions import Decision
 from warhost.core.dice import DiceSource, ScriptedDice
 from warhost.core.engine import BattleResult, run_battle
-from warhost.core.errors import ReplayError, WarhostError
+from warhost.core.errors import ReplayError, WarhostError, read_user_file
 from warhost.core.events import Event, canonical_json
 from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
@@ -260,12 +260,7 @@ def load_replay(path: str | Path) -> Replay:
     version.
     """
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReplayError("no such replay file", file=source) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(f"cannot read replay: {exc}", file=source) from None
+    text = read_user_file(path, ReplayError, "replay")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -17,7 +17,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
-from warhost.core.errors import ScenarioError, WarhostError
+from warhost.core.errors import ScenarioError, WarhostError, read_user_file
 from warhost.core.registry import get_ruleset
 from warhost.core.ruleset import Ruleset
 
@@ -108,12 +108,7 @@ def read_yaml(text: str, source: str) -> tuple[Any, dict[Path_, int]]:
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError("no such scenario file", file=source) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"cannot read scenario: {exc}", file=source) from None
+    text = read_user_file(path, ScenarioError, "scenario")
     data, lines = read_yaml(text, source)
     return scenario_from_data(data, source, lines)
 
