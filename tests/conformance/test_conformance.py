@@ -58,6 +58,8 @@ def test_playouts_end_with_invariants_holding(ruleset, example, kind) -> None:  
 
         def keep(round_number: int, state: object) -> None:
             captured["state"] = state
+            # the state serialises to plain JSON at any round
+            json.dumps(ruleset.state_to_json(state), sort_keys=True)
 
         result = run_battle(scenario, seed, {s: kind for s in sides}, observers=[keep])
         problems = check_playout(result, limit)
