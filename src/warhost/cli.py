@@ -652,8 +652,17 @@ def _view_at(
     return views[round_], f"end of round {round_}"
 
 
+def _register_commands() -> None:
+    from warhost.commands import register_all
+
+    register_all(app)
+
+
+_register_commands()
+
+
 def main() -> None:
-    """Console entry point (``warhost``)."""
+    """Console entry point (``warhost``).
     app(prog_name="warhost")
 
 
