@@ -662,7 +662,7 @@ _register_commands()
 
 
 def main() -> None:
-    """Console entry point (``warhost``).
+    """Console entry point (``warhost``)."""
     app(prog_name="warhost")
 
 
