@@ -144,7 +144,8 @@ class Battle:
             return decision.options[0]
         commander = self.commanders[decision.side]
         order = commander.choose(decision, self.state)
-        legal = decision.find(order)
+        # Commanders usually hand back one of the offered objects: check identity first.
+        legal = order if any(o is order for o in decision.options) else decision.find(order)
         if legal is None:
             raise IllegalOrderError(
                 f"{commander.kind} commander of {decision.side} gave illegal order {order} "

@@ -9,14 +9,18 @@ The engine calls, in order: :meth:`Ruleset.side_names`, :meth:`Ruleset.new_state
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
+from warhost.core.errors import WarhostError
+
 if TYPE_CHECKING:
     from warhost.core.commanders import Commander
     from warhost.core.engine import Battle, Outcome
+    from warhost.core.odds import OddsReport
     from warhost.core.scenario import Scenario
 
 
@@ -91,6 +95,19 @@ class Ruleset(ABC):
     def describe_event(self, event: dict[str, Any]) -> str | None:
         """One line of narrative for an event, or None to use the generic text."""
         return None
+
+    def exact_odds(
+        self, scenario: Scenario, attacker: str, defender: str, situation: Mapping[str, Any]
+    ) -> OddsReport:
+        """Exact probabilities of every outcome of one attack, by enumerating the dice.
+
+        ``attacker`` and ``defender`` are unit ids of ``scenario``; ``situation`` describes the
+        position and circumstances (keys are the ruleset's own, e.g. ``kind``, ``charge``,
+        ``at_attacker``). Raise :class:`warhost.core.errors.WarhostError` with ``field`` set to
+        the offending argument (``attacker``, ``defender`` or a situation key) for bad input.
+        Default: this ruleset has no exact odds.
+        """
+        raise WarhostError(f"{self.name} has no exact odds")
 
     def examples(self) -> list[Path]:
         """Example scenario files shipped for this ruleset."""

@@ -218,7 +218,7 @@ def movement_phase(
     if plans:
         assert unit.anchor is not None
         stay = Order.of("move", *unit.anchor)
-        options = tuple(Order.of("move", *dest) for dest in sorted(plans, key=_row_major))
+        options = tuple(Order("move", dest) for dest in sorted(plans, key=_row_major))
         pick = battle.decide(Decision(unit.side, "move", options, f"where does {unit.id} move?",
                                       subject=unit.id, default=stay if stay in options else None,
                                       info={"double": double, "charge": charge, "budget": budget}))

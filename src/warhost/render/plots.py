@@ -1,0 +1,448 @@
+"""Figures of Monte Carlo results, drawn with matplotlib (no display needed).
+
+:func:`plot_summary` draws one simulation: each side's win probability and the draw rate with
+95% Wilson intervals, the distribution of rounds, and each side's surviving strength per
+battle. :func:`plot_sweep` draws a parameter sweep: each side's win probability against the
+varied value, with interval bands, the 50% line and the break-even value.
+
+Both write a PNG (or SVG, from the file name) atomically: a temporary file beside the target,
+moved into place with :func:`os.replace` only when the drawing succeeded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from warhost.core.errors import WarhostError
+from warhost.core.replay import atomic_output
+from warhost.render.maps import SIDE_COLOURS
+
+FORMATS = ("png", "svg")
+DRAW_COLOUR = "#8c8c8c"
+"""Colour of draws in every figure."""
+
+_INK = "#222222"
+_GRID = "#dddddd"
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def figure_format(path: str | Path, option: str = "plot") -> str:
+    """``png`` or ``svg`` from the file name; anything else is an error naming ``option``."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise WarhostError(
+            f"cannot tell the image format from {Path(path).name!r}: use a .png or .svg name",
+            field=option,
+        )
+    return suffix
+
+
+def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    """``obj[name]`` for mappings, ``obj.name`` otherwise."""
+    if isinstance(obj, Mapping):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _colours(sides: Sequence[str]) -> dict[str, str]:
+    return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolation percentile (as numpy's default)."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    pos = (len(ordered) - 1) * q / 100
+    low = math.floor(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def _style(ax: Any) -> None:
+    ax.spines["top"].set_visible(False)
+    ax.spines["right"].set_visible(False)
+    ax.grid(axis="y", color=_GRID, linewidth=0.7)
+    ax.set_axisbelow(True)
+    ax.tick_params(labelsize=8.5, colors=_INK)
+
+
+def _save(fig: Any, path: str | Path, option: str) -> None:
+    fmt = figure_format(path, option)
+    with atomic_output(path) as temp:
+        fig.savefig(temp, format=fmt, dpi=130, bbox_inches="tight", pad_inches=0.2,
+                    facecolor="white")
+
+
+# --------------------------------------------------------------------------- summary figure
+
+
+def _record_sides(records: Sequence[Any]) -> list[str]:
+    sides: list[str] = []
+    for record in records:
+        for unit in _get(record, "units", None) or []:
+            side = str(_get(unit, "side"))
+            if side not in sides:
+                sides.append(side)
+        for side in _get(record, "scores", None) or {}:
+            if str(side) not in sides:
+                sides.append(str(side))
+    return sides
+
+
+def summary_sides(summary: Mapping[str, Any], records: Sequence[Any]) -> list[str]:
+    """The side names, in the scenario's order: from the summary, else from the records."""
+    sides = summary.get("sides")
+    if isinstance(sides, Mapping):
+        return [str(s) for s in sides]
+    if isinstance(sides, list) and sides:
+        return [str(s["name"]) if isinstance(s, Mapping) else str(s) for s in sides]
+    return _record_sides(records)
+
+
+def _side_entry(summary: Mapping[str, Any], side: str) -> Mapping[str, Any]:
+    sides = summary.get("sides")
+    if isinstance(sides, Mapping):
+        entry = sides.get(side)
+        return entry if isinstance(entry, Mapping) else {}
+    if isinstance(sides, list):
+        for entry in sides:
+            if isinstance(entry, Mapping) and entry.get("name") == side:
+                return entry
+    return {}
+
+
+def _interval(entry: Mapping[str, Any]) -> tuple[float, float] | None:
+    for key in ("interval", "ci", "wilson", "ci95", "interval95"):
+        value = entry.get(key)
+        if isinstance(value, Mapping):
+            value = (value.get("low"), value.get("high"))
+        if isinstance(value, (list, tuple)) and len(value) == 2 and None not in value:
+            return (float(value[0]), float(value[1]))
+    if entry.get("low") is not None and entry.get("high") is not None:
+        return (float(entry["low"]), float(entry["high"]))
+    return None
+
+
+def _probability(entry: Mapping[str, Any]) -> float | None:
+    for key in ("win_probability", "probability", "p", "rate", "win_rate"):
+        value = entry.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    return None
+
+
+def outcome_rates(
+    summary: Mapping[str, Any], records: Sequence[Any]
+) -> list[tuple[str, float, float, float]]:
+    """``(label, probability, low, high)`` for each side's win and for a draw.
+
+    Taken from the summary where it has them, else counted from the records.
+    """
+    sides = summary_sides(summary, records)
+    n = len(records)
+    out: list[tuple[str, float, float, float]] = []
+    winners = [_get(r, "winner") for r in records]
+    for side in sides:
+        entry = _side_entry(summary, side)
+        win = entry.get("win") if isinstance(entry.get("win"), Mapping) else entry
+        p, interval = _probability(win), _interval(win)
+        if p is None or interval is None:
+            k = sum(1 for w in winners if w == side)
+            p = k / n if n else 0.0
+            interval = wilson(k, n)
+        out.append((side, p, *interval))
+    draws = summary.get("draws", summary.get("draw"))
+    draw_entry: Mapping[str, Any] = draws if isinstance(draws, Mapping) else {}
+    p, interval = _probability(draw_entry), _interval(draw_entry)
+    if p is None and isinstance(summary.get("draw_rate"), (int, float)):
+        p = float(summary["draw_rate"])
+        interval = _interval({"interval": summary.get("draw_interval")})
+    if p is None or interval is None:
+        k = sum(1 for w in winners if w is None)
+        p = k / n if n else 0.0
+        interval = wilson(k, n)
+    out.append(("Draw", p, *interval))
+    return out
+
+
+def side_strengths(records: Sequence[Any], sides: Sequence[str]) -> dict[str, list[int]]:
+    """Each side's surviving strength in each battle (survivors summed over its units)."""
+    out: dict[str, list[int]] = {side: [] for side in sides}
+    for record in records:
+        totals = dict.fromkeys(sides, 0)
+        for unit in _get(record, "units", None) or []:
+            side = str(_get(unit, "side"))
+            if side in totals:
+                totals[side] += int(_get(unit, "survivors", 0) or 0)
+        for side in sides:
+            out[side].append(totals[side])
+    return out
+
+
+def side_starts(records: Sequence[Any], sides: Sequence[str]) -> dict[str, int]:
+    """Each side's starting strength (from the first record)."""
+    starts = dict.fromkeys(sides, 0)
+    for unit in (_get(records[0], "units", None) or []) if records else []:
+        side = str(_get(unit, "side"))
+        if side in starts:
+            starts[side] += int(_get(unit, "start", 0) or 0)
+    return starts
+
+
+def _title(summary: Mapping[str, Any], records: Sequence[Any]) -> str:
+    name = summary.get("scenario") or summary.get("name") or "Simulation"
+    if isinstance(name, Mapping):
+        name = name.get("name") or "Simulation"
+    n = summary.get("n", summary.get("battles", len(records)))
+    if isinstance(n, Mapping):
+        n = n.get("count", len(records))
+    seed = summary.get("seed", summary.get("master_seed"))
+    parts = [str(name), f"{n} battles"]
+    if seed is not None:
+        parts.append(f"seed {seed}")
+    return " — ".join(parts)
+
+
+def _draw_outcomes(ax: Any, rates: list[tuple[str, float, float, float]],
+                   colours: Mapping[str, str]) -> None:
+    labels = [label for label, *_ in rates]
+    values = [100 * p for _, p, _, _ in rates]
+    lows = [100 * (p - low) for _, p, low, _ in rates]
+    highs = [100 * (high - p) for _, p, _, high in rates]
+    bar_colours = [colours.get(label, DRAW_COLOUR) for label in labels]
+    xs = list(range(len(labels)))
+    ax.bar(xs, values, width=0.62, color=bar_colours, edgecolor="white", linewidth=0.8,
+           yerr=[lows, highs], capsize=6, error_kw={"elinewidth": 1.3, "ecolor": _INK})
+    for x, (_, p, low, high) in zip(xs, rates, strict=True):
+        ax.annotate(f"{100 * p:.1f}%", xy=(x, 100 * high), xytext=(0, 5),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=9,
+                    fontweight="bold", color=_INK)
+        ax.annotate(f"{100 * low:.1f}–{100 * high:.1f}", xy=(x, 0), xytext=(0, 3),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=7.5,
+                    color="white" if p > 0.12 else _INK)
+    ax.set_xticks(xs, [f"{label} wins" if label in colours else "Draw" for label in labels])
+    ax.set_ylim(0, 112)
+    ax.set_yticks(range(0, 101, 20), [f"{t}%" for t in range(0, 101, 20)])
+    ax.axhline(50, color="#999999", linewidth=0.9, linestyle=(0, (4, 3)), zorder=0)
+    ax.set_title("Outcome (bars: 95% Wilson interval)", fontsize=10, color=_INK)
+    ax.set_ylabel("share of battles", fontsize=9)
+
+
+def _draw_rounds(ax: Any, rounds: Sequence[int], summary: Mapping[str, Any]) -> None:
+    if not rounds:
+        ax.text(0.5, 0.5, "no battles", ha="center", va="center", transform=ax.transAxes)
+        return
+    low, high = min(rounds), max(rounds)
+    counts = [sum(1 for r in rounds if r == v) for v in range(low, high + 1)]
+    n = len(rounds)
+    ax.bar(range(low, high + 1), [100 * c / n for c in counts], width=0.85, color="#7a9cc6",
+           edgecolor="white", linewidth=0.6, label="battles")
+    stats = summary.get("rounds") if isinstance(summary.get("rounds"), Mapping) else {}
+    assert isinstance(stats, Mapping)
+
+    def stat(key: str, q: float | None) -> float:
+        value = stats.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        return sum(rounds) / n if q is None else _percentile(rounds, q)
+
+    lines = (("mean", stat("mean", None), "-", "#c0392b", 1.8),
+             ("5th pct", stat("p5", 5), ":", _INK, 1.5),
+             ("median", stat("p50", 50), "--", _INK, 1.5),
+             ("95th pct", stat("p95", 95), ":", _INK, 1.5))
+    for label, x, style, colour, width in lines:
+        ax.axvline(x, color=colour, linestyle=style, linewidth=width,
+                   label=f"{label} {x:.1f}" if label == "mean" else f"{label} {x:g}")
+    ax.set_xlim(low - 0.7, high + 0.7)
+    step = max(1, math.ceil((high - low + 1) / 12))
+    ax.set_xticks(range(low, high + 1, step))
+    top = max(100 * c / n for c in counts)
+    ax.set_ylim(0, top * 1.32 + 1)
+    ax.yaxis.set_major_formatter(_percent_formatter())
+    ax.set_title("Length of battle", fontsize=10, color=_INK)
+    ax.set_xlabel("rounds played", fontsize=9)
+    ax.set_ylabel("share of battles", fontsize=9)
+    ax.legend(fontsize=7.5, frameon=False, loc="upper left", ncol=2)
+
+
+def _percent_formatter() -> Any:
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _pos: f"{v:g}%")
+
+
+def _draw_strength(ax: Any, strengths: Mapping[str, list[int]], starts: Mapping[str, int],
+                   colours: Mapping[str, str]) -> None:
+    sides = [s for s in strengths if strengths[s]]
+    if not sides:
+        ax.text(0.5, 0.5, "no battles", ha="center", va="center", transform=ax.transAxes)
+        return
+    high = max(max(max(v) for v in strengths.values() if v), *starts.values(), 1)
+    width = 0.8 / len(sides)
+    if high <= 40:  # grouped bars, one per strength value and side
+        for i, side in enumerate(sides):
+            values = strengths[side]
+            n = len(values)
+            shares = [100 * sum(1 for v in values if v == x) / n for x in range(high + 1)]
+            offset = (i - (len(sides) - 1) / 2) * width
+            mean = sum(values) / n
+            ax.bar([x + offset for x in range(high + 1)], shares, width=width * 0.95,
+                   color=colours[side], edgecolor="white", linewidth=0.4,
+                   label=f"{side}: mean {mean:.1f} of {starts.get(side, 0)}")
+        step = max(1, math.ceil((high + 1) / 14))
+        ax.set_xticks(range(0, high + 1, step))
+        ax.set_xlim(-0.6, high + 0.6)
+    else:  # many values: outlined histograms on common bins
+        bins = min(30, high + 1)
+        for side in sides:
+            values = strengths[side]
+            mean = sum(values) / len(values)
+            weights = [100 / len(values)] * len(values)
+            ax.hist(values, bins=bins, range=(0, high), weights=weights, histtype="stepfilled",
+                    alpha=0.35, color=colours[side])
+            ax.hist(values, bins=bins, range=(0, high), weights=weights, histtype="step",
+                    linewidth=1.6, color=colours[side],
+                    label=f"{side}: mean {mean:.1f} of {starts.get(side, 0)}")
+    for side in sides:
+        values = strengths[side]
+        ax.axvline(sum(values) / len(values), color=colours[side], linestyle="--", linewidth=1.2)
+    top = ax.get_ylim()[1]
+    ax.set_ylim(0, top * 1.3)
+    ax.yaxis.set_major_formatter(_percent_formatter())
+    ax.set_title("Surviving strength at the end", fontsize=10, color=_INK)
+    ax.set_xlabel("survivors, summed over the side's units (dashed: mean)", fontsize=9)
+    ax.set_ylabel("share of battles", fontsize=9)
+    ax.legend(fontsize=7.5, frameon=False, loc="upper center")
+
+
+def plot_summary(summary: Mapping[str, Any], records: Sequence[Any], path: str | Path) -> None:
+    """Draw one simulation's results into ``path`` (``.png`` or ``.svg``), atomically.
+
+    Three panels: win probability of each side and the draw rate with 95% Wilson intervals;
+    the distribution of rounds with its mean and 5th/50th/95th percentiles; each side's
+    surviving strength per battle. ``records`` are :class:`~warhost.sim.runner.BattleRecord`
+    objects (or their dict form); the title names the scenario, N and the seed.
+    """
+    from matplotlib.figure import Figure
+
+    figure_format(path)
+    sides = summary_sides(summary, records)
+    colours = _colours(sides)
+    fig = Figure(figsize=(15, 4.9))
+    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.0, 1.15, 1.15], "wspace": 0.28})
+    for ax in axes:
+        _style(ax)
+    _draw_outcomes(axes[0], outcome_rates(summary, records), colours)
+    _draw_rounds(axes[1], [int(_get(r, "rounds", 0)) for r in records], summary)
+    _draw_strength(axes[2], side_strengths(records, sides), side_starts(records, sides), colours)
+    fig.suptitle(_title(summary, records), fontsize=13, fontweight="bold", color=_INK)
+    _save(fig, path, "plot")
+
+
+# --------------------------------------------------------------------------- sweep figure
+
+
+def _point(point: Any) -> Mapping[str, Any]:
+    to_json = getattr(point, "to_json", None)
+    if callable(to_json):
+        data = to_json()
+        assert isinstance(data, Mapping)
+        return data
+    if isinstance(point, Mapping):
+        return point
+    raise TypeError(f"not a sweep point: {point!r}")
+
+
+def plot_sweep(
+    points: Sequence[Any],
+    path: str | Path,
+    *,
+    label: str = "varied value",
+    title: str | None = None,
+    break_even: float | None = None,
+) -> None:
+    """Draw each side's win probability against the varied value into ``path``, atomically.
+
+    Each point is a :class:`~warhost.sim.sweep.SweepPoint` or its JSON form: ``{"value": v,
+    "n": N, "sides": {side: {"wins": k, "win_probability": p, "interval": [low, high]}},
+    "draws": {...}}``. Bands show the 95% Wilson intervals, a dashed line 50%, and a marker
+    the break-even value (where the first side's win probability crosses 50%; computed from
+    the points when not given).
+    """
+    from matplotlib.figure import Figure
+
+    figure_format(path)
+    data = sorted((_point(p) for p in points), key=lambda p: float(p["value"]))
+    sides: list[str] = []
+    for p in data:
+        sides += [str(s) for s in p.get("sides", {}) if str(s) not in sides]
+    colours = _colours(sides)
+    xs = [float(p["value"]) for p in data]
+    fig = Figure(figsize=(9.5, 5.4))
+    ax = fig.add_subplot()
+    _style(ax)
+    ax.grid(axis="x", color=_GRID, linewidth=0.7)
+    series: list[tuple[str, str, list[Mapping[str, Any]]]] = [
+        (side, colours[side], [p["sides"].get(side, {}) for p in data]) for side in sides]
+    if any(p.get("draws") for p in data):
+        draws = [p.get("draws") or {} for p in data]
+        if any(_probability(d) for d in draws):
+            series.append(("Draw", DRAW_COLOUR, draws))
+    for name, colour, entries in series:
+        ps = [100 * (_probability(e) or 0.0) for e in entries]
+        bounds = [_interval(e) or (math.nan, math.nan) for e in entries]
+        lows = [100 * b[0] for b in bounds]
+        highs = [100 * b[1] for b in bounds]
+        dashed = name == "Draw"
+        ax.fill_between(xs, lows, highs, color=colour, alpha=0.12 if dashed else 0.2,
+                        linewidth=0)
+        ax.plot(xs, ps, color=colour, linewidth=1.6 if dashed else 2.2,
+                linestyle="--" if dashed else "-", marker="o", markersize=4.5,
+                label="draw" if dashed else f"{name} wins")
+    ax.axhline(50, color="#666666", linewidth=1.0, linestyle=(0, (5, 4)), zorder=1)
+    ax.annotate("50%", xy=(1.0, 50), xycoords=("axes fraction", "data"), xytext=(4, 0),
+                textcoords="offset points", va="center", fontsize=8.5, color="#666666")
+    if break_even is None and sides:
+        from warhost.sim.sweep import find_break_even
+
+        firsts = [_probability(p["sides"].get(sides[0], {})) or 0.0 for p in data]
+        break_even = find_break_even(xs, firsts)
+    if break_even is not None:
+        ax.axvline(break_even, color=_INK, linewidth=1.1, linestyle=":")
+        ax.plot([break_even], [50], marker="D", markersize=8, color="white",
+                markeredgecolor=_INK, markeredgewidth=1.6, zorder=5)
+        ax.annotate(f"break-even ≈ {break_even:.3g}", xy=(break_even, 50), xytext=(8, -16),
+                    textcoords="offset points", fontsize=9, fontweight="bold", color=_INK)
+    ax.set_ylim(-2, 104)
+    ax.yaxis.set_major_formatter(_percent_formatter())
+    if xs:
+        span = (max(xs) - min(xs)) or 1.0
+        ax.set_xlim(min(xs) - span * 0.03, max(xs) + span * 0.03)
+        if all(x == int(x) for x in xs) and len(xs) <= 25:
+            ax.set_xticks(xs)
+    ax.set_xlabel(label, fontsize=10)
+    ax.set_ylabel("win probability (band: 95% Wilson interval)", fontsize=10)
+    n = data[0].get("n") if data else None
+    heading = title or "Win probability"
+    if n is not None and title is None:
+        heading += f" — {n} battles per value"
+    ax.set_title(heading, fontsize=12, fontweight="bold", color=_INK)
+    ax.legend(fontsize=9, frameon=False, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    _save(fig, path, "plot")
