@@ -20,10 +20,23 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["OddsReport", "fraction_json"]
+from warhost.core.errors import WarhostError
+
+__all__ = ["IllegalAttackError", "OddsReport", "fraction_json"]
 
 SUCCESS = "success"
 FAILURE = "failure"
+
+
+class IllegalAttackError(WarhostError):
+    """The attacker cannot make that attack on the defender where they stand.
+
+    ``reason`` says why, in one sentence (the message adds who and what).
+    """
+
+    def __init__(self, message: str, reason: str, *, field: str | None = "attacker") -> None:
+        super().__init__(message, field=field)
+        self.reason = reason
 
 
 def fraction_json(value: Fraction) -> dict[str, Any]:

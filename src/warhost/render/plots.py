@@ -19,6 +19,7 @@ from typing import Any
 from warhost.core.errors import WarhostError
 from warhost.core.replay import atomic_output
 from warhost.render.maps import SIDE_COLOURS
+from warhost.sim.stats import wilson
 
 FORMATS = ("png", "svg")
 DRAW_COLOUR = "#8c8c8c"
@@ -40,17 +41,6 @@ def figure_format(path: str | Path, option: str = "plot") -> str:
             field=option,
         )
     return suffix
-
-
-def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of ``k`` successes in ``n`` trials (95% by default)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = k / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -263,23 +253,33 @@ def _draw_rounds(ax: Any, rounds: Sequence[int], summary: Mapping[str, Any]) -> 
             return float(value)
         return sum(rounds) / n if q is None else _percentile(rounds, q)
 
-    lines = (("mean", stat("mean", None), "-", "#c0392b", 1.8),
-             ("5th pct", stat("p5", 5), ":", _INK, 1.5),
-             ("median", stat("p50", 50), "--", _INK, 1.5),
-             ("95th pct", stat("p95", 95), ":", _INK, 1.5))
-    for label, x, style, colour, width in lines:
-        ax.axvline(x, color=colour, linestyle=style, linewidth=width,
-                   label=f"{label} {x:.1f}" if label == "mean" else f"{label} {x:g}")
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    top = max(100 * c / n for c in counts)
+    reach = top * 1.06  # the marker lines stop below the legend
+    mean, p5, p50, p95 = stat("mean", None), stat("p5", 5), stat("p50", 50), stat("p95", 95)
+    ax.plot([mean, mean], [0, reach], color="#c0392b", linewidth=2.0)
+    ax.plot([p50, p50], [0, reach], color=_INK, linewidth=1.5, linestyle="--")
+    for x in (p5, p95):
+        ax.plot([x, x], [0, reach], color=_INK, linewidth=1.5, linestyle=":")
+    handles = [
+        Patch(facecolor="#7a9cc6", label=f"battles (n = {n})"),
+        Line2D([], [], color="#c0392b", linewidth=2.0, label=f"mean {mean:.1f}"),
+        Line2D([], [], color=_INK, linewidth=1.5, linestyle="--", label=f"median {p50:g}"),
+        Line2D([], [], color=_INK, linewidth=1.5, linestyle=":",
+               label=f"5th–95th pct {p5:g}–{p95:g}"),
+    ]
     ax.set_xlim(low - 0.7, high + 0.7)
     step = max(1, math.ceil((high - low + 1) / 12))
     ax.set_xticks(range(low, high + 1, step))
-    top = max(100 * c / n for c in counts)
-    ax.set_ylim(0, top * 1.32 + 1)
+    ax.set_ylim(0, top * 1.3 + 0.5)
     ax.yaxis.set_major_formatter(_percent_formatter())
     ax.set_title("Length of battle", fontsize=10, color=_INK)
     ax.set_xlabel("rounds played", fontsize=9)
     ax.set_ylabel("share of battles", fontsize=9)
-    ax.legend(fontsize=7.5, frameon=False, loc="upper left", ncol=2)
+    ax.legend(handles=handles, fontsize=7.5, frameon=False, loc="upper center", ncol=2,
+              borderaxespad=0.3)
 
 
 def _percent_formatter() -> Any:
@@ -320,10 +320,12 @@ def _draw_strength(ax: Any, strengths: Mapping[str, list[int]], starts: Mapping[
             ax.hist(values, bins=bins, range=(0, high), weights=weights, histtype="step",
                     linewidth=1.6, color=colours[side],
                     label=f"{side}: mean {mean:.1f} of {starts.get(side, 0)}")
+    top = float(ax.dataLim.y1)
     for side in sides:
         values = strengths[side]
-        ax.axvline(sum(values) / len(values), color=colours[side], linestyle="--", linewidth=1.2)
-    top = ax.get_ylim()[1]
+        mean = sum(values) / len(values)
+        ax.plot([mean, mean], [0, top * 1.06], color=colours[side], linestyle="--",
+                linewidth=1.3)
     ax.set_ylim(0, top * 1.3)
     ax.yaxis.set_major_formatter(_percent_formatter())
     ax.set_title("Surviving strength at the end", fontsize=10, color=_INK)
@@ -417,8 +419,8 @@ def plot_sweep(
                 linestyle="--" if dashed else "-", marker="o", markersize=4.5,
                 label="draw" if dashed else f"{name} wins")
     ax.axhline(50, color="#666666", linewidth=1.0, linestyle=(0, (5, 4)), zorder=1)
-    ax.annotate("50%", xy=(1.0, 50), xycoords=("axes fraction", "data"), xytext=(4, 0),
-                textcoords="offset points", va="center", fontsize=8.5, color="#666666")
+    ax.annotate("50%", xy=(0.0, 50), xycoords=("axes fraction", "data"), xytext=(4, 3),
+                textcoords="offset points", va="bottom", fontsize=8.5, color="#666666")
     if break_even is None and sides:
         from warhost.sim.sweep import find_break_even
 
@@ -428,8 +430,18 @@ def plot_sweep(
         ax.axvline(break_even, color=_INK, linewidth=1.1, linestyle=":")
         ax.plot([break_even], [50], marker="D", markersize=8, color="white",
                 markeredgecolor=_INK, markeredgewidth=1.6, zorder=5)
-        ax.annotate(f"break-even ≈ {break_even:.3g}", xy=(break_even, 50), xytext=(8, -16),
-                    textcoords="offset points", fontsize=9, fontweight="bold", color=_INK)
+        who = f" ({sides[0]} at 50%)" if sides else ""
+        right = bool(xs) and break_even > min(xs) + 0.6 * ((max(xs) - min(xs)) or 1.0)
+        ax.annotate(f"break-even ≈ {break_even:.3g}{who}", xy=(break_even, 1.0),
+                    xycoords=("data", "axes fraction"), xytext=(-6 if right else 6, -6),
+                    textcoords="offset points", ha="right" if right else "left", va="top",
+                    fontsize=9,
+                    fontweight="bold", color=_INK,
+                    bbox={"boxstyle": "round,pad=0.3", "facecolor": "white",
+                          "edgecolor": "#bbbbbb", "alpha": 0.9})
+    elif sides:
+        ax.text(1.02, 0.02, f"break-even ({sides[0]} at 50%):\nnone in range",
+                transform=ax.transAxes, fontsize=8.5, color="#555555", va="bottom")
     ax.set_ylim(-2, 104)
     ax.yaxis.set_major_formatter(_percent_formatter())
     if xs:
@@ -444,5 +456,5 @@ def plot_sweep(
     if n is not None and title is None:
         heading += f" — {n} battles per value"
     ax.set_title(heading, fontsize=12, fontweight="bold", color=_INK)
-    ax.legend(fontsize=9, frameon=False, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    ax.legend(fontsize=9, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     _save(fig, path, "plot")

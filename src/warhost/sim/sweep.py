@@ -55,6 +55,8 @@ def parse_path(text: str) -> list[Step]:
     while i < n:
         char = text[i]
         if char == "[":
+            if expect_name:
+                raise PathError(f"expected a field name before '[' in path {text!r}")
             close = text.find("]", i)
             if close < 0:
                 raise PathError(f"unclosed '[' in path {text!r}")
@@ -226,8 +228,8 @@ def apply_value(data: Mapping[str, Any], path: str | Sequence[Step], value: floa
                 raise PathError(f"{text}: is an empty list, with no item to copy")
             taken = _all_ids(out)
             last = target[-1]
-            target.extend(_copy_item(last, len(target) + 1 + i, taken)
-                          for i in range(length - len(target)))
+            copies = [_copy_item(last, 2 + i, taken) for i in range(length - len(target))]
+            target.extend(copies)
         else:
             del target[length:]
         return out
@@ -470,8 +472,9 @@ def run_sweep(
     total)`` is called as battles of the current value finish. ``scenarios`` are the
     already validated scenarios (from :func:`sweep_scenarios`), if the caller has them.
     """
-    from warhost.sim.runner import simulate
+    from warhost.sim.runner import resolve_commanders, simulate
 
+    kinds = resolve_commanders(scenario, commanders)
     varied = list(scenarios) if scenarios is not None else sweep_scenarios(scenario, vary)
     sides = list(scenario.ruleset.side_names(scenario.model))
     points: list[SweepPoint] = []
@@ -480,11 +483,11 @@ def run_sweep(
             if progress is not None:
                 progress(value, done, total)
 
-        run = simulate(current, n, seed=seed, workers=workers,
-                       commanders=dict(commanders or {}), progress=report)
+        run = simulate(current, n, seed=seed, workers=workers, commanders=kinds,
+                       progress=report)
         points.append(point_from_records(value, sides, run.records()))
     return SweepResult(scenario=scenario.name, source=scenario.source, vary=vary, n=n,
-                       seed=seed, sides=sides, commanders=dict(commanders or {}), points=points)
+                       seed=seed, sides=sides, commanders=kinds, points=points)
 
 
 def iter_rows(result: SweepResult) -> Iterator[dict[str, Any]]:

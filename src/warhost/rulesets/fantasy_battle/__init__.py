@@ -5,6 +5,7 @@ Squares, six-sided dice, Standard squads and Elite/Champion units, Fate Points a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -12,6 +13,7 @@ from pydantic import BaseModel
 
 from warhost.core.commanders import Commander
 from warhost.core.engine import Battle, Outcome
+from warhost.core.odds import OddsReport
 from warhost.core.registry import register
 from warhost.core.ruleset import Ruleset
 from warhost.core.scenario import Scenario
@@ -82,6 +84,13 @@ class FantasyBattle(Ruleset):
         from warhost.rulesets.fantasy_battle.view import describe_event
 
         return describe_event(event)
+
+    def exact_odds(
+        self, scenario: Scenario, attacker: str, defender: str, situation: Mapping[str, Any]
+    ) -> OddsReport:
+        from warhost.rulesets.fantasy_battle.odds import exact_odds
+
+        return exact_odds(scenario, attacker, defender, situation)
 
 
 register(FantasyBattle())

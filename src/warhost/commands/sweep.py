@@ -1,0 +1,229 @@
+"""``warhost sweep``: win probability as one number in the scenario varies."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from warhost.sim.sweep import SweepResult, parse_path
+
+SWEEP_HELP = """Run N battles for each value of one number in the scenario and show how each
+side's win probability moves with it.
+
+\b
+--vary PATH=FROM:TO[:STEP] names the number by its path in the scenario file:
+  victory_points                         points needed to win
+  options.max_rounds                     the round limit
+  sides[Evil].units[e-boss].fate_points  a unit's Fate Points ([id], [name] or [index])
+  sides[name=Evil].units                 a list: the value sets its LENGTH
+A list is cut short, or grown with copies of its last item (ids suffixed -2, -3, ...;
+without "at", so the commander deploys them).
+
+\b
+Every generated scenario is checked before any battle is run. Rules that tie the armies
+together can make some values invalid: by default both sides need the same number of
+activations and of units of each rank, and an infantry squad has exactly 4 members. To vary
+the number of one side's units, set options.allow_unequal_activations: true and
+options.per_side_rank_counts: true in the scenario first.
+
+\b
+All values share one master seed, so battle i of every value uses the same dice seed
+(common random numbers) and differences come from the varied number, not from luck. The
+break-even value is where the first side's win probability crosses 50%, interpolated
+linearly between the two values around it."""
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+def _interval(low: float, high: float) -> str:
+    return f"{100 * low:.1f}–{100 * high:.1f}"
+
+
+def print_table(console: Console, result: SweepResult) -> None:
+    """The sweep as a rich table, then the break-even line."""
+    table = Table(title=Text(f"{result.scenario}: {result.vary.path} from {result.vary.start:g} "
+                             f"to {result.vary.stop:g} ({result.n} battles per value, seed "
+                             f"{result.seed})", style="italic"))
+    keys = [str(v) for kind, v in parse_path(result.vary.path) if kind == "key"]
+    table.add_column(Text(keys[-1] if keys else "value"), justify="right", no_wrap=True)
+    for side in result.sides:
+        table.add_column(Text(f"{side} wins (95% CI)"), justify="right", no_wrap=True)
+    table.add_column("Draws", justify="right", no_wrap=True)
+    table.add_column("Mean rounds", justify="right")
+    for point in result.points:
+        cells: list[Text | str] = [f"{point.value:g}"]
+        for side in result.sides:
+            rate = point.sides[side]
+            cells.append(Text.assemble(_pct(rate.probability), " ",
+                                       (f"({_interval(rate.low, rate.high)})", "dim")))
+        cells += [_pct(point.draws.probability), f"{point.mean_rounds:.1f}"]
+        table.add_row(*cells)
+    console.print(table)
+    value = result.break_even
+    first = result.sides[0] if result.sides else "?"
+    if value is None:
+        console.print(Text(f"Break-even ({first} at 50%): none in range", style="bold"))
+    else:
+        console.print(Text(f"Break-even ({first} at 50%): {result.vary.path} ≈ {value:.3g}",
+                           style="bold"))
+
+
+def store_sweep(result: SweepResult, path: Path) -> None:
+    """Write the sweep to a DuckDB file, atomically: tables ``sweep_meta`` (one row),
+    ``sweep_points`` (value, side, wins, probability, interval; side NULL for draws),
+    ``sweep_battles`` (value, battle, seed, winner, rounds, reason) and ``sweep_units``."""
+    import json
+
+    import duckdb
+
+    from warhost.core.replay import atomic_output
+
+    with atomic_output(path) as temp:
+        temp.unlink()  # DuckDB creates its own file
+        con = duckdb.connect(str(temp))
+        try:
+            con.execute("CREATE TABLE sweep_meta (scenario VARCHAR, file VARCHAR, path VARCHAR, "
+                        "n INTEGER, seed BIGINT, sides VARCHAR, commanders VARCHAR, "
+                        "break_even DOUBLE)")
+            con.execute("INSERT INTO sweep_meta VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        [result.scenario, result.source, result.vary.path, result.n,
+                         result.seed, json.dumps(result.sides), json.dumps(result.commanders),
+                         result.break_even])
+            con.execute("CREATE TABLE sweep_points (value DOUBLE, side VARCHAR, wins INTEGER, "
+                        "n INTEGER, probability DOUBLE, low DOUBLE, high DOUBLE, "
+                        "mean_rounds DOUBLE)")
+            rows: list[list[Any]] = []
+            for point in result.points:
+                for side, rate in [*point.sides.items(), (None, point.draws)]:
+                    rows.append([float(point.value), side, rate.wins, point.n, rate.probability,
+                                 rate.low, rate.high, point.mean_rounds])
+            if rows:
+                con.executemany("INSERT INTO sweep_points VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            con.execute("CREATE TABLE sweep_battles (value DOUBLE, battle INTEGER, seed BIGINT, "
+                        "winner VARCHAR, rounds INTEGER, reason VARCHAR)")
+            con.execute("CREATE TABLE sweep_units (value DOUBLE, battle INTEGER, unit VARCHAR, "
+                        "side VARCHAR, start INTEGER, survivors INTEGER, losses INTEGER, "
+                        "fate VARCHAR)")
+            battles: list[list[Any]] = []
+            units: list[list[Any]] = []
+            for point in result.points:
+                for record in point.records:
+                    battles.append([float(point.value), record.battle, record.seed,
+                                    record.winner, record.rounds, record.reason])
+                    units += [[float(point.value), record.battle, u.unit, u.side, u.start,
+                               u.survivors, u.losses, u.fate] for u in record.units]
+            if battles:
+                con.executemany("INSERT INTO sweep_battles VALUES (?, ?, ?, ?, ?, ?)", battles)
+            if units:
+                con.executemany("INSERT INTO sweep_units VALUES (?, ?, ?, ?, ?, ?, ?, ?)", units)
+        finally:
+            con.close()
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``warhost sweep`` to ``app``."""
+
+    @app.command("sweep", help=SWEEP_HELP, short_help="Win probability as one number varies.")
+    def sweep(
+        scenario_file: Annotated[Path, typer.Argument(metavar="SCENARIO", help="Scenario YAML.")],
+        vary: Annotated[
+            str,
+            typer.Option("--vary", metavar="PATH=FROM:TO:STEP",
+                         help="The number to vary and its values (TO included; STEP default 1)."),
+        ],
+        n: Annotated[int, typer.Option("-n", min=1, help="Battles per value.")] = 500,
+        seed: Annotated[
+            int | None, typer.Option(help="Master seed (default: a random one, shown).")
+        ] = None,
+        workers: Annotated[
+            int | None, typer.Option(min=1, help="Worker processes (default: one per CPU).")
+        ] = None,
+        commander: Annotated[
+            list[str] | None,
+            typer.Option("--commander", metavar="SIDE=KIND",
+                         help="Who commands a side: ai, random or first. Repeatable."),
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+        plot: Annotated[
+            Path | None,
+            typer.Option("--plot", metavar="FILE", help="Draw the sweep: a .png or .svg file."),
+        ] = None,
+        out: Annotated[
+            Path | None,
+            typer.Option("--out", metavar="FILE", help="Store every battle in a DuckDB file."),
+        ] = None,
+    ) -> None:
+        from warhost.cli import _check_output, _parse_overrides, _print_json, _seed
+        from warhost.core.scenario import load_scenario
+        from warhost.render.plots import figure_format, plot_sweep
+        from warhost.sim.runner import resolve_commanders
+        from warhost.sim.sweep import parse_vary, sweep_scenarios
+
+        if plot is not None:
+            figure_format(plot, "plot")
+        _check_output(plot, "plot")
+        _check_output(out, "out")
+        parsed = parse_vary(vary)
+        scenario = load_scenario(scenario_file)
+        overrides = _parse_overrides(scenario, commander or [])
+        kinds = resolve_commanders(scenario, overrides)  # fails on scripted sides
+        scenarios = sweep_scenarios(scenario, parsed)  # every value checked before any battle
+        used_seed = _seed(seed)
+        result = _run_with_progress(scenario, parsed, n, used_seed, workers, kinds, scenarios)
+        if plot is not None:
+            plot_sweep(result.points, plot, label=parsed.path, break_even=result.break_even,
+                       title=f"{result.scenario} — {result.n} battles per value, "
+                             f"seed {result.seed}")
+        if out is not None:
+            store_sweep(result, out)
+        if as_json:
+            _print_json(result.to_json())
+            return
+        console = Console(highlight=False, soft_wrap=True)
+        print_table(console, result)
+        if plot is not None:
+            console.print(Text(f"Plot written to {plot}"))
+        if out is not None:
+            console.print(Text(f"Battles stored in {out}"))
+
+
+def _run_with_progress(
+    scenario: Any, vary: Any, n: int, seed: int, workers: int | None,
+    commanders: dict[str, str], scenarios: Any,
+) -> SweepResult:
+    """Run the sweep with a progress bar on stderr (none when stderr is not a terminal)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from warhost.sim.sweep import run_sweep
+
+    values = list(vary.values)
+    total = n * len(values)
+    errors = Console(stderr=True, highlight=False)
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                        MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                        console=errors, transient=True, disable=not sys.stderr.isatty())
+    with progress:
+        task = progress.add_task(f"{vary.path}", total=total)
+
+        def report(value: int | float, done: int, _total: int) -> None:
+            index = values.index(value)
+            progress.update(task, completed=index * n + done,
+                            description=f"{vary.path} = {value:g}")
+
+        return run_sweep(scenario, vary, n, seed=seed, workers=workers, commanders=commanders,
+                         progress=report, scenarios=scenarios)
