@@ -109,6 +109,12 @@ def test_list_length_extends_with_fresh_ids_and_no_square() -> None:
     ]
 
 
+def test_copied_squads_get_fresh_member_ids() -> None:
+    squads = apply_value(DATA, "sides[Evil].squads", 2)["sides"][1]["squads"]
+    assert squads[1] == {"id": "e-gobs-2", "members": [{"id": "e-gob-1-2"}, {"id": "e-gob-2-2"}]}
+    assert squads[0] == DATA["sides"][1]["squads"][0]
+
+
 def test_extended_ids_avoid_ids_in_use() -> None:
     data = copy.deepcopy(DATA)
     data["sides"][0]["units"].append({"id": "e-boss-2"})

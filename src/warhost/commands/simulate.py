@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 import typer
 from rich.console import Console
@@ -30,7 +30,8 @@ commanders, ruleset and warhost versions), and may raise -n.
 
 \b
 --scheduler tcp://HOST:PORT runs the batches on a Dask cluster (pip install
-'warhost[cluster]'; the workers need warhost too) instead of local processes."""
+'warhost[cluster]'; the workers need warhost too) instead of local processes
+(--workers is then ignored). Ctrl-C stops the run and keeps the finished batches (exit 130)."""
 
 RESULTS_HELP = """Show a result file again: the summary, an SQL query, or a Parquet export.
 
@@ -87,10 +88,11 @@ def print_summary(console: Console, summary: Mapping[str, Any], file: str | None
         f"Rounds: mean {_num(rounds.get('mean'))}, sd {_num(rounds.get('sd'))}, "
         f"5th percentile {_num(rounds.get('p5'), 1)}, median {_num(rounds.get('p50'), 1)}, "
         f"95th percentile {_num(rounds.get('p95'), 1)}"))
-    units = Table(title="Units")
-    for name in ("Side", "Unit", "Name", "Start", "Survival", "Mean surviving strength"):
+    units = Table(title="Units", caption="Survival: share of battles the unit ends with "
+                  "strength left; mean survivors: its mean surviving strength.")
+    for name in ("Side", "Unit", "Name", "Start", "Survival", "Mean survivors"):
         units.add_column(name, justify="right" if name in (
-            "Start", "Survival", "Mean surviving strength") else "left")
+            "Start", "Survival", "Mean survivors") else "left")
     for unit in summary.get("units") or []:
         units.add_row(str(unit.get("side")), str(unit.get("unit")), str(unit.get("name")),
                       _num(unit.get("start")), _pct(unit.get("survival_rate")),
@@ -119,7 +121,7 @@ class _Progress:
         self.bar: Any = None
         self.task: Any = None
 
-    def __enter__(self) -> _Progress:
+    def __enter__(self) -> Self:
         if self.console.is_terminal:
             from rich.progress import (
                 BarColumn,
@@ -250,6 +252,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         from warhost.cli import EXIT_INTERRUPTED, _check_output, _parse_overrides
+        from warhost.core.errors import WarhostError
         from warhost.core.scenario import load_scenario
         from warhost.sim.runner import resolve_commanders, run_meta, simulate
         from warhost.sim.store import ResultStore
@@ -261,6 +264,10 @@ def register(app: typer.Typer) -> None:
             f"{scenario_file.stem}.sim.duckdb")
         work, parquet = _work_file(target)
         _check_output(target, "out")
+        if parquet is not None and parquet.exists() and not work.exists():
+            raise WarhostError(f"exists, and is not the export of a run in {work.name}: pass "
+                               "another --out (it is never overwritten)", file=str(parquet),
+                               field="out")
         errors = Console(stderr=True, highlight=False, soft_wrap=True)
         with ExitStack() as stack:
             store = stack.enter_context(

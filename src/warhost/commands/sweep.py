@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,30 +13,33 @@ from rich.text import Text
 
 from warhost.sim.sweep import SweepResult, parse_path
 
-SWEEP_HELP = """Run N battles for each value of one number in the scenario and show how each
-side's win probability moves with it.
+SWEEP_HELP = """Run N battles for each value of one number in the scenario and show how
+each side's win probability moves with it.
 
 \b
---vary PATH=FROM:TO[:STEP] names the number by its path in the scenario file:
-  victory_points                         points needed to win
-  options.max_rounds                     the round limit
-  sides[Evil].units[e-boss].fate_points  a unit's Fate Points ([id], [name] or [index])
-  sides[name=Evil].units                 a list: the value sets its LENGTH
-A list is cut short, or grown with copies of its last item (ids suffixed -2, -3, ...;
-without "at", so the commander deploys them).
+--vary PATH=FROM:TO\\[:STEP] names the number by its path in the scenario:
+  victory_points                          points needed to win
+  options.max_rounds                      the round limit
+  sides\\[Evil].units\\[e-boss].fate_points   one unit's Fate Points
+  sides\\[name=Evil].units                  a list: the value is its LENGTH
+Select list items by \\[index], \\[id or name] or \\[key=value]. A list is
+cut short, or grown with copies of its last item: ids get -2, -3, ...
+and "at" is dropped, so the commander deploys the copies.
 
 \b
-Every generated scenario is checked before any battle is run. Rules that tie the armies
-together can make some values invalid: by default both sides need the same number of
-activations and of units of each rank, and an infantry squad has exactly 4 members. To vary
-the number of one side's units, set options.allow_unequal_activations: true and
-options.per_side_rank_counts: true in the scenario first.
+Every value's scenario is checked before any battle runs. Rules that tie
+the armies together make some values invalid: by default both sides need
+the same number of activations and of units of each rank, and an infantry
+squad has exactly 4 members. To vary how many units one side has, first
+set options.allow_unequal_activations: true and
+options.per_side_rank_counts: true in the scenario.
 
 \b
-All values share one master seed, so battle i of every value uses the same dice seed
-(common random numbers) and differences come from the varied number, not from luck. The
-break-even value is where the first side's win probability crosses 50%, interpolated
-linearly between the two values around it."""
+All values share one master seed, so battle i of every value uses the
+same dice seed (common random numbers): differences come from the varied
+number, not from luck. The break-even value is where the first side's win
+probability crosses 50%, interpolated linearly between the two values
+around it ("none in range" if it never crosses)."""
 
 
 def _pct(p: float) -> str:
@@ -141,8 +144,8 @@ def register(app: typer.Typer) -> None:
         ],
         n: Annotated[int, typer.Option("-n", min=1, help="Battles per value.")] = 500,
         seed: Annotated[
-            int | None, typer.Option(help="Master seed (default: a random one, shown).")
-        ] = None,
+            int, typer.Option(min=0, help="Master seed (the same for every value).")
+        ] = 0,
         workers: Annotated[
             int | None, typer.Option(min=1, help="Worker processes (default: one per CPU).")
         ] = None,
@@ -158,14 +161,15 @@ def register(app: typer.Typer) -> None:
         ] = None,
         out: Annotated[
             Path | None,
-            typer.Option("--out", metavar="FILE", help="Store every battle in a DuckDB file."),
+            typer.Option("--out", metavar="FILE",
+                         help="Store every battle in a DuckDB file (replaced if it exists)."),
         ] = None,
     ) -> None:
-        from warhost.cli import _check_output, _parse_overrides, _print_json, _seed
+        from warhost.cli import _check_output, _parse_overrides, _print_json
         from warhost.core.scenario import load_scenario
         from warhost.render.plots import figure_format, plot_sweep
         from warhost.sim.runner import resolve_commanders
-        from warhost.sim.sweep import parse_vary, sweep_scenarios
+        from warhost.sim.sweep import parse_vary, read_value, sweep_scenarios
 
         if plot is not None:
             figure_format(plot, "plot")
@@ -176,10 +180,11 @@ def register(app: typer.Typer) -> None:
         overrides = _parse_overrides(scenario, commander or [])
         kinds = resolve_commanders(scenario, overrides)  # fails on scripted sides
         scenarios = sweep_scenarios(scenario, parsed)  # every value checked before any battle
-        used_seed = _seed(seed)
-        result = _run_with_progress(scenario, parsed, n, used_seed, workers, kinds, scenarios)
+        result = _run_with_progress(scenario, parsed, n, seed, workers, kinds, scenarios)
         if plot is not None:
-            plot_sweep(result.points, plot, label=parsed.path, break_even=result.break_even,
+            is_list = isinstance(read_value(scenario.data, parsed.path), list)
+            label = f"{parsed.path} (number of items)" if is_list else parsed.path
+            plot_sweep(result.points, plot, label=label, break_even=result.break_even,
                        title=f"{result.scenario} — {result.n} battles per value, "
                              f"seed {result.seed}")
         if out is not None:
@@ -199,7 +204,9 @@ def _run_with_progress(
     scenario: Any, vary: Any, n: int, seed: int, workers: int | None,
     commanders: dict[str, str], scenarios: Any,
 ) -> SweepResult:
-    """Run the sweep with a progress bar on stderr (none when stderr is not a terminal)."""
+    """Run the sweep with progress on stderr: a rich bar on a terminal, else one line as
+    each value finishes."""
+    from rich.markup import escape
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -212,18 +219,23 @@ def _run_with_progress(
     from warhost.sim.sweep import run_sweep
 
     values = list(vary.values)
-    total = n * len(values)
-    errors = Console(stderr=True, highlight=False)
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                        console=errors, transient=True, disable=not sys.stderr.isatty())
+                        MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("left"),
+                        TimeRemainingColumn(), console=errors, transient=True,
+                        disable=not errors.is_terminal)
+    started = time.monotonic()
     with progress:
-        task = progress.add_task(f"{vary.path}", total=total)
+        task = progress.add_task(escape(vary.path), total=n * len(values))
 
-        def report(value: int | float, done: int, _total: int) -> None:
+        def report(value: float, done: int, total: int) -> None:
             index = values.index(value)
             progress.update(task, completed=index * n + done,
-                            description=f"{vary.path} = {value:g}")
+                            description=escape(f"{vary.path} = {value:g}"))
+            if not errors.is_terminal and done == total:
+                errors.print(Text(f"{vary.path} = {value:g}: {total} battles "
+                                  f"({index + 1}/{len(values)} values, "
+                                  f"{time.monotonic() - started:.0f} s)"))
 
         return run_sweep(scenario, vary, n, seed=seed, workers=workers, commanders=commanders,
                          progress=report, scenarios=scenarios)

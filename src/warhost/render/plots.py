@@ -151,7 +151,8 @@ def outcome_rates(
     winners = [_get(r, "winner") for r in records]
     for side in sides:
         entry = _side_entry(summary, side)
-        win = entry.get("win") if isinstance(entry.get("win"), Mapping) else entry
+        nested = entry.get("win")
+        win: Mapping[str, Any] = nested if isinstance(nested, Mapping) else entry
         p, interval = _probability(win), _interval(win)
         if p is None or interval is None:
             k = sum(1 for w in winners if w == side)
@@ -214,8 +215,8 @@ def _draw_outcomes(ax: Any, rates: list[tuple[str, float, float, float]],
                    colours: Mapping[str, str]) -> None:
     labels = [label for label, *_ in rates]
     values = [100 * p for _, p, _, _ in rates]
-    lows = [100 * (p - low) for _, p, low, _ in rates]
-    highs = [100 * (high - p) for _, p, _, high in rates]
+    lows = [max(0.0, 100 * (p - low)) for _, p, low, _ in rates]  # rounding can cross p
+    highs = [max(0.0, 100 * (high - p)) for _, p, _, high in rates]
     bar_colours = [colours.get(label, DRAW_COLOUR) for label in labels]
     xs = list(range(len(labels)))
     ax.bar(xs, values, width=0.62, color=bar_colours, edgecolor="white", linewidth=0.8,
@@ -224,10 +225,11 @@ def _draw_outcomes(ax: Any, rates: list[tuple[str, float, float, float]],
         ax.annotate(f"{100 * p:.1f}%", xy=(x, 100 * high), xytext=(0, 5),
                     textcoords="offset points", ha="center", va="bottom", fontsize=9,
                     fontweight="bold", color=_INK)
-        ax.annotate(f"{100 * low:.1f}–{100 * high:.1f}", xy=(x, 0), xytext=(0, 3),
-                    textcoords="offset points", ha="center", va="bottom", fontsize=7.5,
-                    color="white" if p > 0.12 else _INK)
-    ax.set_xticks(xs, [f"{label} wins" if label in colours else "Draw" for label in labels])
+    names = [f"{label} wins" if label in colours else "Draw" for label in labels]
+    ax.set_xticks(xs, [f"{name}\n{100 * low:.1f}–{100 * high:.1f}%"
+                       for name, (_, _, low, high) in zip(names, rates, strict=True)])
+    for tick in ax.get_xticklabels():
+        tick.set_linespacing(1.5)
     ax.set_ylim(0, 112)
     ax.set_yticks(range(0, 101, 20), [f"{t}%" for t in range(0, 101, 20)])
     ax.axhline(50, color="#999999", linewidth=0.9, linestyle=(0, (4, 3)), zorder=0)

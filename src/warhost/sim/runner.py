@@ -22,9 +22,9 @@ How the battles run:
 Batches: ``batch_size`` battles each, or by default adaptively about one second of work per
 batch (at most :data:`MAX_BATCH`, and small enough near the end to keep every worker busy).
 
-Interruptions: SIGINT (Ctrl-C) or SIGTERM during :func:`simulate` stops it at the next safe
-point: batches already finished are written, the batches in flight are dropped, the worker
-processes are stopped, and :class:`KeyboardInterrupt` is raised. A second Ctrl-C interrupts at
+Interruptions: SIGINT (Ctrl-C), SIGTERM or SIGHUP during :func:`simulate` stops it at the next
+safe point: batches already finished are written, the batches in flight are dropped, the
+worker processes are stopped, and :class:`KeyboardInterrupt` is raised. A second Ctrl-C interrupts at
 once. Workers ignore SIGINT, and exit by themselves within about a second if this process
 dies (even by SIGKILL).
 """
@@ -36,6 +36,7 @@ import json
 import math
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
@@ -388,7 +389,7 @@ class _Batcher:
 
 @contextmanager
 def _deferred_interrupts() -> Iterator[threading.Event]:
-    """Turn SIGINT/SIGTERM into a flag checked at safe points (main thread only).
+    """Turn SIGINT/SIGTERM/SIGHUP into a flag checked at safe points (main thread only).
 
     A second signal while the flag is set raises KeyboardInterrupt at once.
     """
@@ -403,8 +404,10 @@ def _deferred_interrupts() -> Iterator[threading.Event]:
         stop.set()
 
     previous: dict[signal.Signals, Any] = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        previous[sig] = signal.signal(sig, handler)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            previous[sig] = signal.signal(sig, handler)
     try:
         yield stop
     finally:
@@ -616,9 +619,9 @@ class _DaskBackend:
         except ImportError:
             raise WarhostError("running on a cluster needs Dask: pip install 'warhost[cluster]'",
                                field="scheduler") from None
-        self.distributed: Any = dask_distributed
+        client_class: Any = dask_distributed.Client
         try:
-            self.client: Any = self.distributed.Client(address, timeout="10s", set_as_default=False)
+            self.client: Any = client_class(address, timeout="10s", set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise WarhostError(f"cannot reach the Dask scheduler at {address}: {exc}",
                                field="scheduler") from None
@@ -627,6 +630,7 @@ class _DaskBackend:
         self.commanders = commanders
         self._slots = 1
         self._checked = 0.0
+        self.finished: queue.Queue[Any] = queue.Queue()
 
     def slots(self) -> int:
         now = time.monotonic()
@@ -636,16 +640,21 @@ class _DaskBackend:
         return self._slots
 
     def submit(self, indices: list[int]) -> Any:
-        return self.client.submit(timed_batch, self.args[0], self.args[1], indices, self.master,
-                                  self.commanders, pure=False)
+        future = self.client.submit(timed_batch, self.args[0], self.args[1], indices,
+                                    self.master, self.commanders, pure=False)
+        future.add_done_callback(self.finished.put)
+        return future
 
     def wait(self, pending: set[Any], timeout: float) -> tuple[set[Any], set[Any]]:
+        done: set[Any] = set()
         try:
-            done, still = self.distributed.wait(list(pending), timeout=timeout,
-                                                return_when="FIRST_COMPLETED")
-        except TimeoutError:
-            return set(), pending
-        return set(done), set(still)
+            done.add(self.finished.get(timeout=timeout))
+            while True:
+                done.add(self.finished.get_nowait())
+        except queue.Empty:
+            pass
+        done &= pending
+        return done, pending - done
 
     def result(self, future: Any) -> tuple[list[BattleRecord], float]:
         records, seconds = future.result()

@@ -32,25 +32,25 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import duckdb
 import numpy as np
 
 from warhost.core.errors import WarhostError
-from warhost.sim.runner import FORMAT_VERSION, BattleRecord, UnitRow
+from warhost.sim.runner import BattleRecord, UnitRow
 from warhost.sim.stats import Tallies, UnitTally, run_summary, summarize_tallies
 
 FORMAT = "warhost-simulation"
 
 _SCHEMA = (
     "CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)",
-    "CREATE TABLE battles (battle BIGINT PRIMARY KEY, seed BIGINT NOT NULL, winner VARCHAR, "
-    "rounds INTEGER NOT NULL, reason VARCHAR NOT NULL)",
+    ("CREATE TABLE battles (battle BIGINT PRIMARY KEY, seed BIGINT NOT NULL, winner VARCHAR, "
+     "rounds INTEGER NOT NULL, reason VARCHAR NOT NULL)"),
     "CREATE TABLE scores (battle BIGINT NOT NULL, side VARCHAR NOT NULL, score INTEGER NOT NULL)",
-    "CREATE TABLE units (battle BIGINT NOT NULL, slot INTEGER NOT NULL, unit VARCHAR NOT NULL, "
-    "side VARCHAR NOT NULL, name VARCHAR NOT NULL, start INTEGER NOT NULL, "
-    "survivors INTEGER NOT NULL, losses INTEGER NOT NULL, fate VARCHAR NOT NULL)",
+    ("CREATE TABLE units (battle BIGINT NOT NULL, slot INTEGER NOT NULL, unit VARCHAR NOT NULL, "
+     "side VARCHAR NOT NULL, name VARCHAR NOT NULL, start INTEGER NOT NULL, "
+     "survivors INTEGER NOT NULL, losses INTEGER NOT NULL, fate VARCHAR NOT NULL)"),
 )
 _TABLES = {"meta", "battles", "scores", "units"}
 
@@ -119,8 +119,8 @@ class ResultStore:
                 cls._create(con, meta)
                 return cls(con, path, dict(meta), writable=True)
             store = cls(con, path, stored, writable=True)
-            if not resume:
-                store._refuse(meta)
+            if not resume and not (store._differs(meta) is None and store.count() == 0):
+                store._refuse(meta)  # (a file of this run with no battle yet is reused)
             store.check(meta)
             return store
         except BaseException:
@@ -399,7 +399,7 @@ class ResultStore:
         """Close the database (a writable one is checkpointed)."""
         self.con.close()
 
-    def __enter__(self) -> ResultStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,

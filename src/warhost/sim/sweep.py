@@ -16,9 +16,10 @@ compared on common random numbers.
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,34 +172,30 @@ def _all_ids(data: Any) -> set[str]:
     return found
 
 
+def _fresh_id(base: str, number: int, taken: set[str]) -> str:
+    """``base-number`` (or the next free number), marked as taken."""
+    while f"{base}-{number}" in taken:
+        number += 1
+    taken.add(f"{base}-{number}")
+    return f"{base}-{number}"
+
+
 def _copy_item(item: Any, number: int, taken: set[str]) -> Any:
-    """A copy of a list item: a fresh id (``id-2``, ``id-3``...) and no fixed square."""
+    """A copy of a list item: fresh ids (``id-2``, ``id-3``...; a copied squad's members too)
+    and no fixed square (``at``), so the commander deploys it."""
     new = copy.deepcopy(item)
-    if isinstance(new, dict):
-        new.pop("at", None)
-        if "id" in new:
-            base = str(item["id"])
-            suffix = number
-            while f"{base}-{suffix}" in taken:
-                suffix += 1
-            new["id"] = f"{base}-{suffix}"
-            taken.add(new["id"])
-            if isinstance(new.get("name"), str):
-                new["name"] = f"{new['name']} {suffix}"
-        # copied members of a squad get fresh ids too
-        for key in ("members",):
-            members = new.get(key)
-            if isinstance(members, list):
-                for i, member in enumerate(members):
-                    if isinstance(member, dict) and "id" in member:
-                        base = str(member["id"])
-                        suffix = number
-                        while f"{base}-{suffix}" in taken:
-                            suffix += 1
-                        member["id"] = f"{base}-{suffix}"
-                        taken.add(member["id"])
-                        member.pop("at", None)
-                        members[i] = member
+    if not isinstance(new, dict):
+        return new
+    new.pop("at", None)
+    if "id" in new:
+        new["id"] = _fresh_id(str(new["id"]), number, taken)
+        if isinstance(new.get("name"), str):
+            new["name"] = f"{new['name']} {new['id'].rsplit('-', 1)[1]}"
+    for member in new.get("members") or []:
+        if isinstance(member, dict):
+            member.pop("at", None)
+            if "id" in member:
+                member["id"] = _fresh_id(str(member["id"]), number, taken)
     return new
 
 
@@ -206,7 +203,9 @@ def _as_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
-def apply_value(data: Mapping[str, Any], path: str | Sequence[Step], value: float) -> dict[str, Any]:
+def apply_value(
+    data: Mapping[str, Any], path: str | Sequence[Step], value: float
+) -> dict[str, Any]:
     """A deep copy of ``data`` with the number at ``path`` set to ``value``.
 
     A path ending at a list sets the list's length (truncating, or appending copies of the
@@ -217,7 +216,11 @@ def apply_value(data: Mapping[str, Any], path: str | Sequence[Step], value: floa
     text = format_path(steps)
     out = copy.deepcopy(dict(data))
     container, key = _walk(out, steps, text)
-    target = container[key] if (isinstance(container, list) or key in container) else None
+    target: Any = None
+    if isinstance(container, list):
+        target = container[int(key)]
+    elif key in container:
+        target = container[key]
     if isinstance(target, list):
         if not float(value).is_integer() or value < 0:
             raise PathError(f"{text}: is a list; its length must be a whole number >= 0, "
@@ -329,7 +332,7 @@ def find_break_even(values: Sequence[float], probabilities: Sequence[float],
     """Where ``probabilities`` first cross ``level``, interpolated linearly between the two
     bracketing values; a value where it equals ``level`` exactly counts. None: no crossing."""
     pairs = sorted(zip(values, probabilities, strict=True))
-    for (x0, p0), (x1, p1) in zip(pairs, pairs[1:], strict=False):
+    for (x0, p0), (x1, p1) in itertools.pairwise(pairs):
         if p0 == level:
             return float(x0)
         if (p0 - level) * (p1 - level) < 0:
@@ -384,7 +387,7 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def point_from_records(value: int | float, sides: Sequence[str], records: Sequence[Any]) -> SweepPoint:
+def point_from_records(value: float, sides: Sequence[str], records: Sequence[Any]) -> SweepPoint:
     """Count wins and draws in ``records`` (each with ``winner`` and ``rounds``)."""
     n = len(records)
 
@@ -479,7 +482,7 @@ def run_sweep(
     sides = list(scenario.ruleset.side_names(scenario.model))
     points: list[SweepPoint] = []
     for value, current in varied:
-        def report(done: int, total: int, value: int | float = value) -> None:
+        def report(done: int, total: int, value: float = value) -> None:
             if progress is not None:
                 progress(value, done, total)
 
@@ -489,10 +492,3 @@ def run_sweep(
     return SweepResult(scenario=scenario.name, source=scenario.source, vary=vary, n=n,
                        seed=seed, sides=sides, commanders=kinds, points=points)
 
-
-def iter_rows(result: SweepResult) -> Iterator[dict[str, Any]]:
-    """One flat row per (value, battle): for storing the sweep's battles."""
-    for point in result.points:
-        for record in point.records:
-            yield {"value": float(point.value), "battle": record.battle, "seed": record.seed,
-                   "winner": record.winner, "rounds": record.rounds, "reason": record.reason}
