@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from warhost.core.scenario import Scenario, load_scenario
+from warhost.sim.runner import BattleRecord, simulate
 
 SKIRMISH = Path(__file__).resolve().parents[2] / "examples" / "fantasy-battle" / "skirmish.yaml"
 RANDOM = {"Good": "random", "Evil": "random"}
@@ -22,8 +23,6 @@ def skirmish() -> Scenario:
 
 
 @lru_cache(maxsize=1)
-def reference() -> list:  # type: ignore[type-arg]
+def reference() -> list[BattleRecord]:
     """Battles 0..REFERENCE_N-1 of the skirmish, seed 0, random commanders (2 workers)."""
-    from warhost.sim.runner import simulate
-
     return simulate(skirmish(), REFERENCE_N, seed=0, workers=2, commanders=RANDOM).records()

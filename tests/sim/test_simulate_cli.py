@@ -88,6 +88,13 @@ def test_default_output_beside_the_scenario(tmp_path: Path) -> None:
     assert stored(tmp_path / "little.sim.duckdb") == reference()[:3]
 
 
+def test_resume_without_a_file_starts_the_run(tmp_path: Path) -> None:
+    document = simulate_json("-n", "2", "--workers", "1", "--out", tmp_path / "r.db",
+                             "--resume")
+    assert document["timing"]["ran"] == 2
+    assert stored(tmp_path / "r.db") == reference()[:2]
+
+
 def test_existing_result_file_needs_resume(tmp_path: Path) -> None:
     out = tmp_path / "r.duckdb"
     simulate_json("-n", "4", "--workers", "1", "--out", out)
@@ -147,10 +154,10 @@ def test_parquet_output_never_overwrites_another_file(tmp_path: Path) -> None:
 def test_a_file_in_use_is_reported(tmp_path: Path) -> None:
     out = tmp_path / "r.duckdb"
     simulate_json("-n", "2", "--workers", "1", "--out", out)
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
-         "print('locked', flush=True); time.sleep(60)", str(out)],
-        stdout=subprocess.PIPE, text=True)
+    code = ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+            "print('locked', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE,
+                              text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         assert_user_error(run("results", out), "in use by another process")

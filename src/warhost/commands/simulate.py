@@ -16,29 +16,34 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+
+def _paragraphs(text: str) -> str:
+    """Help text with each paragraph on one line, so that the terminal width wraps it."""
+    return "\n\n".join(" ".join(part.split()) for part in text.split("\n\n"))
+
+
 SIMULATE_HELP = """Run N battles of a scenario and show each side's win probability.
 
-\b
-Every battle is stored in a DuckDB file (default: SCENARIO's stem + .sim.duckdb beside it;
+Every battle is stored in a DuckDB file (default: beside SCENARIO, its stem + .sim.duckdb;
 --out FILE.parquet runs into FILE.parquet.duckdb and exports the Parquet file at the end).
 Battle i always gets the same seed from --seed and i, so the same scenario, -n and --seed
 give the same battles however many workers ran them and however often the run was
-interrupted. An interrupted run (Ctrl-C, or a crash) keeps every finished batch:
-run the same command with --resume to finish it. An existing result file is never
-overwritten; --resume continues it only if it holds the same run (scenario, seed,
-commanders, ruleset and warhost versions), and may raise -n.
+interrupted.
 
-\b
---scheduler tcp://HOST:PORT runs the batches on a Dask cluster (pip install
-'warhost[cluster]'; the workers need warhost too) instead of local processes
-(--workers is then ignored). Ctrl-C stops the run and keeps the finished batches (exit 130)."""
+An interrupted run (Ctrl-C: exit 130; or a crash) keeps every finished batch: run the same
+command with --resume to finish it. An existing result file is never overwritten; --resume
+continues it only if it holds the same run (scenario, seed, commanders, ruleset and warhost
+versions), and may raise -n.
+
+--scheduler tcp://HOST:PORT runs the batches on a Dask cluster instead of local processes
+(--workers is then ignored; needs the "cluster" extra of warhost, and warhost on the
+workers)."""
 
 RESULTS_HELP = """Show a result file again: the summary, an SQL query, or a Parquet export.
 
-\b
-Tables: meta(key, value), battles(battle, seed, winner, rounds, reason),
-scores(battle, side, score), units(battle, slot, unit, side, name, start, survivors,
-losses, fate). FILE may also be a Parquet export."""
+Tables: meta(key, value), battles(battle, seed, winner, rounds, reason), scores(battle,
+side, score), units(battle, slot, unit, side, name, start, survivors, losses, fate).
+FILE may also be a Parquet export."""
 
 DUCKDB_SUFFIXES = (".duckdb", ".db")
 
@@ -212,7 +217,7 @@ def _plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
 def register(app: typer.Typer) -> None:
     """Add ``warhost simulate`` and ``warhost results`` to ``app``."""
 
-    @app.command("simulate", help=SIMULATE_HELP, short_help="Run N battles; win probabilities.")
+    @app.command("simulate", help=_paragraphs(SIMULATE_HELP), short_help="Run N battles; win probabilities.")
     def simulate_command(
         scenario_file: Annotated[Path, typer.Argument(metavar="SCENARIO", help="Scenario YAML.")],
         n: Annotated[int, typer.Option("-n", min=1, help="Battles to run.")] = 1000,
@@ -233,7 +238,7 @@ def register(app: typer.Typer) -> None:
         ] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
         plot: Annotated[
-            Path | None, typer.Option("--plot", metavar="FILE", help="Draw the results (.png).")
+            Path | None, typer.Option("--plot", metavar="FILE", help="Draw the results (.png or .svg).")
         ] = None,
         commander: Annotated[
             list[str] | None,
@@ -303,7 +308,7 @@ def register(app: typer.Typer) -> None:
         if plot is not None:
             console.print(Text(f"Plot written to {plot}"))
 
-    @app.command("results", help=RESULTS_HELP, short_help="Show a result file again.")
+    @app.command("results", help=_paragraphs(RESULTS_HELP), short_help="Show a result file again.")
     def results_command(
         file: Annotated[Path, typer.Argument(metavar="FILE", help="A result file.")],
         sql: Annotated[
@@ -315,7 +320,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--export", metavar="FILE.parquet", help="Write every battle to Parquet."),
         ] = None,
         plot: Annotated[
-            Path | None, typer.Option("--plot", metavar="FILE", help="Draw the results (.png).")
+            Path | None, typer.Option("--plot", metavar="FILE", help="Draw the results (.png or .svg).")
         ] = None,
     ) -> None:
         from warhost.cli import _check_output

@@ -1,5 +1,6 @@
 """Monte Carlo runs: many battles of one scenario, in batches, on local worker processes or on
-a Dask cluster, each finished batch written to a :class:`~warhost.sim.store.ResultStore`.
+a Dask cluster, each finished batch written to a :class:`~warhost.sim.store.ResultStore` in
+one transaction (batches that finish together share one, so the writer keeps up).
 
 Battle ``i`` is played with seed :func:`~warhost.sim.seeds.battle_seed` ``(seed, i)`` through
 :func:`warhost.core.engine.run_battle` (``record=False``), so its result depends only on the
@@ -20,7 +21,8 @@ How the battles run:
   (``pip install 'warhost[cluster]'``; the workers need warhost installed).
 
 Batches: ``batch_size`` battles each, or by default adaptively about one second of work per
-batch (at most :data:`MAX_BATCH`, and small enough near the end to keep every worker busy).
+batch (longer with more than 16 workers; at most :data:`MAX_BATCH`; and smaller near the end
+to keep every worker busy).
 
 Interruptions: SIGINT (Ctrl-C), SIGTERM or SIGHUP during :func:`simulate` stops it at the next
 safe point: batches already finished are written, the batches in flight are dropped, the
@@ -288,10 +290,11 @@ def simulate(
 
     ``workers``: local processes (default ``os.cpu_count()``; 1 plays in this process);
     ignored when ``scheduler`` names a Dask scheduler. ``commanders``: side -> kind overrides.
-    ``store``: where every finished batch is written (one transaction each); without one the
-    records are kept in memory. ``resume``: the store may already hold battles of this run
-    (it must when ``False``: else :class:`WarhostError`). ``progress(done, n)`` is called at
-    the start and after every batch. SIGINT/SIGTERM: see the module docstring.
+    ``store``: where every finished batch is written at once (in one transaction, shared by
+    batches that finished together); without one the records are kept in memory.
+    ``resume``: the store may already hold battles of this run (it must not when ``False``:
+    else :class:`WarhostError`). ``progress(done, n)`` is called at the start and after every
+    write. SIGINT/SIGTERM/SIGHUP: see the module docstring.
     """
     if n < 0:
         raise WarhostError("the number of battles must not be negative", field="n")
@@ -333,11 +336,11 @@ def simulate(
                     backend: _Backend = _DaskBackend(scheduler, scenario, seed, kinds)
                     _drive(backend, _Batcher(todo, batch_size, backend.slots()), sink, stop)
                 else:
-                    count = min(workers or os.cpu_count() or 1, len(todo))
-                    if count <= 1:
+                    count = workers or os.cpu_count() or 1
+                    if count <= 1 or len(todo) <= 1:
                         _run_here(scenario, _Batcher(todo, batch_size, 1), seed, kinds, sink,
                                   stop)
-                    else:
+                    else:  # the pool starts its processes as they are needed
                         pool = _PoolBackend(count, scenario, seed, kinds)
                         _drive(pool, _Batcher(todo, batch_size, count), sink, stop)
     finally:
@@ -368,7 +371,9 @@ class _Batcher:
         else:
             size = FIRST_BATCH
             if self.per_battle is not None:
-                size = round(TARGET_SECONDS / max(self.per_battle, 1e-6))
+                # many workers: longer batches, so that the writer commits at most ~16 per second
+                target = TARGET_SECONDS * max(1.0, self.slots / 16)
+                size = round(target / max(self.per_battle, 1e-6))
             # near the end, smaller batches keep every worker busy
             size = max(1, min(size, MAX_BATCH, math.ceil(left / (2 * self.slots))))
         batch = self.todo[self.position:self.position + size]
@@ -466,7 +471,7 @@ def _drive(
     sink: Callable[[list[BattleRecord]], None],
     stop: threading.Event,
 ) -> None:
-    """Keep about two batches per slot in flight; hand each finished batch to ``sink``."""
+    """Keep about two batches per slot in flight; hand the finished batches to ``sink``."""
     pending: set[Any] = set()
     try:
         while True:
@@ -478,10 +483,15 @@ def _drive(
             if not pending:
                 break
             done, pending = backend.wait(pending, 0.2)
+            finished: list[BattleRecord] = []
             for future in done:
                 records, seconds = backend.result(future)
                 batcher.observe(len(records), seconds)
-                sink(records)
+                finished.extend(records)
+            if finished:
+                # batches that finished together share a transaction, so the writer keeps up
+                # however many workers there are
+                sink(finished)
             if stop.is_set() and (pending or batcher.left()):
                 raise KeyboardInterrupt
     except BaseException:

@@ -173,7 +173,8 @@ class ResultStore:
             for statement in _SCHEMA:
                 con.execute(statement)
             con.executemany("INSERT INTO meta VALUES (?, ?)",
-                            [[key, json.dumps(value)] for key, value in meta.items()])
+                            [[key, json.dumps(value, default=str)]
+                             for key, value in meta.items()])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
@@ -371,7 +372,7 @@ class ResultStore:
         """Write every battle to one Parquet file (see the module docstring), atomically."""
         target = Path(path)
         temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        metadata = _sql_string(json.dumps(self.meta, ensure_ascii=False))
+        metadata = _sql_string(json.dumps(self.meta, ensure_ascii=False, default=str))
         query = (
             "SELECT b.battle, b.seed, b.winner, b.rounds, b.reason, s.scores, u.units "
             "FROM battles b "
