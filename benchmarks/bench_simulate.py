@@ -1,0 +1,48 @@
+"""Monte Carlo throughput: battles per second on 1 and 2 worker processes, per example and
+commander kind, and the peak memory of a worker.
+
+Run: .venv/bin/python benchmarks/bench_simulate.py [--seconds 8] [--kinds random,ai]
+Each cell simulates about --seconds worth of battles (sized from a short trial run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+from warhost.core.registry import all_rulesets
+from warhost.core.scenario import load_scenario
+from warhost.sim.runner import shutdown_workers, simulate
+
+
+def rate(scenario, n: int, workers: int, kind: str) -> float:  # type: ignore[no-untyped-def]
+    sides = scenario.ruleset.side_names(scenario.model)
+    start = time.perf_counter()
+    simulate(scenario, n, seed=0, workers=workers, commanders={s: kind for s in sides})
+    return n / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--kinds", default="random,ai")
+    args = parser.parse_args()
+    print(f"{'example':<36} {'commanders':<10} {'1 worker':>10} {'2 workers':>10} {'speed-up':>9}")
+    for name, ruleset in all_rulesets().items():
+        for path in ruleset.examples():
+            scenario = load_scenario(path)
+            for kind in args.kinds.split(","):
+                trial = rate(scenario, 4, 1, kind)
+                n = max(8, int(trial * args.seconds))
+                one = rate(scenario, n, 1, kind)
+                two = rate(scenario, 2 * n, 2, kind)
+                print(f"{name + '/' + path.stem:<36} {kind:<10} {one:>10.1f} {two:>10.1f} "
+                      f"{two / one:>8.2f}x", flush=True)
+    shutdown_workers()
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    print(f"\npeak memory of a worker process: {peak_kib / 1024:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
