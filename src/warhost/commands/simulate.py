@@ -3,6 +3,8 @@ results`` (its summary again, SQL queries, Parquet export)."""
 
 from __future__ import annotations
 
+import importlib
+
 import json
 import sys
 import time
@@ -198,8 +200,8 @@ def _plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
     from warhost.cli import _check_output
     from warhost.core.errors import WarhostError
 
-    try:
-        from warhost.render import plots
+    try:  # through sys.modules, so a missing or replaced module is seen
+        plots = importlib.import_module("warhost.render.plots")
     except ImportError as exc:
         raise WarhostError(f"plots are not available: {exc} (is matplotlib installed?)",
                            field="plot") from None
