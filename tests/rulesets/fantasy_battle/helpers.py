@@ -62,7 +62,7 @@ def add_unit(state: FBState, **spec: Any) -> Unit:
         facing=facing, squad=spec.get("squad"), unique=spec.get("unique", False),
         fate=spec.get("fate", 0), abilities=make_abilities(spec.get("abilities", [])),
         feats=feats, feats_used=[False] * len(feats), wounded=spec.get("wounded", False),
-        original_cls=cls, original_type=utype,
+        original_cls=cls, original_type=utype, faction=spec.get("faction", ""),
     )
     state.units[unit.id] = unit
     state.start_strength[unit.id] = 1

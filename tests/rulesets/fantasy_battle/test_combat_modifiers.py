@@ -331,3 +331,14 @@ def test_every_modifier_comes_from_the_table() -> None:
         assert (att, dfn) == (total["attack"], total["defense"])
     assert mods(s, "m", "a", "ranged") == (1 + 1 - 1 - 2, -1 + 2)
     assert mods(s, "l", "p", "melee", True) == (2, -1)
+
+
+@pytest.mark.rule("FB-ABIL-03", "FB-AMB-05")
+def test_faction_keyword_filter_picks_allies_of_that_faction() -> None:
+    """A banner that inspires only Dwarves helps the dwarf, not the allied elf beside it."""
+    leader = u("c", (0, 0), rank="champion", faction="Dwarves", abilities=[
+        ab("banner", attack=1, affects="allies", factions=["Dwarves"])])
+    s = make_state(units=[leader, u("dwarf", (1, 1), faction="Dwarves"),
+                          u("elf", (1, 0), faction="Elves"), u("foe", (9, 9), "B")])
+    assert [a.name for _, a in abilities_affecting(s, s.units["dwarf"])] == ["banner"]
+    assert abilities_affecting(s, s.units["elf"]) == []

@@ -92,7 +92,16 @@ def test_faction_has_no_rules_effect() -> None:
     for side in data["sides"]:
         side["faction"] = "Good"
     same, _, _ = build(data)
-    assert same.to_json() == plain.to_json()
+
+    def without_faction(state: Any) -> dict[str, Any]:
+        # a faction is only a keyword for ability filters (FB-AMB-05); nothing else changes
+        doc = state.to_json()
+        for unit in doc["units"].values():
+            unit.pop("faction")
+        return doc
+
+    assert without_faction(same) == without_faction(plain)
+    assert {u.faction for u in same.units.values()} == {"Good"}
 
 
 @rule("FB-START-03", "FB-START-04", "FB-SETUP-11", "FB-AMB-13")

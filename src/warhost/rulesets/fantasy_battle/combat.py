@@ -296,7 +296,8 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
 
     Its own abilities that affect itself (``self``, ``self_and_allies``), then abilities of
     friendly units on the map that affect allies (``allies``, ``self_and_allies``) within their
-    ``range`` and whose keyword filters (types, classes, ranks; empty = any) match ``unit``
+    ``range`` and whose keyword filters (types, classes, ranks, factions; empty = any) match
+    ``unit``
     (FB-ABIL-03, FB-AMB-05).
     """
     out: list[tuple[Unit, AbilityState]] = [
@@ -316,6 +317,8 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
             if a.classes and unit.cls not in a.classes:
                 continue
             if a.ranks and unit.rank not in a.ranks:
+                continue
+            if a.factions and unit.faction not in a.factions:
                 continue
             if a.range is not None:
                 if dist is None:

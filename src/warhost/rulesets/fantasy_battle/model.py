@@ -81,6 +81,7 @@ class Ability(Strict):
     types: list[UnitType] = Field(default_factory=list, description="Keyword filter (empty: any).")
     classes: list[UnitClass] = Field(default_factory=list)
     ranks: list[Rank] = Field(default_factory=list)
+    factions: list[str] = Field(default_factory=list, description="Keyword filter (empty: any).")
 
 
 class UnitSpec(Strict):
@@ -95,6 +96,7 @@ class UnitSpec(Strict):
     facing: Facing | None = Field(None, description="Pikes only.")
     unique: bool = False
     fate_points: Annotated[int, Field(ge=0)] = 0
+    faction: str | None = Field(None, description="Default: the side's faction.")
     abilities: list[Ability] = Field(default_factory=list)
     feats: list[FeatName] = Field(default_factory=list, max_length=3)
 
@@ -111,6 +113,7 @@ class MemberSpec(Strict):
     facing: Facing | None = None
     unique: bool = False
     fate_points: Annotated[int, Field(ge=0)] = 0
+    faction: str | None = Field(None, description="Default: the side's faction.")
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 

@@ -89,7 +89,7 @@ def default_facing(index: int) -> Square:
 def make_abilities(specs: Iterable[Ability]) -> list[AbilityState]:
     """Ability states from their scenario specs."""
     return [AbilityState(a.name, a.attack, a.defense, a.affects, a.range, list(a.types),
-                         list(a.classes), list(a.ranks)) for a in specs]
+                         list(a.classes), list(a.ranks), list(a.factions)) for a in specs]
 
 
 def unit_size(unit_type: str, options: Options) -> int:
@@ -111,6 +111,7 @@ def armies(model: FantasyBattleScenario) -> list[Unit]:
                     if m.unit_class == "pike" else None,
                     squad=squad.id, unique=m.unique, fate=m.fate_points,
                     original_cls=m.unit_class, original_type=squad.type,
+                    faction=m.faction or side.faction,
                 ))
         for u in side.units:
             units.append(Unit(
@@ -122,6 +123,7 @@ def armies(model: FantasyBattleScenario) -> list[Unit]:
                 unique=u.unique, fate=u.fate_points, abilities=make_abilities(u.abilities),
                 feats=list(u.feats), feats_used=[False] * len(u.feats),
                 original_cls=u.unit_class, original_type=u.type,
+                faction=u.faction or side.faction,
             ))
     return units
 

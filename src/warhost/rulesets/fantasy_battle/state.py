@@ -39,6 +39,7 @@ class AbilityState:
     types: list[str]
     classes: list[str]
     ranks: list[str]
+    factions: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -68,6 +69,7 @@ class Unit:
     activated: bool = False
     original_cls: str = ""
     original_type: str = ""
+    faction: str = ""
 
     @property
     def on_map(self) -> bool:
