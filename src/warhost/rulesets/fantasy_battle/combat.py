@@ -222,6 +222,26 @@ def _adjacent_to_side(state: FBState, target: Unit, side: str) -> bool:
     return False
 
 
+def _candidates(state: FBState, unit: Unit, mine: tuple[Square, ...], ranged: bool,
+                can_throw: bool) -> list[Unit]:
+    """Units that could be targets: all of them for shooters, else those standing within
+    reach (1 square, or 4 for a Throw), found through the occupancy map, in unit order."""
+    if ranged:
+        return list(state.units.values())
+    reach = THROW_RANGE[1] if can_throw else 1
+    x0, y0 = mine[0]
+    x1, y1 = mine[-1]
+    occupied = state.occupied
+    found: set[str] = set()
+    for y in range(y0 - reach, y1 + reach + 1):
+        for x in range(x0 - reach, x1 + reach + 1):
+            uid = occupied.get((x, y))
+            if uid is not None and uid != unit.id:
+                found.add(uid)
+    order = state.unit_order()
+    return [state.units[uid] for uid in sorted(found, key=order.__getitem__)]
+
+
 def attack_options(
     state: FBState,
     unit: Unit,
@@ -262,7 +282,7 @@ def attack_options(
     lo, hi = THROW_RANGE
     out: list[AttackOption] = []
     throws: list[AttackOption] = []
-    for enemy in state.units.values():
+    for enemy in _candidates(state, unit, mine, ranged, can_throw):
         if enemy.side == unit.side or not enemy.on_map or enemy.id in exclude:
             continue
         theirs = state.squares_of(enemy)

@@ -248,7 +248,7 @@ class _Ctx:
 
     __slots__ = ("adj", "arc", "dirs", "large", "occ", "occ_at", "start", "t")
 
-    def __init__(self, state: FBState, unit: Unit) -> None:
+    def __init__(self, state: FBState, unit: Unit, budget: int) -> None:
         assert unit.anchor is not None
         t = _tables(state.grid)
         self.t = t
@@ -261,7 +261,18 @@ class _Ctx:
         self.start = t.index(unit.anchor)
         w, h = t.width, t.height
         me = unit.id
-        occ = {(y + 1) * pw + x + 1 for (x, y), uid in state.occupied.items() if uid != me}
+        # Nothing farther than the budget (plus the sizes of two 2x2 bases and an arc) can
+        # touch this move: leave far units out, so a move costs the same in any army size.
+        ux, uy = unit.anchor
+        reach = budget + 4
+        occupied = state.occupied
+        if len(occupied) > (2 * reach + 1) ** 2:
+            near = ((x, y) for y in range(uy - reach, uy + reach + 1)
+                    for x in range(ux - reach, ux + reach + 1))
+            occ = {(y + 1) * pw + x + 1 for (x, y) in near
+                   if (x, y) in occupied and occupied[(x, y)] != me}
+        else:
+            occ = {(y + 1) * pw + x + 1 for (x, y), uid in occupied.items() if uid != me}
         self.occ = occ
         occ_at: dict[int, list[int]] = {}
         if large:
@@ -279,6 +290,8 @@ class _Ctx:
         for other in state.units.values():
             anchor = other.anchor
             if other.side == side or anchor is None or other.status != ON_MAP:
+                continue
+            if abs(anchor[0] - ux) > reach or abs(anchor[1] - uy) > reach:
                 continue
             a0 = (anchor[1] + 1) * pw + anchor[0] + 1
             level = lvl[a0]
@@ -351,7 +364,7 @@ def destinations(
     """
     if not unit.on_map or unit.anchor is None or budget < 0:
         return {}
-    ctx = _Ctx(state, unit)
+    ctx = _Ctx(state, unit, budget)
     if vault:
         return _vault_destinations(ctx, budget)
     return _plain_destinations(ctx, budget)
@@ -558,7 +571,7 @@ def charge_destinations(state: FBState, unit: Unit, budget: int) -> dict[Square,
     run; no Vault. Staying put is not a charge."""
     if not unit.on_map or unit.anchor is None:
         return {}
-    ctx = _Ctx(state, unit)
+    ctx = _Ctx(state, unit, budget)
     t = ctx.t
     clear = t.lchg if ctx.large else t.chg
     out: dict[Square, MovePlan] = {}

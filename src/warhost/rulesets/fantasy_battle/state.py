@@ -150,6 +150,14 @@ class FBState:
         self.turn_index = 0
         self.reinforced: dict[str, dict[str, int]] = {}
 
+    def unit_order(self) -> dict[str, int]:
+        """Each unit's position in the army lists (the order results are reported in)."""
+        cached: dict[str, int] | None = getattr(self, "_order", None)
+        if cached is None or len(cached) != len(self.units):
+            cached = {uid: i for i, uid in enumerate(self.units)}
+            self._order = cached
+        return cached
+
     # --- placement -----------------------------------------------------------------------
     def squares_of(self, unit: Unit) -> tuple[Square, ...]:
         """The unit's space (empty when it is not on the map)."""
