@@ -205,15 +205,17 @@ def test_reforming_only_into_under_strength_squads_of_the_same_type() -> None:
     state.squads["red"] = Squad("red", "A", "infantry", [f"r{i}" for i in range(4)])
     state.squads["green"] = Squad("green", "A", "infantry", [f"g{i}" for i in range(4)])
     battle = make_battle(state)
-    rec = with_recorders(battle, {"A": {"reform": ["reform r0 green", "done"]}})
+    rec = with_recorders(battle, {"A": {"reform": ["reform r0", "done"]}})
     # both squads full: nothing to offer, no question asked
     game.reform(state, battle, "A")
     assert not rec["A"].asked
     state.remove(state.units["g3"], DEFEATED)
     game.reform(state, battle, "A")
     offered = {str(o) for o in rec["A"].asked[0].options}
-    assert "reform r0 green" in offered and "reform g0 red" not in offered
-    assert not any(o.startswith("reform-new") for o in offered)
+    assert "reform r0" in offered and "reform g0" not in offered  # green is the open squad
+    # r0's only destination is green, so the second question answers itself
+    assert [d.kind for d in rec["A"].asked] == ["reform", "reform"]
+    assert not any("new-squad" in str(o) for d in rec["A"].asked for o in d.options)
     assert state.units["r0"].squad == "green"
     assert "r0" in state.squads["green"].members and "r0" not in state.squads["red"].members
 

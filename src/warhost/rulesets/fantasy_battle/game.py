@@ -378,40 +378,51 @@ def side_index(state: FBState, side: str) -> int:
 
 
 def reform(state: FBState, battle: Battle, side: str) -> None:
-    """Standard units may switch squads at round end (FB-SQUAD-04, FB-AMB-09)."""
+    """Standard units may switch squads at round end (FB-SQUAD-04, FB-AMB-09).
+
+    Two questions a time, so large armies stay quick: which unit (``reform UNIT``, or
+    ``done``), then which squad it joins (``join SQUAD``, or ``new-squad`` when allowed).
+    """
     moved: set[str] = set()
+    allow_new = state.options.reform_allow_new_squads
     while True:
-        options = [DONE]
         present: dict[str, int] = {}
         for squad in state.squads.values():
             if squad.side == side:
                 present[squad.id] = sum(1 for m in squad.members if state.units[m].on_map)
         open_squads = [sq for sq in state.squads.values()  # an emptied squad is gone
                        if sq.id in present and 0 < present[sq.id] < SQUAD_SIZE[sq.type]]
-        for unit in state.units.values():
-            if unit.side != side or unit.squad is None or not unit.on_map or unit.id in moved:
-                continue
-            for squad in open_squads:
-                if squad.id != unit.squad and squad.type == unit.type:
-                    options.append(Order.of("reform", unit.id, squad.id))
-            if state.options.reform_allow_new_squads:
-                options.append(Order.of("reform-new", unit.id))
-        if len(options) == 1:
+        open_types = {sq.type for sq in open_squads}
+
+        def targets(unit: Unit) -> list[Order]:
+            out = [Order.of("join", sq.id) for sq in open_squads
+                   if sq.id != unit.squad and sq.type == unit.type]
+            return out + [Order("new-squad")] if allow_new else out
+
+        movers = [
+            Order.of("reform", unit.id) for unit in state.units.values()
+            if unit.side == side and unit.squad is not None and unit.on_map
+            and unit.id not in moved and (allow_new or unit.type in open_types)
+            and targets(unit)
+        ]
+        if not movers:
             return
-        pick = battle.decide(Decision(side, "reform", tuple(options), "reform squads?",
+        pick = battle.decide(Decision(side, "reform", (DONE, *movers), "reform squads?",
                                       default=DONE))
         if pick == DONE:
             return
         unit = state.units[str(pick.args[0])]
+        where = battle.decide(Decision(side, "reform-to", tuple(targets(unit)),
+                                       f"which squad does {unit.id} join?", subject=unit.id))
         old = state.squads[unit.squad]  # type: ignore[index]
-        if pick.kind == "reform-new":
+        if where.kind == "new-squad":
             from warhost.rulesets.fantasy_battle.state import Squad
 
             new_id = f"{old.id}+{unit.id}"
             state.squads[new_id] = Squad(new_id, side, unit.type, [], new_id, activated=True)
             target = state.squads[new_id]
         else:
-            target = state.squads[str(pick.args[1])]
+            target = state.squads[str(where.args[0])]
         old.members.remove(unit.id)
         target.members.append(unit.id)
         unit.squad = target.id
