@@ -199,7 +199,7 @@ class FantasyBattleAI(Commander):
                   for i, option in enumerate(decision.options)]
         if unit.is_archer:
             scored.sort(key=lambda item: -item[0])
-            close = [item for item in scored if 2 <= item[3] <= 12][:12]
+            close = [item for item in scored if 2 <= item[3] <= 12][:8]
         else:
             close = [item for item in scored if item[3] == 1]
         best, best_score = None, -1e18
@@ -218,7 +218,12 @@ class FantasyBattleAI(Commander):
         """What the unit could win by attacking from where it stands now."""
         best = 0.0
         if unit.is_archer:
-            for choice in combat.attack_options(state, unit, allow_throw=False):
+            # Only the six nearest enemies: farther ones pay more range penalty, and exact
+            # lines of fire are the costly part of judging a firing position.
+            space = state.squares_of(unit)
+            by_distance = sorted(enemies, key=lambda e: space_distance(space, state.squares_of(e)))
+            far = frozenset(e.id for e in by_distance[6:])
+            for choice in combat.attack_options(state, unit, allow_throw=False, exclude=far):
                 target = state.units[choice.target]
                 best = max(best, attack_chance(state, unit, target, "ranged") * unit_value(target))
             return 3 * best
