@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Annotated, Any, Self
 
 import typer
+
+from warhost.cli_options import BatchCommanders
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -242,11 +244,7 @@ def register(app: typer.Typer) -> None:
         plot: Annotated[
             Path | None, typer.Option("--plot", metavar="FILE", help="Draw the results (.png or .svg).")
         ] = None,
-        commander: Annotated[
-            list[str] | None,
-            typer.Option("--commander", metavar="SIDE=KIND",
-                         help="Who commands a side: ai, random or first. Repeatable."),
-        ] = None,
+        commander: BatchCommanders = None,
         batch_size: Annotated[
             int | None,
             typer.Option("--batch-size", min=1,

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from warhost.cli_options import BatchCommanders
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -149,11 +151,7 @@ def register(app: typer.Typer) -> None:
         workers: Annotated[
             int | None, typer.Option(min=1, help="Worker processes (default: one per CPU).")
         ] = None,
-        commander: Annotated[
-            list[str] | None,
-            typer.Option("--commander", metavar="SIDE=KIND",
-                         help="Who commands a side: ai, random or first. Repeatable."),
-        ] = None,
+        commander: BatchCommanders = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
         plot: Annotated[
             Path | None,
