@@ -36,6 +36,12 @@ def _distances(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
     return result
 
 
+def _enemy_boxes(state: FBState, side: str) -> np.ndarray:
+    """Bounding boxes (x0, y0, x1, y1) of every enemy of ``side`` on the map."""
+    boxes = [_box(state.squares_of(e)) for e in state.enemies(side)]
+    return np.array(boxes) if boxes else np.zeros((0, 4), dtype=int)
+
+
 class _Field:
     """Distances and threats around one unit, for scoring many destinations at once."""
 
@@ -105,30 +111,52 @@ class FantasyBattleAI(Commander):
     # --- turn order ------------------------------------------------------------------------
     def _activate(self, decision: Decision, state: FBState) -> Order | None:
         best, best_score = None, -1e9
+        side = decision.side
+        enemy_boxes = _enemy_boxes(state, side)
         for option in decision.options:
             if option.kind != "activate":
                 continue
             gid = str(option.args[0])
             squad = state.squads.get(gid)
             members = [state.units[m] for m in squad.members] if squad else [state.units[gid]]
-            score = max((self._urgency(state, m) for m in members if m.on_map), default=-1e9)
+            score = max((self._urgency(state, m, enemy_boxes) for m in members if m.on_map),
+                        default=-1e9)
             if score > best_score:
                 best, best_score = option, score
         return best
 
-    def _urgency(self, state: FBState, unit: Unit) -> float:
+    def _urgency(self, state: FBState, unit: Unit, enemy_boxes: np.ndarray | None = None) -> float:
+        """How much acting now matters: a good attack first, else threats and closeness."""
         best = 0.0
         for choice in combat.attack_options(state, unit, allow_throw=False):
             target = state.units[choice.target]
             best = max(best, attack_chance(state, unit, target, choice.kind) * unit_value(target))
         if best:
             return 10 + best
-        threat = sum(1 for e in state.adjacent_enemies(unit))
-        nearest = min((state.distance(unit, e) for e in state.enemies(unit.side)), default=99)
+        if enemy_boxes is None:
+            enemy_boxes = _enemy_boxes(state, unit.side)
+        if not len(enemy_boxes):
+            return 5 - 0.1 * 99
+        space = state.squares_of(unit)
+        nearest = int(_distances(np.array([_box(space)]), enemy_boxes).min())
+        threat = 0
+        if nearest == 1:
+            (x0, y0), (x1, y1) = space[0], space[-1]
+            seen: set[str] = set()
+            for y in range(y0 - 1, y1 + 2):
+                for x in range(x0 - 1, x1 + 2):
+                    uid = state.occupied.get((x, y))
+                    if uid is not None and uid not in seen:
+                        seen.add(uid)
+                        other = state.units[uid]
+                        if other.side != unit.side and state.adjacent(unit, other):
+                            threat += 1
         return 5 - 0.1 * nearest + threat
 
     def _member(self, decision: Decision, state: FBState) -> Order | None:
-        return max(decision.options, key=lambda o: self._urgency(state, state.units[str(o.args[0])]))
+        enemy_boxes = _enemy_boxes(state, decision.side)
+        return max(decision.options,
+                   key=lambda o: self._urgency(state, state.units[str(o.args[0])], enemy_boxes))
 
     # --- a unit's plan -----------------------------------------------------------------------
     def _plan(self, decision: Decision, state: FBState) -> Order | None:
