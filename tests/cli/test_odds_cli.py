@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from tests.cli.scenarios import write_tiny
+from tests.cli_helpers import assert_user_error
 from warhost.cli import app
 
 runner = CliRunner()
@@ -21,16 +22,6 @@ def run(*args: str | Path) -> Result:
     return runner.invoke(app, ["odds", *(str(a) for a in args)])
 
 
-def assert_user_error(result: Result, *needles: str) -> str:
-    """Exit 2, exactly one line on stderr starting with ``error:``, no traceback."""
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert "Traceback" not in result.output
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.fixture

@@ -16,27 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import CliRunner
 
+from tests.cli_helpers import assert_user_error, run
 from tests.sim import RANDOM_ARGS, SKIRMISH, reference
-from warhost.cli import app
 from warhost.sim.store import ResultStore
 
 runner = CliRunner()
 
 
-def run(*args: str | Path) -> Result:
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def assert_user_error(result: Result, *needles: str) -> str:
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def simulate_json(*args: str | Path) -> dict[str, Any]:
