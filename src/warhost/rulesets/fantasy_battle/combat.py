@@ -533,10 +533,6 @@ def _ask_abilities(
     return False
 
 
-def _fate_left(unit: Unit) -> int:
-    return unit.fate - unit.fate_spent
-
-
 def _fate_window(
     battle: Battle,
     attacker: Unit,
@@ -553,7 +549,7 @@ def _fate_window(
     Only the two units in the fight spend; the window closes when both pass in succession (a
     side that cannot spend passes without being asked).
     """
-    if _fate_left(attacker) <= 0 and _fate_left(target) <= 0:
+    if attacker.fate_left <= 0 and target.fate_left <= 0:
         return
     seats = ((attacker, att_dice, def_dice, "attacker"), (target, def_dice, att_dice, "defender"))
     turn = 0
@@ -561,7 +557,7 @@ def _fate_window(
     while passes < 2:
         unit, own, foe, role = seats[turn]
         turn ^= 1
-        left = _fate_left(unit)
+        left = unit.fate_left
         if left <= 0 or not (own or foe):
             passes += 1
             continue
@@ -589,7 +585,7 @@ def _fate_window(
         new = battle.dice.pool(1, 6, f"fate reroll by {unit.id}", unit=whose.id)[0]
         dice[index] = new
         battle.emit("fate", unit=unit.id, side=unit.side, die_of=whose.id, index=index,
-                    old=old, new=new, purpose=purpose, fate_left=_fate_left(unit))
+                    old=old, new=new, purpose=purpose, fate_left=unit.fate_left)
 
 
 def _fate_totals(info: dict[str, int]) -> str:

@@ -215,10 +215,6 @@ def _dice_text(unit: Unit, mod: int) -> str:
     return f"{unit.id} ({_rank_class(unit)}): {n}d6{keep} {mod:+d}"
 
 
-def _fate_left(unit: Unit) -> int:
-    return unit.fate - unit.fate_spent
-
-
 def attack_odds(
     state: FBState,
     attacker: Unit,
@@ -245,7 +241,7 @@ def attack_odds(
         outcomes[name] = success * after.get(name, Fraction(0))
     notes: list[str] = []
     alternatives: dict[str, Fraction] = {}
-    fate = {"attacker": _fate_left(attacker), "defender": _fate_left(target)}
+    fate = {"attacker": attacker.fate_left, "defender": target.fate_left}
     for role, unit in (("attacker", attacker), ("defender", target)):
         if fate[role] > 0:
             alternatives[f"success if {unit.id} spends 1 Fate Point"] = fate_success(

@@ -101,6 +101,11 @@ class Unit:
         """Only Pikes have a facing (FB-PIKE-01, FB-CAV-10)."""
         return self.cls == "pike"
 
+    @property
+    def fate_left(self) -> int:
+        """Fate Points not yet spent (FB-FATE-02)."""
+        return self.fate - self.fate_spent
+
     def unused_feats(self, name: str | None = None) -> list[int]:
         """Indexes of Feat entries not used yet (optionally only those named ``name``)."""
         return [
