@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NoReturn
 
 
 class WarhostError(Exception):
@@ -43,6 +44,23 @@ class WarhostError(Exception):
 
 class ScenarioError(WarhostError):
     """The scenario file is malformed or breaks a setup rule."""
+
+
+FieldPath = tuple[str | int, ...]
+
+
+class SetupError(ScenarioError):
+    """A scenario that breaks a setup rule; ``path`` locates the field in the file, e.g.
+    ``('sides', 0, 'units', 1, 'at')``, and the loader turns it into a field name and line."""
+
+    def __init__(self, message: str, path: FieldPath) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def fail(message: str, *path: str | int) -> NoReturn:
+    """Raise a :class:`SetupError` for the field at ``path``."""
+    raise SetupError(message, tuple(path))
 
 
 class IllegalOrderError(WarhostError):

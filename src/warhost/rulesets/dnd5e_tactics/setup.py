@@ -6,8 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from warhost.core.engine import Battle
+from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
-from warhost.geometry.table import Board, Region, edge_bearing, formation, gap
+from shapely.geometry import Polygon
+
+from warhost.geometry.table import (
+    Board,
+    Region,
+    edge_bearing,
+    formation,
+    gap,
+    single_footprint,
+)
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import (
     Dnd5eTacticsScenario,
@@ -195,12 +205,10 @@ def deployment_spots(state: T5State, body: Body, side: SideSpec) -> list[tuple[f
     return free
 
 
-def footprint_at(body: Body, centre: tuple[float, float]):  # type: ignore[no-untyped-def]
+def footprint_at(body: Body, centre: tuple[float, float]) -> Polygon:
     """The body's footprint if its centre were ``centre``."""
     if isinstance(body, Unit):
         return formation(body.members, body.files, PITCH[body.stance], centre, body.facing).polygon
-    from warhost.geometry.table import single_footprint
-
     return single_footprint(centre, 0.5, body.facing)
 
 
@@ -208,8 +216,6 @@ def choose_position(ctx: Ctx, body: Body, side: SideSpec) -> None:
     """T5-DEC-01: the owner picks a free spot in its deployment zone."""
     spots = deployment_spots(ctx.state, body, side)
     if not spots:
-        from warhost.core.errors import ScenarioError
-
         raise ScenarioError(f"no room to deploy {body.id} in {side.name}'s zone", field="at")
     options = [Order.of("deploy", point_text(p)) for p in spots]
     order = ctx.ask(

@@ -1,21 +1,114 @@
-"""Setup rules of a `dnd5e-tactics` scenario that the schema cannot express."""
+"""Setup rules of a `dnd5e-tactics` scenario that the schema cannot express.
+
+:func:`check_scenario` raises :class:`warhost.core.errors.SetupError` whose ``path`` names the
+offending field; the loader turns it into the field text and the line. The first problem found
+is reported.
+"""
 
 from __future__ import annotations
 
-from warhost.core.errors import ScenarioError
-from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario
+from collections.abc import Iterator
+
+from shapely.geometry import Polygon
+
+from warhost.core.errors import FieldPath, fail
+from warhost.geometry.table import Board, Region, formation, gap, single_footprint
+from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario, StatBlock
+from warhost.rulesets.dnd5e_tactics.setup import make_region
+from warhost.rulesets.dnd5e_tactics.state import PITCH
 
 
 def check_scenario(model: Dnd5eTacticsScenario) -> None:
-    """Raise :class:`ScenarioError` (with ``path``) for the first problem found."""
+    """Check sides, ids, stat blocks, terrain and positions."""
     names = [s.name for s in model.sides]
-    if len(set(names)) != len(names):
-        raise _error("two sides share a name", ("sides", 1, "name"))
+    if names[0] == names[1]:
+        fail("the two sides share a name", "sides", 1, "name")
     if model.defender not in names:
-        raise _error(f"defender must be one of {', '.join(names)}", ("defender",))
+        fail(f"the defender must be one of the sides: {', '.join(names)} (T5-AMB-03)", "defender")
+    if model.sides[0].edge == model.sides[1].edge:
+        fail("the two sides deploy on the same edge", "sides", 1, "edge")
+    seen: dict[str, FieldPath] = {}
+    for i, side in enumerate(model.sides):
+        if not side.units and not side.singles:
+            fail("a side needs at least one unit or Single Character", "sides", i, "units")
+        ids = [("units", j, u.id) for j, u in enumerate(side.units)]
+        ids += [("singles", j, c.id) for j, c in enumerate(side.singles)]
+        for kind, j, body_id in ids:
+            path: FieldPath = ("sides", i, kind, j)
+            if body_id in seen:
+                fail(f"id {body_id!r} is used twice", *path, "id")
+            seen[body_id] = path
+    for path, stats in _stat_blocks(model):
+        _check_stats(stats, path)
+    regions = []
+    for k, spec in enumerate(model.terrain):
+        if (spec.rect is None) == (spec.polygon is None):
+            fail("give exactly one of rect or polygon", "terrain", k)
+        if spec.rect is not None and (spec.rect[2] <= 0 or spec.rect[3] <= 0):
+            fail("a rectangle needs a positive width and height", "terrain", k, "rect")
+        region = make_region(spec, k)
+        if not region.polygon.is_valid or region.polygon.area <= 0:
+            fail("the polygon is not a simple shape with an area", "terrain", k, "polygon")
+        regions.append(region)
+    _check_positions(model, regions)
 
 
-def _error(message: str, path: tuple[str | int, ...]) -> ScenarioError:
-    error = ScenarioError(message)
-    error.path = path  # type: ignore[attr-defined]
-    return error
+def _stat_blocks(model: Dnd5eTacticsScenario) -> Iterator[tuple[FieldPath, StatBlock]]:
+    for i, side in enumerate(model.sides):
+        for j, unit in enumerate(side.units):
+            yield ("sides", i, "units", j, "member"), unit.member
+            yield ("sides", i, "units", j, "commander"), unit.commander
+        for j, single in enumerate(side.singles):
+            yield ("sides", i, "singles", j, "stats"), single.stats
+
+
+def _check_stats(stats: StatBlock, path: FieldPath) -> None:
+    melee = {a.name for a in stats.attacks if a.kind == "melee"}
+    for k, name in enumerate(stats.multiattack):
+        if name not in melee:
+            fail(f"multiattack names {name!r}, which is not one of its melee attacks "
+                 f"({', '.join(sorted(melee)) or 'none'})", *path, "multiattack", k)
+    for k, attack in enumerate(stats.attacks):
+        if attack.kind == "ranged" and attack.range <= 0:
+            fail("a ranged attack needs a range in feet", *path, "attacks", k, "range")
+        if attack.long_range is not None and attack.long_range < attack.range:
+            fail("long_range must be at least range", *path, "attacks", k, "long_range")
+    if stats.mount is not None:
+        mount_melee = {a.name for a in stats.mount.attacks if a.kind == "melee"}
+        for k, name in enumerate(stats.mount.multiattack):
+            if name not in mount_melee:
+                fail(f"mount multiattack names {name!r}, which is not one of its melee attacks",
+                     *path, "mount", "multiattack", k)
+    names = [a.name for a in stats.areas] + [h.name for h in stats.heals]
+    for k, name in enumerate(names):
+        if " " in name:
+            fail("area and heal names may not contain spaces (orders name them)",
+                 *path, "areas" if k < len(stats.areas) else "heals",
+                 k if k < len(stats.areas) else k - len(stats.areas), "name")
+
+
+def _check_positions(model: Dnd5eTacticsScenario, regions: list[Region]) -> None:
+    board = Board(model.board.width, model.board.height)
+    shapes: list[tuple[str, Polygon]] = []
+    files = model.options.formation_files
+    for i, side in enumerate(model.sides):
+        entries = [("units", j, u.id, u.at, u.facing,
+                    formation(u.members, files, PITCH[u.stance or "close"], u.at, u.facing or 0.0)
+                    .polygon if u.at is not None else None) for j, u in enumerate(side.units)]
+        entries += [("singles", j, c.id, c.at, c.facing,
+                     single_footprint(c.at, 0.5, c.facing or 0.0) if c.at is not None else None)
+                    for j, c in enumerate(side.singles)]
+        for kind, j, body_id, at, _facing, shape in entries:
+            if shape is None or at is None:
+                continue
+            path = ("sides", i, kind, j, "at")
+            if not board.contains(shape):
+                fail(f"{body_id} at {list(at)} does not fit on the {model.board.width:g} x "
+                     f"{model.board.height:g} in board", *path)
+            for region in regions:
+                if region.impassable and region.polygon.intersects(shape):
+                    fail(f"{body_id} stands on impassable terrain ({region.name})", *path)
+            for other, other_shape in shapes:
+                if gap(shape, other_shape) <= 0.0:
+                    fail(f"{body_id} overlaps {other}", *path)
+            shapes.append((body_id, shape))

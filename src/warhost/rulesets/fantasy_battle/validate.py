@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NoReturn
 
-from warhost.core.errors import ScenarioError
+from warhost.core.errors import FieldPath, fail
 from warhost.geometry.grid import Grid, Square, footprint, space_distance
 from warhost.rulesets.fantasy_battle.construct import piece_squares
 from warhost.rulesets.fantasy_battle.model import FantasyBattleScenario, SideSpec
@@ -19,24 +18,9 @@ from warhost.rulesets.fantasy_battle.setup import build_grid, start_area, unit_s
 from warhost.rulesets.fantasy_battle.state import CAVALRY_CLASSES, INFANTRY_CLASSES
 from warhost.rulesets.fantasy_battle.terrain import TERRAIN
 
-FieldPath = tuple[str | int, ...]
-
 ALLOWED_CLASSES = {"infantry": INFANTRY_CLASSES, "cavalry": CAVALRY_CLASSES}  # FB-RANK-03
 SQUAD_SIZE = {"infantry": 4, "cavalry": 2}  # FB-SQUAD-02, FB-AMB-07
 DIAGONAL_FACINGS = ("northeast", "northwest", "southeast", "southwest")
-
-
-class SetupError(ScenarioError):
-    """A scenario that breaks a setup rule; ``path`` locates the field in the file."""
-
-    def __init__(self, message: str, path: FieldPath) -> None:
-        super().__init__(message)
-        self.path = path
-
-
-def fail(message: str, *path: str | int) -> NoReturn:
-    """Raise a :class:`SetupError` for the field at ``path``."""
-    raise SetupError(message, tuple(path))
 
 
 @dataclass(frozen=True)
