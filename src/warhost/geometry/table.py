@@ -1,0 +1,571 @@
+"""Continuous table geometry in inches, for rule systems played without a grid.
+
+Conventions:
+
+* Lengths are inches on the table: 1 inch stands for 10 feet, so a 5-foot square is 0.5 inch.
+* ``x`` grows east and ``y`` grows north; the origin is the south-west corner of the board.
+* A *bearing* (and a unit's *facing*) is a compass bearing in degrees: 0 north, 90 east,
+  180 south, 270 west. Bearings that are multiples of 90 use exact sines and cosines, so
+  axis-aligned layouts have exact coordinates.
+* Shapes are shapely 2 geometries; "inside" means *covered* (inside or on the boundary)
+  unless a function says otherwise.
+
+Movement follows D&D 5e difficult terrain: every inch walked inside a difficult region costs
+two inches of movement (overlapping difficult regions still cost double, not more), and no
+path may enter the interior of an impassable region. Costs are exact: each straight segment is
+cut where it crosses region boundaries, never sampled.
+
+Example:
+    >>> board = Board(48, 36)
+    >>> nearest_edge(board, (3.0, 20.0))
+    'west'
+    >>> wood = Region.rect("Old wood", "forest", 3, -1, 4, 2, difficult=True)
+    >>> path_cost([(0.0, 0.0), (10.0, 0.0)], [wood])
+    14.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import Point as ShapelyPoint
+
+Point: TypeAlias = tuple[float, float]
+"""A point on the table, in inches ``(x, y)``."""
+
+EDGES: tuple[str, ...] = ("north", "east", "south", "west")
+"""The board edges, in the order ties are broken."""
+
+_EDGE_BEARINGS = {"north": 0.0, "east": 90.0, "south": 180.0, "west": 270.0}
+_TIE = 1e-9
+_EXACT_UNITS = {0.0: (0.0, 1.0), 90.0: (1.0, 0.0), 180.0: (0.0, -1.0), 270.0: (-1.0, 0.0)}
+_CIRCLE_QUAD_SEGS = 32
+
+__all__ = [
+    "EDGES",
+    "Board",
+    "Formation",
+    "Point",
+    "Region",
+    "along",
+    "away",
+    "bearing",
+    "cone",
+    "count_covered",
+    "cube",
+    "distance",
+    "edge_bearing",
+    "formation",
+    "gap",
+    "line",
+    "nearest_edge",
+    "offset",
+    "path_cost",
+    "single_footprint",
+    "sphere",
+    "toward",
+    "translate_to",
+    "travel",
+]
+
+
+# --------------------------------------------------------------------------- bearings and points
+
+
+def _normal(deg: float) -> float:
+    """``deg`` folded into ``[0, 360)``."""
+    d = deg % 360.0
+    return 0.0 if d >= 360.0 else d  # a tiny negative input folds to 360.0 in floating point
+
+
+def _unit(deg: float) -> tuple[float, float]:
+    """The unit vector ``(east, north)`` of a bearing; exact on the four compass points."""
+    d = _normal(deg)
+    exact = _EXACT_UNITS.get(d)
+    if exact is not None:
+        return exact
+    r = math.radians(d)
+    return math.sin(r), math.cos(r)
+
+
+def bearing(a: Point, b: Point) -> float:
+    """Compass bearing in ``[0, 360)`` from ``a`` to ``b`` (0 when the points coincide).
+
+    Example:
+        >>> bearing((0.0, 0.0), (-1.0, 0.0))
+        270.0
+    """
+    return _normal(math.degrees(math.atan2(b[0] - a[0], b[1] - a[1])))
+
+
+def offset(p: Point, bearing_deg: float, distance: float) -> Point:
+    """The point ``distance`` inches from ``p`` along ``bearing_deg``.
+
+    Example:
+        >>> offset((1.0, 1.0), 90, 2.5)
+        (3.5, 1.0)
+    """
+    ux, uy = _unit(bearing_deg)
+    return p[0] + ux * distance, p[1] + uy * distance
+
+
+def distance(a: Point, b: Point) -> float:
+    """Straight-line distance between two points, in inches."""
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def gap(a: Any, b: Any) -> float:
+    """Closest distance between two shapely shapes (0 when they touch or overlap)."""
+    return float(a.distance(b))
+
+
+# --------------------------------------------------------------------------- the board
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rectangular table ``width`` x ``height`` inches with its south-west corner at (0, 0)."""
+
+    width: float
+    height: float
+
+    @property
+    def polygon(self) -> Polygon:
+        """The board as a shapely rectangle."""
+        return box(0.0, 0.0, self.width, self.height)
+
+    def edge_distances(self, point: Point) -> dict[str, float]:
+        """Distance from ``point`` to each edge line, keyed by edge name in :data:`EDGES` order.
+
+        Example:
+            >>> Board(48, 36).edge_distances((10.0, 30.0))
+            {'north': 6.0, 'east': 38.0, 'south': 30.0, 'west': 10.0}
+        """
+        x, y = float(point[0]), float(point[1])
+        return {"north": self.height - y, "east": self.width - x, "south": y, "west": x}
+
+    def contains(self, shape: Any) -> bool:
+        """True when ``shape`` lies wholly on the board (touching an edge counts as on it)."""
+        return bool(self.polygon.covers(shape))
+
+    def leaves(self, shape: Any) -> bool:
+        """True when any part of ``shape`` lies beyond the board edge."""
+        return not self.contains(shape)
+
+
+def nearest_edge(board: Board, point: Point, prefer: str | None = None) -> str:
+    """The edge closest to ``point``.
+
+    Edges within 1e-9 inch of the smallest distance tie; a tie goes to ``prefer`` when it is
+    one of the tied edges, otherwise to the first tied edge in :data:`EDGES` order.
+
+    Example:
+        >>> board = Board(10, 10)
+        >>> nearest_edge(board, (5.0, 5.0)), nearest_edge(board, (5.0, 5.0), prefer="south")
+        ('north', 'south')
+    """
+    dists = board.edge_distances(point)
+    best = min(dists.values())
+    tied = [e for e in EDGES if dists[e] - best <= _TIE]
+    if prefer is not None and prefer in tied:
+        return prefer
+    return tied[0]
+
+
+def edge_bearing(edge: str) -> float:
+    """The bearing pointing off the board across ``edge`` (north 0, east 90, ...)."""
+    try:
+        return _EDGE_BEARINGS[edge]
+    except KeyError:
+        raise ValueError(f"unknown board edge {edge!r}; expected one of {EDGES}") from None
+
+
+# --------------------------------------------------------------------------- formations
+
+
+def _place(centre: Point, facing: float, right: float, forward: float) -> Point:
+    """World point ``right`` inches to the right of and ``forward`` inches ahead of ``centre``."""
+    fx, fy = _unit(facing)
+    # The right-hand direction is the facing turned 90 degrees clockwise: (fy, -fx).
+    return centre[0] + right * fy + forward * fx, centre[1] - right * fx + forward * fy
+
+
+def _oriented_rect(centre: Point, facing: float, width: float, depth: float) -> Polygon:
+    """Rectangle ``width`` across ``facing`` and ``depth`` along it, centred on ``centre``."""
+    hw, hd = width / 2.0, depth / 2.0
+    corners = [(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)]
+    return Polygon([_place(centre, facing, r, f) for r, f in corners])
+
+
+def single_footprint(centre: Point, size: float = 0.5, facing: float = 0) -> Polygon:
+    """The square ``size`` inches across occupied by one character standing at ``centre``."""
+    return _oriented_rect(centre, facing, size, size)
+
+
+@dataclass(frozen=True)
+class Formation:
+    """A body of troops drawn up in files and ranks.
+
+    ``files`` and ``ranks`` are the files actually used and the ranks formed; ``member_points``
+    holds one member centre per row, front rank first, each rank from its left end (as the
+    unit faces) to its right. The polygon and the point array are left out of equality.
+    """
+
+    centre: Point
+    facing: float
+    files: int
+    ranks: int
+    pitch: float
+    polygon: Polygon = field(compare=False)
+    member_points: npt.NDArray[np.float64] = field(compare=False, repr=False)
+    members: int = 0
+    square: float = 0.5
+
+    @property
+    def width(self) -> float:
+        """Frontage in inches, across the facing."""
+        if self.members == 0:
+            return self.square
+        return (self.files - 1) * self.pitch + self.square
+
+    @property
+    def depth(self) -> float:
+        """Depth in inches, along the facing."""
+        if self.members == 0:
+            return self.square
+        return (self.ranks - 1) * self.pitch + self.square
+
+
+def formation(
+    members: int, files: int, pitch: float, centre: Point, facing: float, square: float = 0.5
+) -> Formation:
+    """Draw up ``members`` troops in a block facing ``facing`` around ``centre``.
+
+    ``min(files, members)`` files stand side by side across the facing and
+    ``ceil(members / files)`` ranks deep, neighbouring centres ``pitch`` inches apart (0.5 is
+    shoulder to shoulder, 1.0 leaves an empty 5-foot square between members). A partial last
+    rank stands centred behind the others. The footprint is the rectangle reaching the outer
+    edges of the outer ``square``-inch squares. No members leaves a one-square footprint.
+
+    Example:
+        >>> f = formation(40, 10, 0.5, (24.0, 10.0), 0)
+        >>> f.files, f.ranks, f.polygon.bounds
+        (10, 4, (21.5, 9.0, 26.5, 11.0))
+    """
+    if members < 0:
+        raise ValueError(f"members must be 0 or more, not {members!r}")
+    if files < 1:
+        raise ValueError(f"files must be 1 or more, not {files!r}")
+    if pitch <= 0 or square <= 0:
+        raise ValueError("pitch and square must be positive")
+    centre = (float(centre[0]), float(centre[1]))
+    facing = _normal(facing)
+    if members == 0:
+        empty = np.empty((0, 2), dtype=np.float64)
+        empty.flags.writeable = False
+        return Formation(centre, facing, 0, 0, pitch, single_footprint(centre, square, facing),
+                         empty, 0, square)
+    used = min(files, members)
+    ranks = -(-members // files)
+    front = (ranks - 1) * pitch / 2.0
+    points = []
+    for rank in range(ranks):
+        in_rank = min(used, members - rank * used)
+        left = -(in_rank - 1) * pitch / 2.0
+        for file in range(in_rank):
+            points.append(_place(centre, facing, left + file * pitch, front - rank * pitch))
+    member_points = np.array(points, dtype=np.float64)
+    member_points.flags.writeable = False
+    width = (used - 1) * pitch + square
+    depth = (ranks - 1) * pitch + square
+    return Formation(centre, facing, used, ranks, pitch,
+                     _oriented_rect(centre, facing, width, depth), member_points, members, square)
+
+
+def translate_to(f: Formation, centre: Point) -> Formation:
+    """The same formation moved, without turning, so that it stands around ``centre``."""
+    dx, dy = centre[0] - f.centre[0], centre[1] - f.centre[1]
+    points = f.member_points + np.array([dx, dy])
+    points.flags.writeable = False
+    return Formation((float(centre[0]), float(centre[1])), f.facing, f.files, f.ranks, f.pitch,
+                     shapely.transform(f.polygon, lambda c: c + np.array([dx, dy])), points,
+                     f.members, f.square)
+
+
+# --------------------------------------------------------------------------- terrain regions
+
+
+@dataclass(frozen=True)
+class Region:
+    """A named piece of terrain: difficult ground costs double, impassable ground is closed."""
+
+    name: str
+    kind: str
+    polygon: Polygon
+    difficult: bool = False
+    impassable: bool = False
+
+    @classmethod
+    def rect(cls, name: str, kind: str, x: float, y: float, w: float, h: float, *,
+             difficult: bool = False, impassable: bool = False) -> Region:
+        """An axis-aligned rectangle with its south-west corner at ``(x, y)``."""
+        return cls(name, kind, box(x, y, x + w, y + h), difficult, impassable)
+
+    @classmethod
+    def from_points(cls, name: str, kind: str, points: Iterable[Sequence[float]], *,
+                    difficult: bool = False, impassable: bool = False) -> Region:
+        """A polygon through ``points`` (closing the ring is optional)."""
+        return cls(name, kind, Polygon([(float(p[0]), float(p[1])) for p in points]),
+                   difficult, impassable)
+
+    def contains(self, point: Point) -> bool:
+        """True when ``point`` is inside the region or on its boundary."""
+        return bool(self.polygon.covers(ShapelyPoint(point)))
+
+    def crossed_by(self, a: Point, b: Point) -> bool:
+        """True when the segment from ``a`` to ``b`` touches or enters the region."""
+        seg = ShapelyPoint(a) if tuple(a) == tuple(b) else LineString([a, b])
+        return bool(self.polygon.intersects(seg))
+
+
+# --------------------------------------------------------------------------- movement
+
+
+def _unions(regions: Sequence[Region]) -> tuple[Any, Any]:
+    """The union of the difficult and of the impassable regions (``None`` when there are none)."""
+    difficult = [r.polygon for r in regions if r.difficult and not r.impassable]
+    closed = [r.polygon for r in regions if r.impassable]
+    d = shapely.union_all(difficult) if difficult else None
+    c = shapely.union_all(closed) if closed else None
+    if d is not None:
+        shapely.prepare(d)
+    if c is not None:
+        shapely.prepare(c)
+    return d, c
+
+
+def _parts(geom: Any) -> list[Any]:
+    """The line pieces of an intersection result (points are dropped)."""
+    if geom.is_empty:
+        return []
+    if geom.geom_type == "LineString":
+        return [geom]
+    if geom.geom_type in ("MultiLineString", "GeometryCollection"):
+        return [g for part in geom.geoms for g in _parts(part)]
+    return []
+
+
+def _along(a: Point, b: Point, length: float, p: Sequence[float]) -> float:
+    """Distance of ``p`` (a point on segment ``a``-``b``) from ``a``, clamped to the segment."""
+    t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length
+    return min(max(t, 0.0), length)
+
+
+def _segment_pieces(
+    a: Point, b: Point, difficult: Any, closed: Any
+) -> tuple[list[tuple[float, float, float]], float | None]:
+    """Cut segment ``a``-``b`` at region boundaries.
+
+    Returns the pieces ``(start, end, cost per inch)`` covering the segment from ``a`` in
+    order, and the distance from ``a`` at which the segment first enters the interior of an
+    impassable region (``None`` when it never does).
+    """
+    length = distance(a, b)
+    if length == 0.0:
+        return [], None
+    seg = LineString([a, b])
+    block: float | None = None
+    if closed is not None and closed.intersects(seg):
+        if closed.contains(ShapelyPoint(a)):
+            block = 0.0
+        else:
+            for piece in _parts(closed.intersection(seg)):
+                coords = list(piece.coords)
+                for p, q in pairwise(coords):
+                    if p == q:
+                        continue
+                    mid = ((p[0] + q[0]) / 2.0, (p[1] + q[1]) / 2.0)
+                    if closed.contains(ShapelyPoint(mid)):  # strictly inside, not on the edge
+                        t = min(_along(a, b, length, p), _along(a, b, length, q))
+                        block = t if block is None else min(block, t)
+    spans: list[tuple[float, float]] = []
+    if difficult is not None and difficult.intersects(seg):
+        for piece in _parts(difficult.intersection(seg)):
+            coords = piece.coords
+            ts = [_along(a, b, length, coords[0]), _along(a, b, length, coords[-1])]
+            lo, hi = min(ts), max(ts)
+            if hi > lo:
+                spans.append((lo, hi))
+    spans.sort()
+    merged: list[list[float]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    pieces: list[tuple[float, float, float]] = []
+    at = 0.0
+    for lo, hi in merged:
+        if lo > at:
+            pieces.append((at, lo, 1.0))
+        pieces.append((lo, hi, 2.0))
+        at = hi
+    if at < length:
+        pieces.append((at, length, 1.0))
+    return pieces, block
+
+
+def _point_at(a: Point, b: Point, length: float, t: float) -> Point:
+    """The point ``t`` inches from ``a`` towards ``b``; exactly ``b`` at the far end."""
+    if t >= length:
+        return float(b[0]), float(b[1])
+    if t <= 0.0:
+        return float(a[0]), float(a[1])
+    k = t / length
+    return a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k
+
+
+def path_cost(points: Sequence[Point], regions: Sequence[Region]) -> float:
+    """Movement cost in inches of walking the polyline through ``points``.
+
+    Stretches inside difficult regions cost double; entering the interior of an impassable
+    region makes the cost infinite.
+
+    Example:
+        >>> bog = Region.rect("bog", "marsh", 2, -1, 2, 2, difficult=True)
+        >>> path_cost([(0.0, 0.0), (5.0, 0.0)], [bog])
+        7.0
+    """
+    difficult, closed = _unions(regions)
+    total = 0.0
+    for a, b in pairwise(points):
+        pieces, block = _segment_pieces(a, b, difficult, closed)
+        if block is not None:
+            return math.inf
+        total += sum((hi - lo) * rate for lo, hi, rate in pieces)
+    return total
+
+
+def travel(
+    points: Sequence[Point], budget: float, regions: Sequence[Region]
+) -> tuple[Point, float]:
+    """Walk the polyline through ``points`` spending at most ``budget`` inches of movement.
+
+    The walk stops where the budget runs out, at the last point, or on the boundary of the
+    first impassable region it would enter (at once, when it starts inside one). Difficult
+    stretches cost double. Returns the point reached and the cost spent.
+
+    Example:
+        >>> wood = Region.rect("wood", "forest", 3, -1, 4, 2, difficult=True)
+        >>> travel([(0.0, 0.0), (10.0, 0.0)], 10.0, [wood])
+        ((6.5, 0.0), 10.0)
+    """
+    if not points:
+        raise ValueError("travel needs at least one point")
+    here = (float(points[0][0]), float(points[0][1]))
+    if budget <= 0:
+        return here, 0.0
+    difficult, closed = _unions(regions)
+    spent = 0.0
+    for a, b in pairwise(points):
+        length = distance(a, b)
+        pieces, block = _segment_pieces(a, b, difficult, closed)
+        end = length if block is None else block
+        for lo, hi, rate in pieces:
+            if lo >= end:
+                break
+            hi = min(hi, end)
+            cost = (hi - lo) * rate
+            if spent + cost >= budget:
+                return _point_at(a, b, length, lo + (budget - spent) / rate), float(budget)
+            spent += cost
+        if block is not None:
+            return _point_at(a, b, length, block), spent
+        here = (float(b[0]), float(b[1]))
+    return here, spent
+
+
+def toward(
+    start: Point, target: Point, budget: float, regions: Sequence[Region]
+) -> tuple[Point, float]:
+    """Move straight from ``start`` towards ``target``, spending at most ``budget``."""
+    return travel([start, target], budget, regions)
+
+
+def along(
+    start: Point, bearing_deg: float, budget: float, regions: Sequence[Region]
+) -> tuple[Point, float]:
+    """Move straight from ``start`` along ``bearing_deg``, spending at most ``budget``."""
+    return travel([start, offset(start, bearing_deg, budget)], budget, regions)
+
+
+def away(
+    start: Point,
+    from_point: Point,
+    distance_budget: float,
+    regions: Sequence[Region],
+    board: Board | None = None,
+) -> tuple[Point, float]:
+    """Move straight away from ``from_point`` (due north if it is ``start`` itself).
+
+    The move is not clipped to the board: ``board`` is accepted so callers can pass it along,
+    but checking whether the mover left the table (:meth:`Board.leaves`) is theirs to do.
+    """
+    del board
+    heading = 0.0 if tuple(start) == tuple(from_point) else bearing(from_point, start)
+    return along(start, heading, distance_budget, regions)
+
+
+# --------------------------------------------------------------------------- area templates
+
+
+def sphere(centre: Point, radius: float) -> Polygon:
+    """The disc of ``radius`` inches around ``centre``.
+
+    The polygon is drawn just outside the true circle, so every point at most ``radius`` from
+    the centre is covered (points up to 0.03% further out are covered too).
+    """
+    n = 4 * _CIRCLE_QUAD_SEGS
+    grow = 1.0 / math.cos(math.pi / n)
+    return ShapelyPoint(centre).buffer(radius * grow, quad_segs=_CIRCLE_QUAD_SEGS)
+
+
+def cube(origin: Point, size: float, bearing: float) -> Polygon:
+    """The square of side ``size`` with one face centred on ``origin``, reaching along
+    ``bearing``."""
+    return _oriented_rect(offset(origin, bearing, size / 2.0), bearing, size, size)
+
+
+def cone(origin: Point, bearing: float, length: float) -> Polygon:
+    """A 5e cone: a triangle from ``origin`` whose width at any distance equals that distance."""
+    tip = offset(origin, bearing, length)
+    return Polygon([origin, _place(tip, bearing, -length / 2.0, 0.0),
+                    _place(tip, bearing, length / 2.0, 0.0)])
+
+
+def line(origin: Point, bearing: float, length: float, width: float) -> Polygon:
+    """A rectangle ``width`` inches wide starting at ``origin`` and running ``length`` inches
+    along ``bearing``."""
+    return _oriented_rect(offset(origin, bearing, length / 2.0), bearing, width, length)
+
+
+def count_covered(template: Any, points: npt.ArrayLike) -> int:
+    """How many of ``points`` (an ``(n, 2)`` array) lie inside or on ``template``.
+
+    Example:
+        >>> count_covered(sphere((0.0, 0.0), 1.0), [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]])
+        2
+    """
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(pts) == 0:
+        return 0
+    shapely.prepare(template)
+    return int(np.count_nonzero(shapely.intersects_xy(template, pts[:, 0], pts[:, 1])))
