@@ -46,7 +46,7 @@ from warhost.rulesets.dnd5e_tactics.state import (
     feet,
     save_bonus,
 )
-from warhost.rulesets.dnd5e_tactics.tables import STANCE_MORALE, max_damage, morale_dc
+from warhost.rulesets.dnd5e_tactics.tables import STANCE_MORALE, morale_dc
 
 Point = tuple[float, float]
 
@@ -439,12 +439,9 @@ def flee_attacks(ctx: Ctx, unit: Unit, attackers: list[Unit]) -> None:
 
 def flee_attack_spec(attacker: Unit) -> AttackSpec | None:
     """The melee attack a unit makes against a fleeing enemy: one resolution, no Multiattack
-    (T5-AMB-47); the members' melee attack with the highest maximum damage, first listed on
-    ties."""
-    melee = [a for a in attacker.member.attacks if a.kind == "melee"]
-    if not melee:
-        return None
-    return max(melee, key=lambda a: max_damage(a.damage))  # max keeps the first of equals
+    (T5-AMB-47), the first attack of its melee routine, as for any attack of opportunity."""
+    routine = combat.unit_routine(attacker, "melee")
+    return routine[0] if routine else None
 
 
 def attack_word(name: str) -> str:
