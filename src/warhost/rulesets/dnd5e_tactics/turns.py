@@ -1,0 +1,999 @@
+"""One body's turn in `dnd5e-tactics`: movement (Dash, Disengage, Charge, controlled mounts),
+attacks of opportunity, the commander's free call-out, encouragement, bonus actions and actions
+(T5-ROUND-11..13, T5-COMMANDER-*, T5-DUEL-01..06, T5-ENCOURAGE-*, T5-MOVE-*, T5-MOUNT-01,
+T5-AMB-02, T5-AMB-09..15, T5-AMB-31).
+
+A unit's turn: its controlled mounts' action, then the move, then its commander (call-out,
+bonus action, action), then the unit's bonus action and action. A Single Character moves, may
+call out, then takes its bonus action and action. Candidate destinations are a compact set:
+contact (and reach) distance toward the nearest enemies, the edge and the middle of each
+terrain piece, straight back, and eight bearings at full speed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
+from shapely.ops import nearest_points
+
+from warhost.core.orders import Order
+from warhost.geometry.table import Region, bearing, distance, gap, offset, travel
+from warhost.rulesets.dnd5e_tactics import combat
+from warhost.rulesets.dnd5e_tactics.context import Ctx
+from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
+from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
+from warhost.rulesets.dnd5e_tactics.state import (
+    Body,
+    Character,
+    Single,
+    T5State,
+    Unit,
+    feet,
+)
+
+Point = tuple[float, float]
+
+SKILLS = ("persuasion", "insight", "history")
+ACTION_DC = 12  # T5-ENCOURAGE-01
+BONUS_DC = 15  # T5-ENCOURAGE-03
+CONTACT_GAP = 0.1
+"""Inches left between footprints when a move closes to contact (adjacent: <= 0.5 in)."""
+ADJACENT = 0.5
+DECLARE_MARGIN = 1.0
+"""``engagement_model: declared``: enemies within reach + this many inches may be declared."""
+NEAREST_ENEMIES = 4
+"""Enemy bodies a move offers to close with (the nearest ones)."""
+BEARINGS = (0, 45, 90, 135, 180, 225, 270, 315)
+EPS = 1e-6
+NONE = Order("none")
+HOLD = Order("hold")
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def word(name: str) -> str:
+    """A stat-block name as one order word (spaces become underscores)."""
+    return name.replace(" ", "_")
+
+
+def character_of(body: Body) -> Character:
+    """The commander of a unit, or a Single Character's own record."""
+    return body.commander if isinstance(body, Unit) else body.character
+
+
+def can_act(character: Character) -> bool:
+    """Alive and above 0 hit points (a dying commander is out of action)."""
+    return combat.character_can_act(character)
+
+
+def inside_ruins(state: T5State, body: Body) -> bool:
+    """Whether the footprint centre is inside a Ruins piece (T5-AMB-02)."""
+    return any(r.kind == "ruins" for r in state.region_at(body.centre))
+
+
+def in_duel_with(state: T5State, body: Body) -> Body | None:
+    """The duel opponent of ``body``'s character, if it is dueling one still on the table."""
+    opponent = character_of(body).duel
+    if opponent is None:
+        return None
+    other = state.bodies.get(opponent)
+    return other if other is not None and other.on_table else None
+
+
+def dims(body: Body) -> tuple[float, float]:
+    """Footprint width (across the facing) and depth, in inches."""
+    if isinstance(body, Unit):
+        shape = body.formation
+        return shape.width, shape.depth
+    return 0.5, 0.5
+
+
+_EXACT = {0.0: (0.0, 1.0), 90.0: (1.0, 0.0), 180.0: (0.0, -1.0), 270.0: (-1.0, 0.0)}
+
+
+def _heading(deg: float) -> tuple[float, float]:
+    d = deg % 360.0
+    exact = _EXACT.get(d)
+    if exact is not None:
+        return exact
+    r = math.radians(d)
+    return math.sin(r), math.cos(r)
+
+
+def rect_coords(centres: npt.NDArray[np.float64], facings: Sequence[float], width: float,
+                depth: float) -> npt.NDArray[np.float64]:
+    """Corner rings ``(n, 4, 2)`` of footprints of one size at many centres and facings (the
+    same corners :func:`warhost.geometry.table.formation` draws)."""
+    hw, hd = width / 2.0, depth / 2.0
+    local = np.array([(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)])
+    if len(set(facings)) == 1:
+        heads = np.array([_heading(facings[0])]).reshape(-1, 2)
+    else:
+        heads = np.array([_heading(f) for f in facings]).reshape(-1, 2)
+    fx, fy = heads[:, 0:1], heads[:, 1:2]
+    r, f = local[None, :, 0], local[None, :, 1]
+    xs = centres[:, 0:1] + r * fy + f * fx
+    ys = centres[:, 1:2] - r * fx + f * fy
+    return np.stack([xs, ys], axis=-1)
+
+
+def footprints(body: Body, centres: Sequence[Point] | npt.NDArray[np.float64],
+               facings: Sequence[float]) -> npt.NDArray[np.object_]:
+    """Shapely footprints of ``body`` at each centre and facing."""
+    width, depth = dims(body)
+    coords = rect_coords(np.asarray(centres, dtype=np.float64).reshape(-1, 2), facings, width,
+                         depth)
+    return np.asarray(shapely.polygons(coords))
+
+
+def footprint_at(body: Body, centre: Point, facing: float) -> Polygon:
+    """``body``'s footprint if it stood at ``centre`` facing ``facing``."""
+    return footprints(body, [centre], [facing])[0]  # type: ignore[no-any-return]
+
+
+def overlaps(a: object, b: object) -> bool:
+    """Whether two shapes share interior area (touching is allowed)."""
+    return bool(shapely.relate_pattern(a, b, "T********"))
+
+
+def others(state: T5State, body: Body) -> list[Body]:
+    """Every other body still on the table."""
+    return [b for b in state.active() if b is not body]
+
+
+def enemies(state: T5State, body: Body) -> list[Body]:
+    """Enemy bodies on the table, nearest first."""
+    foes = state.active(state.enemy_of(body.side))
+    return sorted(foes, key=lambda e: (gap(body.footprint, e.footprint), e.id))
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+@dataclass
+class Plan:
+    """What a body has committed to in this turn."""
+
+    action_used: bool = False
+    charge: str | None = None
+    mount_dash: bool = False
+    attacked: list[str] = field(default_factory=list)
+
+
+def take_turn(ctx: Ctx, body: Body) -> None:
+    """``body`` takes its turn (T5-ROUND-11, T5-AMB-31). Emits ``turn``."""
+    if not body.on_table:
+        return
+    start_turn(ctx, body)
+    if isinstance(body, Unit):
+        unit_turn(ctx, body)
+    else:
+        single_turn(ctx, body)
+
+
+def start_turn(ctx: Ctx, body: Body) -> None:
+    """Benefits that last until the start of the body's next turn end now: Dodge, the Ruins
+    three-quarters cover (T5-AMB-02), Disengage; a new call-out becomes possible (T5-AMB-13).
+    A dying commander rolls its death save first (``commander_death_saves``)."""
+    ctx.emit("turn", body=body.id, side=body.side, round=ctx.state.round)
+    body.dodging = False
+    body.three_quarter_cover = False
+    body.disengaged = False
+    character = character_of(body)
+    character.called_out_this_turn = False
+    if (isinstance(body, Unit) and ctx.state.options.commander_death_saves
+            and character.alive and character.dying):
+        combat.death_save(ctx, body)
+
+
+def unit_turn(ctx: Ctx, unit: Unit) -> None:
+    """Move, then the commander's free action, bonus action and action, then the unit's bonus
+    action and action (T5-ROUND-11, T5-ROUND-13, T5-COMMANDER-01)."""
+    plan = Plan()
+    mount_step(ctx, unit, plan)
+    movement_step(ctx, unit, plan)
+    if not unit.on_table:
+        return
+    if can_act(unit.commander):
+        callout_step(ctx, unit)
+        character_step(ctx, unit, bonus=True)
+        character_step(ctx, unit, bonus=False)
+    if not unit.on_table:
+        return
+    unit_bonus_step(ctx, unit)
+    unit_action_step(ctx, unit, plan)
+
+
+def single_turn(ctx: Ctx, single: Single) -> None:
+    """A Single Character's own turn: move, call-out, bonus action, action (T5-AMB-31)."""
+    plan = Plan()
+    mount_step(ctx, single, plan)
+    movement_step(ctx, single, plan)
+    if not single.on_table or not can_act(single.character):
+        return
+    callout_step(ctx, single)
+    character_step(ctx, single, bonus=True)
+    if not plan.action_used and single.on_table:
+        character_step(ctx, single, bonus=False)
+
+
+# --------------------------------------------------------------------------- mounts
+
+
+def controlled_mount(body: Body) -> bool:
+    """Whether the body rides controlled mounts (T5-AMB-29)."""
+    stats = body.member if isinstance(body, Unit) else body.stats
+    return stats.mount is not None and stats.mount.control == "controlled"
+
+
+def mount_step(ctx: Ctx, body: Body, plan: Plan) -> None:
+    """Controlled mounts may Dash, Disengage or Dodge (T5-MOUNT-01, T5-DEC-15).
+
+    A mount's Dash doubles the body's move and leaves the riders' action free; its Disengage
+    keeps the move from provoking; its Dodge changes nothing, because mounts are never
+    targeted (T5-MOUNT-02).
+    """
+    if not controlled_mount(body):
+        return
+    options = [NONE, Order("dash"), Order("disengage"), Order("dodge")]
+    order = ctx.ask(body.side, "mount", options, prompt=f"action of {body.name}'s mounts",
+                    subject=body.id, default=NONE)
+    if order.kind == "none":
+        return
+    if order.kind == "dash":
+        plan.mount_dash = True
+    elif order.kind == "disengage":
+        body.disengaged = True
+    ctx.emit("mount", body=body.id, action=order.kind)
+
+
+# --------------------------------------------------------------------------- movement
+
+
+def speed_inches(body: Body) -> float:
+    """Movement in inches per move (T5-SETUP-02, T5-ROUND-12)."""
+    return feet(body.speed)
+
+
+def walk(state: T5State, start: Point, target: Point, budget: float) -> tuple[Point, float]:
+    """Straight toward ``target`` spending at most ``budget``; difficult terrain costs double
+    and impassable ground stops the walk (T5-TERRAIN-02, T5-TERRAIN-09). The same result as
+    :func:`warhost.geometry.table.travel`, with the terrain merged once per battle."""
+    return walk_many(state, start, [target], budget)[0]
+
+
+def _pieces(spans: list[tuple[float, float]], length: float) -> list[tuple[float, float, float]]:
+    """``(from, to, cost per inch)`` pieces of a segment, difficult spans at 2."""
+    out: list[tuple[float, float, float]] = []
+    at = 0.0
+    for lo, hi in spans:
+        lo = max(lo, at)
+        if hi <= lo:
+            continue
+        if lo > at:
+            out.append((at, lo, 1.0))
+        out.append((lo, hi, 2.0))
+        at = hi
+    if at < length:
+        out.append((at, length, 1.0))
+    return out
+
+
+def _along(a: Point, b: Point, length: float, t: float) -> Point:
+    if t >= length:
+        return float(b[0]), float(b[1])
+    k = t / length
+    return a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k
+
+
+_GROUND: dict[int, tuple[list[Region], Any, Any]] = {}
+
+
+def _ground(state: T5State) -> tuple[Any, Any]:
+    """The difficult and the impassable terrain, each merged into one prepared shape (None
+    when there is none)."""
+    regions = state.difficult
+    cached = _GROUND.get(id(regions))
+    if cached is not None and cached[0] is regions:
+        return cached[1], cached[2]
+    merged = []
+    for wanted in (False, True):
+        shapes = [r.polygon for r in regions if r.impassable == wanted]
+        shape = shapely.union_all(shapes) if shapes else None
+        if shape is not None:
+            shapely.prepare(shape)
+        merged.append(shape)
+    if len(_GROUND) > 64:
+        _GROUND.clear()
+    _GROUND[id(regions)] = (regions, merged[0], merged[1])
+    return merged[0], merged[1]
+
+
+def facing_toward(body: Body, point: Point, foes: Sequence[Body]) -> int:
+    """Facing after a move: toward the nearest enemy, else unchanged (T5-AMB-09)."""
+    if not foes:
+        return round(body.facing) % 360
+    target = min(foes, key=lambda e: (distance(point, e.centre), e.id))
+    return round(bearing(point, target.centre)) % 360
+
+
+def approach_facing(body: Body, target: Body) -> int:
+    """Facing for closing with ``target``: square to its front when it roughly faces us, else
+    straight at it."""
+    direct = bearing(body.centre, target.centre)
+    if isinstance(target, Unit):
+        opposite = (target.facing + 180.0) % 360.0
+        turn = abs((direct - opposite + 180.0) % 360.0 - 180.0)
+        if turn <= 45.0:
+            return round(opposite) % 360
+    return round(direct) % 360
+
+
+def approach_point(body: Body, target: Body, facing: int, want: float) -> Point | None:
+    """The furthest centre on the straight line toward ``target`` at which ``body`` (facing
+    ``facing``) is still about ``want`` inches from it; None when it is that close already."""
+    start = body.centre
+    length = distance(start, target.centre)
+    if length <= EPS:
+        return None
+    ux, uy = (target.centre[0] - start[0]) / length, (target.centre[1] - start[1]) / length
+    samples = max(16, min(96, int(length * 4)))
+    ts = np.linspace(0.0, length, samples)
+    centres = np.stack([start[0] + ux * ts, start[1] + uy * ts], axis=1)
+    gaps = shapely.distance(footprints(body, centres, [facing] * samples), target.footprint)
+    if gaps[0] <= want + EPS:
+        return None
+    ok = np.nonzero(gaps >= want)[0]
+    best = int(ok[-1])
+    t = float(ts[best])
+    if best + 1 < samples:  # the gap shrinks about linearly between two samples
+        g0, g1 = float(gaps[best]), float(gaps[best + 1])
+        if g0 > g1:
+            t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
+    return start[0] + ux * t, start[1] + uy * t
+
+
+@dataclass
+class Survey:
+    """What a move decision looks at once: the nearest enemies and where closing with each of
+    them would stop (independent of how far the body may go)."""
+
+    foes: list[Body]
+    approaches: list[tuple[Body, int, float, Point]]
+    """``(enemy, facing, wanted gap, centre)`` for contact and, with reach, reach distance."""
+
+
+def survey(ctx: Ctx, body: Body) -> Survey:
+    """Enemies nearest first and the approach points toward the nearest few."""
+    foes = enemies(ctx.state, body)
+    approaches = []
+    wants = [CONTACT_GAP]
+    if body.reach > ADJACENT + EPS:
+        wants.append(body.reach - CONTACT_GAP)
+    for foe in foes[:NEAREST_ENEMIES]:
+        facing = approach_facing(body, foe)
+        for want in wants:
+            point = approach_point(body, foe, facing, want)
+            if point is not None:
+                approaches.append((foe, facing, want, point))
+    return Survey(foes, approaches)
+
+
+def raw_destinations(ctx: Ctx, body: Body, budget: float,
+                     seen: Survey) -> list[tuple[Point, int, float]]:
+    """Candidate ``(centre, facing, cost)`` moves within ``budget``, not yet checked for room:
+    toward each near enemy (contact, reach), to the edge of and into each terrain piece,
+    straight back, and eight bearings at full budget."""
+    state = ctx.state
+    start = body.centre
+    foes = seen.foes
+    aims: list[tuple[Point, int | None]] = [(point, facing) for _, facing, _, point in
+                                            seen.approaches]
+    for region in state.regions:
+        if region.impassable:
+            continue
+        aims.append((_representative(region.polygon), None))
+        if not region.contains(start):
+            edge = nearest_points(region.polygon, ShapelyPoint(start))[0]
+            heading = bearing(start, (edge.x, edge.y))
+            aims.append((offset((edge.x, edge.y), heading, 0.3), None))
+    if foes:
+        aims.append((offset(start, bearing(foes[0].centre, start), budget), None))
+    aims += [(offset(start, heading, budget), None) for heading in BEARINGS]
+    out: list[tuple[Point, int, float]] = []
+    for (dest, cost), (_, facing) in zip(walk_many(state, start, [a[0] for a in aims], budget),
+                                         aims):
+        out.append((dest, facing_toward(body, dest, foes) if facing is None else facing, cost))
+    return out
+
+
+def walk_many(state: T5State, start: Point, targets: Sequence[Point],
+              budget: float) -> list[tuple[Point, float]]:
+    """:func:`walk` toward each of ``targets``, with the terrain crossings found at once."""
+    if not targets:
+        return []
+    difficult, closed = _ground(state)
+    ends = np.asarray(targets, dtype=np.float64).reshape(-1, 2)
+    spans: list[list[tuple[float, float]]] = [[] for _ in targets]
+    blocked_by = np.zeros(len(targets), dtype=bool)
+    if difficult is not None or closed is not None:
+        lines = shapely.linestrings(np.stack([np.broadcast_to(start, ends.shape), ends], axis=1))
+        if closed is not None:
+            blocked_by = shapely.intersects(lines, closed)
+        if difficult is not None:
+            crossing = np.nonzero(shapely.intersects(lines, difficult) & ~blocked_by)[0]
+            if len(crossing):
+                parts, index = shapely.get_parts(shapely.intersection(lines[crossing], difficult),
+                                                 return_index=True)
+                keep = shapely.get_type_id(parts) == 1  # line pieces; touching points cost nothing
+                firsts = shapely.get_coordinates(shapely.get_point(parts[keep], 0))
+                lasts = shapely.get_coordinates(shapely.get_point(parts[keep], -1))
+                for row, p, q in zip(crossing[index[keep]], firsts, lasts):
+                    lo, hi = sorted((_project(start, ends[row], p), _project(start, ends[row], q)))
+                    if hi > lo:
+                        spans[row].append((lo, hi))
+    out = []
+    for row, target in enumerate(targets):
+        if blocked_by[row]:
+            out.append(travel([start, target], budget, state.difficult))
+            continue
+        length = distance(start, target)
+        spent = 0.0
+        for lo, hi, rate in _pieces(sorted(spans[row]), length):
+            cost = (hi - lo) * rate
+            if spent + cost >= budget:
+                out.append((_along(start, target, length, lo + (budget - spent) / rate),
+                            float(budget)))
+                break
+            spent += cost
+        else:
+            out.append(((float(target[0]), float(target[1])), spent))
+    return out
+
+
+def _project(a: Point, b: Sequence[float], p: Sequence[float]) -> float:
+    """Distance from ``a`` of point ``p`` on the segment ``a``-``b``."""
+    length = distance(a, (b[0], b[1]))
+    if length == 0:
+        return 0.0
+    t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length
+    return min(max(t, 0.0), length)
+
+
+def _representative(polygon: Polygon) -> Point:
+    point = polygon.centroid if polygon.contains(polygon.centroid) else \
+        polygon.representative_point()
+    return float(point.x), float(point.y)
+
+
+def fitting(ctx: Ctx, body: Body, moves: Sequence[tuple[Point, int, float]]) -> list[bool]:
+    """Which moves end on the board, off impassable ground and clear of other bodies, without
+    sweeping through an enemy (friends may be passed, as in 5e)."""
+    if not moves:
+        return []
+    state = ctx.state
+    centres = [m[0] for m in moves]
+    shapes = footprints(body, centres, [m[1] for m in moves])
+    ok = np.ones(len(moves), dtype=bool)
+    bounds = shapely.bounds(shapes)
+    w, h = state.board.width, state.board.height
+    ok &= (bounds[:, 0] >= -EPS) & (bounds[:, 1] >= -EPS)
+    ok &= (bounds[:, 2] <= w + EPS) & (bounds[:, 3] <= h + EPS)
+    blockers = [b.footprint for b in others(state, body)]
+    blockers += [r.polygon for r in state.regions if r.impassable]
+    if blockers:
+        hit = shapely.relate_pattern(shapes[:, None], np.asarray(blockers)[None, :], "T********")
+        ok &= ~np.any(hit, axis=1)
+    foes = [shapely.buffer(e.footprint, -0.05)
+            for e in state.active(state.enemy_of(body.side))]
+    if foes:
+        here = np.asarray(body.footprint.exterior.coords)[:-1]
+        ends = shapely.get_coordinates(shapes).reshape(len(moves), -1, 2)[:, :-1, :]
+        points = np.concatenate([np.broadcast_to(here, (len(moves), *here.shape)), ends],
+                                axis=1)
+        hulls = shapely.convex_hull(shapely.multipoints(points))
+        swept = shapely.relate_pattern(hulls[:, None], np.asarray(foes)[None, :], "T********")
+        ok &= ~np.any(swept, axis=1)
+    return [bool(v) for v in ok]
+
+
+def destinations(ctx: Ctx, body: Body, budget: float, seen: Survey,
+                 beyond: float = 0.0) -> list[tuple[Point, int, float]]:
+    """Checked, de-duplicated moves costing more than ``beyond`` and at most ``budget``."""
+    raw = [m for m in raw_destinations(ctx, body, budget, seen)
+           if m[2] > beyond + EPS and distance(m[0], body.centre) >= 0.05]
+    keys: set[tuple[str, int]] = set()
+    out = []
+    for move, good in zip(raw, fitting(ctx, body, raw)):
+        key = (point_text(move[0]), move[1])
+        if good and key not in keys:
+            keys.add(key)
+            out.append(move)
+    return out
+
+
+def charge_moves(ctx: Ctx, unit: Unit, budget: float,
+                 seen: Survey) -> dict[str, tuple[Point, int, float]]:
+    """Dash moves, by target id, that end adjacent to an enemy unit the unit is not adjacent
+    to now (T5-MOVE-03)."""
+    state = ctx.state
+    if unit.members <= 0 or not any(a.kind == "melee" for a in unit.member.attacks):
+        return {}
+    found: dict[str, tuple[Point, int, float]] = {}
+    for foe, facing, want, point in seen.approaches:
+        if want != CONTACT_GAP or not isinstance(foe, Unit) or state.adjacent(unit, foe):
+            continue
+        dest, cost = walk(state, unit.centre, point, budget)
+        if gap(footprint_at(unit, dest, facing), foe.footprint) > ADJACENT + EPS:
+            continue
+        if fitting(ctx, unit, [(dest, facing, cost)])[0]:
+            found[foe.id] = (dest, facing, cost)
+    return found
+
+
+def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
+                                                            dict[str, tuple[Point, int, float]]]:
+    """The ``move`` decision's options, its default and the Charge moves by target
+    (T5-DEC-12, T5-DEC-13)."""
+    state = ctx.state
+    speed = speed_inches(body)
+    base = speed * (2 if plan.mount_dash else 1)
+    seen = survey(ctx, body)
+    options = [HOLD]
+    moves = destinations(ctx, body, base, seen) if speed > 0 else []
+    options += [Order.of("move", point_text(p), f) for p, f, _ in moves]
+    default = HOLD
+    if not plan.mount_dash and speed > 0:
+        options += [Order.of("dash", point_text(p), f)
+                    for p, f, _ in destinations(ctx, body, 2 * speed, seen, beyond=base)]
+    engaged = state.in_melee(body)
+    if engaged and not body.disengaged:
+        threats = state.engaged_with(body)
+        for p, f, _ in moves:
+            shape = footprint_at(body, p, f)
+            if any(gap(shape, e.footprint) > e.reach + EPS for e in threats):
+                options.append(Order.of("disengage", point_text(p), f))
+    charges: dict[str, tuple[Point, int, float]] = {}
+    if isinstance(body, Unit) and not plan.mount_dash and speed > 0:
+        charges = charge_moves(ctx, body, 2 * speed, seen)
+        options += [Order.of("charge", foe_id) for foe_id in charges]
+        if charges:
+            default = Order.of("charge", next(iter(charges)))
+    if default == HOLD and not engaged and seen.foes:
+        near = [o for o in options if o.kind == "move"]
+        if near:
+            target = seen.foes[0].centre
+            default = min(near, key=lambda o: (distance(parse_point(o.args[0]), target),
+                                               str(o)))
+    return options, default, charges
+
+
+def movement_step(ctx: Ctx, body: Body, plan: Plan) -> None:
+    """Ask for and make the body's move (T5-DEC-12; Dash, Disengage and Charge use the
+    action, T5-MOVE-03). The footprint centre moves; facing is set at the end (T5-AMB-09)."""
+    options, default, charges = move_options(ctx, body, plan)
+    order = ctx.ask(body.side, "move", options, prompt=f"how {body.name} moves",
+                    subject=body.id, default=default)
+    if order.kind == "hold":
+        return
+    state = ctx.state
+    if order.kind == "charge":
+        target = str(order.args[0])
+        dest, facing, cost = charges[target]
+        plan.action_used = True
+        plan.charge = target
+        make_move(ctx, body, dest, facing, cost, "charge")
+        if state.options.engagement_model == "declared" and body.on_table:
+            state.declared.add(frozenset((body.id, target)))
+        return
+    dest = parse_point(order.args[0])
+    facing = int(order.args[1])
+    if order.kind in ("dash", "disengage"):
+        plan.action_used = True
+    if order.kind == "disengage":
+        body.disengaged = True
+    cost = _cost(state, body.centre, dest)
+    make_move(ctx, body, dest, facing, cost, order.kind)
+
+
+def _cost(state: T5State, start: Point, dest: Point) -> float:
+    _, cost = walk(state, start, dest, math.inf)
+    return cost
+
+
+def make_move(ctx: Ctx, body: Body, dest: Point, facing: float, cost: float, kind: str) -> None:
+    """Move the footprint centre to ``dest`` and face ``facing``: attacks of opportunity first
+    (T5-MOVE-02, T5-AMB-11), then the move, then what depends on position: the Ruins cover
+    (T5-AMB-02), duels (T5-AMB-14) and declared engagements (T5-AMB-10). Emits ``move``."""
+    state = ctx.state
+    start = body.centre
+    if not body.disengaged:
+        shape = footprint_at(body, dest, facing)
+        provokers = [e for e in state.active(state.enemy_of(body.side))
+                     if gap(body.footprint, e.footprint) <= e.reach + EPS
+                     and gap(shape, e.footprint) > e.reach + EPS]
+        for enemy in provokers:
+            if not body.on_table:
+                return
+            opportunity(ctx, enemy, body)
+        if not body.on_table:
+            return
+    body.centre = (float(dest[0]), float(dest[1]))
+    body.facing = float(facing)
+    ctx.emit("move", body=body.id, kind=kind, cost=round(cost, 3), facing=body.facing,
+             **{"from": [round(start[0], 3), round(start[1], 3)],
+                "to": [round(dest[0], 3), round(dest[1], 3)]})
+    if body.three_quarter_cover and not inside_ruins(state, body):
+        body.three_quarter_cover = False
+    after_movement(ctx, body)
+
+
+def after_movement(ctx: Ctx, mover: Body | None = None) -> None:
+    """What any movement settles: duels whose units separated end (T5-AMB-14) and declared
+    engagements are dropped or asked for (T5-AMB-10). Other modules call this after their
+    own moves (flight, follow-through)."""
+    state = ctx.state
+    for body in list(state.bodies.values()):
+        opponent = character_of(body).duel
+        if opponent is None or not body.on_table:
+            continue
+        other = state.bodies.get(opponent)
+        if other is not None and other.on_table and not state.engaged(body, other):
+            combat.end_duel(ctx, body, "separated")
+    if state.options.engagement_model == "declared":
+        drop_declared(state)
+        if mover is not None and mover.on_table:
+            declare_engagements(ctx, mover)
+
+
+def declare_limit(a: Body, b: Body) -> float:
+    """How far apart two bodies may be declared engaged (T5-AMB-10)."""
+    return max(a.reach, b.reach) + DECLARE_MARGIN
+
+
+def drop_declared(state: T5State) -> None:
+    """Forget declared engagements of bodies gone or too far apart."""
+    for pair in list(state.declared):
+        a, b = (state.bodies[i] for i in sorted(pair))
+        if not a.on_table or not b.on_table or gap(a.footprint, b.footprint) > \
+                declare_limit(a, b) + EPS:
+            state.declared.discard(pair)
+
+
+def declare_engagements(ctx: Ctx, mover: Body) -> None:
+    """After moving, the mover's side says which nearby enemies it engages (``engage``)."""
+    state = ctx.state
+    for enemy in state.active(state.enemy_of(mover.side)):
+        pair = frozenset((mover.id, enemy.id))
+        spread = gap(mover.footprint, enemy.footprint)
+        if pair in state.declared or spread > declare_limit(mover, enemy) + EPS:
+            continue
+        engage = Order.of("engage", enemy.id)
+        within = spread <= max(mover.reach, enemy.reach) + EPS
+        order = ctx.ask(mover.side, "engage", [engage, NONE], subject=mover.id,
+                        prompt=f"does {mover.name} engage {enemy.name}?",
+                        default=engage if within else NONE, enemy=enemy.id)
+        if order.kind == "engage":
+            state.declared.add(pair)
+            ctx.emit("engage", body=mover.id, enemy=enemy.id)
+
+
+# --------------------------------------------------------------------------- reactions
+
+
+def may_attack(state: T5State, attacker: Body, target: Body, *, commander: bool) -> bool:
+    """Duel limits (T5-DUEL-02, T5-SINGLE-07): a dueling character attacks only its opponent,
+    and a dueling Single Character is attacked only by its opponent's commander."""
+    own = character_of(attacker)
+    if (commander or isinstance(attacker, Single)) and own.duel is not None:
+        return own.duel == target.id
+    if isinstance(target, Single) and target.character.duel is not None:
+        return (commander or isinstance(attacker, Single)) and target.character.duel == \
+            attacker.id
+    return True
+
+
+def melee_attacks(stats: StatBlock) -> list[AttackSpec]:
+    """A stat block's melee attacks."""
+    return [a for a in stats.attacks if a.kind == "melee"]
+
+
+def opportunity(ctx: Ctx, enemy: Body, mover: Body) -> None:
+    """``mover`` leaves ``enemy``'s reach without Disengage (T5-MOVE-02, T5-AMB-11): the
+    enemy unit may spend its reaction on one melee resolution, and its commander (or the enemy
+    Single Character) on one attack with a chosen melee attack (T5-DEC-16)."""
+    state = ctx.state
+    spread = gap(enemy.footprint, mover.footprint)
+    if isinstance(enemy, Unit) and not enemy.reaction_used and enemy.members > 0 \
+            and melee_attacks(enemy.member) and may_attack(state, enemy, mover, commander=False):
+        yes = Order("opportunity")
+        order = ctx.ask(enemy.side, "reaction", [yes, NONE], subject=enemy.id,
+                        prompt=f"{enemy.name}: attack {mover.name} as it leaves?",
+                        default=yes, mover=mover.id)
+        if order.kind == "opportunity":
+            combat.opportunity_attack(ctx, enemy, mover, commander_too=False)
+            enemy.reaction_used = True
+    character = character_of(enemy)
+    if not mover.on_table or not can_act(character) or character.reaction_used:
+        return
+    if not may_attack(state, enemy, mover, commander=True):
+        return
+    attacks = [a for a in melee_attacks(character.stats) if feet(a.reach) + EPS >= spread]
+    if not attacks:
+        return
+    options = [Order.of("opportunity", word(a.name)) for a in attacks]
+    order = ctx.ask(enemy.side, "reaction", [*options, NONE], subject=enemy.id,
+                    prompt=f"{character.name}: attack {mover.name} as it leaves?",
+                    default=options[0], mover=mover.id, commander=True)
+    if order.kind == "opportunity":
+        attack = _by_word(attacks, str(order.args[0]))
+        character.reaction_used = True
+        combat.commander_attack(ctx, enemy, mover, attack, opportunity=True)
+
+
+def _by_word(items: Iterable[AttackSpec], name: str) -> AttackSpec:
+    for item in items:
+        if word(item.name) == name:
+            return item
+    raise KeyError(name)
+
+
+# --------------------------------------------------------------------------- duels
+
+
+def callout_targets(ctx: Ctx, body: Body) -> list[Body]:
+    """Enemy bodies whose character ``body``'s character may call out now (T5-DUEL-01,
+    T5-DUEL-04, T5-AMB-13, T5-SINGLE-07): both alive and not dueling, one call-out per own
+    turn, and the two bodies engaged. A unit's commander may call out the commander of an
+    engaged enemy unit or an engaged Single Character; a Single only a unit's commander."""
+    state = ctx.state
+    own = character_of(body)
+    if not can_act(own) or own.duel is not None or own.called_out_this_turn:
+        return []
+    found = []
+    for enemy in state.engaged_with(body):
+        if isinstance(body, Single) and isinstance(enemy, Single):
+            continue
+        theirs = character_of(enemy)
+        if theirs.alive and theirs.duel is None:
+            found.append(enemy)
+    return found
+
+
+def callout_step(ctx: Ctx, body: Body) -> None:
+    """The free call-out (T5-DEC-07, T5-DEC-09) and the answer (T5-DEC-08): accepted, the two
+    characters duel; declined, the called-out unit loses 1 rank (T5-DUEL-03). A Single
+    Character has no rank, so its refusal costs nothing."""
+    targets = callout_targets(ctx, body)
+    if not targets:
+        return
+    options = [NONE, *(Order.of("callout", t.id) for t in targets)]
+    order = ctx.ask(body.side, "callout", options, subject=body.id,
+                    prompt=f"does {character_of(body).name} call out an enemy commander?",
+                    default=NONE)
+    if order.kind != "callout":
+        return
+    target = ctx.state.bodies[str(order.args[0])]
+    callout(ctx, body, target)
+
+
+def callout(ctx: Ctx, caller: Body, target: Body) -> bool:
+    """``caller``'s character calls out ``target``'s; True if a duel begins."""
+    mine, theirs = character_of(caller), character_of(target)
+    mine.called_out_this_turn = True
+    ctx.emit("duel_called", caller=caller.id, target=target.id, challenger=mine.name,
+             challenged=theirs.name)
+    accept = Order("accept")
+    order = ctx.ask(target.side, "duel", [accept, Order("decline")], subject=target.id,
+                    prompt=f"{mine.name} calls out {theirs.name}: accept?", default=accept,
+                    caller=caller.id)
+    if order.kind == "accept":
+        combat.start_duel(ctx, caller, target)
+        return True
+    ctx.emit("duel_declined", caller=caller.id, target=target.id)
+    if isinstance(target, Unit):
+        ctx.change_rank(target, -1, "declined a duel")
+    return False
+
+
+# --------------------------------------------------------------------------- commanders and Singles
+
+
+def encourage(ctx: Ctx, unit: Unit, skill: str, *, bonus: bool) -> bool:
+    """The commander's check to encourage its unit (T5-ENCOURAGE-01..04, T5-AMB-15): d20 plus
+    the skill, no automatic result on 1 or 20; DC 12 as an action (success +1 rank), DC 15 as a
+    bonus action (success +1, failure -1)."""
+    stats = unit.commander.stats
+    roll = ctx.d20("encourage", unit=unit.id, skill=skill)
+    modifier = int(stats.skills.get(skill, 0))  # type: ignore[call-overload]
+    total = roll + modifier
+    dc = BONUS_DC if bonus else ACTION_DC
+    success = total >= dc
+    ctx.emit("encourage", unit=unit.id, skill=skill, roll=roll, modifier=modifier, total=total,
+             dc=dc, success=success, action="bonus" if bonus else "action")
+    if success:
+        ctx.change_rank(unit, 1, "encouraged")
+    elif bonus:
+        ctx.change_rank(unit, -1, "failed encouragement")
+    return success
+
+
+def best_skill(stats: StatBlock) -> str:
+    """The commander's best of Persuasion, Insight and History (T5-AMB-15)."""
+    return max(SKILLS, key=lambda s: (stats.skills.get(s, 0), -SKILLS.index(s)))  # type: ignore[call-overload]
+
+
+def heal_targets(ctx: Ctx, body: Body, heal: HealSpec) -> list[Body]:
+    """Friendly bodies within range that have something to heal: a unit with pooled damage
+    (T5-AMB-39) or a wounded Single Character."""
+    state = ctx.state
+    found: list[Body] = []
+    for friend in state.active(body.side):
+        if gap(body.footprint, friend.footprint) > feet(heal.range) + EPS:
+            continue
+        if isinstance(friend, Unit):
+            if friend.tdr > 0 and state.options.unit_healing != "disabled":
+                found.append(friend)
+        elif friend.character.hp < friend.stats.hp:
+            found.append(friend)
+    return found
+
+
+def heals_left(character: Character, heal: HealSpec) -> bool:
+    """Whether a healing ability has a use left."""
+    return heal.uses is None or character.uses.get(heal.name, heal.uses) > 0
+
+
+def character_options(ctx: Ctx, body: Body, *, bonus: bool) -> tuple[list[Order], Order]:
+    """Bonus-action (T5-DEC-10) or action (T5-DEC-11) options of a unit's commander or of a
+    Single Character, and the default: encouragement (commanders; the best skill first,
+    T5-AMB-15), the Ruins cover (T5-TERRAIN-04, T5-COMMANDER-02), attacks (only the duel
+    opponent while dueling, T5-DUEL-02), areas, heals, and a Single Character's Dodge."""
+    state = ctx.state
+    character = character_of(body)
+    stats = character.stats
+    options = [NONE]
+    default = NONE
+    slot = "bonus" if bonus else "action"
+    by_commander = isinstance(body, Unit)
+    if isinstance(body, Unit):
+        skill = best_skill(stats)
+        encourage_orders = [Order.of("encourage", s) for s in
+                            sorted(SKILLS, key=lambda s: s != skill)]
+        options += encourage_orders
+        if not bonus:
+            default = encourage_orders[0]
+    if bonus and inside_ruins(state, body) and not body.three_quarter_cover:
+        options.append(Order("cover"))
+    if not bonus:
+        attacks = [Order.of("attack", word(attack.name), target.id)
+                   for attack in stats.attacks
+                   for target in combat.commander_targets(ctx, body, attack)]
+        options += attacks
+        if attacks and (character.duel is not None or isinstance(body, Single)):
+            default = attacks[0]
+    for area in stats.areas:
+        if area.action == slot and combat.area_uses_left(ctx, body, area.name,
+                                                         by_commander) != 0:
+            options += [Order.of("area", word(area.name), t.id) for t in
+                        combat.area_targets(ctx, body, area.name, by_commander=by_commander)]
+    for heal in stats.heals:
+        if heal.action == slot and heals_left(character, heal):
+            options += [Order.of("heal", word(heal.name), t.id)
+                        for t in heal_targets(ctx, body, heal)]
+    if not bonus and isinstance(body, Single):
+        options.append(Order("dodge"))
+    return options, default
+
+
+def character_step(ctx: Ctx, body: Body, *, bonus: bool) -> None:
+    """Ask for and carry out a commander's or Single Character's bonus action or action
+    (``commander_bonus`` / ``commander_action``)."""
+    if not body.on_table or not can_act(character_of(body)):
+        return
+    options, default = character_options(ctx, body, bonus=bonus)
+    kind = "commander_bonus" if bonus else "commander_action"
+    order = ctx.ask(body.side, kind, options, subject=body.id, default=default,
+                    prompt=f"{'bonus action' if bonus else 'action'} of "
+                           f"{character_of(body).name}")
+    do_character_order(ctx, body, order, bonus=bonus)
+
+
+def do_character_order(ctx: Ctx, body: Body, order: Order, *, bonus: bool) -> None:
+    """Carry out one ``commander_bonus`` / ``commander_action`` order. An attack named in the
+    stat block's Multiattack makes the whole Multiattack (:func:`combat.commander_attack_action`,
+    T5-CMDATK-01..04)."""
+    state = ctx.state
+    stats = character_of(body).stats
+    if order.kind == "none":
+        return
+    if order.kind == "encourage":
+        assert isinstance(body, Unit)
+        encourage(ctx, body, str(order.args[0]), bonus=bonus)
+    elif order.kind == "cover":
+        body.three_quarter_cover = True
+        ctx.emit("cover", body=body.id, by="commander" if isinstance(body, Unit) else body.id)
+    elif order.kind == "dodge":
+        body.dodging = True
+        ctx.emit("dodge", body=body.id)
+    elif order.kind == "attack":
+        attack = _by_word(stats.attacks, str(order.args[0]))
+        combat.commander_attack_action(ctx, body, state.bodies[str(order.args[1])],
+                                       attack.name)
+    elif order.kind == "area":
+        area = next(a for a in stats.areas if word(a.name) == order.args[0])
+        combat.area_effect(ctx, body, area.name, state.bodies[str(order.args[1])],
+                           by_commander=isinstance(body, Unit))
+    elif order.kind == "heal":
+        heal = next(h for h in stats.heals if word(h.name) == order.args[0])
+        combat.heal(ctx, body, heal.name, state.bodies[str(order.args[1])])
+
+
+# --------------------------------------------------------------------------- the unit's own actions
+
+
+def unit_bonus_step(ctx: Ctx, unit: Unit) -> None:
+    """The unit's bonus action (T5-DEC-14): the Ruins three-quarters cover (T5-TERRAIN-04)."""
+    if not inside_ruins(ctx.state, unit) or unit.three_quarter_cover:
+        return
+    cover = Order("cover")
+    order = ctx.ask(unit.side, "unit_bonus", [NONE, cover], subject=unit.id, default=cover,
+                    prompt=f"bonus action of {unit.name}")
+    if order.kind == "cover":
+        unit.three_quarter_cover = True
+        ctx.emit("cover", body=unit.id, by="unit")
+
+
+def unit_action_options(ctx: Ctx, unit: Unit) -> tuple[list[Order], Order]:
+    """The unit's action (T5-DEC-13): Attack, a unit area ability, Dodge or nothing."""
+    options = [NONE, Order("dodge")]
+    attacks: list[Order] = []
+    if unit.members > 0:
+        kinds = {a.kind for a in unit.member.attacks}
+        for kind in ("melee", "ranged"):
+            if kind in kinds:
+                attacks += [Order.of("attack", kind, t.id)
+                            for t in combat.legal_targets(ctx, unit, kind)]
+        for area in unit.member.areas:
+            if area.action == "action" and combat.area_uses_left(ctx, unit, area.name,
+                                                                 False) != 0:
+                attacks += [Order.of("area", word(area.name), t.id) for t in
+                            combat.area_targets(ctx, unit, area.name, by_commander=False)]
+    options += attacks
+    return options, attacks[0] if attacks else NONE
+
+
+def unit_action_step(ctx: Ctx, unit: Unit, plan: Plan) -> None:
+    """The unit's action: a Charge's Attack against the unit it closed with (T5-MOVE-03,
+    T5-MOVE-04, T5-AMB-12), nothing after a Dash or Disengage, else the chosen action."""
+    state = ctx.state
+    if plan.charge is not None:
+        target = state.bodies[plan.charge]
+        if unit.members > 0 and target.on_table and state.adjacent(unit, target) and \
+                target in combat.legal_targets(ctx, unit, "melee"):
+            combat.unit_attack_action(ctx, unit, target, "melee", charge=True)
+        return
+    if plan.action_used:
+        return
+    options, default = unit_action_options(ctx, unit)
+    order = ctx.ask(unit.side, "unit_action", options, subject=unit.id, default=default,
+                    prompt=f"action of {unit.name}")
+    if order.kind == "dodge":
+        unit.dodging = True
+        ctx.emit("dodge", body=unit.id)
+    elif order.kind == "attack":
+        target = state.bodies[str(order.args[1])]
+        combat.unit_attack_action(ctx, unit, target, str(order.args[0]))
+    elif order.kind == "area":
+        area = next(a for a in unit.member.areas if word(a.name) == order.args[0])
+        combat.area_effect(ctx, unit, area.name, state.bodies[str(order.args[1])],
+                           by_commander=False)
