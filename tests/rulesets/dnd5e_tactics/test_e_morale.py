@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from warhost.core.dice import SeededDice
 from warhost.rulesets.dnd5e_tactics.end_of_round import end_of_round
 from warhost.rulesets.dnd5e_tactics.state import ROUTED
 from warhost.rulesets.dnd5e_tactics.tables import STANCE_MORALE, track_cell
@@ -334,3 +335,37 @@ def test_total_matches_the_reference_summary() -> None:
         expected = (roll + rank + track_cell(track, rank).morale + STANCE_MORALE[stance]
                     - 3 * engaged)
         assert morale(ctx)["total"] == expected
+
+
+@pytest.mark.rule("T5-RALLY-01", "T5-DEC-18")
+def test_dying_commander_cannot_rally() -> None:
+    ctx = build(facing_pair(gap=APART), dice=[8], commander_death_saves=True)
+    a1 = unit(ctx, "A1")
+    a1.commander.hp, a1.commander.dying = 0, True
+    seen = spy(ctx)
+    wound(a1, 5)
+    end_of_round(ctx)
+    assert not [d for d in seen if d.kind == "rally"] and a1.fled
+
+
+@pytest.mark.rule("T5-MORALE-08", "T5-MORALE-09", "T5-MORALE-10", "T5-MORALE-11",
+                  "T5-RALLY-03", "T5-RALLY-04")
+def test_outcome_frequencies_match_the_exact_odds() -> None:
+    # DC 18, total d20 + 2: pass on 16+ (5/20), fail by 1-4 on 12-15 (4/20), by 5-9 on 7-11
+    # (5/20), by 10+ on 1-6 (6/20). The Knight's save (+4) succeeds on 8+ (13/20).
+    exact = {"pass": 100 / 400, "rank": (80 + 5 * 13) / 400,
+             "flee": (5 * 7 + 6 * 13) / 400, "rout": 6 * 7 / 400}
+    dice = SeededDice(20260101)
+    trials = 2000
+    seen = {key: 0 for key in exact}
+    for _ in range(trials):
+        ctx = build(facing_pair(gap=APART))
+        ctx.battle.dice = dice
+        a1 = unit(ctx, "A1")
+        wound(a1, 5)
+        end_of_round(ctx)
+        key = ("rout" if a1.status == ROUTED else "flee" if a1.fled
+               else "rank" if a1.rank == -1 else "pass")
+        seen[key] += 1
+    for key, p in exact.items():
+        assert seen[key] / trials == pytest.approx(p, abs=0.035), key

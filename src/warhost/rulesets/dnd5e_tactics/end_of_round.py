@@ -15,7 +15,6 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from shapely.geometry import Polygon
@@ -34,8 +33,6 @@ from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
 from warhost.rulesets.dnd5e_tactics.state import (
-    ACTIVE,
-    DESTROYED,
     PITCH,
     ROUTED,
     SLAIN,
@@ -182,8 +179,7 @@ def convert_damage(ctx: Ctx, unit: Unit, damage: int, *, why: str) -> int:
              members=unit.members, why=why)
     if 2 * remainder >= hp:
         killed += _remainder(ctx, unit, remainder)
-    if unit.members == 0 and not unit.commander.alive:
-        destroy(ctx, unit)
+    destroy(ctx, unit)
     return killed
 
 
@@ -227,8 +223,7 @@ def commander_card_step(ctx: Ctx, unit: Unit) -> None:
     """End of Round step 2 (T5-CASUALTY-10): a dead commander's card is already gone and its
     rank already paid when it died (T5-AMB-18), so nothing more changes here, except that a
     unit with neither members nor commander leaves the table (T5-AMB-50)."""
-    if not unit.commander.alive and unit.members == 0 and unit.on_table:
-        destroy(ctx, unit)
+    destroy(ctx, unit)
 
 
 # --------------------------------------------------------------------------- step 3: morale
@@ -251,14 +246,7 @@ def morale_modifiers(ctx: Ctx, unit: Unit) -> dict[str, int]:
 
 def _disadvantaged(ctx: Ctx, unit: Unit) -> bool:
     """A lingering area effect weighs on morale (only with ``all_d20``, T5-AMB-27)."""
-    check: Callable[[Ctx, Body, str], bool] | None = getattr(combat, "has_disadvantage", None)
-    if check is not None:
-        try:
-            return bool(check(ctx, unit, "morale"))
-        except NotImplementedError:
-            pass
-    return (ctx.state.options.lingering_disadvantage_scope == "all_d20"
-            and unit.disadvantage_round == ctx.state.round)
+    return combat.has_disadvantage(ctx, unit, "morale")
 
 
 def outcome_of(fails_by: int) -> str:
@@ -291,7 +279,7 @@ def morale_step(ctx: Ctx, unit: Unit) -> str:
     result = outcome_of(fails_by)
     ctx.emit("morale", unit=unit.id, roll=roll, modifiers=mods, total=total, dc=dc,
              fails_by=fails_by, result=result)
-    if result in (FLEE, ROUT) and unit.commander.alive:
+    if result in (FLEE, ROUT) and combat.character_can_act(unit.commander):
         result = rally(ctx, unit, fails_by)
     return result
 
@@ -419,7 +407,7 @@ def flee_attacks(ctx: Ctx, unit: Unit, attackers: list[Unit]) -> None:
         combat.resolve_unit_attack(ctx, attacker, unit, attack, why="flee")
         commander = attacker.commander
         melee = [a for a in commander.stats.attacks if a.kind == "melee"]
-        if not commander.alive or commander.duel is not None or not melee:
+        if not combat.character_can_act(commander) or commander.duel is not None or not melee:
             continue
         options = [Order.of("attack", attack_word(a.name)) for a in melee] + [Order.of("none")]
         choice = ctx.ask(
@@ -461,12 +449,8 @@ def rout(ctx: Ctx, unit: Unit, why: str) -> None:
 def destroy(ctx: Ctx, unit: Unit) -> None:
     """No members and no commander: the unit is gone at once (T5-AMB-50). Emits
     ``destroyed``."""
-    if unit.status != ACTIVE:
-        return
-    _end_duel(ctx, unit, "destroyed")
-    unit.status = DESTROYED
-    _drop_declared(ctx.state, unit)
-    ctx.emit("destroyed", unit=unit.id)
+    if combat.check_destroyed(ctx, unit):
+        _drop_declared(ctx.state, unit)
 
 
 def _end_duel(ctx: Ctx, unit: Unit, why: str) -> None:
