@@ -170,7 +170,7 @@ def test_damage_pools_in_the_tdr_and_kills_no_one_during_the_round() -> None:
     assert b.members == 20
 
 
-@pytest.mark.rule("T5-TACTICS-12")
+@pytest.mark.rule("T5-TACTICS-12", "T5-AMB-52")
 def test_a_rank_change_applies_to_the_next_roll_at_once() -> None:
     """Defensive Atk is -2 at rank +1, -1 at +2 and 0 at +3."""
     ctx = ctx_of(duo())

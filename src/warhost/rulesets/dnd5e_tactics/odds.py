@@ -42,6 +42,7 @@ from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario, Options
 from warhost.rulesets.dnd5e_tactics.state import Body, Single, T5State, Unit
 from warhost.rulesets.dnd5e_tactics.tables import (
+    DIVISOR_ROWS,
     RANKS,
     STANCE_ATTACKERS,
     TRACKS,
@@ -121,12 +122,10 @@ def attack_odds(
             "damage": [dmg for _, _, dmg in rows],
         })
         label = f"{attack.name}{' (mount)' if by_mount else ''}"
-        if needed is None:
-            lines += [f"{label}: {line}" for line in terms.lines]
-            lines.append(f"{label}: needed roll {raw} (table row {clamp_attack_roll(raw)})")
-        else:
-            lines.append(f"{label}: needed roll {raw} (given; table row "
-                         f"{clamp_attack_roll(raw)})")
+        found = list(terms.lines) if needed is None else []
+        found.append(f"needed roll {raw}{' (given)' if needed is not None else ''}: "
+                     f"divisor row {row_label(raw)}")
+        lines += [f"{label}: {line}" for line in found if f"{label}: {line}" not in lines]
     dist = combat.action_distribution(
         state, attacker, target, kind, charge=charge, eligible=count, needed=needed,
         mounts=mounts, extra_advantage=advantage, extra_disadvantage=disadvantage,
@@ -176,6 +175,15 @@ def attack_odds(
             f"{6 ** faces} equally likely results), {count} eligible attackers")
     return OddsReport(attacker=attacker.id, defender=target.id, kind=kind, modifiers=lines,
                       outcomes=outcomes, notes=notes, dice=dice, details=details)
+
+
+def row_label(needed: int) -> str:
+    """The divisor-table row a raw needed roll reads, e.g. '13-14' (T5-AMB-20)."""
+    row = clamp_attack_roll(needed)
+    for low, high, _ in DIVISOR_ROWS:
+        if low <= row <= high:
+            return f"{low}-{high}" if low != high else str(low)
+    raise AssertionError("unreachable")
 
 
 def _number(value: Fraction) -> dict[str, Any]:
@@ -355,10 +363,10 @@ def _apply_situation(state: T5State, attacker: Unit, target: Body,
                 raise WarhostError(f"rank {rank} is outside -3..3", field=f"{prefix}rank")
             body.rank = rank
         if members is not None:
-            if not 0 <= members <= body.start_members:
-                raise WarhostError(f"members must be 0..{body.start_members}",
-                                   field=f"{prefix}members")
+            if members < 0:
+                raise WarhostError("members must be 0 or more", field=f"{prefix}members")
             body.members = members
+            body.start_members = max(body.start_members, members)
 
 
 def _natural_kind(state: T5State, attacker: Unit, target: Body, charge: bool) -> str:
