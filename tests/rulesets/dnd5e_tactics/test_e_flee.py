@@ -104,6 +104,9 @@ def test_flee_past_the_edge_routs(x: float, routed: bool) -> None:
 # ---------------------------------------------------------------- engaged: away from the largest
 
 
+APART_DECLARED = 2.0  # out of reach: only the declaration engages them
+
+
 def three_way(b1_members: int, b2_members: int, b2_member: dict[str, Any] | None = None
               ) -> dict[str, list[dict[str, Any]]]:
     """A1 (x 21.5-26.5, y 17-18) with B1 on its west flank and B2 on its front."""
@@ -148,11 +151,25 @@ def test_engaged_flee_off_the_board_routs() -> None:
     units = {"A": [unit_spec("A1", (24.0, 2.5), facing=0)],
              "B": [unit_spec("B1", (24.0, 3.5), facing=180)]}
     ctx = build(units, dice=[12], orders={"A": ["decline"]})
+    seen = spy(ctx)
     a1 = unit(ctx, "A1")
     wound(a1, 5)
     end_of_round(ctx)
     assert events(ctx, "flee")[0]["off_board"] is True
     assert a1.status == ROUTED
+    assert not [d for d in seen if d.kind == "flee_attack"]  # nothing left to attack
+
+
+@pytest.mark.rule("T5-FLEE-03", "T5-AMB-10")
+def test_declared_engagement_ends_when_the_unit_flees() -> None:
+    ctx = build(facing_pair(gap=APART_DECLARED), dice=[12],
+                orders={"A": ["decline"], "B": ["none"]}, engagement_model="declared")
+    a1, b1 = unit(ctx, "A1"), unit(ctx, "B1")
+    ctx.state.declared = {frozenset(("A1", "B1"))}
+    wound(a1, 5)  # 12 + 2 - 3 = 11: fails by 7
+    end_of_round(ctx)
+    assert events(ctx, "flee")[0]["away_from"] == "B1"
+    assert ctx.state.declared == set() and not ctx.state.engaged(a1, b1)
 
 
 # ---------------------------------------------------------------- flee attacks of opportunity
