@@ -319,11 +319,16 @@ def _ground(state: T5State) -> tuple[Any, Any]:
 
 
 def facing_toward(body: Body, point: Point, foes: Sequence[Body]) -> int:
-    """Facing after a move: toward the nearest enemy, else unchanged (T5-AMB-09)."""
+    """Facing after a move (T5-AMB-09): unchanged while the nearest enemy is in front (within
+    90 degrees either side, so lines stay square), else turned toward it."""
+    keep = round(body.facing) % 360
     if not foes:
-        return round(body.facing) % 360
+        return keep
     target = min(foes, key=lambda e: (distance(point, e.centre), e.id))
-    return round(bearing(point, target.centre)) % 360
+    toward = bearing(point, target.centre)
+    if abs((toward - body.facing + 180.0) % 360.0 - 180.0) <= 90.0:
+        return keep
+    return round(toward) % 360
 
 
 def approach_facing(body: Body, target: Body) -> int:
@@ -725,8 +730,8 @@ def opportunity(ctx: Ctx, enemy: Body, mover: Body) -> None:
     character = character_of(enemy)
     if not mover.on_table or not can_act(character) or character.reaction_used:
         return
-    if not may_attack(state, enemy, mover, commander=True):
-        return
+    if character.duel is not None or not may_attack(state, enemy, mover, commander=True):
+        return  # a dueling character attacks only in its duel (T5-DUEL-02)
     attacks = [a for a in melee_attacks(character.stats) if feet(a.reach) + EPS >= spread]
     if not attacks:
         return
@@ -763,8 +768,7 @@ def callout_targets(ctx: Ctx, body: Body) -> list[Body]:
     for enemy in state.engaged_with(body):
         if isinstance(body, Single) and isinstance(enemy, Single):
             continue
-        theirs = character_of(enemy)
-        if theirs.alive and theirs.duel is None:
+        if combat.can_duel(character_of(enemy)):
             found.append(enemy)
     return found
 
