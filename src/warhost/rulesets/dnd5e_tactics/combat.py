@@ -178,9 +178,10 @@ def cover_of(
     area saves too (5e cover is not limited to missiles, T5-GEN-02).
     """
     best = NO_COVER
-    if inside(state, target, "ruins") or inside(state, target, "forest"):
+    kinds = {r.kind for r in state.region_at(target.centre)}
+    if "ruins" in kinds or "forest" in kinds:
         best = HALF
-    if target.three_quarter_cover and inside(state, target, "ruins"):
+    if target.three_quarter_cover and "ruins" in kinds:
         best = THREE_QUARTERS
     if kind == "ranged" and attacker is not None:
         if _crossed(state, attacker, target, ("field",)) is not None:
@@ -285,8 +286,7 @@ class AttackTerms:
         return self.ac - self.bonus - self.edge
 
 
-def _target_ac(state: T5State, target: Body, cover_level: int,
-               lines: list[str]) -> int:
+def _target_ac(target: Body, cover_level: int, lines: list[str]) -> int:
     """AC of one member of a unit (stance, track, cover; T5-TACTICS-07, T5-STANCE-01,
     T5-AMB-08) or of a Single Character (cover only)."""
     if isinstance(target, Unit):
@@ -337,7 +337,7 @@ def unit_attack_terms(
     lines: list[str] = []
     level = cover_override if cover_override is not None else cover_of(
         state, unit, target, kind, by_unit=True)
-    ac = _target_ac(state, target, level, lines)
+    ac = _target_ac(target, level, lines)
     bonus = attack.bonus + unit.cell.atk
     lines.append(f"attack bonus {attack.bonus:+d} ({attack.name})")
     if unit.cell.atk:
@@ -736,7 +736,7 @@ def character_attack_terms(state: T5State, owner: Body, attack: AttackSpec,
         ac = opponent.stats.ac + COVER_AC.get(level, 0)
         lines.append(f"opponent AC {opponent.stats.ac} ({opponent.name})")
     else:
-        ac = _target_ac(state, target, level, lines)
+        ac = _target_ac(target, level, lines)
     dis: list[str] = []
     if attack.kind == "ranged":
         if _range_state(attack, gap(owner.footprint, target.footprint)) == "long":
