@@ -103,13 +103,13 @@ def test_commander_damage_goes_to_the_unit_it_attacked() -> None:
 @pytest.mark.rule("T5-CMDATK-02", "T5-CMDATK-04")
 def test_commander_attack_action_makes_its_multiattack() -> None:
     ctx = ctx_of(duo(), dice=[15, 15])
-    assert [a.name for a in combat.character_routine(KNIGHT_BLOCK(), "Greatsword")] == \
+    assert [a.name for a in combat.character_routine(knight_block(), "Greatsword")] == \
         ["Greatsword", "Greatsword"]
     assert combat.commander_attack_action(ctx, unit(ctx, "a"), unit(ctx, "b"),
                                           "Greatsword") == 30
 
 
-def KNIGHT_BLOCK():  # type: ignore[no-untyped-def]  # noqa: N802
+def knight_block():  # type: ignore[no-untyped-def]
     from warhost.rulesets.dnd5e_tactics.model import StatBlock
 
     return StatBlock.model_validate(KNIGHT)

@@ -152,8 +152,8 @@ def attack_odds(
         "defender_at": list(target.centre),
         "gap_ft": round(gap(attacker.footprint, target.footprint) * 10, 3),
     }
-    notes = ["Damage pools in the target's Total Damage Received and becomes casualties at "
-             "the End of Round (T5-DAMAGE-08); the commander's attacks are not included."]
+    notes = [("Damage pools in the target's Total Damage Received and becomes casualties at "
+              "the End of Round (T5-DAMAGE-08); the commander's attacks are not included.")]
     if isinstance(target, Unit):
         casualties: dict[int, Fraction] = {}
         for d, p in damage.items():
