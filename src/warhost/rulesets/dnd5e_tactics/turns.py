@@ -393,39 +393,36 @@ def survey(ctx: Ctx, body: Body) -> Survey:
     return Survey(foes, approaches)
 
 
-def raw_destinations(ctx: Ctx, body: Body, budget: float,
-                     seen: Survey) -> list[tuple[Point, int, float]]:
-    """Candidate ``(centre, facing, cost)`` moves within ``budget``, not yet checked for room:
+def aims(ctx: Ctx, body: Body, seen: Survey, budget: float) -> list[tuple[Point, int | None]]:
+    """Where a move within ``budget`` heads, with the facing it ends in when that is fixed:
     toward each near enemy (contact, reach), to the edge of and into each terrain piece,
-    straight back, and eight bearings at full budget."""
+    straight back from the nearest enemy, and eight bearings at full budget."""
     state = ctx.state
     start = body.centre
-    foes = seen.foes
-    aims: list[tuple[Point, int | None]] = [(point, facing) for _, facing, _, point in
-                                            seen.approaches]
+    out: list[tuple[Point, int | None]] = [(point, facing) for _, facing, _, point in
+                                           seen.approaches]
     for region in state.regions:
         if region.impassable:
             continue
-        aims.append((_representative(region.polygon), None))
+        out.append((_representative(region.polygon), None))
         if not region.contains(start):
             edge = nearest_points(region.polygon, ShapelyPoint(start))[0]
             heading = bearing(start, (edge.x, edge.y))
-            aims.append((offset((edge.x, edge.y), heading, 0.3), None))
-    if foes:
-        aims.append((offset(start, bearing(foes[0].centre, start), budget), None))
-    aims += [(offset(start, heading, budget), None) for heading in BEARINGS]
-    out: list[tuple[Point, int, float]] = []
-    for (dest, cost), (_, facing) in zip(walk_many(state, start, [a[0] for a in aims], budget),
-                                         aims):
-        out.append((dest, facing_toward(body, dest, foes) if facing is None else facing, cost))
+            out.append((offset((edge.x, edge.y), heading, 0.3), None))
+    if seen.foes:
+        out.append((offset(start, bearing(seen.foes[0].centre, start), budget), None))
+    out += [(offset(start, heading, budget), None) for heading in BEARINGS]
     return out
 
 
 def walk_many(state: T5State, start: Point, targets: Sequence[Point],
-              budget: float) -> list[tuple[Point, float]]:
-    """:func:`walk` toward each of ``targets``, with the terrain crossings found at once."""
+              budgets: Sequence[float] | float) -> list[tuple[Point, float]]:
+    """:func:`walk` toward each of ``targets`` (each with its own budget, or one for all),
+    with the terrain crossings found at once."""
     if not targets:
         return []
+    spend = [float(budgets)] * len(targets) if isinstance(budgets, (int, float)) \
+        else [float(b) for b in budgets]
     difficult, closed = _ground(state)
     ends = np.asarray(targets, dtype=np.float64).reshape(-1, 2)
     spans: list[list[tuple[float, float]]] = [[] for _ in targets]
@@ -448,6 +445,7 @@ def walk_many(state: T5State, start: Point, targets: Sequence[Point],
                         spans[row].append((lo, hi))
     out = []
     for row, target in enumerate(targets):
+        budget = spend[row]
         if blocked_by[row]:
             out.append(travel([start, target], budget, state.difficult))
             continue
@@ -457,7 +455,7 @@ def walk_many(state: T5State, start: Point, targets: Sequence[Point],
             cost = (hi - lo) * rate
             if spent + cost >= budget:
                 out.append((_along(start, target, length, lo + (budget - spent) / rate),
-                            float(budget)))
+                            budget))
                 break
             spent += cost
         else:
@@ -498,51 +496,71 @@ def fitting(ctx: Ctx, body: Body, moves: Sequence[tuple[Point, int, float]]) -> 
     if blockers:
         hit = shapely.relate_pattern(shapes[:, None], np.asarray(blockers)[None, :], "T********")
         ok &= ~np.any(hit, axis=1)
-    foes = [shapely.buffer(e.footprint, -0.05)
-            for e in state.active(state.enemy_of(body.side))]
-    if foes:
+    foes = shapely.buffer(np.asarray([e.footprint for e in state.active(
+        state.enemy_of(body.side))]), -0.05)
+    if len(foes):
         here = np.asarray(body.footprint.exterior.coords)[:-1]
         ends = shapely.get_coordinates(shapes).reshape(len(moves), -1, 2)[:, :-1, :]
         points = np.concatenate([np.broadcast_to(here, (len(moves), *here.shape)), ends],
                                 axis=1)
         hulls = shapely.convex_hull(shapely.multipoints(points))
-        swept = shapely.relate_pattern(hulls[:, None], np.asarray(foes)[None, :], "T********")
+        swept = shapely.relate_pattern(hulls[:, None], foes[None, :], "T********")
         ok &= ~np.any(swept, axis=1)
     return [bool(v) for v in ok]
 
 
-def destinations(ctx: Ctx, body: Body, budget: float, seen: Survey,
-                 beyond: float = 0.0) -> list[tuple[Point, int, float]]:
-    """Checked, de-duplicated moves costing more than ``beyond`` and at most ``budget``."""
-    raw = [m for m in raw_destinations(ctx, body, budget, seen)
-           if m[2] > beyond + EPS and distance(m[0], body.centre) >= 0.05]
-    keys: set[tuple[str, int]] = set()
-    out = []
-    for move, good in zip(raw, fitting(ctx, body, raw)):
-        key = (point_text(move[0]), move[1])
-        if good and key not in keys:
-            keys.add(key)
-            out.append(move)
-    return out
+@dataclass
+class MoveChoices:
+    """Checked moves of one turn: within the walk, beyond it within a Dash, and Charges."""
+
+    moves: list[tuple[Point, int, float]] = field(default_factory=list)
+    dashes: list[tuple[Point, int, float]] = field(default_factory=list)
+    charges: dict[str, tuple[Point, int, float]] = field(default_factory=dict)
 
 
-def charge_moves(ctx: Ctx, unit: Unit, budget: float,
-                 seen: Survey) -> dict[str, tuple[Point, int, float]]:
-    """Dash moves, by target id, that end adjacent to an enemy unit the unit is not adjacent
-    to now (T5-MOVE-03)."""
+def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
+                 charge: bool) -> MoveChoices:
+    """All candidate moves of a turn, walked and checked in one batch: walks within
+    ``base``, Dashes beyond it within ``dash`` (None: no Dash), and Charge moves that end
+    adjacent to an enemy unit not adjacent now (T5-MOVE-03)."""
     state = ctx.state
-    if unit.members <= 0 or not any(a.kind == "melee" for a in unit.member.attacks):
-        return {}
-    found: dict[str, tuple[Point, int, float]] = {}
-    for foe, facing, want, point in seen.approaches:
-        if want != CONTACT_GAP or not isinstance(foe, Unit) or state.adjacent(unit, foe):
+    seen = survey(ctx, body)
+    requests: list[tuple[str, Point, int | None, float, str]] = []
+    for point, facing in aims(ctx, body, seen, base):
+        requests.append(("move", point, facing, base, ""))
+    if dash is not None:
+        for point, facing in aims(ctx, body, seen, dash):
+            requests.append(("dash", point, facing, dash, ""))
+        if charge:
+            for foe, facing, want, point in seen.approaches:
+                if want == CONTACT_GAP and isinstance(foe, Unit) and \
+                        not state.adjacent(body, foe):
+                    requests.append(("charge", point, facing, dash, foe.id))
+    walked = walk_many(state, body.centre, [r[1] for r in requests], [r[3] for r in requests])
+    moves = []
+    for (kind, _, facing, _, target), (dest, cost) in zip(requests, walked):
+        face = facing_toward(body, dest, seen.foes) if facing is None else facing
+        moves.append((dest, face, cost))
+    good = fitting(ctx, body, moves)
+    out = MoveChoices()
+    keys: set[tuple[str, str, int]] = set()
+    for (kind, _, _, _, target), move, fits in zip(requests, moves, good):
+        dest, face, cost = move
+        if not fits or distance(dest, body.centre) < 0.05:
             continue
-        dest, cost = walk(state, unit.centre, point, budget)
-        if gap(footprint_at(unit, dest, facing), foe.footprint) > ADJACENT + EPS:
+        if kind == "charge":
+            foe = state.bodies[target]
+            if target not in out.charges and gap(footprint_at(body, dest, face),
+                                                 foe.footprint) <= ADJACENT + EPS:
+                out.charges[target] = move
             continue
-        if fitting(ctx, unit, [(dest, facing, cost)])[0]:
-            found[foe.id] = (dest, facing, cost)
-    return found
+        if kind == "dash" and cost <= base + EPS:
+            continue
+        key = (kind, point_text(dest), face)
+        if key not in keys:
+            keys.add(key)
+            (out.moves if kind == "move" else out.dashes).append(move)
+    return out
 
 
 def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
@@ -552,34 +570,33 @@ def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
     state = ctx.state
     speed = speed_inches(body)
     base = speed * (2 if plan.mount_dash else 1)
-    seen = survey(ctx, body)
+    can_dash = not plan.mount_dash and speed > 0
+    can_charge = can_dash and isinstance(body, Unit) and body.members > 0 and any(
+        a.kind == "melee" for a in body.member.attacks)
+    found = move_choices(ctx, body, base, 2 * speed if can_dash else None, can_charge) \
+        if speed > 0 else MoveChoices()
     options = [HOLD]
-    moves = destinations(ctx, body, base, seen) if speed > 0 else []
-    options += [Order.of("move", point_text(p), f) for p, f, _ in moves]
-    default = HOLD
-    if not plan.mount_dash and speed > 0:
-        options += [Order.of("dash", point_text(p), f)
-                    for p, f, _ in destinations(ctx, body, 2 * speed, seen, beyond=base)]
+    options += [Order.of("move", point_text(p), f) for p, f, _ in found.moves]
+    options += [Order.of("dash", point_text(p), f) for p, f, _ in found.dashes]
     engaged = state.in_melee(body)
     if engaged and not body.disengaged:
         threats = state.engaged_with(body)
-        for p, f, _ in moves:
+        for p, f, _ in found.moves:
             shape = footprint_at(body, p, f)
             if any(gap(shape, e.footprint) > e.reach + EPS for e in threats):
                 options.append(Order.of("disengage", point_text(p), f))
-    charges: dict[str, tuple[Point, int, float]] = {}
-    if isinstance(body, Unit) and not plan.mount_dash and speed > 0:
-        charges = charge_moves(ctx, body, 2 * speed, seen)
-        options += [Order.of("charge", foe_id) for foe_id in charges]
-        if charges:
-            default = Order.of("charge", next(iter(charges)))
-    if default == HOLD and not engaged and seen.foes:
-        near = [o for o in options if o.kind == "move"]
-        if near:
-            target = seen.foes[0].centre
+    options += [Order.of("charge", foe_id) for foe_id in found.charges]
+    default = HOLD
+    if found.charges:
+        default = Order.of("charge", next(iter(found.charges)))
+    elif not engaged and found.moves:
+        foes = enemies(state, body)
+        if foes:
+            near = [o for o in options if o.kind == "move"]
+            target = foes[0].centre
             default = min(near, key=lambda o: (distance(parse_point(o.args[0]), target),
                                                str(o)))
-    return options, default, charges
+    return options, default, found.charges
 
 
 def movement_step(ctx: Ctx, body: Body, plan: Plan) -> None:
