@@ -7,6 +7,7 @@ predictions. The command only gathers the situation from the options and prints 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -33,6 +34,7 @@ OPTION_OF_FIELD: dict[str, str] = {
     "ignore_position": "--ignore-position",
     "options": "--option",
 }
+"""Fields not listed here are ruleset-specific situation keys, given with ``--set KEY=VALUE``."""
 """The command-line option behind each field the ruleset hook may name in an error."""
 
 _POSITION_HINT = ("place them with --at-attacker X,Y / --at-defender X,Y, "
@@ -62,6 +64,7 @@ def _situation(
     wounded: bool,
     ignore_position: bool,
     option: list[str],
+    extra: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The situation for the hook: only what the user set."""
     situation: dict[str, Any] = {}
@@ -82,7 +85,24 @@ def _situation(
         overrides[name.strip()] = value.strip()
     if overrides:
         situation["options"] = overrides
+    for text in extra:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise WarhostError(f"expected KEY=VALUE, got {text!r}", field="--set")
+        situation[name.strip().replace("-", "_")] = _value(value.strip())
     return situation
+
+
+def _value(text: str) -> Any:
+    """A ``--set`` value: a whole number, a true/false, or else the text itself."""
+    if text.lower() in ("true", "yes"):
+        return True
+    if text.lower() in ("false", "no"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def _percent(value: Fraction) -> str:
@@ -120,8 +140,29 @@ def print_report(console: Console, report: OddsReport, scenario_name: str) -> No
         console.print(Text("With a Fate Point:"))
         for label, value in report.alternatives.items():
             console.print(Text(f"  {label}: {_fraction(value)} ({_percent(value)})"))
+    for name, value in report.details.items():
+        if _is_distribution(value):
+            print_distribution(console, name, value)
     for note in report.notes:
         console.print(Text(f"Note: {note}", style="italic"))
+
+
+def _is_distribution(value: Any) -> bool:
+    """A details entry of the form {outcome: {"fraction": ..., "probability": ...}}."""
+    return isinstance(value, dict) and bool(value) and all(
+        isinstance(v, dict) and "fraction" in v and "probability" in v for v in value.values())
+
+
+def print_distribution(console: Console, name: str, values: dict[str, Any]) -> None:
+    """One exact distribution from a report's details (damage, casualties ...) as a table."""
+    table = Table(title=f"{name.replace('_', ' ').capitalize()} (exact)")
+    table.add_column(name.replace("_", " "), justify="right")
+    table.add_column("Fraction", justify="right")
+    table.add_column("Probability", justify="right")
+    for outcome, cell in values.items():
+        table.add_row(str(outcome), str(cell["fraction"]),
+                      f"{float(cell['probability']) * 100:.2f}%")
+    console.print(table)
 
 
 def odds(
@@ -170,6 +211,12 @@ def odds(
         typer.Option("--ignore-position",
                      help="Report even when the attack is not legal where they stand."),
     ] = False,
+    extra: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="KEY=VALUE",
+                     help="A ruleset-specific situation key (dnd5e-tactics: attackers, needed, "
+                          "cover, stance, track, rank, advantage ...). Repeatable."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Exact odds of every outcome of one attack: success, failure, defeat, wound, dismount.
@@ -182,12 +229,14 @@ def odds(
 
     scenario = load_scenario(scenario_file)
     situation = _situation(kind, charge, at_attacker, at_defender, face_attacker,
-                           face_defender, wounded, ignore_position, option or [])
+                           face_defender, wounded, ignore_position, option or [], extra or [])
     try:
         report = scenario.ruleset.exact_odds(scenario, attacker, defender, situation)
     except WarhostError as exc:
         if exc.field in OPTION_OF_FIELD:
             exc.field = OPTION_OF_FIELD[exc.field]
+        elif exc.field and exc.field in situation:
+            exc.field = f"--set {exc.field}"
         if isinstance(exc, IllegalAttackError):
             exc.message = f"{exc.message}; {_POSITION_HINT}"
             exc.args = (exc.message,)

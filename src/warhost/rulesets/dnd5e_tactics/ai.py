@@ -172,8 +172,9 @@ class TacticsAI(Commander):
         enemy_areas = any(isinstance(e, Unit) and e.commander.alive and e.commander.stats.areas
                           or isinstance(e, Unit) and e.member.areas
                           for e in self._enemies(state))
-        wide = unit.members >= 26 and not enemy_areas
-        return self._pick(decision, "stance", "open" if wide else "close")
+        # Open spreads the members out (fewer caught by an area) and lets 30 attack.
+        spread = enemy_areas or unit.members >= 26
+        return self._pick(decision, "stance", "open" if spread else "close")
 
     def _track(self, decision: Decision, state: T5State) -> Order | None:
         unit = self._subject(decision, state)
