@@ -121,6 +121,18 @@ def test_a_duel_ends_when_the_units_separate_after_any_movement() -> None:
     assert duel_of(ctx, "a") is None and duel_of(ctx, "b") is None
 
 
+@pytest.mark.rule("T5-DUEL-05", "T5-AMB-14", "T5-AMB-10")
+def test_under_declared_engagement_a_duel_ends_once_the_pair_is_dropped() -> None:
+    ctx = quiet_ctx(pair(engagement_model="declared"), orders={"A": ["disengage 24.0,7.0 0"]},
+                    round_=1)
+    a, b = unit(ctx, "a"), unit(ctx, "b")
+    ctx.state.declared.add(frozenset(("a", "b")))
+    combat.start_duel(ctx, a, b)
+    turns.movement_step(ctx, a, turns.Plan())
+    assert not ctx.state.declared
+    assert events(ctx, "duel_end")[0]["why"] == "separated"
+
+
 @pytest.mark.rule("T5-DUEL-05", "T5-AMB-14")
 def test_a_duel_survives_a_move_that_keeps_the_units_engaged() -> None:
     ctx = quiet_ctx(pair(), orders={"A": ["move 27.0,10.0 0"]}, round_=1)

@@ -80,15 +80,6 @@ def inside_ruins(state: T5State, body: Body) -> bool:
     return any(r.kind == "ruins" for r in state.region_at(body.centre))
 
 
-def in_duel_with(state: T5State, body: Body) -> Body | None:
-    """The duel opponent of ``body``'s character, if it is dueling one still on the table."""
-    opponent = character_of(body).duel
-    if opponent is None:
-        return None
-    other = state.bodies.get(opponent)
-    return other if other is not None and other.on_table else None
-
-
 def dims(body: Body) -> tuple[float, float]:
     """Footprint width (across the facing) and depth, in inches."""
     if isinstance(body, Unit):
@@ -166,7 +157,6 @@ class Plan:
     action_used: bool = False
     charge: str | None = None
     mount_dash: bool = False
-    attacked: list[str] = field(default_factory=list)
 
 
 def take_turn(ctx: Ctx, body: Body) -> None:
@@ -664,6 +654,9 @@ def after_movement(ctx: Ctx, mover: Body | None = None) -> None:
     engagements are dropped or asked for (T5-AMB-10). Other modules call this after their
     own moves (flight, follow-through)."""
     state = ctx.state
+    declared = state.options.engagement_model == "declared"
+    if declared:
+        drop_declared(state)
     for body in list(state.bodies.values()):
         opponent = character_of(body).duel
         if opponent is None or not body.on_table:
@@ -671,10 +664,8 @@ def after_movement(ctx: Ctx, mover: Body | None = None) -> None:
         other = state.bodies.get(opponent)
         if other is not None and other.on_table and not state.engaged(body, other):
             combat.end_duel(ctx, body, "separated")
-    if state.options.engagement_model == "declared":
-        drop_declared(state)
-        if mover is not None and mover.on_table:
-            declare_engagements(ctx, mover)
+    if declared and mover is not None and mover.on_table:
+        declare_engagements(ctx, mover)
 
 
 def declare_limit(a: Body, b: Body) -> float:
@@ -734,6 +725,8 @@ def opportunity(ctx: Ctx, enemy: Body, mover: Body) -> None:
     enemy unit may spend its reaction on one melee resolution, and its commander (or the enemy
     Single Character) on one attack with a chosen melee attack (T5-DEC-16)."""
     state = ctx.state
+    if not combat.targetable(mover):
+        return  # a unit down to its commander offers nothing to strike (T5-COMMANDER-03)
     spread = gap(enemy.footprint, mover.footprint)
     if isinstance(enemy, Unit) and not enemy.reaction_used and enemy.members > 0 \
             and melee_attacks(enemy.member) and may_attack(state, enemy, mover, commander=False):
