@@ -216,3 +216,17 @@ def test_no_unit_starts_at_a_rank_other_than_zero() -> None:
                              "B": [unit_spec("b", (10, 30), track="supporting",
                                              member=block(GUARD))]}))
     assert [unit(ctx, i).rank for i in ("a", "b")] == [0, 0]
+
+
+@pytest.mark.rule("T5-DEC-01", "T5-DEC-03", "T5-AMB-09")
+def test_the_stance_is_chosen_before_the_position_so_the_spot_fits_the_formation() -> None:
+    """An Open unit of 20 is 9.5 in wide: spots 4 in from a side edge would push it off the
+    board, so they are not offered once Open is chosen (a fix to setup.py's order)."""
+    model = scenario({"A": [{**unit_spec("a", (0, 0)), "at": None, "stance": None}],
+                      "B": [unit_spec("b", (10, 30))]}, board=(48, 36))
+    ctx = make_ctx(model, orders={"A": ["stance open"]})
+    a = unit(ctx, "a")
+    assert a.stance == "open"
+    assert ctx.state.board.contains(a.footprint)
+    kinds = [d["kind"] for d in ctx.battle.decisions if d["side"] == "A"]
+    assert kinds.index("stance") < kinds.index("deploy")

@@ -523,3 +523,30 @@ def test_a_single_character_moves_then_takes_its_bonus_action_and_action() -> No
     (swing,) = events(ctx, "commander_attack")
     assert swing["hit"] and unit(ctx, "a").tdr == 2 + 3 + 4  # rolled damage (T5-AMB-31)
     assert isinstance(ctx.state.bodies["ogre"], Single)
+
+
+# --------------------------------------------------------------------------- dying commanders
+
+
+@pytest.mark.rule("T5-AMB-18", "T5-COMMANDER-01")
+def test_a_dying_commander_rolls_its_death_save_and_sits_out_the_turn() -> None:
+    """``commander_death_saves``: the save comes first; a commander at 0 hp takes no call-out,
+    bonus action or action, while its unit still acts."""
+    ctx = quiet_ctx(pair(commander_death_saves=True), dice=[12])
+    a = unit(ctx, "a")
+    a.commander.hp, a.commander.dying = 0, True
+    record = Recorder(ctx)
+    turn(ctx, "a")
+    (save,) = events(ctx, "death_save")
+    assert (save["unit"], save["roll"], save["result"]) == ("a", 12, "success")
+    assert record.kinds() == ["move", "unit_action"]
+
+
+@pytest.mark.rule("T5-AMB-11", "T5-AMB-50")
+def test_a_unit_down_to_its_commander_draws_no_attack_of_opportunity() -> None:
+    ctx = quiet_ctx(pair(), orders={"A": ["move 24.0,7.0 0"], "B": ["opportunity"]})
+    unit(ctx, "a").members = 0
+    record = Recorder(ctx)
+    turn(ctx, "a")
+    assert unit(ctx, "a").centre == (24.0, 7.0)
+    assert "reaction" not in record.kinds()

@@ -132,8 +132,6 @@ def deploy(ctx: Ctx, model: Dnd5eTacticsScenario, placed: dict[str, bool]) -> No
     for side in model.sides:
         for body_id in [u.id for u in side.units] + [c.id for c in side.singles]:
             body = ctx.state.bodies[body_id]
-            if not placed[body_id]:
-                choose_position(ctx, body, side)
             if isinstance(body, Unit):
                 spec = unit_specs[body_id]
                 if spec.track is None:
@@ -150,6 +148,8 @@ def deploy(ctx: Ctx, model: Dnd5eTacticsScenario, placed: dict[str, bool]) -> No
                         default=Order.of("stance", "close"),
                     )
                     body.stance = str(order.args[0])
+            if not placed[body_id]:  # after the stance: it decides the footprint's size
+                choose_position(ctx, body, side)
             ctx.emit("deploy", **deploy_fields(body))
 
 
