@@ -2,9 +2,21 @@
 T5-AMB-51).
 
 Each round: step 1 stances (units not engaged), step 2 damage reset, step 3 Tactics advance
-(from round 2), step 4 turns in initiative order, then the End of Round. The battle ends when
-a side has nothing left on the table, at ``max_rounds`` (the higher score wins, level scores
-draw), or at :data:`ROUND_CAP` rounds when no ``max_rounds`` is set (a draw).
+(from round 2), step 4 turns in initiative order, then the End of Round.
+
+Victory (our rulings on T5-AMB-51): it is judged after each round's End of Round. A side with
+no unit and no Single Character left on the table loses; both sides gone then is a draw. Once
+a side is gone in the middle of a round the remaining turns are skipped, but the End of Round
+still turns the damage dealt into casualties. At ``max_rounds`` the higher score wins and level
+scores draw; without ``max_rounds`` the battle stops at :data:`ROUND_CAP` rounds as a draw.
+The engine itself records ``battle_end`` with the winner and :attr:`T5State.end_reason`.
+
+Example:
+    >>> from warhost import load_scenario, run_battle  # doctest: +SKIP
+    >>> s = load_scenario("examples/dnd5e-tactics/open-field.yaml")  # doctest: +SKIP
+    >>> sides = {"Greyhaven Watch": "random", "Red Hand": "random"}
+    >>> run_battle(s, 1, sides).rounds <= 15  # doctest: +SKIP
+    True
 """
 
 from __future__ import annotations
@@ -266,6 +278,8 @@ def _log_problems(events: list[dict[str, Any]]) -> list[str]:
             turns.add(key)
             if key[1] in gone:
                 problems.append(f"{key[1]} took a turn after leaving the table")
-        elif kind == "rout":
+        elif kind in ("rout", "destroyed"):
             gone.add(str(event["unit"]))
+        elif kind == "single_slain":
+            gone.add(str(event["single"]))
     return problems
