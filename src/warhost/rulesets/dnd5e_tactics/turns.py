@@ -8,6 +8,25 @@ bonus action, action), then the unit's bonus action and action. A Single Charact
 call out, then takes its bonus action and action. Candidate destinations are a compact set:
 contact (and reach) distance toward the nearest enemies, the edge and the middle of each
 terrain piece, straight back, and eight bearings at full speed.
+
+Rulings of our own (beyond the catalog):
+
+* Moves are straight lines of the footprint centre. A move may pass friends but not enemies,
+  must end on the board, off impassable ground and clear of every other body. After a move a
+  unit keeps its facing while the nearest enemy is within 90 degrees of its front, otherwise it
+  turns to face it; closing with an enemy unit squares up to its front.
+* Leaving an enemy's reach is judged between the start and the end of the move; the attacks of
+  opportunity come before the body moves. A dueling character makes none, and a unit down to
+  its commander draws none.
+* Disengage is offered only for moves that leave an engaged enemy's reach. A Charge is offered
+  against an enemy unit not yet adjacent that a Dash can reach; its Attack follows at once.
+* A controlled mount's Dash doubles the move (it does not stack with the riders' Dash, which is
+  then not offered); its Disengage covers the whole move; its Dodge changes nothing.
+* A Single Character has no rank: declining a duel costs it nothing. Two Single Characters do
+  not duel each other.
+* A unit's commander takes the Ruins cover for the whole body; it is offered no Dash or Dodge,
+  since it never moves or stands alone outside a duel.
+* Order words: stat-block names with spaces are written with underscores.
 """
 
 from __future__ import annotations
