@@ -1,6 +1,7 @@
 """Battles per second for each example, and time per battle as armies grow.
 
 Run: .venv/bin/python benchmarks/bench_battles.py [--battles N] [--sizes 10,100,1000]
+                                                  [--examples skirmish] [--cpu]
 Prints figures only; nothing here asserts a time.
 """
 
@@ -15,15 +16,23 @@ from warhost.core.registry import all_rulesets
 from warhost.core.scenario import Scenario, load_scenario, scenario_from_data
 
 
-def battles_per_second(scenario: Scenario, kind: str, battles: int) -> tuple[float, float]:
-    """(battles per second, mean rounds) over ``battles`` seeds with both sides ``kind``."""
+def battles_per_second(
+    scenario: Scenario, kind: str, battles: int, cpu: bool = False
+) -> tuple[float, float]:
+    """(battles per second, mean rounds) over ``battles`` seeds with both sides ``kind``.
+
+    With ``cpu`` the rate is per second of this process's CPU time (steadier than wall time
+    when other processes share the machine)."""
     sides = scenario.ruleset.side_names(scenario.model)
-    start = time.perf_counter()
+    clock = time.process_time if cpu else time.perf_counter
+    # One battle first, untimed: imports and compiled kernels load once per process.
+    run_battle(scenario, 10**6, {s: kind for s in sides}, record=False)
+    start = clock()
     rounds = 0
     for seed in range(battles):
         result = run_battle(scenario, seed, {s: kind for s in sides}, record=False)
         rounds += result.rounds
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return battles / elapsed, rounds / battles
 
 
@@ -59,18 +68,23 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=50)
     parser.add_argument("--sizes", default="10,100,1000")
     parser.add_argument("--kinds", default="random,ai")
+    parser.add_argument("--examples", default="", help="only examples whose name contains this")
+    parser.add_argument("--cpu", action="store_true",
+                        help="battles per CPU second of this process instead of wall time")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
     print(f"{'example':<40} {'commanders':<10} {'battles/s':>10} {'rounds':>7}")
     for name, ruleset in all_rulesets().items() if args.battles else ():
         for path in ruleset.examples():
+            if args.examples not in path.stem:
+                continue
             scenario = load_scenario(path)
             for kind in kinds:
-                rate, rounds = battles_per_second(scenario, kind, args.battles)
+                rate, rounds = battles_per_second(scenario, kind, args.battles, args.cpu)
                 print(f"{name + '/' + path.stem:<40} {kind:<10} {rate:>10.1f} {rounds:>7.1f}")
     print()
     print(f"{'units a side':>12} {'commanders':<10} {'s/battle':>10} {'rounds':>7}")
-    for size in (int(s) for s in args.sizes.split(",")):
+    for size in (int(s) for s in args.sizes.split(",") if s):
         scenario = scenario_from_data(army_scenario(size), f"<army-{size}>")
         for kind in kinds:
             count = 1 if size >= 1000 else 5

@@ -43,7 +43,7 @@ class RandomCommander(Commander):
     kind = "random"
 
     def choose(self, decision: Decision, state: Any) -> Order:
-        return decision.options[int(self.rng.integers(len(decision.options)))]
+        return decision.option(int(self.rng.integers(decision.option_count)))
 
 
 class FirstOptionCommander(Commander):

@@ -138,14 +138,15 @@ class Battle:
 
         A decision with a single legal option is answered without asking.
         """
-        if not decision.options:
+        count = decision.option_count
+        if not count:
             raise RuntimeError(f"decision {decision.kind} offered no options")
-        if len(decision.options) == 1:
-            return decision.options[0]
+        if count == 1:
+            return decision.option(0)
         commander = self.commanders[decision.side]
         order = commander.choose(decision, self.state)
         # Commanders usually hand back one of the offered objects: check identity first.
-        legal = order if any(o is order for o in decision.options) else decision.find(order)
+        legal = order if decision.offers(order) else decision.find(order)
         if legal is None:
             raise IllegalOrderError(
                 f"{commander.kind} commander of {decision.side} gave illegal order {order} "

@@ -52,7 +52,7 @@ from warhost.geometry.grid import (
     space_distance,
     strictly_between,
 )
-from warhost.rulesets.fantasy_battle import feats, scoring
+from warhost.rulesets.fantasy_battle import feats, movement, scoring
 from warhost.rulesets.fantasy_battle.state import (
     DISMOUNTED_CLASS,
     FACINGS,
@@ -71,6 +71,7 @@ __all__ = [
     "abilities_affecting",
     "attack_options",
     "flanking",
+    "has_attack_option",
     "line_of_fire",
     "modifiers",
     "range_modifier",
@@ -112,17 +113,50 @@ def _line_status(
 ) -> Iterator[tuple[bool, bool, bool]]:
     """For each FB-AMB-28 candidate line: (blocked, touches hindering terrain, touches a unit).
 
-    The two spaces' own squares are ignored; squares off the map are clear ground.
+    The two spaces' own squares are ignored; squares off the map are clear ground. For a blocked
+    line the other two flags say nothing (the line does not count).
     """
-    terrain = state.grid.terrain
     occupied = state.occupied
+    for blocked, hindered, squares in _static_lines(state, s_space, t_space):
+        if blocked:
+            yield True, hindered, False
+            continue
+        unit = False
+        for sq in squares:
+            if sq in occupied:
+                unit = True
+                break
+        yield False, hindered, unit
+
+
+_Line = tuple[bool, bool, tuple[Square, ...]]
+_LOS_CACHE_SIZE = 200_000
+
+
+def _static_lines(
+    state: FBState, s_space: tuple[Square, ...], t_space: tuple[Square, ...]
+) -> tuple[_Line, ...]:
+    """The parts of each candidate line that only the map decides: (blocked by terrain or
+    elevation, touches hindering terrain, the squares a unit could stand on to touch it).
+
+    Cached per map (the movement tables' cache notices terrain changes) and pair of spaces.
+    """
+    elevation = state.options.elevation_blocks_los
+    cache = movement.map_cache(state.grid)
+    key = (s_space, t_space, elevation)
+    found = cache.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    terrain = state.grid.terrain
     codes = _FIRE_CODE
     ignore = frozenset(s_space + t_space)
     limit: int | None = None
-    if state.options.elevation_blocks_los:
+    if elevation:
         limit = max(state.square_level(s_space[0]), state.square_level(t_space[0]))
+    lines: list[_Line] = []
     for p, q in fire_lines(s_space, t_space):
-        blocked = hindered = unit = False
+        blocked = hindered = False
+        squares: list[Square] = []
         for sq in line_squares(p, q, ignore):
             try:
                 code = codes[terrain(sq)]
@@ -133,9 +167,13 @@ def _line_status(
                 break
             if code:
                 hindered = True
-            if sq in occupied:
-                unit = True
-        yield blocked, hindered, unit
+            squares.append(sq)
+        lines.append((blocked, hindered, tuple(squares)))
+    result = tuple(lines)
+    if len(cache) >= _LOS_CACHE_SIZE:
+        cache.clear()
+    cache[key] = result
+    return result
 
 
 def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, bool]:
@@ -149,13 +187,19 @@ def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, boo
     """
     s_space = state.squares_of(shooter)
     t_space = state.squares_of(target)
+    occupied = state.occupied
     exists = False
     hindered = True
-    for blocked, terrain_hinders, unit in _line_status(state, s_space, t_space):
+    for blocked, terrain_hinders, squares in _static_lines(state, s_space, t_space):
         if blocked:
             continue
         exists = True
-        if not (terrain_hinders or unit):
+        if terrain_hinders:
+            continue
+        for sq in squares:
+            if sq in occupied:
+                break
+        else:
             hindered = False
             break
     if not exists:
@@ -267,6 +311,18 @@ def attack_options(
         >>> attack_options(s, s.units["a"], allow_throw=False)  # doctest: +SKIP
         [AttackOption(kind='melee', target='b')]
     """
+    return _attack_scan(state, unit, allow_throw, exclude, False)
+
+
+def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
+    """Whether :func:`attack_options` would offer anything (stops at the first legal attack)."""
+    return bool(_attack_scan(state, unit, allow_throw, frozenset(), True))
+
+
+def _attack_scan(
+    state: FBState, unit: Unit, allow_throw: bool, exclude: AbstractSet[str], first: bool
+) -> list[AttackOption]:
+    """:func:`attack_options`; with ``first``, only the first legal attack found (if any)."""
     if not unit.on_map:
         return []
     opts = state.options
@@ -296,8 +352,12 @@ def attack_options(
                 and line_of_fire(state, unit, enemy)[0]
             ):
                 out.append(AttackOption("ranged", enemy.id))
+                if first:
+                    return out
         elif melee and adjacent and (not pike or state.in_front_arc(unit, theirs)):
             out.append(AttackOption("melee", enemy.id))
+            if first:
+                return out
         if (
             can_throw
             and lo <= dist <= hi
@@ -305,6 +365,8 @@ def attack_options(
             and throw_clear(state, unit, enemy)
         ):
             throws.append(AttackOption("throw", enemy.id))
+            if first:
+                return throws
     return out + throws
 
 

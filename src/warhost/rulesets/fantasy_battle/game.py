@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warhost.core.decisions import Decision
+from warhost.core.decisions import Decision, LazyDecision
 from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.orders import Order
 from warhost.rulesets.fantasy_battle import combat, feats, movement, scoring
@@ -138,7 +138,7 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
 def plan_options(state: FBState, unit: Unit) -> list[Order]:
     """What a unit may do this turn (FB-ROUND-07, FB-ROUND-09, FB-MOVE-07, FB-PIKE-06)."""
     options = [MOVE_ATTACK]
-    if combat.attack_options(state, unit, allow_throw=feats.can_use_feat(state, unit, "throw")):
+    if combat.has_attack_option(state, unit, allow_throw=feats.can_use_feat(state, unit, "throw")):
         options.append(ATTACK_MOVE)
     options.append(DOUBLE)
     if unit.has_charge:
@@ -209,20 +209,39 @@ def movement_phase(
         burst = ask_burst(state, battle, unit)
         budget = movement.allowance(unit, double, burst)
     if charge is not None:
-        plans = movement.charge_destinations(state, unit, budget)
+        table = movement.DestinationTable.from_plans(
+            movement.charge_destinations(state, unit, budget))
         battle.emit("charge", unit=unit.id, target=charge)
     else:
         vault = feats.can_use_feat(state, unit, "vault")
-        plans = movement.destinations(state, unit, budget, vault=vault)
+        table = movement.destination_table(state, unit, budget, vault=vault)
     cost = 0
-    if plans:
+    if len(table):
         assert unit.anchor is not None
-        stay = Order.of("move", *unit.anchor)
-        options = tuple(Order("move", dest) for dest in sorted(plans, key=_row_major))
-        pick = battle.decide(Decision(unit.side, "move", options, f"where does {unit.id} move?",
-                                      subject=unit.id, default=stay if stay in options else None,
-                                      info={"double": double, "charge": charge, "budget": budget}))
-        plan = plans[(int(pick.args[0]), int(pick.args[1]))]
+        # Options are the end anchors in row-major order, built only when read (a random
+        # commander reads one of them).
+        square = table.square
+
+        def make(k: int) -> Order:
+            return Order("move", square(k))
+
+        def locate(order: Order) -> int | None:
+            args = order.args
+            if order.kind != "move" or len(args) != 2:
+                return None
+            x, y = args
+            if type(x) is not int or type(y) is not int:
+                return None
+            return table.position((x, y))
+
+        stay_at = table.position(unit.anchor)
+        decision = LazyDecision(unit.side, "move", len(table), make,
+                                f"where does {unit.id} move?", subject=unit.id,
+                                default=None if stay_at is None else make(stay_at),
+                                info={"double": double, "charge": charge, "budget": budget},
+                                locate=locate)
+        pick = battle.decide(decision)
+        plan = table.plan((int(pick.args[0]), int(pick.args[1])))
         if plan.vaulted is not None:
             feats.use_feat(state, battle, unit, "vault")
         if plan.path:
@@ -231,10 +250,6 @@ def movement_phase(
     if turn_pike and unit.has_facing and unit.on_map:
         choose_facing(state, battle, unit)
     return cost
-
-
-def _row_major(square: tuple[int, int]) -> tuple[int, int]:
-    return square[1], square[0]
 
 
 def facing_names(state: FBState) -> list[str]:

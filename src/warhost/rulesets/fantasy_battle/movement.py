@@ -38,22 +38,28 @@ not Vault is preferred over an equally cheap one that does, so results are repro
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+
+import numpy as np
 
 from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Grid, Square, facing_arc, footprint, space_distance
+from warhost.rulesets.fantasy_battle import _kernels
 from warhost.rulesets.fantasy_battle.state import MOVE, ON_MAP, FBState, Unit
 from warhost.rulesets.fantasy_battle.terrain import TERRAIN
 
 __all__ = [
+    "DestinationTable",
     "MovePlan",
     "allowance",
     "apply_move",
     "charge_destinations",
+    "destination_table",
     "destinations",
     "nearest_legal_space",
 ]
@@ -93,7 +99,8 @@ class _Tables:
 
     __slots__ = (
         "chg", "cls", "cost", "end", "has_elev", "height", "lchg", "lcost", "ldeep", "lend",
-        "levels", "lplain", "lslope", "lvl", "pw", "squares", "terrain", "width",
+        "levels", "lplain", "lslope", "lvl", "memo", "np_large", "np_small", "pw", "squares",
+        "terrain", "width",
     )
 
     def __init__(self, grid: Grid) -> None:
@@ -145,6 +152,30 @@ class _Tables:
         self.lslope: list[bool] = []
         self.lchg: list[bool] = []
         self.lplain: list[int] = []
+        # NumPy copies for the compiled search: (base entry cost, end, halt-end), per size;
+        # and the shared per-square arrays (cost, class, level).
+        as64 = np.int64
+        self.np_small: tuple[np.ndarray, ...] = (
+            np.array(cost, as64), np.array(cls, as64), np.array(lvl, as64),
+            np.array(cost, as64), np.array(end, np.int8),
+            np.array([c == _SLOPE for c in cls], np.int8),
+        )
+        self.np_large: tuple[np.ndarray, ...] = ()
+        # Other modules' results that depend on the map alone (see map_cache).
+        self.memo: dict[Any, Any] = {}
+
+    def arrays(self, large: bool) -> tuple[np.ndarray, ...]:
+        """(cost, class, level, base entry cost, end, halt-end) as NumPy arrays."""
+        if not large:
+            return self.np_small
+        if not self.np_large:
+            self.ensure_large()
+            cost, cls, lvl = self.np_small[:3]
+            self.np_large = (
+                cost, cls, lvl, np.array(self.lplain, np.int64),
+                np.array(self.lend, np.int8), np.array(self.lslope, np.int8),
+            )
+        return self.np_large
 
     def ensure_large(self) -> None:
         """Build the tables of 2x2 spaces (entry cost, vaultable squares, end, slope, charge)."""
@@ -210,6 +241,12 @@ def _tables(grid: Grid) -> _Tables:
         del _CACHE[next(iter(_CACHE))]
     _CACHE[key] = tables
     return tables
+
+
+def map_cache(grid: Grid) -> dict[Any, Any]:
+    """A dict for results that depend only on the map's terrain and levels (e.g. the static part
+    of lines of fire). It lives as long as these tables: a change to the grid gives a new one."""
+    return _tables(grid).memo
 
 
 # --------------------------------------------------------------------------- per-call context
@@ -368,6 +405,169 @@ def destinations(
     if vault:
         return _vault_destinations(ctx, budget)
     return _plain_destinations(ctx, budget)
+
+
+class DestinationTable:
+    """The legal end anchors of one move in row-major order ((y, x) ascending), with each
+    end's plan built only when asked for (:meth:`plan`).
+
+    :func:`destination_table` fills it from the compiled search; ``from_plans`` wraps a dict
+    as :func:`destinations` returns it (Vault, or no numba).
+    """
+
+    __slots__ = ("_best", "_ends", "_index", "_order", "_plans", "_prev", "_squares", "_start")
+
+    def __init__(self) -> None:
+        self._ends: list[Any] = []  # padded indexes (compiled search) or squares (from_plans)
+        self._plans: dict[Square, MovePlan] | None = None
+        self._squares: list[Square | None] = []
+        self._best: np.ndarray | None = None
+        self._prev: np.ndarray | None = None
+        self._order: np.ndarray | None = None
+        self._start = -1
+        self._index: _Tables | None = None
+
+    @classmethod
+    def from_plans(cls, plans: dict[Square, MovePlan]) -> DestinationTable:
+        """A table over the plans :func:`destinations` returned."""
+        table = cls()
+        table._plans = plans
+        table._ends = sorted(plans, key=_row_major)
+        return table
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def square(self, k: int) -> Square:
+        """The ``k``-th end anchor in row-major order."""
+        if self._plans is not None:
+            sq: Square = self._ends[k]
+            return sq
+        found: Square | None = self._squares[self._ends[k]]
+        assert found is not None
+        return found
+
+    def squares(self) -> list[Square]:
+        """Every end anchor in row-major order."""
+        return [self.square(k) for k in range(len(self._ends))]
+
+    def position(self, sq: Square) -> int | None:
+        """Where ``sq`` stands among the ends, or None if it is not a legal end."""
+        if self._plans is not None:
+            return self._ends.index(sq) if sq in self._plans else None
+        t = self._index
+        assert t is not None
+        x, y = sq
+        if not (0 <= x < t.width and 0 <= y < t.height):
+            return None
+        i = (y + 1) * t.pw + x + 1
+        k = bisect_left(self._ends, i)
+        return k if k < len(self._ends) and self._ends[k] == i else None
+
+    def plan(self, sq: Square) -> MovePlan:
+        """The cheapest legal way to end at ``sq`` (a legal end)."""
+        if self._plans is not None:
+            return self._plans[sq]
+        t = self._index
+        assert t is not None and self._best is not None and self._prev is not None
+        i = (sq[1] + 1) * t.pw + sq[0] + 1
+        return self._plan_at(i)
+
+    def _plan_at(self, i: int) -> MovePlan:
+        assert self._best is not None and self._prev is not None
+        squares = self._squares
+        prev = self._prev
+        path: list[Square] = []
+        j = i
+        while j != self._start:
+            step = squares[j]
+            assert step is not None
+            path.append(step)
+            j = int(prev[j])
+        path.reverse()
+        dest = squares[i]
+        assert dest is not None
+        return MovePlan(dest, int(self._best[i]), tuple(path), None)
+
+    def as_dict(self) -> dict[Square, MovePlan]:
+        """Every end with its plan, in the order :func:`destinations` gives them."""
+        if self._plans is not None:
+            return dict(self._plans)
+        assert self._order is not None
+        ends = set(self._ends)
+        out: dict[Square, MovePlan] = {}
+        for i in self._order.tolist():
+            if i in ends:
+                plan = self._plan_at(i)
+                out[plan.dest] = plan
+        return out
+
+
+def _row_major(square: Square) -> tuple[int, int]:
+    return square[1], square[0]
+
+
+@cache
+def _np_directions(pw: int, size: int, corner: bool) -> np.ndarray:
+    return np.array(_directions(pw, size, corner), np.int64).reshape(8, 3)
+
+
+_NO_ENEMIES = np.zeros((0, 6), np.int64)
+
+
+def destination_table(
+    state: FBState, unit: Unit, budget: int, *, vault: bool = False
+) -> DestinationTable:
+    """The ends of :func:`destinations` as a :class:`DestinationTable` (same ends, costs and
+    paths), computed by the compiled search when numba is available and Vault is not used."""
+    if not unit.on_map or unit.anchor is None or budget < 0:
+        return DestinationTable()
+    if vault or not _kernels.AVAILABLE:
+        return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault))
+    t = _tables(state.grid)
+    pw = t.pw
+    size = unit.size
+    large = size == 2
+    cost, cls, lvl, base, end_ok, halt_ok = t.arrays(large)
+    ux, uy = unit.anchor
+    reach = budget + 4
+    me = unit.id
+    occupied = state.occupied
+    if len(occupied) > (2 * reach + 1) ** 2:
+        near = ((x, y) for y in range(uy - reach, uy + reach + 1)
+                for x in range(ux - reach, ux + reach + 1))
+        occ = [(y + 1) * pw + x + 1 for (x, y) in near
+               if (x, y) in occupied and occupied[(x, y)] != me]
+    else:
+        occ = [(y + 1) * pw + x + 1 for (x, y), uid in occupied.items() if uid != me]
+    side = unit.side
+    rows = []
+    for other in state.units.values():
+        anchor = other.anchor
+        if other.side == side or anchor is None or other.status != ON_MAP:
+            continue
+        facing = other.facing
+        if other.cls == "pike" and facing is not None:
+            rows.append((anchor[0], anchor[1], other.size, facing[0], facing[1], 1))
+        else:
+            rows.append((anchor[0], anchor[1], other.size, 0, 0, 0))
+    enemies = np.array(rows, np.int64) if rows else _NO_ENEMIES
+    start = (uy + 1) * pw + ux + 1
+    corner = state.options.corner_cutting == "blocked_by_terrain"
+    best, prev, order, ends = _kernels.plain_search(
+        base, np.array(occ, np.int64), cost, cls, lvl, end_ok, halt_ok,
+        _np_directions(pw, size, corner), enemies, start, budget, pw, t.width, t.height, size,
+        t.has_elev, not unit.is_cavalry, ux, uy, reach,
+    )
+    table = DestinationTable()
+    table._ends = ends.tolist()
+    table._squares = t.squares
+    table._best = best
+    table._prev = prev
+    table._order = order
+    table._start = start
+    table._index = t
+    return table
 
 
 def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:

@@ -1,0 +1,72 @@
+"""The compiled movement search gives exactly what the pure-Python search gives: the same ends,
+costs and paths (tie-breaking included), in the same order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from warhost.core.engine import run_battle
+from warhost.core.scenario import load_scenario
+from warhost.rulesets.fantasy_battle import _kernels, movement
+from warhost.rulesets.fantasy_battle.state import FBState
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "fantasy-battle"
+
+
+def _compare(state: FBState) -> int:
+    checked = 0
+    for unit in list(state.units.values()):
+        if not unit.on_map:
+            continue
+        for budget in (0, 1, 3, 6, 8, 12):
+            want = movement.destinations(state, unit, budget)
+            table = movement.destination_table(state, unit, budget)
+            got = table.as_dict()
+            assert list(got.items()) == list(want.items()), (unit.id, budget)
+            assert table.squares() == sorted(want, key=lambda sq: (sq[1], sq[0]))
+            for k, sq in enumerate(table.squares()):
+                assert table.position(sq) == k
+                assert table.plan(sq) == want[sq]
+            assert table.position((-1, 0)) is None
+            checked += 1
+    return checked
+
+
+@pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
+@pytest.mark.parametrize("example", ["skirmish", "constructed", "combined-arms", "grand-battle"])
+def test_compiled_search_matches_python(example: str) -> None:
+    scenario = load_scenario(EXAMPLES / f"{example}.yaml")
+    sides = scenario.ruleset.side_names(scenario.model)
+    checked = [0]
+    rounds = {"grand-battle": 3}.get(example, 6)
+
+    def observe(round_number: int, state: FBState) -> None:
+        if round_number <= rounds:
+            checked[0] += _compare(state)
+
+    for seed in range(2):
+        run_battle(scenario, seed, {s: "random" for s in sides}, record=False,
+                   observers=[observe])
+    assert checked[0] > 0
+
+
+@pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
+def test_compiled_search_matches_python_on_random_maps() -> None:
+    """Random small maps with every terrain, levels, cliffs, Pikes' arcs and 2x2 bases."""
+    from hypothesis import HealthCheck, given, settings
+
+    from tests.rulesets.fantasy_battle.test_movement import scenarios
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(scenarios())
+    def check(scenario: tuple[FBState, str, int, bool]) -> None:
+        state, uid, budget, _ = scenario
+        unit = state.units[uid]
+        want = movement.destinations(state, unit, budget)
+        table = movement.destination_table(state, unit, budget)
+        assert list(table.as_dict().items()) == list(want.items())
+        assert table.squares() == sorted(want, key=lambda sq: (sq[1], sq[0]))
+
+    check()
