@@ -69,7 +69,8 @@ def target_ac(target: Body, ranged: bool) -> int:
 
 
 def unit_damage(attacker: Unit, target: Body, kind: str, *, track: str | None = None,
-                rank: int | None = None, stance: str | None = None) -> float:
+                rank: int | None = None, stance: str | None = None,
+                extra_needed: int = 0) -> float:
     """Expected damage of the unit's Attack action of ``kind`` on ``target``."""
     cell = track_cell(track or attacker.track, attacker.rank if rank is None else rank)
     eligible = min(STANCE_ATTACKERS[stance or attacker.stance], attacker.members)
@@ -79,7 +80,7 @@ def unit_damage(attacker: Unit, target: Body, kind: str, *, track: str | None = 
     if attacker.member.mount is not None and attacker.member.mount.control == "independent":
         attacks = attacks + ([] if ranged else routine_of_mount(attacker))
     for attack in attacks:
-        needed = target_ac(target, ranged) - (attack.bonus + cell.atk)
+        needed = target_ac(target, ranged) - (attack.bonus + cell.atk) + extra_needed
         if isinstance(target, Single):
             needed += 5 if ranged else -5
         per_hit = max(0, DamageDice.parse(attack.damage).maximum + cell.dmg)
@@ -347,37 +348,46 @@ class TacticsAI(Commander):
     def _destination_score(self, body: Body, state: T5State, option: Order,
                            enemies: list[Body], shooter: bool, engaged: bool) -> float | None:
         if option.kind == "hold":
-            point, facing, dash = body.centre, body.facing, False
+            point, facing = body.centre, body.facing
         elif option.kind in ("move", "dash", "disengage"):
             point = parse_point(option.args[0])
             facing = float(option.args[1]) if len(option.args) > 1 else body.facing
-            dash = option.kind != "move"
         else:
             return None
+        acts = option.kind in ("hold", "move")  # Dash and Disengage spend the action
         shape = self._shape_at(body, point, facing)
         gaps = [gap(shape, e.footprint) for e in enemies]
         nearest = min(gaps)
+        attack_value = 0.0
+        if acts and isinstance(body, Unit):
+            for enemy, distance_in in zip(enemies, gaps):
+                if distance_in <= body.reach + 1e-9:
+                    attack_value = max(attack_value, unit_damage(body, enemy, "melee"))
+                elif not state.in_melee(enemy):
+                    attack_value = max(attack_value, self._ranged_value(body, enemy, distance_in))
         if shooter:
-            best_range = max((feet(a.range) for a in body.stats.attacks if a.kind == "ranged")
-                             if isinstance(body, Single) else
-                             (feet(a.range) for a in routine(body.member, "ranged")), default=0)
-            threat = max(feet(e.speed) * 2 + e.reach for e in enemies)
-            score = 0.0
-            if nearest <= best_range:
-                score += 10.0
-            score -= max(0.0, threat - nearest) * 0.6
-            if engaged and option.kind == "disengage":
-                score += 8.0
-            if option.kind == "dash" and nearest <= best_range:
-                score -= 5.0  # dashing gives up the shot
-            return score
-        # A melee body closes on its nearest enemy; dashing only when no attack is possible.
-        score = -nearest
-        if dash:
-            score -= 1.0
-            if nearest <= body.reach:
-                score -= 20.0
-        return score
+            threat = 0.0
+            for enemy, distance_in in zip(enemies, gaps):
+                if isinstance(enemy, Unit) and routine(enemy.member, "melee"):
+                    if distance_in <= feet(enemy.speed) * 2 + enemy.reach:
+                        threat += unit_damage(enemy, body, "melee")
+            bonus = 8.0 if engaged and option.kind == "disengage" else 0.0
+            return attack_value - 0.6 * threat + bonus - 0.01 * nearest
+        # A melee body closes in, and prefers a move after which it can still attack.
+        return attack_value - 3.0 * nearest
+
+    @staticmethod
+    def _ranged_value(unit: Unit, enemy: Body, distance_in: float) -> float:
+        """Expected damage of the unit's ranged attack at ``distance_in`` (long range: -5)."""
+        attacks = routine(unit.member, "ranged")
+        if not attacks:
+            return 0.0
+        attack = attacks[0]
+        if distance_in <= feet(attack.range):
+            return unit_damage(unit, enemy, "ranged")
+        if distance_in <= feet(attack.long_range or attack.range):
+            return unit_damage(unit, enemy, "ranged", extra_needed=5)
+        return 0.0
 
     def _unit_bonus(self, decision: Decision, state: T5State) -> Order | None:
         return self._pick(decision, "cover") or self._pick(decision, "none")
