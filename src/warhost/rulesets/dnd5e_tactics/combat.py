@@ -23,7 +23,6 @@ Example:
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -414,17 +413,13 @@ def resolution_damage(state: T5State, unit: Unit, target: Body, attack: AttackSp
     return apply_resistance(target_stats(target), attack.damage_type, raw)
 
 
-_TURN_REDUCTION: weakref.WeakKeyDictionary[T5State, dict[tuple[int, str, str], int]] = (
-    weakref.WeakKeyDictionary())
-
-
 def _turn_reduction(state: T5State, attacker: Body, target: Single, damage: int) -> int:
     """Spend the ``per_turn`` reduction (T5-AMB-30): half the Single Character's AC, once per
     round for each attacking body and Single Character, taken from its damage as it comes."""
     if state.options.single_character_reduction != "per_turn":
         return damage
-    spent = _TURN_REDUCTION.setdefault(state, {})
-    key = (state.round, attacker.id, target.id)
+    spent = state.reduction_spent
+    key = f"{state.round}:{attacker.id}:{target.id}"
     left = target.stats.ac // 2 - spent.get(key, 0)
     cut = min(left, damage)
     spent[key] = spent.get(key, 0) + cut
@@ -1026,10 +1021,6 @@ def area_spec(user: Body, area_name: str, by_commander: bool) -> AreaSpec:
     return spec
 
 
-_UNIT_USES: weakref.WeakKeyDictionary[T5State, dict[tuple[str, str], int]] = (
-    weakref.WeakKeyDictionary())
-
-
 def area_uses_left(ctx: Ctx, user: Body, area_name: str, by_commander: bool) -> int | None:
     """Uses left of a limited area effect (None: unlimited). Characters keep theirs in
     ``Character.uses``; a unit's members share one count per battle."""
@@ -1038,7 +1029,7 @@ def area_uses_left(ctx: Ctx, user: Body, area_name: str, by_commander: bool) -> 
         return None
     if by_commander or isinstance(user, Single):
         return character_of(user).uses.get(area_name, spec.uses)
-    return _UNIT_USES.setdefault(ctx.state, {}).get((user.id, area_name), spec.uses)
+    return user.uses.get(area_name, spec.uses)
 
 
 def _spend_use(ctx: Ctx, user: Body, spec: AreaSpec | HealSpec, by_commander: bool) -> None:
@@ -1051,11 +1042,10 @@ def _spend_use(ctx: Ctx, user: Body, spec: AreaSpec | HealSpec, by_commander: bo
             raise ValueError(f"{spec.name} has no uses left")
         uses[spec.name] = left - 1
         return
-    store = _UNIT_USES.setdefault(ctx.state, {})
-    left = store.get((user.id, spec.name), spec.uses)
+    left = user.uses.get(spec.name, spec.uses)
     if left <= 0:
         raise ValueError(f"{spec.name} has no uses left")
-    store[(user.id, spec.name)] = left - 1
+    user.uses[spec.name] = left - 1
 
 
 def _candidate_templates(user_shape: Polygon, spec: AreaSpec, target: Body) -> list[Polygon]:

@@ -137,6 +137,8 @@ class Unit:
     """Fled in the current End of Round."""
     casualties: int = 0
     """Members killed in the current End of Round's casualty step (T5-AMB-40)."""
+    uses: dict[str, int] = field(default_factory=dict)
+    """Uses left of the members' limited area effects, shared by the unit, by name."""
     _shape: Formation | None = None
 
     kind = "unit"
@@ -214,7 +216,7 @@ class Unit:
             "centre": [round(self.centre[0], 4), round(self.centre[1], 4)],
             "facing": round(self.facing, 4), "tdr": self.tdr, "status": self.status,
             "initiative": self.initiative, "commander": self.commander.to_json(),
-            "disadvantage_round": self.disadvantage_round,
+            "disadvantage_round": self.disadvantage_round, "uses": dict(self.uses),
         }
 
 
@@ -291,6 +293,8 @@ class T5State:
     round: int = 0
     declared: set[frozenset[str]] = field(default_factory=set)
     """Engagements declared by the players (``engagement_model: declared``)."""
+    reduction_spent: dict[str, int] = field(default_factory=dict)
+    """``per_turn`` Single Character damage reduction spent, by "round:attacker:target"."""
     winner: str | None = None
     finished: bool = False
     end_reason: str = ""
