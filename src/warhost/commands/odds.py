@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from warhost.core.errors import WarhostError
-from warhost.core.odds import IllegalAttackError, OddsReport, fraction_json
+from warhost.core.odds import IllegalAttackError, OddsReport, fraction_json, option_value
 from warhost.core.scenario import load_scenario
 
 OPTION_OF_FIELD: dict[str, str] = {
@@ -89,20 +89,8 @@ def _situation(
         name, sep, value = text.partition("=")
         if not sep or not name.strip():
             raise WarhostError(f"expected KEY=VALUE, got {text!r}", field="--set")
-        situation[name.strip().replace("-", "_")] = _value(value.strip())
+        situation[name.strip().replace("-", "_")] = option_value(value)
     return situation
-
-
-def _value(text: str) -> Any:
-    """A ``--set`` value: a whole number, a true/false, or else the text itself."""
-    if text.lower() in ("true", "yes"):
-        return True
-    if text.lower() in ("false", "no"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        return text
 
 
 def _percent(value: Fraction) -> str:

@@ -15,12 +15,15 @@ labels.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
-from warhost.core.errors import WarhostError
+from pydantic import BaseModel, ValidationError
+
+from warhost.core.errors import ScenarioError, WarhostError
 
 __all__ = ["IllegalAttackError", "OddsReport", "fraction_json"]
 
@@ -121,3 +124,54 @@ class OddsReport:
 
 def _fractions_json(values: Mapping[str, Fraction]) -> dict[str, dict[str, Any]]:
     return {key: fraction_json(value) for key, value in values.items()}
+
+
+def option_value(text: Any) -> Any:
+    """A value as typed on a command line: true/false, null, a whole number, else the text."""
+    if not isinstance(text, str):
+        return text
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("null", "none", "~"):
+        return None
+    try:
+        return int(low)
+    except ValueError:
+        return text.strip()
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def with_options(model: ModelT, overrides: Mapping[str, Any],
+                 check: Callable[[ModelT], None]) -> ModelT:
+    """``model`` (a scenario with an ``options`` field) with some options changed, validated
+    and put through the ruleset's setup ``check`` again; problems name the field ``options``."""
+    if not overrides:
+        return model
+    current: BaseModel = getattr(model, "options")
+    known = list(type(current).model_fields)
+    data = current.model_dump()
+    for name, value in overrides.items():
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else f" (options: {', '.join(known)})"
+            raise WarhostError(f"unknown option {name!r}{hint}", field="options")
+        data[name] = option_value(value)
+    try:
+        options = type(current).model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        name = ".".join(str(p) for p in err["loc"])
+        raise WarhostError(f"{name}: {err['msg']} (got {err.get('input')!r})",
+                           field="options") from None
+    changed = model.model_copy(update={"options": options})
+    try:
+        check(changed)
+    except ScenarioError as exc:
+        raise WarhostError(f"with these options the scenario breaks a setup rule: "
+                           f"{exc.message}", field="options") from None
+    return changed

@@ -29,12 +29,16 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from pydantic import ValidationError
-
 from warhost.core.commanders import FirstOptionCommander
 from warhost.core.engine import Battle
-from warhost.core.errors import ScenarioError, WarhostError
-from warhost.core.odds import IllegalAttackError, OddsReport, fraction_json
+from warhost.core.errors import WarhostError
+from warhost.core.odds import (
+    IllegalAttackError,
+    OddsReport,
+    fraction_json,
+    option_value,
+    with_options,
+)
 from warhost.core.scenario import Scenario
 from warhost.geometry.table import EDGES, edge_bearing, gap
 from warhost.rulesets.dnd5e_tactics import combat
@@ -48,6 +52,7 @@ from warhost.rulesets.dnd5e_tactics.tables import (
     TRACKS,
     clamp_attack_roll,
 )
+from warhost.rulesets.dnd5e_tactics.validate import check_scenario
 
 __all__ = ["SITUATION_KEYS", "attack_odds", "build_state", "exact_odds"]
 
@@ -255,60 +260,13 @@ def _bearing(value: Any, key: str) -> float | None:
                            f"{value!r}", field=key) from None
 
 
-def _option_value(text: Any) -> Any:
-    if not isinstance(text, str):
-        return text
-    low = text.strip().lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("null", "none", "~"):
-        return None
-    try:
-        return int(low)
-    except ValueError:
-        return text.strip()
-
-
-def _with_options(model: Dnd5eTacticsScenario, overrides: Mapping[str, Any]
-                  ) -> Dnd5eTacticsScenario:
-    """The scenario with some options changed, validated again."""
-    if not overrides:
-        return model
-    known = list(Options.model_fields)
-    data = model.options.model_dump()
-    for name, value in overrides.items():
-        if name not in known:
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else f" (options: {', '.join(known)})"
-            raise WarhostError(f"unknown option {name!r}{hint}", field="options")
-        data[name] = _option_value(value)
-    try:
-        options = Options.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        name = ".".join(str(p) for p in err["loc"])
-        raise WarhostError(f"{name}: {err['msg']} (got {err.get('input')!r})",
-                           field="options") from None
-    changed = model.model_copy(update={"options": options})
-    from warhost.rulesets.dnd5e_tactics.validate import check_scenario
-
-    try:
-        check_scenario(changed)
-    except ScenarioError as exc:
-        raise WarhostError(f"with these options the scenario breaks a setup rule: "
-                           f"{exc.message}", field="options") from None
-    return changed
-
-
 def build_state(scenario: Scenario, situation: Mapping[str, Any] | None = None) -> Ctx:
     """The deployed state of ``scenario`` (with the option overrides of ``situation``), in a
     context whose commanders take every default; no round is played."""
     from warhost.rulesets.dnd5e_tactics.setup import new_state
 
     model: Dnd5eTacticsScenario = scenario.model
-    model = _with_options(model, dict((situation or {}).get("options") or {}))
+    model = with_options(model, dict((situation or {}).get("options") or {}), check_scenario)
     battle = Battle(scenario.ruleset, scenario, 0,
                     {side.name: FirstOptionCommander() for side in model.sides}, record=False)
     state = new_state(model, battle)
@@ -441,6 +399,6 @@ def exact_odds(
     report.details["legal"] = problem is None
     report.details["problem"] = problem
     report.details["charge"] = charge
-    report.details["options"] = {k: _option_value(v) for k, v in
+    report.details["options"] = {k: option_value(v) for k, v in
                                  dict(situation.get("options") or {}).items()}
     return report

@@ -37,10 +37,14 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
-from warhost.core.errors import ScenarioError, WarhostError
-from warhost.core.odds import IllegalAttackError, OddsReport, fraction_json
+from warhost.core.errors import WarhostError
+from warhost.core.odds import (
+    IllegalAttackError,
+    OddsReport,
+    fraction_json,
+    option_value,
+    with_options,
+)
 from warhost.core.scenario import Scenario
 from warhost.geometry.grid import Square, footprint
 from warhost.rulesets.fantasy_battle import combat, feats
@@ -52,6 +56,7 @@ from warhost.rulesets.fantasy_battle.state import (
     FBState,
     Unit,
 )
+from warhost.rulesets.fantasy_battle.validate import check_scenario
 
 __all__ = [
     "SITUATION_KEYS",
@@ -421,54 +426,6 @@ def _square(value: Any, key: str) -> Square | None:
     return (x, y)
 
 
-def _option_value(text: Any) -> Any:
-    """An option value as typed on a command line: booleans, null, numbers, else text."""
-    if not isinstance(text, str):
-        return text
-    low = text.strip().lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("null", "none", "~"):
-        return None
-    try:
-        return int(low)
-    except ValueError:
-        return text.strip()
-
-
-def _with_options(model: FantasyBattleScenario, overrides: Mapping[str, Any]
-                  ) -> FantasyBattleScenario:
-    """The scenario with some options changed, validated and checked again."""
-    if not overrides:
-        return model
-    known = list(Options.model_fields)
-    data = model.options.model_dump()
-    for name, value in overrides.items():
-        if name not in known:
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else f" (options: {', '.join(known)})"
-            raise WarhostError(f"unknown option {name!r}{hint}", field="options")
-        data[name] = _option_value(value)
-    try:
-        options = Options.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        name = ".".join(str(p) for p in err["loc"])
-        raise WarhostError(f"{name}: {err['msg']} (got {err.get('input')!r})",
-                           field="options") from None
-    changed = model.model_copy(update={"options": options})
-    from warhost.rulesets.fantasy_battle.validate import check_scenario
-
-    try:
-        check_scenario(changed)
-    except ScenarioError as exc:
-        raise WarhostError(f"with these options the scenario breaks a setup rule: "
-                           f"{exc.message}", field="options") from None
-    return changed
-
-
 def _unit(state: FBState, uid: str, role: str, scenario: Scenario) -> Unit:
     unit = state.units.get(uid)
     if unit is not None:
@@ -550,7 +507,7 @@ def build_state(scenario: Scenario, situation: Mapping[str, Any] | None = None) 
     from warhost.rulesets.fantasy_battle.setup import new_state
 
     model: FantasyBattleScenario = scenario.model
-    model = _with_options(model, dict((situation or {}).get("options") or {}))
+    model = with_options(model, dict((situation or {}).get("options") or {}), check_scenario)
     return new_state(model)
 
 
@@ -611,7 +568,7 @@ def exact_odds(
                             "setup, so this map has none.")
     report.details["legal"] = problem is None
     report.details["problem"] = problem
-    report.details["options"] = {k: _option_value(v) for k, v in
+    report.details["options"] = {k: option_value(v) for k, v in
                                  dict(situation.get("options") or {}).items()}
     return report
 
