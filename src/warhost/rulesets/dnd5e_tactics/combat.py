@@ -76,6 +76,13 @@ COVER_NAMES = {NO_COVER: "no cover", HALF: "half cover", THREE_QUARTERS: "three-
 EDGE = 5
 """What advantage adds to, and disadvantage takes from, a unit's roll (T5-ATTACK-05)."""
 
+
+def advantage_edge(advantage: bool, disadvantage: bool) -> int:
+    """+5, -5 or 0: any number of sources count once, and the two cancel (T5-AMB-21)."""
+    if advantage == disadvantage:
+        return 0
+    return EDGE if advantage else -EDGE
+
 BLOCKING = ("ruins", "forest")
 """Terrain that no shot may cross (T5-TERRAIN-05, T5-TERRAIN-07)."""
 
@@ -274,10 +281,8 @@ class AttackTerms:
 
     @property
     def edge(self) -> int:
-        """+5, -5 or 0: advantage and disadvantage never stack and cancel (T5-AMB-21)."""
-        if self.advantage == self.disadvantage:
-            return 0
-        return EDGE if self.advantage else -EDGE
+        """+5, -5 or 0 (T5-AMB-21)."""
+        return advantage_edge(self.advantage, self.disadvantage)
 
     @property
     def needed(self) -> int:
@@ -1133,9 +1138,7 @@ class SaveTerms:
     @property
     def edge(self) -> int:
         """+5, -5 or 0 (T5-AMB-21)."""
-        if self.advantage == self.disadvantage:
-            return 0
-        return EDGE if self.advantage else -EDGE
+        return advantage_edge(self.advantage, self.disadvantage)
 
     @property
     def needed(self) -> int:
