@@ -30,12 +30,14 @@ from warhost.core.scenario import load_scenario
 KINDS = ("random", "ai", "first")
 
 
-def examples(only: str | None) -> list[tuple[str, Path]]:
+def examples(only: str | None, stems: str = "") -> list[tuple[str, Path]]:
     out = []
     for name, ruleset in all_rulesets().items():
         if only and name != only:
             continue
         for path in ruleset.examples():
+            if stems and path.stem not in stems.split(","):
+                continue
             out.append((f"{name}/{path.stem}", path))
     return out
 
@@ -64,7 +66,7 @@ def one_cell(label: str, path: str, kind: str, seeds: list[int]) -> dict[str, An
 
 def collect(args: argparse.Namespace) -> dict[str, Any]:
     cells = []
-    for label, path in examples(args.ruleset):
+    for label, path in examples(args.ruleset, args.examples):
         count = args.grand_seeds if "grand" in label else args.seeds
         for kind in KINDS:
             cells.append((label, str(path), kind, list(range(count))))
@@ -87,6 +89,8 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
 
 def compare(baseline: dict[str, Any], now: dict[str, Any]) -> str | None:
     for label in sorted(baseline):
+        if label not in now:
+            continue  # example left out of this run
         for kind in KINDS:
             old_cell = baseline[label].get(kind, {})
             new_cell = now.get(label, {}).get(kind)
@@ -112,6 +116,8 @@ def main() -> None:
                         help="seeds for grand-battle examples (default 8; they are slow)")
     parser.add_argument("--ruleset", default="fantasy-battle",
                         help="only this ruleset's examples ('' for all)")
+    parser.add_argument("--examples", default="",
+                        help="only these examples (comma-separated names, e.g. skirmish)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args()
     now = collect(args)

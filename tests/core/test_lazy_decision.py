@@ -51,3 +51,16 @@ def test_commanders_pick_the_same() -> None:
         assert a.choose(plain, None) == b.choose(lazy, None)
     first = FirstOptionCommander()
     assert first.choose(lazy, None) == first.choose(plain, None) == Order.of("move", 1, 2)
+
+
+def test_random_commander_draws_what_numpy_draws() -> None:
+    """The block-drawn choices equal ``rng.integers(count)`` one call at a time, rejections
+    (large counts) included."""
+    counts = [2, 3, 5, 7, 100, 1000, 2**31 + 11, 3 * 2**30, 2**32 - 1, 6, 2] * 40
+    for seed in range(5):
+        commander = RandomCommander()
+        commander.bind("A", np.random.Generator(np.random.PCG64(seed)))
+        reference = np.random.Generator(np.random.PCG64(seed))
+        got = [commander._below(c) for c in counts]
+        want = [int(reference.integers(c)) for c in counts]
+        assert got == want

@@ -69,6 +69,7 @@ __all__ = [
     "squares_touched",
     "straight_runs",
     "strictly_between",
+    "touched_offsets",
 ]
 
 
@@ -392,6 +393,12 @@ def squares_touched(p: Point, q: Point) -> list[Square]:
     """Every square the segment ``p``-``q`` touches (see :func:`segment_touches_square`), sorted."""
     px, py = p
     return [(px + x, py + y) for x, y in _touched_from_origin(q[0] - px, q[1] - py)]
+
+
+def touched_offsets(dx: int, dy: int) -> tuple[Square, ...]:
+    """Squares touched by the segment (0, 0)-(dx, dy), sorted, as offsets (cached): add the
+    segment's start to each for :func:`squares_touched`."""
+    return _touched_from_origin(dx, dy)
 
 
 def line_squares(p: Point, q: Point, ignore: Collection[Square]) -> list[Square]:

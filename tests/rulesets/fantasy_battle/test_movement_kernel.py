@@ -1,5 +1,5 @@
-"""The compiled movement search gives exactly what the pure-Python search gives: the same ends,
-costs and paths (tie-breaking included), in the same order."""
+"""The compiled movement searches give exactly what the pure-Python searches give: the same
+ends, costs and paths (tie-breaking included), in the same order; charges too."""
 
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ def _compare(state: FBState) -> int:
                 assert table.position(sq) == k
                 assert table.plan(sq) == want[sq]
             assert table.position((-1, 0)) is None
+            runs = movement._charge_destinations_py(state, unit, budget)
+            assert list(movement.charge_destinations(state, unit, budget).items()) == list(
+                runs.items())
+            assert movement.has_charge_run(state, unit, budget) == bool(runs)
             checked += 1
     return checked
 
@@ -68,5 +72,9 @@ def test_compiled_search_matches_python_on_random_maps() -> None:
         table = movement.destination_table(state, unit, budget)
         assert list(table.as_dict().items()) == list(want.items())
         assert table.squares() == sorted(want, key=lambda sq: (sq[1], sq[0]))
+        runs = movement._charge_destinations_py(state, unit, budget)
+        assert list(movement.charge_destinations(state, unit, budget).items()) == list(
+            runs.items())
+        assert movement.has_charge_run(state, unit, budget) == bool(runs)
 
     check()

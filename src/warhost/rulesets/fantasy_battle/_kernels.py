@@ -21,33 +21,25 @@ try:  # pragma: no cover - depends on the environment
 except ImportError:  # pragma: no cover
     AVAILABLE = False
 
-__all__ = ["AVAILABLE", "plain_search"]
+__all__ = ["AVAILABLE", "charge_search", "plain_search"]
 
 
-def _plain_search(
-    base: np.ndarray,  # int64[n]: entry cost per anchor (0 = closed), before other units
-    occ: np.ndarray,  # int64[k]: padded indexes of squares held by other units
-    cost: np.ndarray,  # int64[n]: per-square cost (<= 0 impassable), for corner cutting
-    cls: np.ndarray,  # int64[n]: ground / elevated / slope / off class per square
-    lvl: np.ndarray,  # int64[n]: level per square (slope 0, off -1)
-    end_ok: np.ndarray,  # int8[n]: may end here (1x1 square or 2x2 space)
-    halt_ok: np.ndarray,  # int8[n]: may end here after a front-arc halt even though slope
-    dirs: np.ndarray,  # int64[8, 3]: index step, corner square A, corner square B
-    enemies: np.ndarray,  # int64[m, 6]: x, y, size, facing dx, facing dy, has a front arc
-    start: int,
-    budget: int,
+def _setup_py(
+    base: np.ndarray,
+    occ: np.ndarray,
+    lvl: np.ndarray,
+    enemies: np.ndarray,
     pw: int,
     width: int,
     height: int,
     size: int,
-    levels: bool,
     doubling: bool,
     ux: int,
     uy: int,
     reach: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(best cost per anchor, previous anchor per anchor, anchors in search order, legal end
-    anchors in ascending index order, i.e. row-major). Unreached anchors cost ``budget + 1``."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(entry cost per anchor with other units' squares closed, anchors touching an enemy,
+    anchors in an enemy Pike's front arc)."""
     n = base.shape[0]
     large = size == 2
     enter = base.copy()
@@ -108,6 +100,40 @@ def _plain_search(
                         arc[q - pw - 1] = True
                 elif lvl[q] == level:
                     arc[q] = True
+    return enter, adj, arc
+
+
+_setup: Any = numba.njit(cache=True, nogil=True)(_setup_py) if AVAILABLE else _setup_py
+
+
+def _plain_search(
+    base: np.ndarray,  # int64[n]: entry cost per anchor (0 = closed), before other units
+    occ: np.ndarray,  # int64[k]: padded indexes of squares held by other units
+    cost: np.ndarray,  # int64[n]: per-square cost (<= 0 impassable), for corner cutting
+    cls: np.ndarray,  # int64[n]: ground / elevated / slope / off class per square
+    lvl: np.ndarray,  # int64[n]: level per square (slope 0, off -1)
+    end_ok: np.ndarray,  # int8[n]: may end here (1x1 square or 2x2 space)
+    halt_ok: np.ndarray,  # int8[n]: may end here after a front-arc halt even though slope
+    dirs: np.ndarray,  # int64[8, 3]: index step, corner square A, corner square B
+    enemies: np.ndarray,  # int64[m, 6]: x, y, size, facing dx, facing dy, has a front arc
+    start: int,
+    budget: int,
+    pw: int,
+    width: int,
+    height: int,
+    size: int,
+    levels: bool,
+    doubling: bool,
+    ux: int,
+    uy: int,
+    reach: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(best cost per anchor, previous anchor per anchor, anchors in search order, legal end
+    anchors in ascending index order, i.e. row-major). Unreached anchors cost ``budget + 1``."""
+    n = base.shape[0]
+    large = size == 2
+    enter, adj, arc = _setup(base, occ, lvl, enemies, pw, width, height, size, doubling,
+                             ux, uy, reach)
     # Bucketed Dijkstra: buckets are linked lists of entries, kept in append order.
     unreached = budget + 1
     best = np.full(n, unreached, np.int64)
@@ -177,6 +203,85 @@ def _plain_search(
     return best, prev, order[:count], ends[:found]
 
 
+def _charge_search(
+    base: np.ndarray,
+    occ: np.ndarray,
+    cost: np.ndarray,
+    cls: np.ndarray,
+    lvl: np.ndarray,
+    end_ok: np.ndarray,
+    clear: np.ndarray,  # int8[n]: every square of the space is clear for charging
+    dirs: np.ndarray,
+    enemies: np.ndarray,
+    start: int,
+    budget: int,
+    pw: int,
+    width: int,
+    height: int,
+    size: int,
+    levels: bool,
+    doubling: bool,
+    ux: int,
+    uy: int,
+    reach: int,
+    first: bool,
+) -> np.ndarray:
+    """The ends of charge moves as rows (end anchor, cost, direction, steps), in the order
+    :func:`~warhost.rulesets.fantasy_battle.movement.charge_destinations` finds them; with
+    ``first`` only the first one."""
+    large = size == 2
+    enter, adj, arc = _setup(base, occ, lvl, enemies, pw, width, height, size, doubling,
+                             ux, uy, reach)
+    out = np.empty((8 * (budget + 1), 4), np.int64)
+    found = 0
+    for k in range(8):
+        d = dirs[k, 0]
+        ca = dirs[k, 1]
+        cb = dirs[k, 2]
+        i = start
+        spent = 0
+        steps = 0
+        while True:
+            j = i + d
+            if ca != 0 and cost[i + ca] <= 0 and cost[i + cb] <= 0:
+                break
+            step = enter[j]
+            if step <= 0:
+                break
+            if large:
+                if levels and (
+                    cls[i] ^ cls[j] == 1 or cls[i + 1] ^ cls[j + 1] == 1
+                    or cls[i + pw] ^ cls[j + pw] == 1
+                    or cls[i + pw + 1] ^ cls[j + pw + 1] == 1
+                ):
+                    break
+            elif cls[i] ^ cls[j] == 1:
+                break
+            if not clear[j]:
+                break
+            if adj[i]:
+                step += step
+            spent += step
+            if spent > budget:
+                break
+            steps += 1
+            if steps >= 2 and end_ok[j]:
+                out[found, 0] = j
+                out[found, 1] = spent
+                out[found, 2] = k
+                out[found, 3] = steps
+                found += 1
+                if first:
+                    return out[:found]
+            if arc[j]:
+                break
+            i = j
+    return out[:found]
+
+
 plain_search: Any = (
     numba.njit(cache=True, nogil=True)(_plain_search) if AVAILABLE else _plain_search
+)
+charge_search: Any = (
+    numba.njit(cache=True, nogil=True)(_charge_search) if AVAILABLE else _charge_search
 )

@@ -61,7 +61,21 @@ class _Field:
     def score(self, spaces: list[tuple[Square, ...]]) -> tuple[np.ndarray, np.ndarray]:
         """(rough score, distance to the nearest enemy) of each candidate space:
         approach, danger and cohesion, without any dice."""
-        boxes = np.array([_box(space) for space in spaces])
+        return self._score(np.array([_box(space) for space in spaces]), spaces)
+
+    def score_anchors(
+        self, anchors: list[Square], size: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`score` of the ``size`` spaces anchored at ``anchors`` (their boxes are
+        computed in one go)."""
+        corners = np.array(anchors, dtype=np.int64).reshape(-1, 2)
+        boxes = np.concatenate([corners, corners + (size - 1)], axis=1)
+        spaces = [footprint(a, size) for a in anchors] if self.arcs else []
+        return self._score(boxes, spaces)
+
+    def _score(
+        self, boxes: np.ndarray, spaces: list[tuple[Square, ...]]
+    ) -> tuple[np.ndarray, np.ndarray]:
         dist = _distances(boxes, self.enemy_boxes)
         nearest = dist.min(axis=1)
         threat = ((dist <= self.reach[None, :]) * self.weight[None, :]).sum(axis=1)
@@ -220,26 +234,31 @@ class FantasyBattleAI(Commander):
             return decision.default
         charge = decision.info.get("charge")
         field = _Field(state, unit, enemies)
-        dests = [(int(o.args[0]), int(o.args[1])) for o in decision.options]
-        spaces = [footprint(dest, unit.size) for dest in dests]
-        rough, nearest = field.score(spaces)
-        scored = [(float(rough[i]), option, dests[i], int(nearest[i]))
-                  for i, option in enumerate(decision.options)]
+        # The options are "move x y" in the order of the destination table, when there is one:
+        # read the squares from it rather than build every option.
+        table = decision.info.get("destinations")
+        if isinstance(table, movement.DestinationTable) and len(table) == decision.option_count:
+            dests = table.squares()
+        else:
+            dests = [(int(o.args[0]), int(o.args[1])) for o in decision.options]
+        rough, nearest = field.score_anchors(dests, unit.size)
+        scored = [(value, i, dests[i], near)
+                  for i, (value, near) in enumerate(zip(rough.tolist(), nearest.tolist()))]
         if unit.is_archer:
             scored.sort(key=lambda item: -item[0])
             close = [item for item in scored if 2 <= item[3] <= 12][:8]
         else:
             close = [item for item in scored if item[3] == 1]
-        best, best_score = None, -1e18
-        for value, option, _, _ in scored:
-            if best is None or value > best_score:
-                best, best_score = option, value
-        for value, option, dest, _ in close:
+        best, best_score = -1, -1e18
+        for value, i, _, _ in scored:
+            if best < 0 or value > best_score:
+                best, best_score = i, value
+        for value, i, dest, _ in close:
             bonus = self._with_unit_at(state, unit, dest,
                                        lambda: self._attack_value(state, unit, enemies, charge))
             if value + bonus > best_score:
-                best, best_score = option, value + bonus
-        return best
+                best, best_score = i, value + bonus
+        return decision.option(best) if best >= 0 else None
 
     def _attack_value(self, state: FBState, unit: Unit, enemies: list[Unit],
                       charge: str | None) -> float:

@@ -48,9 +48,9 @@ from warhost.geometry.grid import (
     Square,
     centre2,
     fire_lines,
-    line_squares,
     space_distance,
     strictly_between,
+    touched_offsets,
 )
 from warhost.rulesets.fantasy_battle import feats, movement, scoring
 from warhost.rulesets.fantasy_battle.state import (
@@ -142,27 +142,33 @@ def _static_lines(
     Cached per map (the movement tables' cache notices terrain changes) and pair of spaces.
     """
     elevation = state.options.elevation_blocks_los
-    cache = movement.map_cache(state.grid)
+    t = movement.map_tables(state.grid)
+    cache = t.memo
     key = (s_space, t_space, elevation)
     found = cache.get(key)
     if found is not None:
         return found  # type: ignore[no-any-return]
-    terrain = state.grid.terrain
-    codes = _FIRE_CODE
+    # Flat lookups on the padded map: fire codes (-1 off the map) and levels (slope = ground).
+    codes = t.fire
+    levels = t.lvl
+    pw = t.pw
     ignore = frozenset(s_space + t_space)
-    limit: int | None = None
+    limit = -1
     if elevation:
         limit = max(state.square_level(s_space[0]), state.square_level(t_space[0]))
     lines: list[_Line] = []
-    for p, q in fire_lines(s_space, t_space):
+    for (px, py), (qx, qy) in fire_lines(s_space, t_space):
         blocked = hindered = False
         squares: list[Square] = []
-        for sq in line_squares(p, q, ignore):
-            try:
-                code = codes[terrain(sq)]
-            except ValueError:  # off the map
+        for x, y in touched_offsets(qx - px, qy - py):
+            sq = (px + x, py + y)
+            if sq in ignore:
                 continue
-            if code == 2 or (limit is not None and state.square_level(sq) > limit):
+            i = (py + y + 1) * pw + px + x + 1
+            if not (0 <= px + x < t.width and 0 <= py + y < t.height):
+                continue  # off the map: clear ground
+            code = codes[i]
+            if code == 2 or (elevation and levels[i] > limit):
                 blocked = True
                 break
             if code:

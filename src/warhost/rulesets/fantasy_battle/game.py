@@ -143,8 +143,7 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
     options.append(DOUBLE)
     if unit.has_charge:
         budget = movement.allowance(unit, False, False)
-        runs = movement.charge_destinations(state, unit, budget)
-        if runs:
+        if movement.has_charge_run(state, unit, budget):
             for enemy in state.enemies(unit.side):
                 if state.distance(unit, enemy) <= budget + 1:
                     options.append(Order.of("charge", enemy.id))
@@ -238,7 +237,8 @@ def movement_phase(
         decision = LazyDecision(unit.side, "move", len(table), make,
                                 f"where does {unit.id} move?", subject=unit.id,
                                 default=None if stay_at is None else make(stay_at),
-                                info={"double": double, "charge": charge, "budget": budget},
+                                info={"double": double, "charge": charge, "budget": budget,
+                                      "destinations": table},
                                 locate=locate)
         pick = battle.decide(decision)
         plan = table.plan((int(pick.args[0]), int(pick.args[1])))

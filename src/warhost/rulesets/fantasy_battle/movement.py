@@ -61,6 +61,7 @@ __all__ = [
     "charge_destinations",
     "destination_table",
     "destinations",
+    "has_charge_run",
     "nearest_legal_space",
 ]
 
@@ -98,7 +99,7 @@ class _Tables:
     """
 
     __slots__ = (
-        "chg", "cls", "cost", "end", "has_elev", "height", "lchg", "lcost", "ldeep", "lend",
+        "chg", "cls", "cost", "end", "fire", "has_elev", "height", "lchg", "lcost", "ldeep", "lend",
         "levels", "lplain", "lslope", "lvl", "memo", "np_large", "np_small", "pw", "squares",
         "terrain", "width",
     )
@@ -119,6 +120,7 @@ class _Tables:
         lvl = [-1] * n
         end = [False] * n
         chg = [False] * n
+        fire = [-1] * n  # line of fire: 2 blocks, 1 hinders, 0 clear, -1 off the map
         squares: list[Square | None] = [None] * n
         has_elev = False
         for y in range(h):
@@ -142,7 +144,9 @@ class _Tables:
                         has_elev = True
                 end[i] = kind.can_end
                 chg[i] = kind.charge_clear
+                fire[i] = 2 if kind.blocks_fire else 1 if kind.hinders_fire else 0
         self.cost, self.cls, self.lvl, self.end, self.chg = cost, cls, lvl, end, chg
+        self.fire = fire
         self.squares = squares
         self.has_elev = has_elev
         # 2x2 spaces, by anchor index: built by ensure_large() when a Large unit first moves.
@@ -158,14 +162,15 @@ class _Tables:
         self.np_small: tuple[np.ndarray, ...] = (
             np.array(cost, as64), np.array(cls, as64), np.array(lvl, as64),
             np.array(cost, as64), np.array(end, np.int8),
-            np.array([c == _SLOPE for c in cls], np.int8),
+            np.array([c == _SLOPE for c in cls], np.int8), np.array(chg, np.int8),
         )
         self.np_large: tuple[np.ndarray, ...] = ()
         # Other modules' results that depend on the map alone (see map_cache).
         self.memo: dict[Any, Any] = {}
 
     def arrays(self, large: bool) -> tuple[np.ndarray, ...]:
-        """(cost, class, level, base entry cost, end, halt-end) as NumPy arrays."""
+        """(cost, class, level, base entry cost, end, halt-end, charge-clear) as NumPy
+        arrays."""
         if not large:
             return self.np_small
         if not self.np_large:
@@ -174,6 +179,7 @@ class _Tables:
             self.np_large = (
                 cost, cls, lvl, np.array(self.lplain, np.int64),
                 np.array(self.lend, np.int8), np.array(self.lslope, np.int8),
+                np.array(self.lchg, np.int8),
             )
         return self.np_large
 
@@ -241,6 +247,11 @@ def _tables(grid: Grid) -> _Tables:
         del _CACHE[next(iter(_CACHE))]
     _CACHE[key] = tables
     return tables
+
+
+def map_tables(grid: Grid) -> _Tables:
+    """The per-map lookup tables (padded flat lists; see :class:`_Tables`)."""
+    return _tables(grid)
 
 
 def map_cache(grid: Grid) -> dict[Any, Any]:
@@ -515,20 +526,15 @@ def _np_directions(pw: int, size: int, corner: bool) -> np.ndarray:
 _NO_ENEMIES = np.zeros((0, 6), np.int64)
 
 
-def destination_table(
-    state: FBState, unit: Unit, budget: int, *, vault: bool = False
-) -> DestinationTable:
-    """The ends of :func:`destinations` as a :class:`DestinationTable` (same ends, costs and
-    paths), computed by the compiled search when numba is available and Vault is not used."""
-    if not unit.on_map or unit.anchor is None or budget < 0:
-        return DestinationTable()
-    if vault or not _kernels.AVAILABLE:
-        return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault))
-    t = _tables(state.grid)
+def _kernel_inputs(
+    state: FBState, unit: Unit, budget: int, t: _Tables
+) -> tuple[int, tuple[Any, ...]]:
+    """The start index, and the arguments the compiled searches share: other units' squares,
+    then (directions, enemies, start, budget, pw, width, height, size, levels, doubling, x, y,
+    reach)."""
+    assert unit.anchor is not None
     pw = t.pw
     size = unit.size
-    large = size == 2
-    cost, cls, lvl, base, end_ok, halt_ok = t.arrays(large)
     ux, uy = unit.anchor
     reach = budget + 4
     me = unit.id
@@ -554,11 +560,26 @@ def destination_table(
     enemies = np.array(rows, np.int64) if rows else _NO_ENEMIES
     start = (uy + 1) * pw + ux + 1
     corner = state.options.corner_cutting == "blocked_by_terrain"
-    best, prev, order, ends = _kernels.plain_search(
-        base, np.array(occ, np.int64), cost, cls, lvl, end_ok, halt_ok,
-        _np_directions(pw, size, corner), enemies, start, budget, pw, t.width, t.height, size,
-        t.has_elev, not unit.is_cavalry, ux, uy, reach,
+    return start, (
+        np.array(occ, np.int64), _np_directions(pw, size, corner), enemies, start, budget, pw,
+        t.width, t.height, size, t.has_elev, not unit.is_cavalry, ux, uy, reach,
     )
+
+
+def destination_table(
+    state: FBState, unit: Unit, budget: int, *, vault: bool = False
+) -> DestinationTable:
+    """The ends of :func:`destinations` as a :class:`DestinationTable` (same ends, costs and
+    paths), computed by the compiled search when numba is available and Vault is not used."""
+    if not unit.on_map or unit.anchor is None or budget < 0:
+        return DestinationTable()
+    if vault or not _kernels.AVAILABLE:
+        return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault))
+    t = _tables(state.grid)
+    cost, cls, lvl, base, end_ok, halt_ok, _ = t.arrays(unit.size == 2)
+    start, common = _kernel_inputs(state, unit, budget, t)
+    best, prev, order, ends = _kernels.plain_search(
+        base, common[0], cost, cls, lvl, end_ok, halt_ok, *common[1:])
     table = DestinationTable()
     table._ends = ends.tolist()
     table._squares = t.squares
@@ -771,6 +792,42 @@ def charge_destinations(state: FBState, unit: Unit, budget: int) -> dict[Square,
     run; no Vault. Staying put is not a charge."""
     if not unit.on_map or unit.anchor is None:
         return {}
+    if _kernels.AVAILABLE:
+        t = _tables(state.grid)
+        squares = t.squares
+        start, rows = _charge_rows(state, unit, budget, t, False)
+        dirs = _directions(t.pw, unit.size, False)
+        plans: dict[Square, MovePlan] = {}
+        for j, spent, k, steps in rows.tolist():
+            d = dirs[k][0]
+            path = tuple(squares[start + d * s] for s in range(1, steps + 1))
+            dest = path[-1]
+            assert dest is not None
+            plans[dest] = MovePlan(dest, spent, path, None)  # type: ignore[arg-type]
+        return plans
+    return _charge_destinations_py(state, unit, budget)
+
+
+def has_charge_run(state: FBState, unit: Unit, budget: int) -> bool:
+    """Whether :func:`charge_destinations` would find any charge move."""
+    if not unit.on_map or unit.anchor is None:
+        return False
+    if _kernels.AVAILABLE:
+        return len(_charge_rows(state, unit, budget, _tables(state.grid), True)[1]) > 0
+    return bool(_charge_destinations_py(state, unit, budget))
+
+
+def _charge_rows(
+    state: FBState, unit: Unit, budget: int, t: _Tables, first: bool
+) -> tuple[int, np.ndarray]:
+    cost, cls, lvl, base, end_ok, _, clear = t.arrays(unit.size == 2)
+    start, common = _kernel_inputs(state, unit, budget, t)
+    return start, _kernels.charge_search(
+        base, common[0], cost, cls, lvl, end_ok, clear, *common[1:], first)
+
+
+def _charge_destinations_py(state: FBState, unit: Unit, budget: int) -> dict[Square, MovePlan]:
+    """:func:`charge_destinations` in pure Python (the reference for the compiled search)."""
     ctx = _Ctx(state, unit, budget)
     t = ctx.t
     clear = t.lchg if ctx.large else t.chg

@@ -196,9 +196,12 @@ class FBState:
 
     def square_level(self, sq: Square) -> int:
         """Level of a square for adjacency: slope counts as ground level."""
-        if self.grid.terrain(sq) == "slope":
-            return 0
-        return self.grid.level(sq)
+        grid = self.grid
+        x, y = sq
+        if 0 <= x < grid.width and 0 <= y < grid.height:  # Grid.terrain/level, inlined (hot)
+            i = y * grid.width + x
+            return 0 if grid._terrain[i] == "slope" else grid._level[i]
+        return grid.level(sq)  # raises the grid's own error
 
     # --- relations -----------------------------------------------------------------------
     def distance(self, a: Unit, b: Unit) -> int:
