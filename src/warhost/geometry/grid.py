@@ -188,7 +188,7 @@ class Grid:
     Storage is two flat lists indexed ``y * width + x``, so lookups are O(1).
     """
 
-    __slots__ = ("_level", "_neighbours", "_terrain", "height", "width")
+    __slots__ = ("_level", "_neighbours", "_terrain", "_version", "height", "width")
 
     def __init__(self, width: int, height: int) -> None:
         if width <= 0 or height <= 0:
@@ -199,6 +199,7 @@ class Grid:
         self._terrain: list[str] = [DEFAULT_TERRAIN] * cells
         self._level: list[int] = [0] * cells
         self._neighbours: list[tuple[Square, ...]] | None = None
+        self._version = 0  # bumped by every set_terrain: caches keyed on a grid check it
 
     def _index(self, sq: Square) -> int:
         x, y = sq
@@ -223,6 +224,7 @@ class Grid:
         i = self._index(sq)
         self._terrain[i] = name
         self._level[i] = level
+        self._version += 1
 
     def squares(self) -> Iterator[Square]:
         """Every square, row by row: y ascending, then x ascending."""

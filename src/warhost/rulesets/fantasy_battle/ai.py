@@ -17,7 +17,7 @@ from warhost.core.orders import Order
 from warhost.geometry.grid import Square, facing_arc, footprint, space_distance
 from warhost.rulesets.fantasy_battle import combat, movement
 from warhost.rulesets.fantasy_battle.odds import success_float
-from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit
+from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit, _box_gap
 
 
 def _box(space: tuple[Square, ...]) -> tuple[int, int, int, int]:
@@ -70,18 +70,28 @@ class _Field:
         computed in one go)."""
         corners = np.array(anchors, dtype=np.int64).reshape(-1, 2)
         boxes = np.concatenate([corners, corners + (size - 1)], axis=1)
-        spaces = [footprint(a, size) for a in anchors] if self.arcs else []
-        return self._score(boxes, spaces)
+        if not self.arcs:
+            return self._score(boxes, None)
+        arcs = self.arcs
+        if size == 1:
+            in_arc = [a in arcs for a in anchors]
+        else:
+            in_arc = [any(sq in arcs for sq in footprint(a, size)) for a in anchors]
+        return self._score(boxes, np.array(in_arc, dtype=bool))
 
     def _score(
-        self, boxes: np.ndarray, spaces: list[tuple[Square, ...]]
+        self, boxes: np.ndarray, in_arc: np.ndarray | list[tuple[Square, ...]] | None
     ) -> tuple[np.ndarray, np.ndarray]:
+        """``in_arc``: per box whether its space touches an enemy Pike's front arc, or the
+        spaces themselves (checked here)."""
         dist = _distances(boxes, self.enemy_boxes)
         nearest = dist.min(axis=1)
         threat = ((dist <= self.reach[None, :]) * self.weight[None, :]).sum(axis=1)
         if self.arcs:
-            threat = threat + 0.4 * np.array([any(sq in self.arcs for sq in space)
-                                              for space in spaces])
+            if isinstance(in_arc, list):
+                in_arc = np.array([any(sq in self.arcs for sq in space) for space in in_arc])
+            assert in_arc is not None
+            threat = threat + 0.4 * in_arc
         if self.unit.is_archer:
             score = -1.5 * threat - 0.05 * np.maximum(0, nearest - 6) - 2.0 * (nearest == 1)
         else:
@@ -267,8 +277,11 @@ class FantasyBattleAI(Commander):
         if unit.is_archer:
             # Only the six nearest enemies: farther ones pay more range penalty, and exact
             # lines of fire are the costly part of judging a firing position.
-            space = state.squares_of(unit)
-            by_distance = sorted(enemies, key=lambda e: space_distance(space, state.squares_of(e)))
+            anchor = unit.anchor
+            assert anchor is not None
+            size = unit.size
+            by_distance = sorted(enemies, key=lambda e: state.distance(e, unit)
+                                 if e.anchor is None else _box_gap(anchor, size, e.anchor, e.size))
             far = frozenset(e.id for e in by_distance[6:])
             for choice in combat.attack_options(state, unit, allow_throw=False, exclude=far):
                 target = state.units[choice.target]

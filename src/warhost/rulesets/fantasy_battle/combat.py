@@ -56,10 +56,12 @@ from warhost.rulesets.fantasy_battle import feats, movement, scoring
 from warhost.rulesets.fantasy_battle.state import (
     DISMOUNTED_CLASS,
     FACINGS,
+    ON_MAP,
     RANK_DICE,
     AbilityState,
     FBState,
     Unit,
+    _box_gap,
 )
 from warhost.rulesets.fantasy_battle.terrain import TERRAIN
 
@@ -180,6 +182,14 @@ def _static_lines(
         cache.clear()
     cache[key] = result
     return result
+
+
+def _line_exists(state: FBState, s_space: tuple[Square, ...], t_space: tuple[Square, ...]) -> bool:
+    """``line_of_fire(...)[0]``: some candidate line is not blocked (the map alone decides)."""
+    for blocked, _, _ in _static_lines(state, s_space, t_space):
+        if not blocked:
+            return True
+    return False
 
 
 def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, bool]:
@@ -344,23 +354,32 @@ def _attack_scan(
     lo, hi = THROW_RANGE
     out: list[AttackOption] = []
     throws: list[AttackOption] = []
-    for enemy in _candidates(state, unit, mine, ranged, can_throw):
-        if enemy.side == unit.side or not enemy.on_map or enemy.id in exclude:
+    side = unit.side
+    size = unit.size
+    anchor = unit.anchor
+    assert anchor is not None
+    candidates = state.units.values() if ranged else _candidates(
+        state, unit, mine, ranged, can_throw)
+    for enemy in candidates:
+        their_anchor = enemy.anchor
+        if (enemy.side == side or their_anchor is None or enemy.status != ON_MAP
+                or enemy.id in exclude):
             continue
-        theirs = state.squares_of(enemy)
-        dist = space_distance(mine, theirs)
-        adjacent = dist == 1 and state.level_of(enemy) == level
+        dist = _box_gap(anchor, size, their_anchor, enemy.size)
+        adjacent = dist == 1 and state.square_level(their_anchor) == level
         if ranged:
             if (
                 not adjacent
                 and dist <= max_range
-                and not (forbid_allies and _adjacent_to_side(state, enemy, unit.side))
-                and line_of_fire(state, unit, enemy)[0]
+                and not (forbid_allies and _adjacent_to_side(state, enemy, side))
+                and _line_exists(state, mine, state.squares_of(enemy))
             ):
                 out.append(AttackOption("ranged", enemy.id))
                 if first:
                     return out
-        elif melee and adjacent and (not pike or state.in_front_arc(unit, theirs)):
+            continue  # an Archer never Throws (can_throw is False)
+        theirs = state.squares_of(enemy)
+        if melee and adjacent and (not pike or state.in_front_arc(unit, theirs)):
             out.append(AttackOption("melee", enemy.id))
             if first:
                 return out

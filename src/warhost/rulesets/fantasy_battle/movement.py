@@ -234,7 +234,22 @@ _CACHE: dict[int, _Tables] = {}
 _CACHE_SIZE = 16
 
 
+_SEEN: dict[int, tuple[Grid, int, _Tables]] = {}
+
+
 def _tables(grid: Grid) -> _Tables:
+    # Fast path: this very grid object, unchanged since (set_terrain bumps its version).
+    seen = _SEEN.get(id(grid))
+    if seen is not None and seen[0] is grid and seen[1] == grid._version:
+        return seen[2]
+    tables = _tables_slow(grid)
+    if len(_SEEN) >= _CACHE_SIZE:
+        del _SEEN[next(iter(_SEEN))]
+    _SEEN[id(grid)] = (grid, grid._version, tables)
+    return tables
+
+
+def _tables_slow(grid: Grid) -> _Tables:
     key = id(grid)
     found = _CACHE.get(key)
     if found is not None and found.matches(grid):

@@ -119,6 +119,26 @@ class Unit:
         return RANK_POINTS[self.rank] + self.fate_spent + self.feats_used_since_entry
 
 
+def _box_gap(pa: Square, size_a: int, pb: Square, size_b: int) -> int:
+    """:func:`space_distance` of two square spaces (sides ``size_a``, ``size_b``) given by their
+    low corners, without building them."""
+    if size_a not in (1, 2) or size_b not in (1, 2):
+        return space_distance(footprint(pa, size_a), footprint(pb, size_b))
+    ax, ay = pa
+    bx, by = pb
+    # Conditionals instead of max(), as in space_distance: this is a hot path.
+    gx = bx - ax - size_a + 1
+    other = ax - bx - size_b + 1
+    if other > gx:  # noqa: PLR1730
+        gx = other
+    gy = by - ay - size_a + 1
+    other = ay - by - size_b + 1
+    if other > gy:  # noqa: PLR1730
+        gy = other
+    d = gx if gx > gy else gy  # noqa: FURB136
+    return d if d > 0 else 0  # noqa: FURB136
+
+
 @dataclass
 class Squad:
     """A squad of Standard units (FB-SQUAD-01)."""
@@ -206,13 +226,21 @@ class FBState:
     # --- relations -----------------------------------------------------------------------
     def distance(self, a: Unit, b: Unit) -> int:
         """Chebyshev distance between two spaces (FB-AMB-01)."""
-        return space_distance(self.squares_of(a), self.squares_of(b))
+        pa = a.anchor
+        pb = b.anchor
+        if pa is None or pb is None or a.status != ON_MAP or b.status != ON_MAP:
+            return space_distance(self.squares_of(a), self.squares_of(b))
+        return _box_gap(pa, a.size, pb, b.size)
 
     def adjacent(self, a: Unit, b: Unit) -> bool:
         """Adjacent: touching spaces on the same level (FB-AMB-01, FB-TERRAIN-07)."""
-        if not (a.on_map and b.on_map) or a.id == b.id:
+        pa = a.anchor
+        pb = b.anchor
+        if pa is None or pb is None or a.status != ON_MAP or b.status != ON_MAP or a.id == b.id:
             return False
-        return self.distance(a, b) == 1 and self.level_of(a) == self.level_of(b)
+        if _box_gap(pa, a.size, pb, b.size) != 1:
+            return False
+        return self.square_level(pa) == self.square_level(pb)
 
     def enemies(self, side: str) -> list[Unit]:
         """Enemy units on the map."""
