@@ -269,15 +269,29 @@ def _adjacent_to_side(state: FBState, target: Unit, side: str) -> bool:
     """Whether any unit of ``side`` is adjacent to ``target`` (levels included, FB-AMB-27)."""
     occupied = state.occupied
     units = state.units
-    space = state.squares_of(target)
-    x0, y0 = space[0]
-    x1, y1 = space[-1]
-    for x in range(x0 - 1, x1 + 2):
-        for y in range(y0 - 1, y1 + 2):
+    anchor = target.anchor
+    if anchor is None or target.status != ON_MAP:
+        return False
+    x0, y0 = anchor
+    size = target.size
+    level: int | None = None
+    for x in range(x0 - 1, x0 + size + 1):
+        for y in range(y0 - 1, y0 + size + 1):
             uid = occupied.get((x, y))
             if uid is not None and uid != target.id:
                 other = units[uid]
-                if other.side == side and state.adjacent(other, target):
+                if other.side != side:
+                    continue
+                # state.adjacent(other, target), inlined: ``other`` holds a square touching
+                # or inside the target's box, so only the gap and the levels are left to check.
+                there = other.anchor
+                if there is None or other.status != ON_MAP:
+                    continue
+                if _box_gap(there, other.size, anchor, size) != 1:
+                    continue
+                if level is None:
+                    level = state.square_level(anchor)
+                if state.square_level(there) == level:
                     return True
     return False
 
@@ -410,8 +424,8 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
     out: list[tuple[Unit, AbilityState]] = [
         (unit, a) for a in unit.abilities if a.affects != "allies"
     ]
-    for friend in state.units.values():
-        if not friend.abilities or friend.side != unit.side or friend.id == unit.id:
+    for friend in state.ability_holders():
+        if friend.side != unit.side or friend.id == unit.id:
             continue
         if not friend.on_map:
             continue

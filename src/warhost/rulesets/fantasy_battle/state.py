@@ -183,6 +183,14 @@ class FBState:
             self._order = cached
         return cached
 
+    def ability_holders(self) -> list[Unit]:
+        """Units with generic special abilities, in army order (abilities are fixed at setup)."""
+        cached: tuple[int, list[Unit]] | None = getattr(self, "_holders", None)
+        if cached is None or cached[0] != len(self.units):
+            cached = (len(self.units), [u for u in self.units.values() if u.abilities])
+            self._holders = cached
+        return cached[1]
+
     # --- placement -----------------------------------------------------------------------
     def squares_of(self, unit: Unit) -> tuple[Square, ...]:
         """The unit's space (empty when it is not on the map)."""
