@@ -9,6 +9,9 @@ from typing import Any
 from warhost.core.orders import Order
 
 
+_NO_INFO: Any = object()  # marks "no info given": each decision then gets its own dict
+
+
 @dataclass(frozen=True)
 class Decision:
     """A choice for ``side``. ``options`` holds every legal order; the engine enforces them.
@@ -28,6 +31,22 @@ class Decision:
     subject: str = ""
     default: Order | None = None
     info: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __init__(
+        self,
+        side: str,
+        kind: str,
+        options: tuple[Order, ...],
+        prompt: str = "",
+        subject: str = "",
+        default: Order | None = None,
+        info: dict[str, Any] = _NO_INFO,
+    ) -> None:
+        # What the generated __init__ of a frozen dataclass does, in one step (decisions are
+        # made hundreds of times a battle).
+        self.__dict__.update(side=side, kind=kind, options=options, prompt=prompt,
+                             subject=subject, default=default,
+                             info={} if info is _NO_INFO else info)
 
     @property
     def option_count(self) -> int:
@@ -86,18 +105,11 @@ class LazyDecision(Decision):
         info: dict[str, Any] | None = None,
         locate: Callable[[Order], int | None] | None = None,
     ) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "side", side)
-        setattr_(self, "kind", kind)
-        setattr_(self, "prompt", prompt)
-        setattr_(self, "subject", subject)
-        setattr_(self, "default", default)
-        setattr_(self, "info", {} if info is None else info)
-        setattr_(self, "_count", count)
-        setattr_(self, "_make", make)
-        setattr_(self, "_locate", locate)
-        setattr_(self, "_made", {})
-        setattr_(self, "_all", None)
+        self.__dict__.update(
+            side=side, kind=kind, prompt=prompt, subject=subject, default=default,
+            info={} if info is None else info, _count=count, _make=make, _locate=locate,
+            _made={}, _all=None,
+        )
 
     @property  # type: ignore[misc]
     def options(self) -> tuple[Order, ...]:  # type: ignore[override]

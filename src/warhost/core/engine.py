@@ -130,8 +130,12 @@ class Battle:
         self.state: Any = None
 
     def emit(self, type_: str, **fields: Any) -> None:
-        """Record an event."""
-        self.log.emit(type_, **fields)
+        """Record an event (with ``record=False`` only counted, as :class:`EventLog` does)."""
+        log = self.log
+        if log.record or type(log) is not EventLog:
+            log.emit(type_, **fields)
+        else:
+            log._count += 1
 
     def decide(self, decision: Decision) -> Order:
         """Ask the side's commander; enforce legality; record the answer.

@@ -29,6 +29,19 @@ MOBILITY = Order("mobility")
 NO_ATTACK = Order("no-attack")
 PASS = Order("pass")
 DONE = Order("done")
+NO_BURST = Order("no-burst")
+BURST = Order("burst")
+
+_ORDERS: dict[tuple[str, str], Order] = {}
+
+
+def _order(kind: str, arg: str) -> Order:
+    """``Order.of(kind, arg)``, built once per kind and argument (orders are immutable values;
+    the same few are offered every turn)."""
+    found = _ORDERS.get((kind, arg))
+    if found is None:
+        found = _ORDERS[(kind, arg)] = Order(kind, (arg,))
+    return found
 
 
 def play(state: FBState, battle: Battle) -> None:
@@ -108,7 +121,7 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
     """One turn: activate one squad or unit, or pass (FB-ROUND-03, FB-ROUND-06)."""
     feats.new_turn(state)
     ready = ready_groups(state, side)
-    options = [Order.of("activate", gid) for gid in ready]
+    options = [_order("activate", gid) for gid in ready]
     if turns_left > len(ready) or not ready:
         options.append(PASS)
     order = battle.decide(Decision(side, "activate", tuple(options), "activate which?",
@@ -127,7 +140,7 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
     for member in waiting:
         state.units[member].activated = True
     while waiting and not state.over:  # the owner orders the members (FB-AMB-50)
-        pick = battle.decide(Decision(side, "member", tuple(Order.of("member", m) for m in waiting),
+        pick = battle.decide(Decision(side, "member", tuple(_order("member", m) for m in waiting),
                                       "which squad member acts next?", subject=gid))
         member = str(pick.args[0])
         waiting.remove(member)
@@ -188,10 +201,10 @@ def ask_burst(state: FBState, battle: Battle, unit: Unit) -> bool:
     """Burst of Speed is declared at the start of the move (FB-FEAT-05, FB-AMB-42)."""
     if not feats.can_use_feat(state, unit, "burst_of_speed"):
         return False
-    use = Order("burst")
-    pick = battle.decide(Decision(unit.side, "burst", (Order("no-burst"), use),
+    use = BURST
+    pick = battle.decide(Decision(unit.side, "burst", (NO_BURST, use),
                                   "use Burst of Speed?", subject=unit.id,
-                                  default=Order("no-burst")))
+                                  default=NO_BURST))
     if pick == use:
         feats.use_feat(state, battle, unit, "burst_of_speed")
         return True
@@ -263,8 +276,8 @@ def facing_names(state: FBState) -> list[str]:
 def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
     """A Pike turns during its own movement phase only (FB-PIKE-04)."""
     assert unit.facing is not None
-    current = Order.of("face", FACING_NAMES[unit.facing])
-    options = tuple(Order.of("face", name) for name in facing_names(state))
+    current = _order("face", FACING_NAMES[unit.facing])
+    options = tuple(_order("face", name) for name in facing_names(state))
     pick = battle.decide(Decision(unit.side, "facing", options, f"facing of {unit.id}?",
                                   subject=unit.id, default=current if current in options else None))
     new = FACINGS[str(pick.args[0])]
@@ -279,7 +292,7 @@ def attack_phase(state: FBState, battle: Battle, unit: Unit, charge: str | None)
     choices = combat.attack_options(state, unit, allow_throw=can_throw)
     if not choices:
         return
-    options = tuple(Order.of("throw" if c.kind == "throw" else "attack", c.target) for c in choices)
+    options = tuple(_order("throw" if c.kind == "throw" else "attack", c.target) for c in choices)
     pick = battle.decide(Decision(unit.side, "attack", (*options, NO_ATTACK),
                                   f"whom does {unit.id} attack?", subject=unit.id,
                                   default=NO_ATTACK, info={"charge": charge}))
