@@ -150,43 +150,80 @@ def _static_lines(
     found = cache.get(key)
     if found is not None:
         return found  # type: ignore[no-any-return]
-    # Flat lookups on the padded map: fire codes (-1 off the map) and levels (slope = ground).
-    codes = t.fire
-    levels = t.lvl
-    pw = t.pw
-    ignore = frozenset(s_space + t_space)
-    limit = -1
-    if elevation:
-        limit = max(state.square_level(s_space[0]), state.square_level(t_space[0]))
-    lines: list[_Line] = []
-    for (px, py), (qx, qy) in fire_lines(s_space, t_space):
-        blocked = hindered = False
-        squares: list[Square] = []
-        for x, y in touched_offsets(qx - px, qy - py):
-            sq = (px + x, py + y)
-            if sq in ignore:
-                continue
-            i = (py + y + 1) * pw + px + x + 1
-            if not (0 <= px + x < t.width and 0 <= py + y < t.height):
-                continue  # off the map: clear ground
-            code = codes[i]
-            if code == 2 or (elevation and levels[i] > limit):
-                blocked = True
-                break
-            if code:
-                hindered = True
-            squares.append(sq)
-        lines.append((blocked, hindered, tuple(squares)))
-    result = tuple(lines)
+    result = tuple(_lines(state, t, s_space, t_space, elevation, False))
     if len(cache) >= _LOS_CACHE_SIZE:
         cache.clear()
     cache[key] = result
     return result
 
 
+def _lines(
+    state: FBState,
+    t: movement._Tables,
+    s_space: tuple[Square, ...],
+    t_space: tuple[Square, ...],
+    elevation: bool,
+    until_clear: bool,
+) -> Iterator[_Line]:
+    """The static part of each candidate line, in order; with ``until_clear`` the squares are
+    not collected (only whether the line is blocked and hindered)."""
+    # Flat lookups on the padded map: fire codes (-1 off the map) and levels (slope = ground).
+    codes = t.fire
+    levels = t.lvl
+    pw = t.pw
+    width = t.width
+    height = t.height
+    ignore = frozenset(s_space + t_space)
+    limit = -1
+    if elevation:
+        limit = max(state.square_level(s_space[0]), state.square_level(t_space[0]))
+    for (px, py), (qx, qy) in fire_lines(s_space, t_space):
+        blocked = hindered = False
+        squares: list[Square] = []
+        for x, y in touched_offsets(qx - px, qy - py):
+            sx = px + x
+            sy = py + y
+            if not (0 <= sx < width and 0 <= sy < height):
+                continue  # off the map: clear ground
+            sq = (sx, sy)
+            if sq in ignore:
+                continue
+            i = (sy + 1) * pw + sx + 1
+            code = codes[i]
+            if code == 2 or (elevation and levels[i] > limit):
+                blocked = True
+                break
+            if code:
+                hindered = True
+            if not until_clear:
+                squares.append(sq)
+        yield blocked, hindered, tuple(squares)
+
+
 def _line_exists(state: FBState, s_space: tuple[Square, ...], t_space: tuple[Square, ...]) -> bool:
-    """``line_of_fire(...)[0]``: some candidate line is not blocked (the map alone decides)."""
-    for blocked, _, _ in _static_lines(state, s_space, t_space):
+    """``line_of_fire(...)[0]``: some candidate line is not blocked (the map alone decides).
+
+    Cached on its own: the first unblocked line settles it, the others need not be traced."""
+    elevation = state.options.elevation_blocks_los
+    t = movement.map_tables(state.grid)
+    cache = t.memo
+    key = (s_space, t_space, elevation)
+    lines = cache.get(key)
+    if lines is None:
+        exists_key = (s_space, t_space, elevation, "exists")
+        found: bool | None = cache.get(exists_key)
+        if found is not None:
+            return found
+        found = False
+        for blocked, _, _ in _lines(state, t, s_space, t_space, elevation, True):
+            if not blocked:
+                found = True
+                break
+        if len(cache) >= _LOS_CACHE_SIZE:
+            cache.clear()
+        cache[exists_key] = found
+        return found
+    for blocked, _, _ in lines:
         if not blocked:
             return True
     return False
