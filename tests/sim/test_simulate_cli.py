@@ -224,7 +224,7 @@ def test_results_summary_sql_and_export(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- real processes
 
-KILL_N = 160
+KILL_N = 640  # long enough (at several hundred battles/s) to be stopped midway
 
 
 def _start(out: Path, n: int, *extra: str) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
