@@ -7,6 +7,7 @@ charges when the charge lands, and spends Fate Points and Feats when they change
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -64,15 +65,17 @@ class _Field:
         return self._score(np.array([_box(space) for space in spaces]), spaces)
 
     def score_anchors(
-        self, anchors: list[Square], size: int
+        self, anchors: np.ndarray | list[Square], size: int
     ) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`score` of the ``size`` spaces anchored at ``anchors`` (their boxes are
-        computed in one go)."""
-        corners = np.array(anchors, dtype=np.int64).reshape(-1, 2)
+        """:meth:`score` of the ``size`` spaces anchored at ``anchors`` (a list of squares or an
+        N x 2 array; their boxes are computed in one go)."""
+        corners = np.asarray(anchors, dtype=np.int64).reshape(-1, 2)
         boxes = np.concatenate([corners, corners + (size - 1)], axis=1)
         if not self.arcs:
             return self._score(boxes, None)
         arcs = self.arcs
+        if isinstance(anchors, np.ndarray):
+            anchors = [(x, y) for x, y in corners.tolist()]
         if size == 1:
             in_arc = [a in arcs for a in anchors]
         else:
@@ -119,6 +122,13 @@ def attack_chance(state: FBState, attacker: Unit, target: Unit, kind: str,
     return success_float(RANK_DICE[attacker.rank], RANK_DICE[target.rank], att_mod, def_mod)
 
 
+def _snapshot(state: FBState) -> list[tuple[Any, ...]]:
+    """Everything about the units that attack options and their odds depend on: two equal
+    snapshots of the same battle state give the same answers."""
+    return [(u.anchor, u.status, u.facing, u.wounded, u.dismounted, u.cls, u.type, u.size,
+             u.fate_spent, u.feats_used_since_entry, u.rank) for u in state.units.values()]
+
+
 class FantasyBattleAI(Commander):
     """Answers every `fantasy-battle` decision with a short look at the board."""
 
@@ -133,6 +143,29 @@ class FantasyBattleAI(Commander):
         return decision.default if decision.default is not None else decision.options[0]
 
     # --- turn order ------------------------------------------------------------------------
+    # --- attacks from where the units stand, remembered while the board is unchanged ----------
+    def _attacks_now(self, state: FBState, unit: Unit) -> list[tuple[str, str, float]]:
+        """(kind, target, chance) of every attack ``unit`` could make now (no Throw).
+
+        The answers are kept for as long as the board looks the same (see :func:`_snapshot`):
+        choosing whom to activate, which member acts and its plan ask the same questions of
+        the same position one after another.
+        """
+        snap = _snapshot(state)
+        memo: dict[str, list[tuple[str, str, float]]] | None = None
+        kept = getattr(self, "_memo", None)
+        if kept is not None and kept[0] is state and kept[1] == snap:
+            memo = kept[2]
+        else:
+            memo = {}
+            self._memo = (state, snap, memo)
+        found = memo.get(unit.id)
+        if found is None:
+            found = [(c.kind, c.target, attack_chance(state, unit, state.units[c.target], c.kind))
+                     for c in combat.attack_options(state, unit, allow_throw=False)]
+            memo[unit.id] = found
+        return found
+
     def _activate(self, decision: Decision, state: FBState) -> Order | None:
         best, best_score = None, -1e9
         side = decision.side
@@ -152,9 +185,8 @@ class FantasyBattleAI(Commander):
     def _urgency(self, state: FBState, unit: Unit, enemy_boxes: np.ndarray | None = None) -> float:
         """How much acting now matters: a good attack first, else threats and closeness."""
         best = 0.0
-        for choice in combat.attack_options(state, unit, allow_throw=False):
-            target = state.units[choice.target]
-            best = max(best, attack_chance(state, unit, target, choice.kind) * unit_value(target))
+        for _, target_id, chance in self._attacks_now(state, unit):
+            best = max(best, chance * unit_value(state.units[target_id]))
         if best:
             return 10 + best
         if enemy_boxes is None:
@@ -186,13 +218,13 @@ class FantasyBattleAI(Commander):
     def _plan(self, decision: Decision, state: FBState) -> Order | None:
         unit = state.units[decision.subject]
         kinds = {o.kind: o for o in decision.options}
-        now = [c for c in combat.attack_options(state, unit, allow_throw=False)]
+        now = self._attacks_now(state, unit)
         if unit.is_archer:
             if now and "attack-move" in kinds:
                 return kinds["attack-move"]  # shoot, then step back out of reach
             return kinds.get("move-attack")
         if now:
-            best = max(attack_chance(state, unit, state.units[c.target], c.kind) for c in now)
+            best = max(chance for _, _, chance in now)
             if best >= 0.4 and "attack-move" in kinds and not unit.has_charge:
                 return kinds["attack-move"]
         charge = self._best_charge(decision, state, unit)
@@ -248,27 +280,35 @@ class FantasyBattleAI(Commander):
         # read the squares from it rather than build every option.
         table = decision.info.get("destinations")
         if isinstance(table, movement.DestinationTable) and len(table) == decision.option_count:
-            dests = table.squares()
+            anchors: np.ndarray | list[Square] = table.anchor_array()
+            square: Callable[[int], Square] = table.square
         else:
             dests = [(int(o.args[0]), int(o.args[1])) for o in decision.options]
-        rough, nearest = field.score_anchors(dests, unit.size)
-        scored = [(value, i, dests[i], near)
-                  for i, (value, near) in enumerate(zip(rough.tolist(), nearest.tolist()))]
+            anchors = dests
+            square = dests.__getitem__  # type: ignore[assignment]
+        if not len(anchors):
+            return None
+        rough, nearest = field.score_anchors(anchors, unit.size)
+        values = rough.tolist()
+        # The first destination with the best rough score (ties: the earliest option) ...
+        best = int(np.argmax(rough))
+        best_score = values[best]
+        # ... unless a closer look at the promising ones finds an attack worth more: for
+        # Archers the 8 best-scored at range 2-12 (best first, ties in option order), for the
+        # others every destination next to an enemy (in option order).
         if unit.is_archer:
-            scored.sort(key=lambda item: -item[0])
-            close = [item for item in scored if 2 <= item[3] <= 12][:8]
+            ranked = np.argsort(-rough, kind="stable")
+            near = nearest[ranked]
+            close = ranked[(near >= 2) & (near <= 12)][:8].tolist()
         else:
-            close = [item for item in scored if item[3] == 1]
-        best, best_score = -1, -1e18
-        for value, i, _, _ in scored:
-            if best < 0 or value > best_score:
-                best, best_score = i, value
-        for value, i, dest, _ in close:
-            bonus = self._with_unit_at(state, unit, dest,
+            close = np.flatnonzero(nearest == 1).tolist()
+        for i in close:
+            value = values[i]
+            bonus = self._with_unit_at(state, unit, square(i),
                                        lambda: self._attack_value(state, unit, enemies, charge))
             if value + bonus > best_score:
                 best, best_score = i, value + bonus
-        return decision.option(best) if best >= 0 else None
+        return decision.option(best)
 
     def _attack_value(self, state: FBState, unit: Unit, enemies: list[Unit],
                       charge: str | None) -> float:

@@ -473,6 +473,16 @@ class DestinationTable:
         assert found is not None
         return found
 
+    def anchor_array(self) -> np.ndarray:
+        """Every end anchor in row-major order as an N x 2 array of (x, y)."""
+        if self._plans is not None:
+            return np.array(self._ends, dtype=np.int64).reshape(-1, 2)
+        t = self._index
+        assert t is not None
+        ends = np.array(self._ends, dtype=np.int64)
+        rows, cols = np.divmod(ends, t.pw)
+        return np.stack([cols - 1, rows - 1], axis=1)
+
     def squares(self) -> list[Square]:
         """Every end anchor in row-major order."""
         return [self.square(k) for k in range(len(self._ends))]
