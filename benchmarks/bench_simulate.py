@@ -2,6 +2,7 @@
 commander kind, and the peak memory of a worker.
 
 Run: .venv/bin/python benchmarks/bench_simulate.py [--seconds 8] [--kinds random,ai]
+                                                   [--ruleset fantasy-battle]
 Each cell simulates about --seconds worth of battles (sized from a short trial run).
 """
 
@@ -27,9 +28,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--kinds", default="random,ai")
+    parser.add_argument("--ruleset", default="", help="only this ruleset's examples")
     args = parser.parse_args()
     print(f"{'example':<36} {'commanders':<10} {'1 worker':>10} {'2 workers':>10} {'speed-up':>9}")
     for name, ruleset in all_rulesets().items():
+        if args.ruleset and name != args.ruleset:
+            continue
         for path in ruleset.examples():
             scenario = load_scenario(path)
             for kind in args.kinds.split(","):

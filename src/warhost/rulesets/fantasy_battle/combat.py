@@ -132,7 +132,7 @@ def _line_status(
 
 
 _Line = tuple[bool, bool, tuple[Square, ...]]
-_LOS_CACHE_SIZE = 200_000
+_LOS_CACHE_SIZE = 60_000  # entries per map (a few tens of MB at most); cleared when full
 
 
 def _static_lines(
