@@ -4,22 +4,27 @@
 without Vault, written over flat NumPy arrays so numba can compile it. It follows the pure-Python
 search step for step (the same buckets, the same direction order, the same tie-breaking), so it
 finds the same costs *and* the same paths; ``tests/rulesets/fantasy_battle/test_movement_kernel.py``
-compares the two on many positions. Without numba, :data:`AVAILABLE` is False and the movement
-module uses its pure-Python search instead.
+compares the two on many positions. Without numba (or with the environment variable
+``WARHOST_NO_NUMBA=1``, which saves the ~90 MB that numba and LLVM take in each process),
+:data:`AVAILABLE` is False and the movement module uses its pure-Python search instead: the same
+results, several times slower.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
-try:  # pragma: no cover - depends on the environment
-    import numba
+AVAILABLE = False
+if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
+    try:  # pragma: no cover - depends on the environment
+        import numba
 
-    AVAILABLE = True
-except ImportError:  # pragma: no cover
-    AVAILABLE = False
+        AVAILABLE = True
+    except ImportError:  # pragma: no cover
+        pass
 
 __all__ = ["AVAILABLE", "charge_search", "plain_search"]
 
