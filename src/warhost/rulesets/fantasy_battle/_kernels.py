@@ -5,7 +5,7 @@ without Vault, written over flat NumPy arrays so numba can compile it. It follow
 search step for step (the same buckets, the same direction order, the same tie-breaking), so it
 finds the same costs *and* the same paths; ``tests/rulesets/fantasy_battle/test_movement_kernel.py``
 compares the two on many positions. Without numba (or with the environment variable
-``WARHOST_NO_NUMBA=1``, which saves the ~90 MB that numba and LLVM take in each process),
+``WARHOST_NO_NUMBA=1``, which saves the ~100 MB that numba and LLVM take in each process),
 :data:`AVAILABLE` is False and the movement module uses its pure-Python search instead: the same
 results, several times slower.
 """
