@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from warhost.geometry.table import (
     EDGES,
     Board,
+    Ground,
     Region,
     along,
     away,
@@ -32,6 +33,7 @@ from warhost.geometry.table import (
     toward,
     translate_to,
     travel,
+    travel_many,
 )
 
 BOARD = Board(48, 36)
@@ -326,3 +328,24 @@ def test_travel_spends_within_budget_and_matches_path_cost(
         assert end == (float(x1), float(y1)) and spent == pytest.approx(full, abs=1e-9)
     else:
         assert spent == budget
+
+
+@settings(max_examples=60, deadline=None)
+@given(coords, coords, st.lists(st.tuples(coords, coords, st.floats(0, 30)), min_size=1,
+                                max_size=6),
+       st.lists(rects, max_size=3), st.lists(rects, max_size=1))
+def test_travel_many_equals_toward_for_each_target(
+    x0: float, y0: float, walks: list[tuple[float, float, float]],
+    woods: list[tuple[float, float, float, float]],
+    walls: list[tuple[float, float, float, float]],
+) -> None:
+    regions = [Region.rect(f"w{i}", "forest", *r, difficult=True) for i, r in enumerate(woods)]
+    regions += [Region.rect(f"x{i}", "ruins", *r, impassable=True) for i, r in enumerate(walls)]
+    start = (x0, y0)
+    targets = [(x, y) for x, y, _ in walks]
+    budgets = [b for _, _, b in walks]
+    batched = travel_many(start, targets, budgets, Ground.of(regions))
+    for (end, spent), target, budget in zip(batched, targets, budgets):
+        expected_end, expected_spent = toward(start, target, budget, regions)
+        assert end == pytest.approx(expected_end, abs=1e-9)
+        assert spent == pytest.approx(expected_spent, abs=1e-9)

@@ -11,11 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Union
+from typing import Any
 
 from shapely.geometry import Polygon
 
-from warhost.geometry.table import Board, Formation, Region, formation, gap, single_footprint
+from warhost.geometry.table import (
+    Board,
+    Formation,
+    Ground,
+    Region,
+    formation,
+    gap,
+    single_footprint,
+)
 from warhost.rulesets.dnd5e_tactics.model import (
     AreaSpec,
     AttackSpec,
@@ -274,7 +282,7 @@ class Single:
         }
 
 
-Body = Union[Unit, Single]
+Body = Unit | Single
 
 
 @dataclass(eq=False)
@@ -303,6 +311,11 @@ class T5State:
     def options(self) -> Options:
         """The scenario's options."""
         return self.scenario.options
+
+    @cached_property
+    def ground(self) -> Ground:
+        """The terrain merged once for movement (:func:`warhost.geometry.table.travel_many`)."""
+        return Ground.of(self.regions)
 
     @cached_property
     def difficult(self) -> list[Region]:

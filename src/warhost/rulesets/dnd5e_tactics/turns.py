@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -44,7 +43,7 @@ from shapely.geometry import Polygon
 from shapely.ops import nearest_points
 
 from warhost.core.orders import Order
-from warhost.geometry.table import Region, bearing, distance, gap, offset, travel
+from warhost.geometry.table import bearing, distance, gap, offset, travel_many
 from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
@@ -275,56 +274,8 @@ def speed_inches(body: Body) -> float:
 
 def walk(state: T5State, start: Point, target: Point, budget: float) -> tuple[Point, float]:
     """Straight toward ``target`` spending at most ``budget``; difficult terrain costs double
-    and impassable ground stops the walk (T5-TERRAIN-02, T5-TERRAIN-09). The same result as
-    :func:`warhost.geometry.table.travel`, with the terrain merged once per battle."""
+    and impassable ground stops the walk (T5-TERRAIN-02, T5-TERRAIN-09)."""
     return walk_many(state, start, [target], budget)[0]
-
-
-def _pieces(spans: list[tuple[float, float]], length: float) -> list[tuple[float, float, float]]:
-    """``(from, to, cost per inch)`` pieces of a segment, difficult spans at 2."""
-    out: list[tuple[float, float, float]] = []
-    at = 0.0
-    for lo, hi in spans:
-        lo = max(lo, at)
-        if hi <= lo:
-            continue
-        if lo > at:
-            out.append((at, lo, 1.0))
-        out.append((lo, hi, 2.0))
-        at = hi
-    if at < length:
-        out.append((at, length, 1.0))
-    return out
-
-
-def _along(a: Point, b: Point, length: float, t: float) -> Point:
-    if t >= length:
-        return float(b[0]), float(b[1])
-    k = t / length
-    return a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k
-
-
-_GROUND: dict[int, tuple[list[Region], Any, Any]] = {}
-
-
-def _ground(state: T5State) -> tuple[Any, Any]:
-    """The difficult and the impassable terrain, each merged into one prepared shape (None
-    when there is none)."""
-    regions = state.difficult
-    cached = _GROUND.get(id(regions))
-    if cached is not None and cached[0] is regions:
-        return cached[1], cached[2]
-    merged = []
-    for wanted in (False, True):
-        shapes = [r.polygon for r in regions if r.impassable == wanted]
-        shape = shapely.union_all(shapes) if shapes else None
-        if shape is not None:
-            shapely.prepare(shape)
-        merged.append(shape)
-    if len(_GROUND) > 64:
-        _GROUND.clear()
-    _GROUND[id(regions)] = (regions, merged[0], merged[1])
-    return merged[0], merged[1]
 
 
 def facing_toward(body: Body, point: Point, foes: Sequence[Body]) -> int:
@@ -426,59 +377,8 @@ def aims(ctx: Ctx, body: Body, seen: Survey, budget: float) -> list[tuple[Point,
 
 def walk_many(state: T5State, start: Point, targets: Sequence[Point],
               budgets: Sequence[float] | float) -> list[tuple[Point, float]]:
-    """:func:`walk` toward each of ``targets`` (each with its own budget, or one for all),
-    with the terrain crossings found at once."""
-    if not targets:
-        return []
-    spend = [float(budgets)] * len(targets) if isinstance(budgets, (int, float)) \
-        else [float(b) for b in budgets]
-    difficult, closed = _ground(state)
-    ends = np.asarray(targets, dtype=np.float64).reshape(-1, 2)
-    spans: list[list[tuple[float, float]]] = [[] for _ in targets]
-    blocked_by = np.zeros(len(targets), dtype=bool)
-    if difficult is not None or closed is not None:
-        lines = shapely.linestrings(np.stack([np.broadcast_to(start, ends.shape), ends], axis=1))
-        if closed is not None:
-            blocked_by = shapely.intersects(lines, closed)
-        if difficult is not None:
-            crossing = np.nonzero(shapely.intersects(lines, difficult) & ~blocked_by)[0]
-            if len(crossing):
-                parts, index = shapely.get_parts(shapely.intersection(lines[crossing], difficult),
-                                                 return_index=True)
-                keep = shapely.get_type_id(parts) == 1  # line pieces; touching points cost nothing
-                firsts = shapely.get_coordinates(shapely.get_point(parts[keep], 0))
-                lasts = shapely.get_coordinates(shapely.get_point(parts[keep], -1))
-                for row, p, q in zip(crossing[index[keep]], firsts, lasts):
-                    lo, hi = sorted((_project(start, ends[row], p), _project(start, ends[row], q)))
-                    if hi > lo:
-                        spans[row].append((lo, hi))
-    out = []
-    for row, target in enumerate(targets):
-        budget = spend[row]
-        if blocked_by[row]:
-            out.append(travel([start, target], budget, state.difficult))
-            continue
-        length = distance(start, target)
-        spent = 0.0
-        for lo, hi, rate in _pieces(sorted(spans[row]), length):
-            cost = (hi - lo) * rate
-            if spent + cost >= budget:
-                out.append((_along(start, target, length, lo + (budget - spent) / rate),
-                            budget))
-                break
-            spent += cost
-        else:
-            out.append(((float(target[0]), float(target[1])), spent))
-    return out
-
-
-def _project(a: Point, b: Sequence[float], p: Sequence[float]) -> float:
-    """Distance from ``a`` of point ``p`` on the segment ``a``-``b``."""
-    length = distance(a, (b[0], b[1]))
-    if length == 0:
-        return 0.0
-    t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length
-    return min(max(t, 0.0), length)
+    """:func:`walk` toward each of ``targets`` (each with its own budget, or one for all)."""
+    return travel_many(start, targets, budgets, state.ground)
 
 
 def _representative(polygon: Polygon) -> Point:
