@@ -143,6 +143,19 @@ def option_value(text: Any) -> Any:
         return text.strip()
 
 
+def situation_flag(situation: Mapping[str, Any], key: str, default: bool = False) -> bool:
+    """A yes/no situation key, given as a bool or as text (true/false, yes/no, 1/0, on/off)."""
+    value = situation.get(key, default)
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in ("true", "yes", "1", "on"):
+            return True
+        if low in ("false", "no", "0", "off", ""):
+            return False
+        raise WarhostError(f"expected true or false, got {value!r}", field=key)
+    return bool(value)
+
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 

@@ -37,13 +37,14 @@ from warhost.core.odds import (
     OddsReport,
     fraction_json,
     option_value,
+    situation_flag,
     with_options,
 )
 from warhost.core.scenario import Scenario
 from warhost.geometry.table import EDGES, edge_bearing, gap
 from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
-from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario, Options
+from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario
 from warhost.rulesets.dnd5e_tactics.state import Body, Single, T5State, Unit
 from warhost.rulesets.dnd5e_tactics.tables import (
     DIVISOR_ROWS,
@@ -201,18 +202,6 @@ def _number(value: Fraction) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the situation
 
 
-def _flag(situation: Mapping[str, Any], key: str, default: bool = False) -> bool:
-    value = situation.get(key, default)
-    if isinstance(value, str):
-        low = value.strip().lower()
-        if low in ("true", "yes", "1", "on"):
-            return True
-        if low in ("false", "no", "0", "off", ""):
-            return False
-        raise WarhostError(f"expected true or false, got {value!r}", field=key)
-    return bool(value)
-
-
 def _int(situation: Mapping[str, Any], key: str) -> int | None:
     value = situation.get(key)
     if value is None:
@@ -368,7 +357,7 @@ def exact_odds(
         raise WarhostError(f"{att.id} and {dfn.id} are both on side {att.side}",
                            field="defender")
     _apply_situation(state, att, dfn, situation)
-    charge = _flag(situation, "charge")
+    charge = situation_flag(situation, "charge")
     kind = _choice(situation, "kind", ("melee", "ranged")) or \
         _natural_kind(state, att, dfn, charge)
     if charge and kind != "melee":
@@ -376,7 +365,7 @@ def exact_odds(
     if not combat.unit_routine(att, kind):
         raise WarhostError(f"{att.id} has no {kind} attack", field="kind")
     problem = combat.why_not_unit(state, att, dfn, kind, charge=charge)
-    if problem is not None and not _flag(situation, "ignore_position"):
+    if problem is not None and not situation_flag(situation, "ignore_position"):
         raise IllegalAttackError(
             f"{att.id} cannot make a {kind} attack on {dfn.id} where they stand: {problem}",
             problem)
@@ -386,10 +375,10 @@ def exact_odds(
         raise WarhostError("attackers must be 0 or more", field="attackers")
     report = attack_odds(
         state, att, dfn, kind, charge=charge, eligible=eligible,
-        needed=_int(situation, "needed"), advantage=_flag(situation, "advantage"),
-        disadvantage=_flag(situation, "disadvantage"),
+        needed=_int(situation, "needed"), advantage=situation_flag(situation, "advantage"),
+        disadvantage=situation_flag(situation, "disadvantage"),
         cover=COVER_WORDS[cover_word] if cover_word is not None else None,
-        mounts=_flag(situation, "mounts", True))
+        mounts=situation_flag(situation, "mounts", True))
     if problem is not None:
         report.notes.insert(0, f"Not a legal attack where they stand ({problem}); "
                                "reported anyway (ignore_position).")

@@ -43,12 +43,13 @@ from warhost.core.odds import (
     OddsReport,
     fraction_json,
     option_value,
+    situation_flag,
     with_options,
 )
 from warhost.core.scenario import Scenario
 from warhost.geometry.grid import Square, footprint
 from warhost.rulesets.fantasy_battle import combat, feats
-from warhost.rulesets.fantasy_battle.model import FantasyBattleScenario, Options
+from warhost.rulesets.fantasy_battle.model import FantasyBattleScenario
 from warhost.rulesets.fantasy_battle.state import (
     FACING_NAMES,
     FACINGS,
@@ -398,18 +399,6 @@ def _choose_kind(
 # --------------------------------------------------------------------------- situation
 
 
-def _flag(situation: Mapping[str, Any], key: str) -> bool:
-    value = situation.get(key, False)
-    if isinstance(value, str):
-        low = value.strip().lower()
-        if low in ("true", "yes", "1", "on"):
-            return True
-        if low in ("false", "no", "0", "off", ""):
-            return False
-        raise WarhostError(f"expected true or false, got {value!r}", field=key)
-    return bool(value)
-
-
 def _square(value: Any, key: str) -> Square | None:
     if value is None:
         return None
@@ -494,7 +483,7 @@ def _apply_situation(
                 f"give its square with {key}", field=key)
     _set_facing(state, attacker, situation.get("facing_attacker"), "facing_attacker")
     _set_facing(state, target, situation.get("facing_defender"), "facing_defender")
-    if _flag(situation, "wounded"):
+    if situation_flag(situation, "wounded"):
         if target.rank != "champion":
             raise WarhostError(f"{target.id} is {target.rank}: only a Champion can be Wounded "
                                "(FB-COMBAT-05)", field="wounded")
@@ -546,9 +535,9 @@ def exact_odds(
     if wanted is not None and wanted not in ("melee", "ranged", "throw"):
         raise WarhostError(f"unknown kind of attack {wanted!r} (use melee, ranged or throw)",
                            field="kind")
-    ignore = _flag(situation, "ignore_position")
+    ignore = situation_flag(situation, "ignore_position")
     kind, problem = _choose_kind(state, att, dfn, wanted, ignore)
-    charging = _flag(situation, "charge")
+    charging = situation_flag(situation, "charge")
     if charging:
         if not att.has_charge:
             raise WarhostError(f"{att.id} is a {att.cls}: only Pikes and Lancers charge "
