@@ -25,10 +25,8 @@ from warhost.rulesets.dnd5e_tactics.state import (
     T5State,
     Unit,
     feet,
-    save_bonus,
 )
 from warhost.rulesets.dnd5e_tactics.tables import (
-    STANCE_AC,
     STANCE_ATTACKERS,
     TRACKS,
     DamageDice,
@@ -232,10 +230,9 @@ class TacticsAI(Commander):
 
     def _commander_bonus(self, decision: Decision, state: T5State) -> Order | None:
         owner = self._subject(decision, state)
-        for kind in ("cover",):
-            found = self._pick(decision, kind)
-            if found:
-                return found
+        cover = self._pick(decision, "cover")
+        if cover is not None:
+            return cover
         heal = self._heal_choice(decision, state)
         if heal is not None:
             return heal
@@ -243,14 +240,15 @@ class TacticsAI(Commander):
         if area is not None:
             return area
         encourage = [o for o in decision.options if o.kind == "encourage"]
-        if encourage and isinstance(owner, Unit) and owner.rank < 3:
-            if skill_chance(owner.commander.stats, 15) >= 0.55:
-                return self._best_skill(encourage, owner.commander.stats)
+        if (encourage and isinstance(owner, Unit) and owner.rank < 3
+                and skill_chance(owner.commander.stats, 15) >= 0.55):
+            return self._best_skill(encourage, owner.commander.stats)
         return self._pick(decision, "none")
 
     @staticmethod
     def _best_skill(options: list[Order], stats: StatBlock) -> Order:
-        return max(options, key=lambda o: stats.skills.get(str(o.args[0]), 0))  # type: ignore[call-overload]
+        skills: dict[str, int] = {str(k): v for k, v in stats.skills.items()}
+        return max(options, key=lambda o: skills.get(str(o.args[0]), 0))
 
     def _heal_choice(self, decision: Decision, state: T5State) -> Order | None:
         for option in decision.options:
@@ -368,9 +366,9 @@ class TacticsAI(Commander):
         if shooter:
             threat = 0.0
             for enemy, distance_in in zip(enemies, gaps):
-                if isinstance(enemy, Unit) and routine(enemy.member, "melee"):
-                    if distance_in <= feet(enemy.speed) * 2 + enemy.reach:
-                        threat += unit_damage(enemy, body, "melee")
+                if (isinstance(enemy, Unit) and routine(enemy.member, "melee")
+                        and distance_in <= feet(enemy.speed) * 2 + enemy.reach):
+                    threat += unit_damage(enemy, body, "melee")
             bonus = 8.0 if engaged and option.kind == "disengage" else 0.0
             return attack_value - 0.6 * threat + bonus - 0.01 * nearest
         # A melee body closes in, and prefers a move after which it can still attack.
@@ -444,5 +442,3 @@ class TacticsAI(Commander):
             return self._pick(decision, "none")
         return next((o for o in decision.options if o.kind == "engage"), None)
 
-
-__all__ = ["TacticsAI", "expected_hits", "save_bonus"]
