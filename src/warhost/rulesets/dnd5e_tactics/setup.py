@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from shapely.geometry import Polygon
+
 from warhost.core.engine import Battle
 from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
-from shapely.geometry import Polygon
-
 from warhost.geometry.table import (
     Board,
     Region,
