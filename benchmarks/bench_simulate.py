@@ -30,20 +30,32 @@ def main() -> None:
     parser.add_argument("--kinds", default="random,ai")
     parser.add_argument("--ruleset", default="", help="only this ruleset's examples")
     args = parser.parse_args()
+    started = False
     print(f"{'example':<36} {'commanders':<10} {'1 worker':>10} {'2 workers':>10} {'speed-up':>9}")
     for name, ruleset in all_rulesets().items():
         if args.ruleset and name != args.ruleset:
             continue
         for path in ruleset.examples():
             scenario = load_scenario(path)
+            if not started:
+                clock = time.perf_counter()
+                rate(scenario, 2, 2, "first")
+                startup = time.perf_counter() - clock
+                started = True
             for kind in args.kinds.split(","):
                 trial = rate(scenario, 4, 1, kind)
                 n = max(8, int(trial * args.seconds))
+                # Untimed: start the pool and let each worker play this scenario a little, as
+                # this process just did, so both figures are steady-state rates (starting the
+                # workers is a one-off cost of about a second, measured separately below).
+                rate(scenario, 8, 2, kind)
                 one = rate(scenario, n, 1, kind)
                 two = rate(scenario, 2 * n, 2, kind)
                 print(f"{name + '/' + path.stem:<36} {kind:<10} {one:>10.1f} {two:>10.1f} "
                       f"{two / one:>8.2f}x", flush=True)
     shutdown_workers()
+    if started:
+        print(f"\nstarting 2 workers and playing 2 battles on them: {startup:.2f} s")
     # 1-worker runs play in this process, doing exactly a worker's job, so its peak is a
     # worker's peak (forkserver workers are not this process's children, so their rusage is
     # not visible here).

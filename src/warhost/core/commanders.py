@@ -26,6 +26,9 @@ class Commander(ABC):
     """Answers decisions for one side. ``state`` is the battle state, for reading only."""
 
     kind = "commander"
+    answers_with_options = False
+    """True for commanders that always return ``decision.option(i)`` itself, so the engine
+    need not check the answer against the legal orders."""
 
     def bind(self, side: str, rng: np.random.Generator) -> None:
         """Called once before the battle with the side it commands and its own generator."""
@@ -48,6 +51,7 @@ class RandomCommander(Commander):
     """
 
     kind = "random"
+    answers_with_options = True
     _BLOCK = 128
 
     def bind(self, side: str, rng: np.random.Generator) -> None:

@@ -150,7 +150,10 @@ class Battle:
         commander = self.commanders[decision.side]
         order = commander.choose(decision, self.state)
         # Commanders usually hand back one of the offered objects: check identity first.
-        legal = order if decision.offers(order) else decision.find(order)
+        if commander.answers_with_options:
+            legal: Order | None = order
+        else:
+            legal = order if decision.offers(order) else decision.find(order)
         if legal is None:
             raise IllegalOrderError(
                 f"{commander.kind} commander of {decision.side} gave illegal order {order} "

@@ -12,7 +12,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 Arg = Union[int, str]
@@ -24,9 +24,15 @@ class Order:
 
     kind: str
     args: tuple[Arg, ...] = ()
+    # The text, made on first use: the same order objects are offered and logged many times.
+    _text: str | None = field(default=None, init=False, compare=False, repr=False)
 
     def __str__(self) -> str:
-        return " ".join([self.kind, *map(str, self.args)])
+        text = self._text
+        if text is None:
+            text = " ".join([self.kind, *map(str, self.args)])
+            object.__setattr__(self, "_text", text)
+        return text
 
     @property
     def text(self) -> str:
