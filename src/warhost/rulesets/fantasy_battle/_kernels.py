@@ -77,12 +77,20 @@ R_ENDS = 3
 
 
 def _setup_py(
-    maps: np.ndarray, query: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(entry cost per anchor with other units' squares closed, anchors touching an enemy,
-    anchors in an enemy Pike's front arc)."""
+    maps: np.ndarray, query: np.ndarray, extra: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(entry cost per anchor with other units' squares closed, 1 for anchors touching an
+    enemy, 1 for anchors in an enemy Pike's front arc, ``extra`` more numbers for the caller's
+    own use): views of one new array, since every allocation takes time."""
     lvl = maps[MAP_LVL]
     n = lvl.shape[0]
+    work = np.empty(3 * n + extra, np.int64)
+    enter = work[:n]
+    adj = work[n:2 * n]
+    arc = work[2 * n:3 * n]
+    enter[:] = maps[MAP_BASE]
+    adj[:] = 0
+    arc[:] = 0
     pw = query[Q_PW]
     width = query[Q_WIDTH]
     height = query[Q_HEIGHT]
@@ -92,7 +100,6 @@ def _setup_py(
     uy = query[Q_UY]
     reach = query[Q_REACH]
     large = size == 2
-    enter = maps[MAP_BASE].copy()
     first_enemy = Q_HEADER + query[Q_OCCUPIED]
     for t in range(Q_HEADER, first_enemy):
         q = query[t]
@@ -102,8 +109,6 @@ def _setup_py(
             enter[q - pw] = 0
             enter[q - pw - 1] = 0
     # Anchors touching an enemy (doubled step cost) and in an enemy Pike's front arc.
-    adj = np.zeros(n, np.bool_)
-    arc = np.zeros(n, np.bool_)
     for e in range(first_enemy, query.shape[0], ENEMY_FIELDS):
         ax = query[e]
         ay = query[e + 1]
@@ -117,7 +122,7 @@ def _setup_py(
                 for dx in range(-size, esize + 1):
                     a = a0 + dy * pw + dx
                     if 0 <= a < n and lvl[a] == level:
-                        adj[a] = True
+                        adj[a] = 1
         fdx = query[e + 3]
         fdy = query[e + 4]
         if fdx == 0 and fdy == 0:
@@ -143,16 +148,16 @@ def _setup_py(
             q = (qy + 1) * pw + qx + 1
             if large:
                 if lvl[q] == level:
-                    arc[q] = True
+                    arc[q] = 1
                 if lvl[q - 1] == level:
-                    arc[q - 1] = True
+                    arc[q - 1] = 1
                 if lvl[q - pw] == level:
-                    arc[q - pw] = True
+                    arc[q - pw] = 1
                 if lvl[q - pw - 1] == level:
-                    arc[q - pw - 1] = True
+                    arc[q - pw - 1] = 1
             elif lvl[q] == level:
-                arc[q] = True
-    return enter, adj, arc
+                arc[q] = 1
+    return enter, adj, arc, work[3 * n:]
 
 
 _setup: Any = numba.njit(cache=True, nogil=True)(_setup_py) if AVAILABLE else _setup_py
@@ -176,8 +181,15 @@ def _plain_search(
     pw = query[Q_PW]
     large = query[Q_SIZE] == 2
     levels = query[Q_LEVELS] != 0
-    enter, adj, arc = _setup(maps, query)
     # Bucketed Dijkstra: buckets are linked lists of entries, kept in append order.
+    cap = 8 * n + 1
+    enter, adj, arc, queue = _setup(maps, query, 2 * cap + 2 * (budget + 1))
+    enode = queue[:cap]
+    enext = queue[cap:2 * cap]
+    head = queue[2 * cap:2 * cap + budget + 1]
+    tail = queue[2 * cap + budget + 1:]
+    head[:] = -1
+    tail[:] = -1
     rows = np.empty((4, n), np.int64)
     best = rows[R_BEST]
     prev = rows[R_PREV]
@@ -185,11 +197,6 @@ def _plain_search(
     best[:] = budget + 1
     prev[:] = -1
     best[start] = 0
-    cap = 8 * n + 1
-    enode = np.empty(cap, np.int64)
-    enext = np.empty(cap, np.int64)
-    head = np.full(budget + 1, -1, np.int64)
-    tail = np.full(budget + 1, -1, np.int64)
     enode[0] = start
     enext[0] = -1
     head[0] = 0
@@ -260,7 +267,7 @@ def _charge_search(maps: np.ndarray, dirs: np.ndarray, query: np.ndarray) -> np.
     pw = query[Q_PW]
     large = query[Q_SIZE] == 2
     levels = query[Q_LEVELS] != 0
-    enter, adj, arc = _setup(maps, query)
+    enter, adj, arc, _ = _setup(maps, query, 0)
     out = np.empty((8 * (budget + 1), 4), np.int64)
     found = 0
     for k in range(8):
