@@ -15,8 +15,8 @@ Each search takes three arrays, because calling a compiled function costs time p
   :data:`MAP_CLEAR`, built once per map and base size;
 * ``dirs`` (int64, 8 x 3): the steps as (index offset, corner square A, corner square B);
 * ``query`` (int64): the header fields :data:`Q_START` .. :data:`Q_OCCUPIED`, then the padded
-  indexes of the squares other units hold, then :data:`ENEMY_FIELDS` numbers per enemy on the
-  map: x, y, size, facing dx, facing dy (a facing of (0, 0) means no front arc).
+  indexes of the squares other units hold, then :data:`ENEMY_FIELDS` numbers per enemy near
+  enough to matter: x, y, size, facing dx, facing dy (a facing of (0, 0) means no front arc).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
 __all__ = [
     "AVAILABLE", "ENEMY_FIELDS", "MAP_BASE", "MAP_CLEAR", "MAP_CLS", "MAP_COST", "MAP_END",
     "MAP_HALT", "MAP_LVL", "MAP_ROWS", "Q_BUDGET", "Q_DOUBLING", "Q_HEADER", "Q_HEIGHT",
-    "Q_LEVELS", "Q_OCCUPIED", "Q_PW", "Q_REACH", "Q_SIZE", "Q_START", "Q_UX", "Q_UY", "Q_WIDTH",
+    "Q_LEVELS", "Q_OCCUPIED", "Q_PW", "Q_SIZE", "Q_START", "Q_WIDTH",
     "R_BEST", "R_ENDS", "R_ORDER", "R_PREV",
     "charge_search", "plain_search",
 ]
@@ -62,11 +62,8 @@ Q_HEIGHT = 4
 Q_SIZE = 5  # the mover's base: 1 or 2 squares a side
 Q_LEVELS = 6  # 1 if the map has elevated squares (cliff edges to check)
 Q_DOUBLING = 7  # 1 if a step from next to an enemy costs double (not Cavalry)
-Q_UX = 8  # the mover's anchor
-Q_UY = 9
-Q_REACH = 10  # enemies farther than this (per axis) cannot touch the move
-Q_OCCUPIED = 11  # how many occupied-square indexes follow the header
-Q_HEADER = 12
+Q_OCCUPIED = 8  # how many occupied-square indexes follow the header
+Q_HEADER = 9
 ENEMY_FIELDS = 5
 
 # Rows of what plain_search returns.
@@ -96,9 +93,6 @@ def _setup_py(
     height = query[Q_HEIGHT]
     size = query[Q_SIZE]
     doubling = query[Q_DOUBLING] != 0
-    ux = query[Q_UX]
-    uy = query[Q_UY]
-    reach = query[Q_REACH]
     large = size == 2
     first_enemy = Q_HEADER + query[Q_OCCUPIED]
     for t in range(Q_HEADER, first_enemy):
@@ -112,8 +106,6 @@ def _setup_py(
     for e in range(first_enemy, query.shape[0], ENEMY_FIELDS):
         ax = query[e]
         ay = query[e + 1]
-        if abs(ax - ux) > reach or abs(ay - uy) > reach:
-            continue
         esize = query[e + 2]
         a0 = (ay + 1) * pw + ax + 1
         level = lvl[a0]

@@ -261,10 +261,12 @@ def facing_names(state: FBState) -> list[str]:
 def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
     """A Pike turns during its own movement phase only (FB-PIKE-04)."""
     assert unit.facing is not None
-    current = _order("face", FACING_NAMES[unit.facing])
-    options = tuple(_order("face", name) for name in facing_names(state))
+    names = facing_names(state)
+    current = FACING_NAMES[unit.facing]
+    options = tuple([_order("face", name) for name in names])
     pick = battle.decide(Decision(unit.side, "facing", options, f"facing of {unit.id}?",
-                                  subject=unit.id, default=current if current in options else None))
+                                  subject=unit.id,
+                                  default=_order("face", current) if current in names else None))
     new = FACINGS[str(pick.args[0])]
     if new != unit.facing:
         unit.facing = new

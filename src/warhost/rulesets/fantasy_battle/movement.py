@@ -39,9 +39,8 @@ not Vault is preferred over an equally cheap one that does, so results are repro
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -68,10 +67,10 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class MovePlan:
+class MovePlan(NamedTuple):
     """One way to end a move: the end anchor, its cost, the anchors entered after the start (in
-    order; empty for staying put) and the square passed with Vault, if any."""
+    order; empty for staying put) and the square passed with Vault, if any. (A named tuple:
+    an immutable value that is cheap to build, and every move builds one.)"""
 
     dest: Square
     cost: int
@@ -510,7 +509,7 @@ class _IndexedTable(DestinationTable):
     __slots__ = ("_start", "_t")
 
     def __init__(self, t: _Tables, start: int, ends: list[int]) -> None:
-        self._plans = {}
+        # The base class's plans dict stays unset: every method that reads it is overridden.
         self._ends = ends
         self._t = t
         self._start = start
@@ -624,7 +623,8 @@ def _np_directions(pw: int, size: int, corner: bool) -> np.ndarray:
 
 def _kernel_query(state: FBState, unit: Unit, budget: int, t: _Tables) -> list[int]:
     """The ``query`` of the compiled searches (layout in :mod:`._kernels`) as a plain list:
-    the mover, the squares other units hold and the enemies on the map."""
+    the mover, the squares other units hold and the enemies that can touch the move (as
+    :class:`_Ctx` chooses them)."""
     assert unit.anchor is not None
     pw = t.pw
     ux, uy = unit.anchor
@@ -640,18 +640,21 @@ def _kernel_query(state: FBState, unit: Unit, budget: int, t: _Tables) -> list[i
         occ = [(y + 1) * pw + x + 1 for (x, y), uid in occupied.items() if uid != me]
     query = [
         (uy + 1) * pw + ux + 1, budget, pw, t.width, t.height, unit.size, int(t.has_elev),
-        0 if unit.is_cavalry else 1, ux, uy, reach, len(occ), *occ,
+        0 if unit.is_cavalry else 1, len(occ), *occ,
     ]
     side = unit.side
     for other in state.units.values():
         anchor = other.anchor
         if other.side == side or anchor is None or other.status != ON_MAP:
             continue
+        x, y = anchor
+        if abs(x - ux) > reach or abs(y - uy) > reach:
+            continue
         facing = other.facing
         if facing is not None and other.cls == "pike":
-            query += (anchor[0], anchor[1], other.size, facing[0], facing[1])
+            query += (x, y, other.size, facing[0], facing[1])
         else:
-            query += (anchor[0], anchor[1], other.size, 0, 0)
+            query += (x, y, other.size, 0, 0)
     return query
 
 
