@@ -72,6 +72,7 @@ def test_move_orders_and_locate(vault: bool) -> None:
     state = make_state(6, 6, units=[{"id": "u", "at": (2, 2), "rank": "champion",
                                      "feats": ["vault"]}])
     table = movement.destination_table(state, state.units["u"], 3, vault=vault)
+    assert table.anchor_array().tolist() == [list(sq) for sq in table.squares()]
     for k, sq in enumerate(table.squares()):
         order = table.move_order(k)
         assert order == Order("move", sq)

@@ -102,7 +102,7 @@ class _Tables:
     __slots__ = (
         "chg", "cls", "cost", "end", "fire", "has_elev", "has_slope", "height", "last_charge",
         "lchg", "lcost", "ldeep", "lend", "levels", "lplain", "lslope", "lvl", "memo", "np_large",
-        "np_small", "orders", "pw", "squares", "terrain", "width",
+        "np_small", "orders", "pw", "squares", "terrain", "width", "xy",
     )
 
     def __init__(self, grid: Grid) -> None:
@@ -149,6 +149,8 @@ class _Tables:
         self.cost, self.cls, self.lvl, self.end, self.chg = cost, cls, lvl, end, chg
         self.fire = fire
         self.squares = squares
+        # (x, y) by padded index ((-1, -1) off the map), to turn indexes into anchors at once.
+        self.xy = np.array([(-1, -1) if sq is None else sq for sq in squares], np.int64)
         self.orders: list[Order | None] = [None] * n
         self.has_elev = has_elev
         self.has_slope = _SLOPE in cls
@@ -520,8 +522,11 @@ class _IndexedTable(DestinationTable):
         return found
 
     def anchor_array(self) -> np.ndarray:
-        rows, cols = np.divmod(np.array(self._ends, dtype=np.int64), self._t.pw)
-        return np.stack([cols - 1, rows - 1], axis=1)
+        anchors: np.ndarray = self._t.xy[self._end_indexes()]
+        return anchors
+
+    def _end_indexes(self) -> np.ndarray:
+        return np.array(self._ends, dtype=np.int64)
 
     def position(self, sq: Square) -> int | None:
         t = self._t
@@ -584,6 +589,9 @@ class _SearchTable(_IndexedTable):
     def _found_order(self) -> list[int]:
         ends = set(self._ends)
         return [i for i in self._rows[_kernels.R_ORDER, :self._reached].tolist() if i in ends]
+
+    def _end_indexes(self) -> np.ndarray:
+        return self._rows[_kernels.R_ENDS, :len(self._ends)]
 
 
 class _ChargeTable(_IndexedTable):
