@@ -37,7 +37,7 @@ if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
 
 __all__ = [
     "AVAILABLE", "ENEMY_FIELDS", "MAP_BASE", "MAP_CLEAR", "MAP_CLS", "MAP_COST", "MAP_END",
-    "MAP_HALT", "MAP_LVL", "MAP_ROWS", "Q_BUDGET", "Q_DOUBLING", "Q_HEADER", "Q_HEIGHT",
+    "MAP_HALT", "MAP_LVL", "Q_BUDGET", "Q_DOUBLING", "Q_HEADER", "Q_HEIGHT",
     "Q_LEVELS", "Q_OCCUPIED", "Q_PW", "Q_SIZE", "Q_START", "Q_WIDTH",
     "R_BEST", "R_ENDS", "R_ORDER", "R_PREV",
     "charge_search", "plain_search",
@@ -51,7 +51,6 @@ MAP_BASE = 3  # per anchor: entry cost of the whole space before other units (0 
 MAP_END = 4  # per anchor: 1 if the move may end here
 MAP_HALT = 5  # per anchor: 1 if the space is on slope (an end only after a front-arc halt)
 MAP_CLEAR = 6  # per anchor: 1 if every square of the space is clear for charging
-MAP_ROWS = 7
 
 # Header of ``query``.
 Q_START = 0  # padded index of the mover's anchor

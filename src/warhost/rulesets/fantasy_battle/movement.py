@@ -646,7 +646,7 @@ def _kernel_query(state: FBState, unit: Unit, budget: int, t: _Tables) -> list[i
                if (x, y) in occupied and occupied[(x, y)] != me]
     else:
         occ = [(y + 1) * pw + x + 1 for (x, y), uid in occupied.items() if uid != me]
-    query = [
+    query = [  # the header, Q_START .. Q_OCCUPIED
         (uy + 1) * pw + ux + 1, budget, pw, t.width, t.height, unit.size, int(t.has_elev),
         0 if unit.is_cavalry else 1, len(occ), *occ,
     ]
