@@ -8,6 +8,15 @@ compares the two on many positions. Without numba (or with the environment varia
 ``WARHOST_NO_NUMBA=1``, which saves the ~100 MB that numba and LLVM take in each process),
 :data:`AVAILABLE` is False and the movement module uses its pure-Python search instead: the same
 results, several times slower.
+
+Each search takes three arrays, because calling a compiled function costs time per argument:
+
+* ``maps`` (int64, 7 rows by padded square index): the map's rows :data:`MAP_COST` ..
+  :data:`MAP_CLEAR`, built once per map and base size;
+* ``dirs`` (int64, 8 x 3): the steps as (index offset, corner square A, corner square B);
+* ``query`` (int64): the header fields :data:`Q_START` .. :data:`Q_OCCUPIED`, then the padded
+  indexes of the squares other units hold, then :data:`ENEMY_FIELDS` numbers per enemy near
+  enough to matter: x, y, size, facing dx, facing dy (a facing of (0, 0) means no front arc).
 """
 
 from __future__ import annotations
@@ -26,44 +35,77 @@ if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
     except ImportError:  # pragma: no cover
         pass
 
-__all__ = ["AVAILABLE", "charge_search", "plain_search"]
+__all__ = [
+    "AVAILABLE", "ENEMY_FIELDS", "MAP_BASE", "MAP_CLEAR", "MAP_CLS", "MAP_COST", "MAP_END",
+    "MAP_HALT", "MAP_LVL", "Q_BUDGET", "Q_DOUBLING", "Q_HEADER", "Q_HEIGHT",
+    "Q_LEVELS", "Q_OCCUPIED", "Q_PW", "Q_SIZE", "Q_START", "Q_WIDTH",
+    "R_BEST", "R_ENDS", "R_ORDER", "R_PREV",
+    "charge_search", "plain_search",
+]
+
+# Rows of ``maps``.
+MAP_COST = 0  # per square: 0 impassable, -1 deep water/pit, else 1 or 2 (for corner cutting)
+MAP_CLS = 1  # per square: ground / elevated / slope / off the map
+MAP_LVL = 2  # per square: level (slope 0, off the map -1)
+MAP_BASE = 3  # per anchor: entry cost of the whole space before other units (0 = closed)
+MAP_END = 4  # per anchor: 1 if the move may end here
+MAP_HALT = 5  # per anchor: 1 if the space is on slope (an end only after a front-arc halt)
+MAP_CLEAR = 6  # per anchor: 1 if every square of the space is clear for charging
+
+# Header of ``query``.
+Q_START = 0  # padded index of the mover's anchor
+Q_BUDGET = 1
+Q_PW = 2  # width of the padded grid
+Q_WIDTH = 3
+Q_HEIGHT = 4
+Q_SIZE = 5  # the mover's base: 1 or 2 squares a side
+Q_LEVELS = 6  # 1 if the map has elevated squares (cliff edges to check)
+Q_DOUBLING = 7  # 1 if a step from next to an enemy costs double (not Cavalry)
+Q_OCCUPIED = 8  # how many occupied-square indexes follow the header
+Q_HEADER = 9
+ENEMY_FIELDS = 5
+
+# Rows of what plain_search returns.
+R_BEST = 0
+R_PREV = 1
+R_ORDER = 2
+R_ENDS = 3
 
 
 def _setup_py(
-    base: np.ndarray,
-    occ: np.ndarray,
-    lvl: np.ndarray,
-    enemies: np.ndarray,
-    pw: int,
-    width: int,
-    height: int,
-    size: int,
-    doubling: bool,
-    ux: int,
-    uy: int,
-    reach: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(entry cost per anchor with other units' squares closed, anchors touching an enemy,
-    anchors in an enemy Pike's front arc)."""
-    n = base.shape[0]
+    maps: np.ndarray, query: np.ndarray, extra: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(entry cost per anchor with other units' squares closed, 1 for anchors touching an
+    enemy, 1 for anchors in an enemy Pike's front arc, ``extra`` more numbers for the caller's
+    own use): views of one new array, since every allocation takes time."""
+    lvl = maps[MAP_LVL]
+    n = lvl.shape[0]
+    work = np.empty(3 * n + extra, np.int64)
+    enter = work[:n]
+    adj = work[n:2 * n]
+    arc = work[2 * n:3 * n]
+    enter[:] = maps[MAP_BASE]
+    adj[:] = 0
+    arc[:] = 0
+    pw = query[Q_PW]
+    width = query[Q_WIDTH]
+    height = query[Q_HEIGHT]
+    size = query[Q_SIZE]
+    doubling = query[Q_DOUBLING] != 0
     large = size == 2
-    enter = base.copy()
-    for t in range(occ.shape[0]):
-        q = occ[t]
+    first_enemy = Q_HEADER + query[Q_OCCUPIED]
+    for t in range(Q_HEADER, first_enemy):
+        q = query[t]
         enter[q] = 0
         if large:
             enter[q - 1] = 0
             enter[q - pw] = 0
             enter[q - pw - 1] = 0
     # Anchors touching an enemy (doubled step cost) and in an enemy Pike's front arc.
-    adj = np.zeros(n, np.bool_)
-    arc = np.zeros(n, np.bool_)
-    for e in range(enemies.shape[0]):
-        ax = enemies[e, 0]
-        ay = enemies[e, 1]
-        if abs(ax - ux) > reach or abs(ay - uy) > reach:
-            continue
-        esize = enemies[e, 2]
+    for e in range(first_enemy, query.shape[0], ENEMY_FIELDS):
+        ax = query[e]
+        ay = query[e + 1]
+        esize = query[e + 2]
         a0 = (ay + 1) * pw + ax + 1
         level = lvl[a0]
         if doubling:
@@ -71,90 +113,86 @@ def _setup_py(
                 for dx in range(-size, esize + 1):
                     a = a0 + dy * pw + dx
                     if 0 <= a < n and lvl[a] == level:
-                        adj[a] = True
-        if enemies[e, 5]:
-            fdx = enemies[e, 3]
-            fdy = enemies[e, 4]
-            for k in range(3):
-                if fdx == 0:
-                    qx = ax - 1 + k
-                    qy = ay + fdy
-                elif fdy == 0:
-                    qx = ax + fdx
-                    qy = ay - 1 + k
-                elif k == 0:
-                    qx = ax + fdx
-                    qy = ay
-                elif k == 1:
-                    qx = ax + fdx
-                    qy = ay + fdy
-                else:
-                    qx = ax
-                    qy = ay + fdy
-                if not (0 <= qx < width and 0 <= qy < height):
-                    continue
-                q = (qy + 1) * pw + qx + 1
-                if large:
-                    if lvl[q] == level:
-                        arc[q] = True
-                    if lvl[q - 1] == level:
-                        arc[q - 1] = True
-                    if lvl[q - pw] == level:
-                        arc[q - pw] = True
-                    if lvl[q - pw - 1] == level:
-                        arc[q - pw - 1] = True
-                elif lvl[q] == level:
-                    arc[q] = True
-    return enter, adj, arc
+                        adj[a] = 1
+        fdx = query[e + 3]
+        fdy = query[e + 4]
+        if fdx == 0 and fdy == 0:
+            continue
+        for k in range(3):
+            if fdx == 0:
+                qx = ax - 1 + k
+                qy = ay + fdy
+            elif fdy == 0:
+                qx = ax + fdx
+                qy = ay - 1 + k
+            elif k == 0:
+                qx = ax + fdx
+                qy = ay
+            elif k == 1:
+                qx = ax + fdx
+                qy = ay + fdy
+            else:
+                qx = ax
+                qy = ay + fdy
+            if not (0 <= qx < width and 0 <= qy < height):
+                continue
+            q = (qy + 1) * pw + qx + 1
+            if large:
+                if lvl[q] == level:
+                    arc[q] = 1
+                if lvl[q - 1] == level:
+                    arc[q - 1] = 1
+                if lvl[q - pw] == level:
+                    arc[q - pw] = 1
+                if lvl[q - pw - 1] == level:
+                    arc[q - pw - 1] = 1
+            elif lvl[q] == level:
+                arc[q] = 1
+    return enter, adj, arc, work[3 * n:]
 
 
 _setup: Any = numba.njit(cache=True, nogil=True)(_setup_py) if AVAILABLE else _setup_py
 
 
 def _plain_search(
-    base: np.ndarray,  # int64[n]: entry cost per anchor (0 = closed), before other units
-    occ: np.ndarray,  # int64[k]: padded indexes of squares held by other units
-    cost: np.ndarray,  # int64[n]: per-square cost (<= 0 impassable), for corner cutting
-    cls: np.ndarray,  # int64[n]: ground / elevated / slope / off class per square
-    lvl: np.ndarray,  # int64[n]: level per square (slope 0, off -1)
-    end_ok: np.ndarray,  # int8[n]: may end here (1x1 square or 2x2 space)
-    halt_ok: np.ndarray,  # int8[n]: may end here after a front-arc halt even though slope
-    dirs: np.ndarray,  # int64[8, 3]: index step, corner square A, corner square B
-    enemies: np.ndarray,  # int64[m, 6]: x, y, size, facing dx, facing dy, has a front arc
-    start: int,
-    budget: int,
-    pw: int,
-    width: int,
-    height: int,
-    size: int,
-    levels: bool,
-    doubling: bool,
-    ux: int,
-    uy: int,
-    reach: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(best cost per anchor, previous anchor per anchor, anchors in search order, legal end
-    anchors in ascending index order, i.e. row-major). Unreached anchors cost ``budget + 1``."""
-    n = base.shape[0]
-    large = size == 2
-    enter, adj, arc = _setup(base, occ, lvl, enemies, pw, width, height, size, doubling,
-                             ux, uy, reach)
+    maps: np.ndarray, dirs: np.ndarray, query: np.ndarray
+) -> tuple[np.ndarray, int, int]:
+    """(rows, ends, reached): ``rows`` holds, per anchor index, :data:`R_BEST` the cheapest
+    cost (unreached: ``budget + 1``) and :data:`R_PREV` the anchor it was reached from; then
+    the first ``reached`` entries of :data:`R_ORDER` are the anchors in search order and the
+    first ``ends`` entries of :data:`R_ENDS` the legal end anchors in ascending index order
+    (row-major). One array, because handing each array back to Python takes time."""
+    cost = maps[MAP_COST]
+    cls = maps[MAP_CLS]
+    end_ok = maps[MAP_END]
+    halt_ok = maps[MAP_HALT]
+    n = cost.shape[0]
+    start = query[Q_START]
+    budget = query[Q_BUDGET]
+    pw = query[Q_PW]
+    large = query[Q_SIZE] == 2
+    levels = query[Q_LEVELS] != 0
     # Bucketed Dijkstra: buckets are linked lists of entries, kept in append order.
-    unreached = budget + 1
-    best = np.full(n, unreached, np.int64)
-    prev = np.full(n, -1, np.int64)
-    best[start] = 0
     cap = 8 * n + 1
-    enode = np.empty(cap, np.int64)
-    enext = np.empty(cap, np.int64)
-    head = np.full(budget + 1, -1, np.int64)
-    tail = np.full(budget + 1, -1, np.int64)
+    enter, adj, arc, queue = _setup(maps, query, 2 * cap + 2 * (budget + 1))
+    enode = queue[:cap]
+    enext = queue[cap:2 * cap]
+    head = queue[2 * cap:2 * cap + budget + 1]
+    tail = queue[2 * cap + budget + 1:]
+    head[:] = -1
+    tail[:] = -1
+    rows = np.empty((4, n), np.int64)
+    best = rows[R_BEST]
+    prev = rows[R_PREV]
+    order = rows[R_ORDER]
+    best[:] = budget + 1
+    prev[:] = -1
+    best[start] = 0
     enode[0] = start
     enext[0] = -1
     head[0] = 0
     tail[0] = 0
     entries = 1
-    order = np.empty(n, np.int64)
     count = 0
     for c in range(budget + 1):
         e = head[c]
@@ -199,44 +237,28 @@ def _plain_search(
                     enext[tail[nc]] = entries
                 tail[nc] = entries
                 entries += 1
-    ends = np.empty(count, np.int64)
+    ends = rows[R_ENDS]
     found = 0
     for i in range(n):
         if best[i] <= budget and (end_ok[i] or (i != start and arc[i] and halt_ok[i])):
             ends[found] = i
             found += 1
-    return best, prev, order[:count], ends[:found]
+    return rows, found, count
 
 
-def _charge_search(
-    base: np.ndarray,
-    occ: np.ndarray,
-    cost: np.ndarray,
-    cls: np.ndarray,
-    lvl: np.ndarray,
-    end_ok: np.ndarray,
-    clear: np.ndarray,  # int8[n]: every square of the space is clear for charging
-    dirs: np.ndarray,
-    enemies: np.ndarray,
-    start: int,
-    budget: int,
-    pw: int,
-    width: int,
-    height: int,
-    size: int,
-    levels: bool,
-    doubling: bool,
-    ux: int,
-    uy: int,
-    reach: int,
-    first: bool,
-) -> np.ndarray:
+def _charge_search(maps: np.ndarray, dirs: np.ndarray, query: np.ndarray) -> np.ndarray:
     """The ends of charge moves as rows (end anchor, cost, direction, steps), in the order
-    :func:`~warhost.rulesets.fantasy_battle.movement.charge_destinations` finds them; with
-    ``first`` only the first one."""
-    large = size == 2
-    enter, adj, arc = _setup(base, occ, lvl, enemies, pw, width, height, size, doubling,
-                             ux, uy, reach)
+    :func:`~warhost.rulesets.fantasy_battle.movement.charge_destinations` finds them."""
+    cost = maps[MAP_COST]
+    cls = maps[MAP_CLS]
+    end_ok = maps[MAP_END]
+    clear = maps[MAP_CLEAR]
+    start = query[Q_START]
+    budget = query[Q_BUDGET]
+    pw = query[Q_PW]
+    large = query[Q_SIZE] == 2
+    levels = query[Q_LEVELS] != 0
+    enter, adj, arc, _ = _setup(maps, query, 0)
     out = np.empty((8 * (budget + 1), 4), np.int64)
     found = 0
     for k in range(8):
@@ -276,8 +298,6 @@ def _charge_search(
                 out[found, 2] = k
                 out[found, 3] = steps
                 found += 1
-                if first:
-                    return out[:found]
             if arc[j]:
                 break
             i = j

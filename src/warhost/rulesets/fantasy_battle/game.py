@@ -221,8 +221,7 @@ def movement_phase(
         burst = ask_burst(state, battle, unit)
         budget = movement.allowance(unit, double, burst)
     if charge is not None:
-        table = movement.DestinationTable.from_plans(
-            movement.charge_destinations(state, unit, budget))
+        table = movement.charge_table(state, unit, budget)
         battle.emit("charge", unit=unit.id, target=charge)
     else:
         vault = feats.can_use_feat(state, unit, "vault")
@@ -232,27 +231,13 @@ def movement_phase(
         assert unit.anchor is not None
         # Options are the end anchors in row-major order, built only when read (a random
         # commander reads one of them).
-        square = table.square
-
-        def make(k: int) -> Order:
-            return Order("move", square(k))
-
-        def locate(order: Order) -> int | None:
-            args = order.args
-            if order.kind != "move" or len(args) != 2:
-                return None
-            x, y = args
-            if type(x) is not int or type(y) is not int:
-                return None
-            return table.position((x, y))
-
         stay_at = table.position(unit.anchor)
-        decision = LazyDecision(unit.side, "move", len(table), make,
+        decision = LazyDecision(unit.side, "move", len(table), table.move_order,
                                 f"where does {unit.id} move?", subject=unit.id,
-                                default=None if stay_at is None else make(stay_at),
+                                default=None if stay_at is None else table.move_order(stay_at),
                                 info={"double": double, "charge": charge, "budget": budget,
                                       "destinations": table},
-                                locate=locate)
+                                locate=table.locate)
         pick = battle.decide(decision)
         plan = table.plan((int(pick.args[0]), int(pick.args[1])))
         if plan.vaulted is not None:
@@ -276,10 +261,12 @@ def facing_names(state: FBState) -> list[str]:
 def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
     """A Pike turns during its own movement phase only (FB-PIKE-04)."""
     assert unit.facing is not None
-    current = _order("face", FACING_NAMES[unit.facing])
-    options = tuple(_order("face", name) for name in facing_names(state))
+    names = facing_names(state)
+    current = FACING_NAMES[unit.facing]
+    options = tuple([_order("face", name) for name in names])
     pick = battle.decide(Decision(unit.side, "facing", options, f"facing of {unit.id}?",
-                                  subject=unit.id, default=current if current in options else None))
+                                  subject=unit.id,
+                                  default=_order("face", current) if current in names else None))
     new = FACINGS[str(pick.args[0])]
     if new != unit.facing:
         unit.facing = new

@@ -39,14 +39,14 @@ not Vault is preferred over an equally cheap one that does, so results are repro
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
+from warhost.core.events import EventLog
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Grid, Square, facing_arc, footprint, space_distance
 from warhost.rulesets.fantasy_battle import _kernels
@@ -59,6 +59,7 @@ __all__ = [
     "allowance",
     "apply_move",
     "charge_destinations",
+    "charge_table",
     "destination_table",
     "destinations",
     "has_charge_run",
@@ -66,10 +67,10 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class MovePlan:
+class MovePlan(NamedTuple):
     """One way to end a move: the end anchor, its cost, the anchors entered after the start (in
-    order; empty for staying put) and the square passed with Vault, if any."""
+    order; empty for staying put) and the square passed with Vault, if any. (A named tuple:
+    an immutable value that is cheap to build, and every move builds one.)"""
 
     dest: Square
     cost: int
@@ -99,9 +100,9 @@ class _Tables:
     """
 
     __slots__ = (
-        "chg", "cls", "cost", "end", "fire", "has_elev", "height", "lchg", "lcost", "ldeep", "lend",
-        "levels", "lplain", "lslope", "lvl", "memo", "np_large", "np_small", "pw", "squares",
-        "terrain", "width",
+        "chg", "cls", "cost", "end", "fire", "has_elev", "has_slope", "height", "last_charge",
+        "lchg", "lcost", "ldeep", "lend", "levels", "lplain", "lslope", "lvl", "memo", "np_large",
+        "np_small", "orders", "pw", "squares", "terrain", "width", "xy",
     )
 
     def __init__(self, grid: Grid) -> None:
@@ -148,7 +149,11 @@ class _Tables:
         self.cost, self.cls, self.lvl, self.end, self.chg = cost, cls, lvl, end, chg
         self.fire = fire
         self.squares = squares
+        # (x, y) by padded index ((-1, -1) off the map), to turn indexes into anchors at once.
+        self.xy = np.array([(-1, -1) if sq is None else sq for sq in squares], np.int64)
+        self.orders: list[Order | None] = [None] * n
         self.has_elev = has_elev
+        self.has_slope = _SLOPE in cls
         # 2x2 spaces, by anchor index: built by ensure_large() when a Large unit first moves.
         self.lcost: list[int] = []
         self.ldeep: list[tuple[int, ...]] = []
@@ -156,31 +161,25 @@ class _Tables:
         self.lslope: list[bool] = []
         self.lchg: list[bool] = []
         self.lplain: list[int] = []
-        # NumPy copies for the compiled search: (base entry cost, end, halt-end), per size;
-        # and the shared per-square arrays (cost, class, level).
-        as64 = np.int64
-        self.np_small: tuple[np.ndarray, ...] = (
-            np.array(cost, as64), np.array(cls, as64), np.array(lvl, as64),
-            np.array(cost, as64), np.array(end, np.int8),
-            np.array([c == _SLOPE for c in cls], np.int8), np.array(chg, np.int8),
-        )
-        self.np_large: tuple[np.ndarray, ...] = ()
+        # The map's rows for the compiled searches, per base size (see _kernels.MAP_COST).
+        self.np_small = np.array(
+            [cost, cls, lvl, cost, end, [c == _SLOPE for c in cls], chg], np.int64)
+        self.np_large: np.ndarray | None = None
         # Other modules' results that depend on the map alone (see map_cache).
         self.memo: dict[Any, Any] = {}
+        # The last charge search on this map: (what it read, its rows); see _charge_rows.
+        self.last_charge: tuple[tuple[Any, ...], np.ndarray] | None = None
 
-    def arrays(self, large: bool) -> tuple[np.ndarray, ...]:
-        """(cost, class, level, base entry cost, end, halt-end, charge-clear) as NumPy
-        arrays."""
+    def arrays(self, large: bool) -> np.ndarray:
+        """The map's rows for the compiled searches (see :mod:`._kernels`), 1x1 or 2x2 bases."""
         if not large:
             return self.np_small
-        if not self.np_large:
+        if self.np_large is None:
             self.ensure_large()
-            cost, cls, lvl = self.np_small[:3]
-            self.np_large = (
-                cost, cls, lvl, np.array(self.lplain, np.int64),
-                np.array(self.lend, np.int8), np.array(self.lslope, np.int8),
-                np.array(self.lchg, np.int8),
-            )
+            small = self.np_small
+            self.np_large = np.array(
+                [small[0], small[1], small[2], self.lplain, self.lend, self.lslope, self.lchg],
+                np.int64)
         return self.np_large
 
     def ensure_large(self) -> None:
@@ -228,6 +227,16 @@ class _Tables:
     def index(self, sq: Square) -> int:
         """Padded index of an on-map square."""
         return (sq[1] + 1) * self.pw + sq[0] + 1
+
+    def move_order(self, i: int) -> Order:
+        """The order ``move x y`` to the on-map square at padded index ``i``, built once (orders
+        are immutable values)."""
+        order = self.orders[i]
+        if order is None:
+            sq = self.squares[i]
+            assert sq is not None
+            order = self.orders[i] = Order("move", sq)
+        return order
 
 
 _CACHE: dict[int, _Tables] = {}
@@ -374,7 +383,7 @@ class _Ctx:
                             arc.add(a)
         self.adj = adj
         self.arc = arc
-        self.dirs = _directions(pw, size, state.options.corner_cutting == "blocked_by_terrain")
+        self.dirs = _directions(pw, size, _corner_rule(state))
 
     def square(self, i: int) -> Square:
         sq = self.t.squares[i]
@@ -437,51 +446,33 @@ class DestinationTable:
     """The legal end anchors of one move in row-major order ((y, x) ascending), with each
     end's plan built only when asked for (:meth:`plan`).
 
-    :func:`destination_table` fills it from the compiled search; ``from_plans`` wraps a dict
-    as :func:`destinations` returns it (Vault, or no numba).
+    This class wraps a dict as :func:`destinations` returns it (``from_plans``: Vault, or no
+    numba); :func:`destination_table` and :func:`charge_table` give tables over the compiled
+    searches' results, which build a plan only for the end that is read.
     """
 
-    __slots__ = ("_best", "_ends", "_index", "_order", "_plans", "_prev", "_squares", "_start")
+    __slots__ = ("_ends", "_plans")
 
-    def __init__(self) -> None:
-        self._ends: list[Any] = []  # padded indexes (compiled search) or squares (from_plans)
-        self._plans: dict[Square, MovePlan] | None = None
-        self._squares: list[Square | None] = []
-        self._best: np.ndarray | None = None
-        self._prev: np.ndarray | None = None
-        self._order: np.ndarray | None = None
-        self._start = -1
-        self._index: _Tables | None = None
+    def __init__(self, plans: dict[Square, MovePlan] | None = None) -> None:
+        self._plans: dict[Square, MovePlan] = {} if plans is None else plans
+        self._ends: list[Any] = sorted(self._plans, key=_row_major)
 
     @classmethod
     def from_plans(cls, plans: dict[Square, MovePlan]) -> DestinationTable:
         """A table over the plans :func:`destinations` returned."""
-        table = cls()
-        table._plans = plans
-        table._ends = sorted(plans, key=_row_major)
-        return table
+        return cls(plans)
 
     def __len__(self) -> int:
         return len(self._ends)
 
     def square(self, k: int) -> Square:
         """The ``k``-th end anchor in row-major order."""
-        if self._plans is not None:
-            sq: Square = self._ends[k]
-            return sq
-        found: Square | None = self._squares[self._ends[k]]
-        assert found is not None
-        return found
+        sq: Square = self._ends[k]
+        return sq
 
     def anchor_array(self) -> np.ndarray:
         """Every end anchor in row-major order as an N x 2 array of (x, y)."""
-        if self._plans is not None:
-            return np.array(self._ends, dtype=np.int64).reshape(-1, 2)
-        t = self._index
-        assert t is not None
-        ends = np.array(self._ends, dtype=np.int64)
-        rows, cols = np.divmod(ends, t.pw)
-        return np.stack([cols - 1, rows - 1], axis=1)
+        return np.array(self._ends, dtype=np.int64).reshape(-1, 2)
 
     def squares(self) -> list[Square]:
         """Every end anchor in row-major order."""
@@ -489,54 +480,144 @@ class DestinationTable:
 
     def position(self, sq: Square) -> int | None:
         """Where ``sq`` stands among the ends, or None if it is not a legal end."""
-        if self._plans is not None:
-            return self._ends.index(sq) if sq in self._plans else None
-        t = self._index
-        assert t is not None
+        return self._ends.index(sq) if sq in self._plans else None
+
+    def plan(self, sq: Square) -> MovePlan:
+        """The cheapest legal way to end at ``sq`` (a legal end)."""
+        return self._plans[sq]
+
+    def move_order(self, k: int) -> Order:
+        """The order ``move x y`` to the ``k``-th end."""
+        return Order("move", self.square(k))
+
+    def locate(self, order: Order) -> int | None:
+        """Where the end that ``order`` (``move x y``) names stands, or None."""
+        args = order.args
+        if order.kind != "move" or len(args) != 2:
+            return None
+        x, y = args
+        if type(x) is not int or type(y) is not int:
+            return None
+        return self.position((x, y))
+
+    def as_dict(self) -> dict[Square, MovePlan]:
+        """Every end with its plan, in the order the search found them."""
+        return dict(self._plans)
+
+
+class _IndexedTable(DestinationTable):
+    """A table whose ends are padded indexes of one map's tables (ascending = row-major)."""
+
+    __slots__ = ("_start", "_t")
+
+    def __init__(self, t: _Tables, start: int, ends: list[int]) -> None:
+        # The base class's plans dict stays unset: every method that reads it is overridden.
+        self._ends = ends
+        self._t = t
+        self._start = start
+
+    def square(self, k: int) -> Square:
+        found: Square | None = self._t.squares[self._ends[k]]
+        assert found is not None
+        return found
+
+    def anchor_array(self) -> np.ndarray:
+        anchors: np.ndarray = self._t.xy[self._end_indexes()]
+        return anchors
+
+    def _end_indexes(self) -> np.ndarray:
+        return np.array(self._ends, dtype=np.int64)
+
+    def position(self, sq: Square) -> int | None:
+        t = self._t
         x, y = sq
         if not (0 <= x < t.width and 0 <= y < t.height):
             return None
         i = (y + 1) * t.pw + x + 1
-        k = bisect_left(self._ends, i)
-        return k if k < len(self._ends) and self._ends[k] == i else None
+        ends = self._ends
+        k = bisect_left(ends, i)
+        return k if k < len(ends) and ends[k] == i else None
 
     def plan(self, sq: Square) -> MovePlan:
-        """The cheapest legal way to end at ``sq`` (a legal end)."""
-        if self._plans is not None:
-            return self._plans[sq]
-        t = self._index
-        assert t is not None and self._best is not None and self._prev is not None
-        i = (sq[1] + 1) * t.pw + sq[0] + 1
-        return self._plan_at(i)
+        return self._plan_at((sq[1] + 1) * self._t.pw + sq[0] + 1)
+
+    def move_order(self, k: int) -> Order:
+        return self._t.move_order(self._ends[k])
 
     def _plan_at(self, i: int) -> MovePlan:
-        assert self._best is not None and self._prev is not None
-        squares = self._squares
-        prev = self._prev
+        raise NotImplementedError
+
+    def _found_order(self) -> list[int]:
+        """The ends in the order the search found them."""
+        raise NotImplementedError
+
+    def as_dict(self) -> dict[Square, MovePlan]:
+        out: dict[Square, MovePlan] = {}
+        for i in self._found_order():
+            plan = self._plan_at(i)
+            out[plan.dest] = plan
+        return out
+
+
+class _SearchTable(_IndexedTable):
+    """The ends of the compiled search (:func:`destination_table`); a path is read back along
+    the search's links to previous anchors."""
+
+    __slots__ = ("_reached", "_rows")
+
+    def __init__(self, t: _Tables, start: int, rows: np.ndarray, ends: int, reached: int) -> None:
+        super().__init__(t, start, rows[_kernels.R_ENDS, :ends].tolist())
+        self._rows = rows
+        self._reached = reached
+
+    def _plan_at(self, i: int) -> MovePlan:
+        squares = self._t.squares
+        item = self._rows.item
+        start = self._start
         path: list[Square] = []
         j = i
-        while j != self._start:
+        while j != start:
             step = squares[j]
             assert step is not None
             path.append(step)
-            j = int(prev[j])
+            j = item(_kernels.R_PREV, j)
         path.reverse()
         dest = squares[i]
         assert dest is not None
-        return MovePlan(dest, int(self._best[i]), tuple(path), None)
+        return MovePlan(dest, item(_kernels.R_BEST, i), tuple(path), None)
 
-    def as_dict(self) -> dict[Square, MovePlan]:
-        """Every end with its plan, in the order :func:`destinations` gives them."""
-        if self._plans is not None:
-            return dict(self._plans)
-        assert self._order is not None
+    def _found_order(self) -> list[int]:
         ends = set(self._ends)
-        out: dict[Square, MovePlan] = {}
-        for i in self._order.tolist():
-            if i in ends:
-                plan = self._plan_at(i)
-                out[plan.dest] = plan
-        return out
+        return [i for i in self._rows[_kernels.R_ORDER, :self._reached].tolist() if i in ends]
+
+    def _end_indexes(self) -> np.ndarray:
+        return self._rows[_kernels.R_ENDS, :len(self._ends)]
+
+
+class _ChargeTable(_IndexedTable):
+    """The ends of the compiled charge search (:func:`charge_table`): straight runs, each end
+    known by its cost, direction and number of steps."""
+
+    __slots__ = ("_dirs", "_runs")
+
+    def __init__(self, t: _Tables, start: int, rows: list[list[int]],
+                 dirs: tuple[tuple[int, int, int], ...]) -> None:
+        self._runs = {row[0]: row for row in rows}
+        super().__init__(t, start, sorted(self._runs))
+        self._dirs = dirs
+
+    def _plan_at(self, i: int) -> MovePlan:
+        _, spent, k, steps = self._runs[i]
+        d = self._dirs[k][0]
+        squares = self._t.squares
+        start = self._start
+        path = tuple(squares[start + d * s] for s in range(1, steps + 1))
+        dest = path[-1]
+        assert dest is not None
+        return MovePlan(dest, spent, path, None)  # type: ignore[arg-type]
+
+    def _found_order(self) -> list[int]:
+        return list(self._runs)
 
 
 def _row_major(square: Square) -> tuple[int, int]:
@@ -548,18 +629,12 @@ def _np_directions(pw: int, size: int, corner: bool) -> np.ndarray:
     return np.array(_directions(pw, size, corner), np.int64).reshape(8, 3)
 
 
-_NO_ENEMIES = np.zeros((0, 6), np.int64)
-
-
-def _kernel_inputs(
-    state: FBState, unit: Unit, budget: int, t: _Tables
-) -> tuple[int, tuple[Any, ...]]:
-    """The start index, and the arguments the compiled searches share: other units' squares,
-    then (directions, enemies, start, budget, pw, width, height, size, levels, doubling, x, y,
-    reach)."""
+def _kernel_query(state: FBState, unit: Unit, budget: int, t: _Tables) -> list[int]:
+    """The ``query`` of the compiled searches (layout in :mod:`._kernels`) as a plain list:
+    the mover, the squares other units hold and the enemies that can touch the move (as
+    :class:`_Ctx` chooses them)."""
     assert unit.anchor is not None
     pw = t.pw
-    size = unit.size
     ux, uy = unit.anchor
     reach = budget + 4
     me = unit.id
@@ -571,24 +646,29 @@ def _kernel_inputs(
                if (x, y) in occupied and occupied[(x, y)] != me]
     else:
         occ = [(y + 1) * pw + x + 1 for (x, y), uid in occupied.items() if uid != me]
+    query = [  # the header, Q_START .. Q_OCCUPIED
+        (uy + 1) * pw + ux + 1, budget, pw, t.width, t.height, unit.size, int(t.has_elev),
+        0 if unit.is_cavalry else 1, len(occ), *occ,
+    ]
     side = unit.side
-    rows = []
     for other in state.units.values():
         anchor = other.anchor
         if other.side == side or anchor is None or other.status != ON_MAP:
             continue
+        x, y = anchor
+        if abs(x - ux) > reach or abs(y - uy) > reach:
+            continue
         facing = other.facing
-        if other.cls == "pike" and facing is not None:
-            rows.append((anchor[0], anchor[1], other.size, facing[0], facing[1], 1))
+        if facing is not None and other.cls == "pike":
+            query += (x, y, other.size, facing[0], facing[1])
         else:
-            rows.append((anchor[0], anchor[1], other.size, 0, 0, 0))
-    enemies = np.array(rows, np.int64) if rows else _NO_ENEMIES
-    start = (uy + 1) * pw + ux + 1
-    corner = state.options.corner_cutting == "blocked_by_terrain"
-    return start, (
-        np.array(occ, np.int64), _np_directions(pw, size, corner), enemies, start, budget, pw,
-        t.width, t.height, size, t.has_elev, not unit.is_cavalry, ux, uy, reach,
-    )
+            query += (x, y, other.size, 0, 0)
+    return query
+
+
+def _corner_rule(state: FBState) -> bool:
+    """Whether two impassable squares block a diagonal step between them (FB-AMB-17)."""
+    return state.options.corner_cutting == "blocked_by_terrain"
 
 
 def destination_table(
@@ -601,19 +681,11 @@ def destination_table(
     if vault or not _kernels.AVAILABLE:
         return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault))
     t = _tables(state.grid)
-    cost, cls, lvl, base, end_ok, halt_ok, _ = t.arrays(unit.size == 2)
-    start, common = _kernel_inputs(state, unit, budget, t)
-    best, prev, order, ends = _kernels.plain_search(
-        base, common[0], cost, cls, lvl, end_ok, halt_ok, *common[1:])
-    table = DestinationTable()
-    table._ends = ends.tolist()
-    table._squares = t.squares
-    table._best = best
-    table._prev = prev
-    table._order = order
-    table._start = start
-    table._index = t
-    return table
+    query = _kernel_query(state, unit, budget, t)
+    rows, ends, reached = _kernels.plain_search(
+        t.arrays(unit.size == 2), _np_directions(t.pw, unit.size, _corner_rule(state)),
+        np.array(query, np.int64))
+    return _SearchTable(t, query[_kernels.Q_START], rows, ends, reached)
 
 
 def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
@@ -815,22 +887,18 @@ def charge_destinations(state: FBState, unit: Unit, budget: int) -> dict[Square,
     the 8 directions, every square of every space entered clear for charging (clear, concealing,
     elevated top), normal costs (doubling included) within ``budget``; a front-arc stop ends the
     run; no Vault. Staying put is not a charge."""
+    return charge_table(state, unit, budget).as_dict()
+
+
+def charge_table(state: FBState, unit: Unit, budget: int) -> DestinationTable:
+    """The ends of :func:`charge_destinations` as a :class:`DestinationTable`."""
     if not unit.on_map or unit.anchor is None:
-        return {}
-    if _kernels.AVAILABLE:
-        t = _tables(state.grid)
-        squares = t.squares
-        start, rows = _charge_rows(state, unit, budget, t, False)
-        dirs = _directions(t.pw, unit.size, False)
-        plans: dict[Square, MovePlan] = {}
-        for j, spent, k, steps in rows.tolist():
-            d = dirs[k][0]
-            path = tuple(squares[start + d * s] for s in range(1, steps + 1))
-            dest = path[-1]
-            assert dest is not None
-            plans[dest] = MovePlan(dest, spent, path, None)  # type: ignore[arg-type]
-        return plans
-    return _charge_destinations_py(state, unit, budget)
+        return DestinationTable()
+    if not _kernels.AVAILABLE:
+        return DestinationTable(_charge_destinations_py(state, unit, budget))
+    t = _tables(state.grid)
+    start, rows = _charge_rows(state, unit, budget, t)
+    return _ChargeTable(t, start, rows.tolist(), _directions(t.pw, unit.size, False))
 
 
 def has_charge_run(state: FBState, unit: Unit, budget: int) -> bool:
@@ -838,17 +906,26 @@ def has_charge_run(state: FBState, unit: Unit, budget: int) -> bool:
     if not unit.on_map or unit.anchor is None:
         return False
     if _kernels.AVAILABLE:
-        return len(_charge_rows(state, unit, budget, _tables(state.grid), True)[1]) > 0
+        return len(_charge_rows(state, unit, budget, _tables(state.grid))[1]) > 0
     return bool(_charge_destinations_py(state, unit, budget))
 
 
-def _charge_rows(
-    state: FBState, unit: Unit, budget: int, t: _Tables, first: bool
-) -> tuple[int, np.ndarray]:
-    cost, cls, lvl, base, end_ok, _, clear = t.arrays(unit.size == 2)
-    start, common = _kernel_inputs(state, unit, budget, t)
-    return start, _kernels.charge_search(
-        base, common[0], cost, cls, lvl, end_ok, clear, *common[1:], first)
+def _charge_rows(state: FBState, unit: Unit, budget: int, t: _Tables) -> tuple[int, np.ndarray]:
+    """The start index and the compiled charge search's rows. The last search is kept with
+    everything it reads besides the map (the query and the corner-cutting option): a turn asks
+    first whether a charge exists (:func:`has_charge_run`), then for the charges themselves."""
+    query = _kernel_query(state, unit, budget, t)
+    corner = _corner_rule(state)
+    key = (corner, *query)
+    start = query[_kernels.Q_START]
+    last = t.last_charge
+    if last is not None and last[0] == key:
+        return start, last[1]
+    rows = _kernels.charge_search(
+        t.arrays(unit.size == 2), _np_directions(t.pw, unit.size, corner),
+        np.array(query, np.int64))
+    t.last_charge = (key, rows)
+    return start, rows
 
 
 def _charge_destinations_py(state: FBState, unit: Unit, budget: int) -> dict[Square, MovePlan]:
@@ -885,10 +962,21 @@ def _charge_destinations_py(state: FBState, unit: Unit, budget: int) -> dict[Squ
 
 
 def _touches_slope(state: FBState, unit: Unit, anchor: Square) -> bool:
-    grid = state.grid
-    return any(
-        grid.contains(sq) and grid.terrain(sq) == "slope" for sq in footprint(anchor, unit.size)
-    )
+    t = _tables(state.grid)
+    if not t.has_slope:
+        return False
+    cls = t.cls
+    i = t.index(anchor)
+    if unit.size == 1:
+        return cls[i] == _SLOPE
+    return any(cls[i + o] == _SLOPE for o in (0, 1, t.pw, t.pw + 1))
+
+
+def _logged(battle: Battle) -> bool:
+    """Whether :meth:`Battle.emit` passes an event's fields on (it only counts the event when
+    the plain log does not record)."""
+    log = battle.log
+    return log.record or type(log) is not EventLog
 
 
 def apply_move(state: FBState, battle: Battle, unit: Unit, plan: MovePlan) -> None:
@@ -898,15 +986,18 @@ def apply_move(state: FBState, battle: Battle, unit: Unit, plan: MovePlan) -> No
     never changed here (FB-PIKE-04)."""
     origin = unit.anchor
     state.place(unit, plan.dest)
-    battle.emit(
-        "move",
-        unit=unit.id,
-        **{"from": list(origin) if origin is not None else None},
-        to=list(plan.dest),
-        path=[list(sq) for sq in plan.path],
-        cost=plan.cost,
-        vaulted=list(plan.vaulted) if plan.vaulted is not None else None,
-    )
+    if _logged(battle):
+        battle.emit(
+            "move",
+            unit=unit.id,
+            **{"from": list(origin) if origin is not None else None},
+            to=list(plan.dest),
+            path=[list(sq) for sq in plan.path],
+            cost=plan.cost,
+            vaulted=list(plan.vaulted) if plan.vaulted is not None else None,
+        )
+    else:
+        battle.emit("move")  # counted only: the fields would be thrown away
     if _touches_slope(state, unit, plan.dest):
         target = nearest_legal_space(state, unit, plan.dest, battle=battle)
         if target is not None and target != plan.dest:

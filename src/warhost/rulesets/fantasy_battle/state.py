@@ -200,13 +200,23 @@ class FBState:
 
     def place(self, unit: Unit, anchor: Square | None) -> None:
         """Move a unit's space to ``anchor`` (None lifts it off the map)."""
-        for sq in self.squares_of(unit):
-            if self.occupied.get(sq) == unit.id:
-                del self.occupied[sq]
+        occupied = self.occupied
+        uid = unit.id
+        old = unit.anchor
+        on_map = unit.status == ON_MAP
+        # A 1x1 space is its anchor: no footprint to build (the AI moves units to and fro).
+        single = unit.size == 1
+        if old is not None and on_map:
+            for sq in ((old,) if single else footprint(old, unit.size)):
+                if occupied.get(sq) == uid:
+                    del occupied[sq]
         unit.anchor = anchor
-        if anchor is not None and unit.status == ON_MAP:
-            for sq in footprint(anchor, unit.size):
-                self.occupied[sq] = unit.id
+        if anchor is not None and on_map:
+            if single:
+                occupied[anchor] = uid
+            else:
+                for sq in footprint(anchor, unit.size):
+                    occupied[sq] = uid
 
     def remove(self, unit: Unit, status: str) -> None:
         """Take a unit off the map with the given status (defeated or in the pool)."""
