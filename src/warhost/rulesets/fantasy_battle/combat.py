@@ -130,14 +130,19 @@ def _shift(mask: int, offset: int) -> int:
     return mask >> offset if offset >= 0 else mask << -offset
 
 
+_LAYOUT_BITS = 1 << 24  # map-sized masks kept per map: this many bits in all (tens of MB at most)
+
+
 class _MapMasks:
     """Per-map bit masks over padded indices: blocking and hindering terrain, and the squares
     on the map by level (slope counts as ground, FB-AMB-46)."""
 
-    __slots__ = ("block", "by_level", "hinder", "pw")
+    __slots__ = ("block", "by_level", "hinder", "pw", "room")
 
     def __init__(self, t: movement._Tables) -> None:
         self.pw = t.pw
+        self.room = max(256, _LAYOUT_BITS // len(t.fire))
+        """How many layouts to keep (their masks grow with the map); cleared when full."""
         block = hinder = 0
         levels: dict[int, int] = {}
         for i, code in enumerate(t.fire):
@@ -155,15 +160,29 @@ class _MapMasks:
         """(level, mask of the on-map squares at that level), lowest level first."""
 
 
+_LayoutKey = tuple[int, int, int, int]
+
+
+def _layouts(t: movement._Tables, elevation: bool) -> dict[_LayoutKey, _Layout]:
+    """The map's layouts built so far, by (dx, dy, shooter size, target size)."""
+    memo = t.memo
+    key = ("fire-layouts", elevation)
+    found: dict[_LayoutKey, _Layout] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = {}
+    return found
+
+
 def _layout(
     t: movement._Tables, elevation: bool, dx: int, dy: int, s_size: int, t_size: int
 ) -> _Layout:
     """The :class:`_Layout` of a target anchored ``(dx, dy)`` from the shooter (cached per map)."""
-    memo = t.memo
-    key = ("fire-layout", elevation, dx, dy, s_size, t_size)
-    found: _Layout | None = memo.get(key)
+    layouts = _layouts(t, elevation)
+    key = (dx, dy, s_size, t_size)
+    found = layouts.get(key)
     if found is not None:
         return found
+    memo = t.memo
     masks: _MapMasks | None = memo.get("fire-masks")
     if masks is None:
         masks = memo["fire-masks"] = _MapMasks(t)
@@ -204,7 +223,9 @@ def _layout(
             blocked |= limit_is & high
         clear |= ~blocked
         lines.append((blocked, hindered, offsets))
-    found = memo[key] = _Layout(clear, tuple(lines))
+    if len(layouts) >= masks.room:
+        layouts.clear()
+    found = layouts[key] = _Layout(clear, tuple(lines))
     return found
 
 
@@ -297,34 +318,36 @@ def _ring(space: tuple[Square, ...]) -> Iterator[Square]:
             yield (x, y)
 
 
-def _adjacent_to_side(state: FBState, target: Unit, side: str) -> bool:
-    """Whether any unit of ``side`` is adjacent to ``target`` (levels included, FB-AMB-27)."""
-    occupied = state.occupied
-    units = state.units
-    anchor = target.anchor
-    if anchor is None or target.status != ON_MAP:
-        return False
-    x0, y0 = anchor
-    size = target.size
+_Box = tuple[int, int, int, int, Square]
+
+
+def _boxes(state: FBState, side: str) -> list[_Box]:
+    """The spaces of ``side``'s units on the map as (x0, x1, y0, y1, anchor), inclusive."""
+    out: list[_Box] = []
+    for other in state.units.values():
+        there = other.anchor
+        if other.side == side and there is not None and other.status == ON_MAP:
+            x, y = there
+            n = other.size - 1
+            out.append((x, x + n, y, y + n, there))
+    return out
+
+
+def _adjacent_to_any(state: FBState, boxes: list[_Box], anchor: Square, size: int) -> bool:
+    """Whether a unit with one of ``boxes`` is adjacent to the space of ``size`` at ``anchor``
+    (touching, on the same level: FB-AMB-01, FB-AMB-27)."""
+    ax0, ay0 = anchor
+    ax1 = ax0 + size - 1
+    ay1 = ay0 + size - 1
     level: int | None = None
-    for x in range(x0 - 1, x0 + size + 1):
-        for y in range(y0 - 1, y0 + size + 1):
-            uid = occupied.get((x, y))
-            if uid is not None and uid != target.id:
-                other = units[uid]
-                if other.side != side:
-                    continue
-                # state.adjacent(other, target), inlined: ``other`` holds a square touching
-                # or inside the target's box, so only the gap and the levels are left to check.
-                there = other.anchor
-                if there is None or other.status != ON_MAP:
-                    continue
-                if _box_gap(there, other.size, anchor, size) != 1:
-                    continue
-                if level is None:
-                    level = state.square_level(anchor)
-                if state.square_level(there) == level:
-                    return True
+    for x0, x1, y0, y1, there in boxes:
+        # Gap 1: the boxes grown by one overlap, the boxes themselves do not.
+        if (x0 - 1 <= ax1 and ax0 <= x1 + 1 and y0 - 1 <= ay1 and ay0 <= y1 + 1
+                and not (x0 <= ax1 and ax0 <= x1 and y0 <= ay1 and ay0 <= y1)):
+            if level is None:
+                level = state.square_level(anchor)
+            if state.square_level(there) == level:
+                return True
     return False
 
 
@@ -434,11 +457,13 @@ def _ranged_scan(
     max_range = opts.max_range
     t = movement.map_tables(state.grid)
     elevation = opts.elevation_blocks_los
+    layouts = _layouts(t, elevation)
     ax, ay = anchor
     bit = (ay + 1) * t.pw + ax + 1
     side = unit.side
     size = unit.size
     level: int | None = None
+    allies: list[_Box] | None = None
     out: list[AttackOption] = []
     for enemy in state.units.values():
         their_anchor = enemy.anchor
@@ -454,11 +479,18 @@ def _ranged_scan(
             if state.square_level(their_anchor) == level:
                 continue
         tx, ty = their_anchor
-        layout = _layout(t, elevation, tx - ax, ty - ay, size, enemy.size)
+        dx = tx - ax
+        dy = ty - ay
+        layout = layouts.get((dx, dy, size, enemy.size))
+        if layout is None:
+            layout = _layout(t, elevation, dx, dy, size, enemy.size)
         if not layout.clear >> bit & 1:
             continue
-        if forbid_allies and _adjacent_to_side(state, enemy, side):
-            continue
+        if forbid_allies:
+            if allies is None:
+                allies = _boxes(state, side)
+            if _adjacent_to_any(state, allies, their_anchor, enemy.size):
+                continue
         out.append(AttackOption("ranged", enemy.id))
         if first:
             return out
