@@ -100,6 +100,21 @@ class AttackOption:
     target: str
 
 
+_OPTIONS: dict[tuple[AttackKind, str], AttackOption] = {}
+_NO_IDS: frozenset[str] = frozenset()
+
+
+def _option(kind: AttackKind, target: str) -> AttackOption:
+    """``AttackOption(kind, target)``, built once (options are immutable values; the same few
+    are found over and over)."""
+    found = _OPTIONS.get((kind, target))
+    if found is None:
+        if len(_OPTIONS) >= 100_000:
+            _OPTIONS.clear()
+        found = _OPTIONS[(kind, target)] = AttackOption(kind, target)
+    return found
+
+
 # --------------------------------------------------------------------------- lines of fire
 
 
@@ -113,9 +128,13 @@ class _Layout:
     own squares are ignored; squares off the map are clear ground.
     """
 
-    __slots__ = ("clear", "lines")
+    __slots__ = ("clear", "gap", "lines")
 
-    def __init__(self, clear: int, lines: tuple[tuple[int, int, tuple[Square, ...]], ...]) -> None:
+    def __init__(
+        self, gap: int, clear: int, lines: tuple[tuple[int, int, tuple[Square, ...]], ...]
+    ) -> None:
+        self.gap = gap
+        """The distance between the two spaces (FB-AMB-01)."""
         self.clear = clear
         """Bit set where some candidate line is not blocked (line of fire exists)."""
         self.lines = lines
@@ -225,7 +244,8 @@ def _layout(
         lines.append((blocked, hindered, offsets))
     if len(layouts) >= masks.room:
         layouts.clear()
-    found = layouts[key] = _Layout(clear, tuple(lines))
+    found = layouts[key] = _Layout(_box_gap((0, 0), s_size, (dx, dy), t_size), clear,
+                                   tuple(lines))
     return found
 
 
@@ -381,7 +401,7 @@ def attack_options(
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
     """Whether :func:`attack_options` would offer anything (stops at the first legal attack)."""
-    return bool(_attack_scan(state, unit, allow_throw, frozenset(), True))
+    return bool(_attack_scan(state, unit, allow_throw, _NO_IDS, True))
 
 
 def _attack_scan(
@@ -429,10 +449,10 @@ def _attack_scan(
         their_anchor = enemy.anchor
         assert their_anchor is not None
         dist = _box_gap(anchor, size, their_anchor, enemy.size)
-        theirs = state.squares_of(enemy)
+        theirs = state.squares_of(enemy) if pike else ()
         if (melee and dist == 1 and state.square_level(their_anchor) == level
                 and (not pike or state.in_front_arc(unit, theirs))):
-            out.append(AttackOption("melee", enemy.id))
+            out.append(_option("melee", enemy.id))
             if first:
                 return out
         if (
@@ -441,7 +461,7 @@ def _attack_scan(
             and (throw_arc_free or state.in_front_arc(unit, theirs))
             and throw_clear(state, unit, enemy)
         ):
-            throws.append(AttackOption("throw", enemy.id))
+            throws.append(_option("throw", enemy.id))
             if first:
                 return throws
     return out + throws
@@ -470,7 +490,13 @@ def _ranged_scan(
         if (enemy.side == side or their_anchor is None or enemy.status != ON_MAP
                 or enemy.id in exclude):
             continue
-        dist = _box_gap(anchor, size, their_anchor, enemy.size)
+        tx, ty = their_anchor
+        layout = layouts.get((tx - ax, ty - ay, size, enemy.size))
+        if layout is None:
+            if _box_gap(anchor, size, their_anchor, enemy.size) > max_range:
+                continue  # out of range: no need for the lines
+            layout = _layout(t, elevation, tx - ax, ty - ay, size, enemy.size)
+        dist = layout.gap
         if dist > max_range:
             continue
         if dist == 1:  # adjacent (same level) enemies are for melee only (FB-INF-02)
@@ -478,12 +504,6 @@ def _ranged_scan(
                 level = state.square_level(anchor)
             if state.square_level(their_anchor) == level:
                 continue
-        tx, ty = their_anchor
-        dx = tx - ax
-        dy = ty - ay
-        layout = layouts.get((dx, dy, size, enemy.size))
-        if layout is None:
-            layout = _layout(t, elevation, dx, dy, size, enemy.size)
         if not layout.clear >> bit & 1:
             continue
         if forbid_allies:
@@ -491,7 +511,7 @@ def _ranged_scan(
                 allies = _boxes(state, side)
             if _adjacent_to_any(state, allies, their_anchor, enemy.size):
                 continue
-        out.append(AttackOption("ranged", enemy.id))
+        out.append(_option("ranged", enemy.id))
         if first:
             return out
     return out
