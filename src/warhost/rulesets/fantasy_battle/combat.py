@@ -36,7 +36,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal
@@ -255,8 +254,12 @@ def _layout_of(state: FBState, shooter: Unit, target: Unit) -> tuple[_Layout, in
     ta = target.anchor
     assert sa is not None and ta is not None
     t = movement.map_tables(state.grid)
-    layout = _layout(t, state.options.elevation_blocks_los, ta[0] - sa[0], ta[1] - sa[1],
-                     shooter.size, target.size)
+    elevation = state.options.elevation_blocks_los
+    dx = ta[0] - sa[0]
+    dy = ta[1] - sa[1]
+    layout = _layouts(t, elevation).get((dx, dy, shooter.size, target.size))
+    if layout is None:
+        layout = _layout(t, elevation, dx, dy, shooter.size, target.size)
     return layout, (sa[1] + 1) * t.pw + sa[0] + 1
 
 
@@ -325,17 +328,6 @@ def range_modifier(distance: int) -> int:
 
 
 # --------------------------------------------------------------------------- legal targets
-
-
-def _ring(space: tuple[Square, ...]) -> Iterator[Square]:
-    """Squares touching a rectangular space from outside."""
-    x0, y0 = space[0]
-    x1, y1 = space[-1]
-    for x in range(x0 - 1, x1 + 2):
-        for y in range(y0 - 1, y1 + 2):
-            if x0 <= x <= x1 and y0 <= y <= y1:
-                continue
-            yield (x, y)
 
 
 _Box = tuple[int, int, int, int, Square]
@@ -531,11 +523,11 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
     """
     out: list[tuple[Unit, AbilityState]] = [
         (unit, a) for a in unit.abilities if a.affects != "allies"
-    ]
+    ] if unit.abilities else []
+    side = unit.side
     for friend in state.ability_holders():
-        if friend.side != unit.side or friend.id == unit.id:
-            continue
-        if not friend.on_map:
+        if (friend.side != side or friend.id == unit.id or friend.anchor is None
+                or friend.status != ON_MAP):
             continue
         dist: int | None = None
         for a in friend.abilities:
@@ -569,17 +561,21 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
         return None
     a_space = state.squares_of(attacker)
     t_space = state.squares_of(target)
-    seen: set[str] = set()
-    for sq in _ring(t_space):
-        uid = state.occupied.get(sq)
-        if uid is None or uid in seen or uid == attacker.id:
-            continue
-        seen.add(uid)
-        friend = state.units[uid]
-        if friend.side != attacker.side or not state.adjacent(friend, target):
-            continue
-        if strictly_between(a_space, t_space, state.squares_of(friend)):
-            return friend
+    occupied = state.occupied
+    units = state.units
+    tx, ty = t_space[0]
+    n = target.size
+    # The squares around the target, column by column (the target's own hold its id).
+    for x in range(tx - 1, tx + n + 1):
+        for y in range(ty - 1, ty + n + 1):
+            uid = occupied.get((x, y))
+            if uid is None or uid == attacker.id or uid == target.id:
+                continue
+            friend = units[uid]
+            if friend.side != attacker.side or not state.adjacent(friend, target):
+                continue
+            if strictly_between(a_space, t_space, state.squares_of(friend)):
+                return friend
     return None
 
 
