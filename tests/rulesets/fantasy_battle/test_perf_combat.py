@@ -136,3 +136,25 @@ def test_attack_options_match_the_definitions(seed: int) -> None:
                    for o in combat.attack_options(state, unit, allow_throw=allow_throw)]
             assert got == _reference_targets(state, unit, allow_throw)
             assert combat.has_attack_option(state, unit, allow_throw=allow_throw) == bool(got)
+
+
+def test_layouts_stay_within_their_room() -> None:
+    """A map's layouts are dropped when the room for them is full, and answers stay right."""
+    from warhost.rulesets.fantasy_battle import movement
+
+    rng = random.Random(7)
+    state = _random_state(rng, elevation=True)
+    t = movement.map_tables(state.grid)
+    combat._layout(t, True, 1, 1, 1, 1)  # builds the map's masks
+    masks = t.memo["fire-masks"]
+    room = masks.room
+    masks.room = 3
+    try:
+        units = [u for u in state.units.values() if u.on_map]
+        for a in units:
+            for b in units:
+                if a is not b:
+                    assert combat.line_of_fire(state, a, b) == _reference_line_of_fire(state, a, b)
+                    assert len(combat._layouts(t, True)) <= 3
+    finally:
+        masks.room = room
