@@ -38,6 +38,7 @@ import inspect
 import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from warhost.core.decisions import Decision
@@ -396,6 +397,18 @@ def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
     return bool(_attack_scan(state, unit, allow_throw, _NO_IDS, True))
 
 
+@cache
+def _around(size: int, reach: int) -> tuple[Square, ...]:
+    """Offsets from the anchor of a space of ``size`` to the squares within ``reach`` of it (its
+    own squares left out), row by row."""
+    return tuple(
+        (x, y)
+        for y in range(-reach, size + reach)
+        for x in range(-reach, size + reach)
+        if not (0 <= x < size and 0 <= y < size)
+    )
+
+
 def _attack_scan(
     state: FBState, unit: Unit, allow_throw: bool, exclude: AbstractSet[str], first: bool
 ) -> list[AttackOption]:
@@ -411,20 +424,17 @@ def _attack_scan(
     if not (melee or can_throw):
         return []
     # Targets stand within reach (1 square, or 4 for a Throw): found through the occupancy map.
-    uid = unit.id
     side = unit.side
     units = state.units
     occupied = state.occupied
-    reach = THROW_RANGE[1] if can_throw else 1
     x0, y0 = anchor
     size = unit.size
     near: list[str] = []
-    for y in range(y0 - reach, y0 + size + reach):
-        for x in range(x0 - reach, x0 + size + reach):
-            there = occupied.get((x, y))
-            if (there is not None and there != uid and there not in near
-                    and units[there].side != side and there not in exclude):
-                near.append(there)
+    for dx, dy in _around(size, THROW_RANGE[1] if can_throw else 1):
+        there = occupied.get((x0 + dx, y0 + dy))
+        if (there is not None and there not in near and units[there].side != side
+                and there not in exclude):
+            near.append(there)
     if not near:
         return []
     if len(near) > 1 and not first:
