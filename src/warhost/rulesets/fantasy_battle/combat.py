@@ -398,15 +398,13 @@ def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
 
 
 @cache
-def _around(size: int, reach: int) -> tuple[Square, ...]:
+def _around(size: int, reach: int, by_column: bool = False) -> tuple[Square, ...]:
     """Offsets from the anchor of a space of ``size`` to the squares within ``reach`` of it (its
-    own squares left out), row by row."""
-    return tuple(
-        (x, y)
-        for y in range(-reach, size + reach)
-        for x in range(-reach, size + reach)
-        if not (0 <= x < size and 0 <= y < size)
-    )
+    own squares left out), row by row or column by column."""
+    span = range(-reach, size + reach)
+    pairs = ((x, y) for x in span for y in span) if by_column else (
+        (x, y) for y in span for x in span)
+    return tuple((x, y) for x, y in pairs if not (0 <= x < size and 0 <= y < size))
 
 
 def _attack_scan(
@@ -574,18 +572,15 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
     occupied = state.occupied
     units = state.units
     tx, ty = t_space[0]
-    n = target.size
-    # The squares around the target, column by column (the target's own hold its id).
-    for x in range(tx - 1, tx + n + 1):
-        for y in range(ty - 1, ty + n + 1):
-            uid = occupied.get((x, y))
-            if uid is None or uid == attacker.id or uid == target.id:
-                continue
-            friend = units[uid]
-            if friend.side != attacker.side or not state.adjacent(friend, target):
-                continue
-            if strictly_between(a_space, t_space, state.squares_of(friend)):
-                return friend
+    for dx, dy in _around(target.size, 1, True):
+        uid = occupied.get((tx + dx, ty + dy))
+        if uid is None or uid == attacker.id:
+            continue
+        friend = units[uid]
+        if friend.side != attacker.side or not state.adjacent(friend, target):
+            continue
+        if strictly_between(a_space, t_space, state.squares_of(friend)):
+            return friend
     return None
 
 
