@@ -36,9 +36,9 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from warhost.core.decisions import Decision
@@ -48,6 +48,7 @@ from warhost.geometry.grid import (
     Square,
     centre2,
     fire_lines,
+    footprint,
     space_distance,
     strictly_between,
     touched_offsets,
@@ -63,7 +64,6 @@ from warhost.rulesets.fantasy_battle.state import (
     Unit,
     _box_gap,
 )
-from warhost.rulesets.fantasy_battle.terrain import TERRAIN
 
 AttackKind = Literal["melee", "ranged", "throw"]
 
@@ -100,133 +100,168 @@ class AttackOption:
     target: str
 
 
+_OPTIONS: dict[tuple[AttackKind, str], AttackOption] = {}
+_NO_IDS: frozenset[str] = frozenset()
+
+
+def _option(kind: AttackKind, target: str) -> AttackOption:
+    """``AttackOption(kind, target)``, built once (options are immutable values; the same few
+    are found over and over)."""
+    found = _OPTIONS.get((kind, target))
+    if found is None:
+        if len(_OPTIONS) >= 100_000:
+            _OPTIONS.clear()
+        found = _OPTIONS[(kind, target)] = AttackOption(kind, target)
+    return found
+
+
 # --------------------------------------------------------------------------- lines of fire
 
 
-_FIRE_CODE = {
-    name: 2 if kind.blocks_fire else 1 if kind.hinders_fire else 0
-    for name, kind in TERRAIN.items()
-}
-"""Per terrain name: 2 blocks line of fire, 1 hinders it, 0 has no effect (FB-TERRAIN-01)."""
+class _Layout:
+    """The candidate lines of fire (FB-AMB-28) between two spaces in one relative layout (the
+    target's anchor offset from the shooter's, and the two sizes), for every shooter position
+    on one map at once.
 
-
-def _line_status(
-    state: FBState, s_space: tuple[Square, ...], t_space: tuple[Square, ...]
-) -> Iterator[tuple[bool, bool, bool]]:
-    """For each FB-AMB-28 candidate line: (blocked, touches hindering terrain, touches a unit).
-
-    The two spaces' own squares are ignored; squares off the map are clear ground. For a blocked
-    line the other two flags say nothing (the line does not count).
+    Masks are Python ints over the padded square indices of :class:`movement._Tables`: bit ``i``
+    describes the line as drawn from a shooter anchored at padded index ``i``. The two spaces'
+    own squares are ignored; squares off the map are clear ground.
     """
-    occupied = state.occupied
-    for blocked, hindered, squares in _static_lines(state, s_space, t_space):
-        if blocked:
-            yield True, hindered, False
-            continue
-        unit = False
-        for sq in squares:
-            if sq in occupied:
-                unit = True
-                break
-        yield False, hindered, unit
+
+    __slots__ = ("clear", "gap", "lines")
+
+    def __init__(
+        self, gap: int, clear: int, lines: tuple[tuple[int, int, tuple[Square, ...]], ...]
+    ) -> None:
+        self.gap = gap
+        """The distance between the two spaces (FB-AMB-01)."""
+        self.clear = clear
+        """Bit set where some candidate line is not blocked (line of fire exists)."""
+        self.lines = lines
+        """Per candidate line, in order: (blocked mask: by blocking terrain or, with
+        ``elevation_blocks_los``, by a higher square; mask of lines touching terrain that hinders
+        line of fire; offsets from the shooter's anchor of the squares a unit could stand on to
+        touch the line)."""
 
 
-_Line = tuple[bool, bool, tuple[Square, ...]]
-_LOS_CACHE_SIZE = 60_000  # entries per map (a few tens of MB at most); cleared when full
+def _shift(mask: int, offset: int) -> int:
+    """``mask`` moved so that bit ``i`` of the result is bit ``i + offset`` of ``mask``."""
+    return mask >> offset if offset >= 0 else mask << -offset
 
 
-def _static_lines(
-    state: FBState, s_space: tuple[Square, ...], t_space: tuple[Square, ...]
-) -> tuple[_Line, ...]:
-    """The parts of each candidate line that only the map decides: (blocked by terrain or
-    elevation, touches hindering terrain, the squares a unit could stand on to touch it).
+_LAYOUT_BITS = 1 << 24  # map-sized masks kept per map: this many bits in all (tens of MB at most)
 
-    Cached per map (the movement tables' cache notices terrain changes) and pair of spaces.
-    """
-    elevation = state.options.elevation_blocks_los
-    t = movement.map_tables(state.grid)
-    cache = t.memo
-    key = (s_space, t_space, elevation)
-    found = cache.get(key)
+
+class _MapMasks:
+    """Per-map bit masks over padded indices: blocking and hindering terrain, and the squares
+    on the map by level (slope counts as ground, FB-AMB-46)."""
+
+    __slots__ = ("block", "by_level", "hinder", "pw", "room")
+
+    def __init__(self, t: movement._Tables) -> None:
+        self.pw = t.pw
+        self.room = max(256, _LAYOUT_BITS // len(t.fire))
+        """How many layouts to keep (their masks grow with the map); cleared when full."""
+        block = hinder = 0
+        levels: dict[int, int] = {}
+        for i, code in enumerate(t.fire):
+            if code < 0:
+                continue  # off the map
+            bit = 1 << i
+            if code == 2:
+                block |= bit
+            elif code == 1:
+                hinder |= bit
+            levels[t.lvl[i]] = levels.get(t.lvl[i], 0) | bit
+        self.block = block
+        self.hinder = hinder
+        self.by_level = sorted(levels.items())
+        """(level, mask of the on-map squares at that level), lowest level first."""
+
+
+_LayoutKey = tuple[int, int, int, int]
+
+
+def _layouts(t: movement._Tables, elevation: bool) -> dict[_LayoutKey, _Layout]:
+    """The map's layouts built so far, by (dx, dy, shooter size, target size)."""
+    memo = t.memo
+    key = ("fire-layouts", elevation)
+    found: dict[_LayoutKey, _Layout] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = {}
+    return found
+
+
+def _layout(
+    t: movement._Tables, elevation: bool, dx: int, dy: int, s_size: int, t_size: int
+) -> _Layout:
+    """The :class:`_Layout` of a target anchored ``(dx, dy)`` from the shooter (cached per map)."""
+    layouts = _layouts(t, elevation)
+    key = (dx, dy, s_size, t_size)
+    found = layouts.get(key)
     if found is not None:
-        return found  # type: ignore[no-any-return]
-    result = tuple(_lines(state, t, s_space, t_space, elevation, False))
-    if len(cache) >= _LOS_CACHE_SIZE:
-        cache.clear()
-    cache[key] = result
-    return result
-
-
-def _lines(
-    state: FBState,
-    t: movement._Tables,
-    s_space: tuple[Square, ...],
-    t_space: tuple[Square, ...],
-    elevation: bool,
-    until_clear: bool,
-) -> Iterator[_Line]:
-    """The static part of each candidate line, in order; with ``until_clear`` the squares are
-    not collected (only whether the line is blocked and hindered)."""
-    # Flat lookups on the padded map: fire codes (-1 off the map) and levels (slope = ground).
-    codes = t.fire
-    levels = t.lvl
-    pw = t.pw
-    width = t.width
-    height = t.height
-    ignore = frozenset(s_space + t_space)
-    limit = -1
-    if elevation:
-        limit = max(state.square_level(s_space[0]), state.square_level(t_space[0]))
-    for (px, py), (qx, qy) in fire_lines(s_space, t_space):
-        blocked = hindered = False
-        squares: list[Square] = []
-        for x, y in touched_offsets(qx - px, qy - py):
-            sx = px + x
-            sy = py + y
-            if not (0 <= sx < width and 0 <= sy < height):
-                continue  # off the map: clear ground
-            sq = (sx, sy)
-            if sq in ignore:
-                continue
-            i = (sy + 1) * pw + sx + 1
-            code = codes[i]
-            if code == 2 or (elevation and levels[i] > limit):
-                blocked = True
-                break
-            if code:
-                hindered = True
-            if not until_clear:
-                squares.append(sq)
-        yield blocked, hindered, tuple(squares)
-
-
-def _line_exists(state: FBState, s_space: tuple[Square, ...], t_space: tuple[Square, ...]) -> bool:
-    """``line_of_fire(...)[0]``: some candidate line is not blocked (the map alone decides).
-
-    Cached on its own: the first unblocked line settles it, the others need not be traced."""
-    elevation = state.options.elevation_blocks_los
-    t = movement.map_tables(state.grid)
-    cache = t.memo
-    key = (s_space, t_space, elevation)
-    lines = cache.get(key)
-    if lines is None:
-        exists_key = (s_space, t_space, elevation, "exists")
-        found: bool | None = cache.get(exists_key)
-        if found is not None:
-            return found
-        found = False
-        for blocked, _, _ in _lines(state, t, s_space, t_space, elevation, True):
-            if not blocked:
-                found = True
-                break
-        if len(cache) >= _LOS_CACHE_SIZE:
-            cache.clear()
-        cache[exists_key] = found
         return found
-    for blocked, _, _ in lines:
-        if not blocked:
-            return True
-    return False
+    memo = t.memo
+    masks: _MapMasks | None = memo.get("fire-masks")
+    if masks is None:
+        masks = memo["fire-masks"] = _MapMasks(t)
+    pw = masks.pw
+    s_space = footprint((0, 0), s_size)
+    t_space = footprint((dx, dy), t_size)
+    ignore = frozenset(s_space + t_space)
+    # Elevation: the limit at each shooter position is the higher of the two anchors' levels;
+    # per level L, the positions whose limit is L and the squares above L.
+    limits: list[tuple[int, int]] = []
+    if elevation:
+        d = dy * pw + dx
+        below = 0  # on-map squares at levels up to L
+        for i, (_, at) in enumerate(masks.by_level):
+            below |= at
+            above = 0
+            for _, mask in masks.by_level[i + 1:]:
+                above |= mask
+            if above:
+                limit_is = below & _shift(below, d) & (at | _shift(at, d))
+                limits.append((limit_is, above))
+    clear = 0
+    lines: list[tuple[int, int, tuple[Square, ...]]] = []
+    for (px, py), (qx, qy) in fire_lines(s_space, t_space):
+        offsets = tuple(
+            sq for sq in ((px + x, py + y) for x, y in touched_offsets(qx - px, qy - py))
+            if sq not in ignore
+        )
+        blocked = hindered = 0
+        for ox, oy in offsets:
+            o = oy * pw + ox
+            blocked |= _shift(masks.block, o)
+            hindered |= _shift(masks.hinder, o)
+        for limit_is, above in limits:
+            high = 0
+            for ox, oy in offsets:
+                high |= _shift(above, oy * pw + ox)
+            blocked |= limit_is & high
+        clear |= ~blocked
+        lines.append((blocked, hindered, offsets))
+    if len(layouts) >= masks.room:
+        layouts.clear()
+    found = layouts[key] = _Layout(_box_gap((0, 0), s_size, (dx, dy), t_size), clear,
+                                   tuple(lines))
+    return found
+
+
+def _layout_of(state: FBState, shooter: Unit, target: Unit) -> tuple[_Layout, int]:
+    """The layout of two units on the map, and the shooter's padded index (its bit)."""
+    sa = shooter.anchor
+    ta = target.anchor
+    assert sa is not None and ta is not None
+    t = movement.map_tables(state.grid)
+    elevation = state.options.elevation_blocks_los
+    dx = ta[0] - sa[0]
+    dy = ta[1] - sa[1]
+    layout = _layouts(t, elevation).get((dx, dy, shooter.size, target.size))
+    if layout is None:
+        layout = _layout(t, elevation, dx, dy, shooter.size, target.size)
+    return layout, (sa[1] + 1) * t.pw + sa[0] + 1
 
 
 def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, bool]:
@@ -238,38 +273,43 @@ def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, boo
     hinders line of fire (hindering, slope, concealing); with ``los_target_square_counts`` the
     target standing in such terrain is hindered too.
     """
-    s_space = state.squares_of(shooter)
-    t_space = state.squares_of(target)
+    layout, bit = _layout_of(state, shooter, target)
+    if not layout.clear >> bit & 1:
+        return False, False
+    sx, sy = shooter.anchor  # type: ignore[misc]
     occupied = state.occupied
-    exists = False
     hindered = True
-    for blocked, terrain_hinders, squares in _static_lines(state, s_space, t_space):
-        if blocked:
+    for blocked, terrain_hinders, offsets in layout.lines:
+        if blocked >> bit & 1 or terrain_hinders >> bit & 1:
             continue
-        exists = True
-        if terrain_hinders:
-            continue
-        for sq in squares:
-            if sq in occupied:
+        for ox, oy in offsets:
+            if (sx + ox, sy + oy) in occupied:
                 break
         else:
             hindered = False
             break
-    if not exists:
-        return False, False
     if not hindered and state.options.los_target_square_counts:
-        hindered = any(state.terrain(sq).hinders_fire for sq in t_space)
+        hindered = any(state.terrain(sq).hinders_fire for sq in state.squares_of(target))
     return True, hindered
 
 
 def throw_clear(state: FBState, thrower: Unit, target: Unit) -> bool:
     """Whether some FB-AMB-28 line from ``thrower`` to ``target`` touches no other unit and no
     blocking terrain (FB-FEAT-09, FB-AMB-35)."""
-    s_space = state.squares_of(thrower)
-    t_space = state.squares_of(target)
-    return any(
-        not (blocked or unit) for blocked, _, unit in _line_status(state, s_space, t_space)
-    )
+    layout, bit = _layout_of(state, thrower, target)
+    if not layout.clear >> bit & 1:
+        return False
+    sx, sy = thrower.anchor  # type: ignore[misc]
+    occupied = state.occupied
+    for blocked, _, offsets in layout.lines:
+        if blocked >> bit & 1:
+            continue
+        for ox, oy in offsets:
+            if (sx + ox, sy + oy) in occupied:
+                break
+        else:
+            return True
+    return False
 
 
 def range_modifier(distance: int) -> int:
@@ -291,66 +331,37 @@ def range_modifier(distance: int) -> int:
 # --------------------------------------------------------------------------- legal targets
 
 
-def _ring(space: tuple[Square, ...]) -> Iterator[Square]:
-    """Squares touching a rectangular space from outside."""
-    x0, y0 = space[0]
-    x1, y1 = space[-1]
-    for x in range(x0 - 1, x1 + 2):
-        for y in range(y0 - 1, y1 + 2):
-            if x0 <= x <= x1 and y0 <= y <= y1:
-                continue
-            yield (x, y)
+_Box = tuple[int, int, int, int, Square]
 
 
-def _adjacent_to_side(state: FBState, target: Unit, side: str) -> bool:
-    """Whether any unit of ``side`` is adjacent to ``target`` (levels included, FB-AMB-27)."""
-    occupied = state.occupied
-    units = state.units
-    anchor = target.anchor
-    if anchor is None or target.status != ON_MAP:
-        return False
-    x0, y0 = anchor
-    size = target.size
+def _boxes(state: FBState, side: str) -> list[_Box]:
+    """The spaces of ``side``'s units on the map as (x0, x1, y0, y1, anchor), inclusive."""
+    out: list[_Box] = []
+    for other in state.units.values():
+        there = other.anchor
+        if other.side == side and there is not None and other.status == ON_MAP:
+            x, y = there
+            n = other.size - 1
+            out.append((x, x + n, y, y + n, there))
+    return out
+
+
+def _adjacent_to_any(state: FBState, boxes: list[_Box], anchor: Square, size: int) -> bool:
+    """Whether a unit with one of ``boxes`` is adjacent to the space of ``size`` at ``anchor``
+    (touching, on the same level: FB-AMB-01, FB-AMB-27)."""
+    ax0, ay0 = anchor
+    ax1 = ax0 + size - 1
+    ay1 = ay0 + size - 1
     level: int | None = None
-    for x in range(x0 - 1, x0 + size + 1):
-        for y in range(y0 - 1, y0 + size + 1):
-            uid = occupied.get((x, y))
-            if uid is not None and uid != target.id:
-                other = units[uid]
-                if other.side != side:
-                    continue
-                # state.adjacent(other, target), inlined: ``other`` holds a square touching
-                # or inside the target's box, so only the gap and the levels are left to check.
-                there = other.anchor
-                if there is None or other.status != ON_MAP:
-                    continue
-                if _box_gap(there, other.size, anchor, size) != 1:
-                    continue
-                if level is None:
-                    level = state.square_level(anchor)
-                if state.square_level(there) == level:
-                    return True
+    for x0, x1, y0, y1, there in boxes:
+        # Gap 1: the boxes grown by one overlap, the boxes themselves do not.
+        if (x0 - 1 <= ax1 and ax0 <= x1 + 1 and y0 - 1 <= ay1 and ay0 <= y1 + 1
+                and not (x0 <= ax1 and ax0 <= x1 and y0 <= ay1 and ay0 <= y1)):
+            if level is None:
+                level = state.square_level(anchor)
+            if state.square_level(there) == level:
+                return True
     return False
-
-
-def _candidates(state: FBState, unit: Unit, mine: tuple[Square, ...], ranged: bool,
-                can_throw: bool) -> list[Unit]:
-    """Units that could be targets: all of them for shooters, else those standing within
-    reach (1 square, or 4 for a Throw), found through the occupancy map, in unit order."""
-    if ranged:
-        return list(state.units.values())
-    reach = THROW_RANGE[1] if can_throw else 1
-    x0, y0 = mine[0]
-    x1, y1 = mine[-1]
-    occupied = state.occupied
-    found: set[str] = set()
-    for y in range(y0 - reach, y1 + reach + 1):
-        for x in range(x0 - reach, x1 + reach + 1):
-            uid = occupied.get((x, y))
-            if uid is not None and uid != unit.id:
-                found.add(uid)
-    order = state.unit_order()
-    return [state.units[uid] for uid in sorted(found, key=order.__getitem__)]
 
 
 def attack_options(
@@ -383,55 +394,65 @@ def attack_options(
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
     """Whether :func:`attack_options` would offer anything (stops at the first legal attack)."""
-    return bool(_attack_scan(state, unit, allow_throw, frozenset(), True))
+    return bool(_attack_scan(state, unit, allow_throw, _NO_IDS, True))
+
+
+@cache
+def _around(size: int, reach: int, by_column: bool = False) -> tuple[Square, ...]:
+    """Offsets from the anchor of a space of ``size`` to the squares within ``reach`` of it (its
+    own squares left out), row by row or column by column."""
+    span = range(-reach, size + reach)
+    pairs = ((x, y) for x in span for y in span) if by_column else (
+        (x, y) for y in span for x in span)
+    return tuple((x, y) for x, y in pairs if not (0 <= x < size and 0 <= y < size))
 
 
 def _attack_scan(
     state: FBState, unit: Unit, allow_throw: bool, exclude: AbstractSet[str], first: bool
 ) -> list[AttackOption]:
-    """:func:`attack_options`; with ``first``, only the first legal attack found (if any)."""
-    if not unit.on_map:
+    """:func:`attack_options`; with ``first``, some legal attack (not necessarily the first in
+    order), or none."""
+    anchor = unit.anchor
+    if anchor is None or unit.status != ON_MAP:
         return []
-    opts = state.options
-    mine = state.squares_of(unit)
-    level = state.level_of(unit)
-    ranged = unit.is_archer
+    if unit.is_archer:
+        return _ranged_scan(state, unit, anchor, exclude, first)
+    can_throw = allow_throw and unit.rank == "champion"
     melee = unit.cls in MELEE_CLASSES
+    if not (melee or can_throw):
+        return []
+    # Targets stand within reach (1 square, or 4 for a Throw): found through the occupancy map.
+    side = unit.side
+    units = state.units
+    occupied = state.occupied
+    x0, y0 = anchor
+    size = unit.size
+    near: list[str] = []
+    for dx, dy in _around(size, THROW_RANGE[1] if can_throw else 1):
+        there = occupied.get((x0 + dx, y0 + dy))
+        if (there is not None and there not in near and units[there].side != side
+                and there not in exclude):
+            near.append(there)
+    if not near:
+        return []
+    if len(near) > 1 and not first:
+        near.sort(key=state.unit_order().__getitem__)
+    opts = state.options
     pike = unit.has_facing
-    can_throw = allow_throw and unit.rank == "champion" and not ranged
     throw_arc_free = not pike or opts.pike_throw_ignores_facing
-    forbid_allies = opts.archer_ally_adjacency == "forbid"
-    max_range = opts.max_range
+    level = state.square_level(anchor)
     lo, hi = THROW_RANGE
     out: list[AttackOption] = []
     throws: list[AttackOption] = []
-    side = unit.side
-    size = unit.size
-    anchor = unit.anchor
-    assert anchor is not None
-    candidates = state.units.values() if ranged else _candidates(
-        state, unit, mine, ranged, can_throw)
-    for enemy in candidates:
+    for there in near:
+        enemy = units[there]
         their_anchor = enemy.anchor
-        if (enemy.side == side or their_anchor is None or enemy.status != ON_MAP
-                or enemy.id in exclude):
-            continue
+        assert their_anchor is not None
         dist = _box_gap(anchor, size, their_anchor, enemy.size)
-        adjacent = dist == 1 and state.square_level(their_anchor) == level
-        if ranged:
-            if (
-                not adjacent
-                and dist <= max_range
-                and not (forbid_allies and _adjacent_to_side(state, enemy, side))
-                and _line_exists(state, mine, state.squares_of(enemy))
-            ):
-                out.append(AttackOption("ranged", enemy.id))
-                if first:
-                    return out
-            continue  # an Archer never Throws (can_throw is False)
-        theirs = state.squares_of(enemy)
-        if melee and adjacent and (not pike or state.in_front_arc(unit, theirs)):
-            out.append(AttackOption("melee", enemy.id))
+        theirs = state.squares_of(enemy) if pike else ()
+        if (melee and dist == 1 and state.square_level(their_anchor) == level
+                and (not pike or state.in_front_arc(unit, theirs))):
+            out.append(_option("melee", enemy.id))
             if first:
                 return out
         if (
@@ -440,10 +461,60 @@ def _attack_scan(
             and (throw_arc_free or state.in_front_arc(unit, theirs))
             and throw_clear(state, unit, enemy)
         ):
-            throws.append(AttackOption("throw", enemy.id))
+            throws.append(_option("throw", enemy.id))
             if first:
                 return throws
     return out + throws
+
+
+def _ranged_scan(
+    state: FBState, unit: Unit, anchor: Square, exclude: AbstractSet[str], first: bool
+) -> list[AttackOption]:
+    """:func:`_attack_scan` for an Archer or Mounted Archer: enemies in unit order, cheap
+    rejects first, then the line of fire and the allies next to the target."""
+    opts = state.options
+    forbid_allies = opts.archer_ally_adjacency == "forbid"
+    max_range = opts.max_range
+    t = movement.map_tables(state.grid)
+    elevation = opts.elevation_blocks_los
+    layouts = _layouts(t, elevation)
+    ax, ay = anchor
+    bit = (ay + 1) * t.pw + ax + 1
+    side = unit.side
+    size = unit.size
+    level: int | None = None
+    allies: list[_Box] | None = None
+    out: list[AttackOption] = []
+    for enemy in state.units.values():
+        their_anchor = enemy.anchor
+        if (enemy.side == side or their_anchor is None or enemy.status != ON_MAP
+                or enemy.id in exclude):
+            continue
+        tx, ty = their_anchor
+        layout = layouts.get((tx - ax, ty - ay, size, enemy.size))
+        if layout is None:
+            if _box_gap(anchor, size, their_anchor, enemy.size) > max_range:
+                continue  # out of range: no need for the lines
+            layout = _layout(t, elevation, tx - ax, ty - ay, size, enemy.size)
+        dist = layout.gap
+        if dist > max_range:
+            continue
+        if dist == 1:  # adjacent (same level) enemies are for melee only (FB-INF-02)
+            if level is None:
+                level = state.square_level(anchor)
+            if state.square_level(their_anchor) == level:
+                continue
+        if not layout.clear >> bit & 1:
+            continue
+        if forbid_allies:
+            if allies is None:
+                allies = _boxes(state, side)
+            if _adjacent_to_any(state, allies, their_anchor, enemy.size):
+                continue
+        out.append(_option("ranged", enemy.id))
+        if first:
+            return out
+    return out
 
 
 # --------------------------------------------------------------------------- modifiers
@@ -460,11 +531,11 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
     """
     out: list[tuple[Unit, AbilityState]] = [
         (unit, a) for a in unit.abilities if a.affects != "allies"
-    ]
+    ] if unit.abilities else []
+    side = unit.side
     for friend in state.ability_holders():
-        if friend.side != unit.side or friend.id == unit.id:
-            continue
-        if not friend.on_map:
+        if (friend.side != side or friend.id == unit.id or friend.anchor is None
+                or friend.status != ON_MAP):
             continue
         dist: int | None = None
         for a in friend.abilities:
@@ -498,13 +569,14 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
         return None
     a_space = state.squares_of(attacker)
     t_space = state.squares_of(target)
-    seen: set[str] = set()
-    for sq in _ring(t_space):
-        uid = state.occupied.get(sq)
-        if uid is None or uid in seen or uid == attacker.id:
+    occupied = state.occupied
+    units = state.units
+    tx, ty = t_space[0]
+    for dx, dy in _around(target.size, 1, True):
+        uid = occupied.get((tx + dx, ty + dy))
+        if uid is None or uid == attacker.id:
             continue
-        seen.add(uid)
-        friend = state.units[uid]
+        friend = units[uid]
         if friend.side != attacker.side or not state.adjacent(friend, target):
             continue
         if strictly_between(a_space, t_space, state.squares_of(friend)):

@@ -156,13 +156,14 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
     options.append(DOUBLE)
     if unit.has_charge:
         budget = movement.allowance(unit, False, False)
-        if movement.has_charge_run(state, unit, budget):
-            for enemy in state.enemies(unit.side):
-                if state.distance(unit, enemy) <= budget + 1:
-                    options.append(Order.of("charge", enemy.id))
+        # Enemies in reach first: the search for a charge run is the costly part.
+        near = [_order("charge", enemy.id) for enemy in state.enemies(unit.side)
+                if state.distance(unit, enemy) <= budget + 1]
+        if near and movement.has_charge_run(state, unit, budget):
+            options += near
     if feats.can_use_feat(state, unit, "mobility"):
         options.append(MOBILITY)
-        options += [Order.of("charge-mobility", o.args[0]) for o in options if o.kind == "charge"]
+        options += [_order("charge-mobility", str(o.args[0])) for o in options if o.kind == "charge"]
     options.append(HOLD)
     return options
 
