@@ -140,7 +140,8 @@ class Battle:
     def decide(self, decision: Decision) -> Order:
         """Ask the side's commander; enforce legality; record the answer.
 
-        A decision with a single legal option is answered without asking.
+        A decision with a single legal option is answered without asking. The order returned
+        is always one of the offered option objects itself, so rules may compare with ``is``.
         """
         count = decision.option_count
         if not count:

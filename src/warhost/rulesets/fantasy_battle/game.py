@@ -104,29 +104,16 @@ def play_round(state: FBState, battle: Battle) -> None:
             take_turn(state, battle, side, turns_left=turns - turn)
 
 
-def ready_groups(state: FBState, side: str) -> list[str]:
-    """Squads and single units of ``side`` that may still activate this round."""
-    out = []
-    for gid in state.activation_groups(side):
-        squad = state.squads.get(gid)
-        if squad is not None:
-            if not squad.activated:
-                out.append(gid)
-        elif not state.units[gid].activated:
-            out.append(gid)
-    return out
-
-
 def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> None:
     """One turn: activate one squad or unit, or pass (FB-ROUND-03, FB-ROUND-06)."""
     feats.new_turn(state)
-    ready = ready_groups(state, side)
+    ready = state.activation_groups(side, ready=True)
     options = [_order("activate", gid) for gid in ready]
     if turns_left > len(ready) or not ready:
         options.append(PASS)
     order = battle.decide(Decision(side, "activate", tuple(options), "activate which?",
                                    default=options[0]))
-    if order == PASS:
+    if order is PASS:
         battle.emit("pass", side=side, round=state.round)
         return
     gid = str(order.args[0])
@@ -140,7 +127,7 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
     for member in waiting:
         state.units[member].activated = True
     while waiting and not state.over:  # the owner orders the members (FB-AMB-50)
-        pick = battle.decide(Decision(side, "member", tuple(_order("member", m) for m in waiting),
+        pick = battle.decide(Decision(side, "member", tuple([_order("member", m) for m in waiting]),
                                       "which squad member acts next?", subject=gid))
         member = str(pick.args[0])
         waiting.remove(member)
@@ -163,7 +150,8 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
             options += near
     if feats.can_use_feat(state, unit, "mobility"):
         options.append(MOBILITY)
-        options += [_order("charge-mobility", str(o.args[0])) for o in options if o.kind == "charge"]
+        options += [_order("charge-mobility", str(o.args[0]))
+                    for o in options if o.kind == "charge"]
     options.append(HOLD)
     return options
 
@@ -175,20 +163,20 @@ def unit_turn(state: FBState, battle: Battle, unit: Unit) -> None:
                                   f"what does {unit.id} do?", subject=unit.id,
                                   default=MOVE_ATTACK))
     battle.emit("plan", unit=unit.id, plan=str(plan))
-    if plan == HOLD:
+    if plan is HOLD:
         return
-    if plan == ATTACK_MOVE:
+    if plan is ATTACK_MOVE:
         attack_phase(state, battle, unit, None)
         if not state.over and unit.on_map:
             movement_phase(state, battle, unit, double=False)
-    elif plan == DOUBLE:
+    elif plan is DOUBLE:
         movement_phase(state, battle, unit, double=True)
     elif plan.kind == "charge":
         target = str(plan.args[0])
         movement_phase(state, battle, unit, double=False, charge=target)
         if not state.over and unit.on_map:
             attack_phase(state, battle, unit, target)
-    elif plan == MOBILITY:
+    elif plan is MOBILITY:
         mobility_turn(state, battle, unit)
     elif plan.kind == "charge-mobility":
         mobility_turn(state, battle, unit, charge=str(plan.args[0]))
@@ -206,7 +194,7 @@ def ask_burst(state: FBState, battle: Battle, unit: Unit) -> bool:
     pick = battle.decide(Decision(unit.side, "burst", (NO_BURST, use),
                                   "use Burst of Speed?", subject=unit.id,
                                   default=NO_BURST))
-    if pick == use:
+    if pick is use:
         feats.use_feat(state, battle, unit, "burst_of_speed")
         return True
     return False
@@ -280,11 +268,11 @@ def attack_phase(state: FBState, battle: Battle, unit: Unit, charge: str | None)
     choices = combat.attack_options(state, unit, allow_throw=can_throw)
     if not choices:
         return
-    options = tuple(_order("throw" if c.kind == "throw" else "attack", c.target) for c in choices)
+    options = tuple([_order("throw" if c.kind == "throw" else "attack", c.target) for c in choices])
     pick = battle.decide(Decision(unit.side, "attack", (*options, NO_ATTACK),
                                   f"whom does {unit.id} attack?", subject=unit.id,
                                   default=NO_ATTACK, info={"charge": charge}))
-    if pick == NO_ATTACK:
+    if pick is NO_ATTACK:
         return
     chosen = choices[options.index(pick)]
     if chosen.kind == "throw":

@@ -113,6 +113,13 @@ class Unit:
             if not used and (name is None or feat == name)
         ]
 
+    def has_unused_feat(self, name: str) -> bool:
+        """Whether some Feat entry named ``name`` is not used yet."""
+        for feat, used in zip(self.feats, self.feats_used):
+            if not used and feat == name:
+                return True
+        return False
+
     def point_value(self) -> int:
         """Points scored for defeating it now: base + Fate Points spent + Feats used
         (FB-WIN-03..05; Feats counted since it last entered the battlefield, FB-AMB-49)."""
@@ -286,14 +293,22 @@ class FBState:
         return any(sq in arc for sq in squares)
 
     # --- activations ----------------------------------------------------------------------
-    def activation_groups(self, side: str) -> list[str]:
-        """Squads with a member on the map, and Elite/Champion units on the map (FB-AMB-10)."""
-        groups = [
-            sq.id for sq in self.squads.values()
-            if sq.side == side and any(self.units[m].on_map for m in sq.members)
-        ]
-        groups += [u.id for u in self.units.values()
-                   if u.side == side and u.squad is None and u.on_map]
+    def activation_groups(self, side: str, *, ready: bool = False) -> list[str]:
+        """Squads with a member on the map, and Elite/Champion units on the map (FB-AMB-10);
+        with ``ready`` only those not activated yet this round."""
+        units = self.units
+        groups = []
+        for squad in self.squads.values():
+            if squad.side != side or (ready and squad.activated):
+                continue
+            for member in squad.members:
+                if units[member].on_map:
+                    groups.append(squad.id)
+                    break
+        for unit in units.values():
+            if (unit.side == side and unit.squad is None and unit.on_map
+                    and not (ready and unit.activated)):
+                groups.append(unit.id)
         return groups
 
     # --- serialisation --------------------------------------------------------------------
