@@ -39,7 +39,7 @@ __all__ = [
     "AVAILABLE", "ENEMY_FIELDS", "MAP_BASE", "MAP_CLEAR", "MAP_CLS", "MAP_COST", "MAP_END",
     "MAP_HALT", "MAP_LVL", "Q_BUDGET", "Q_DOUBLING", "Q_HEADER", "Q_HEIGHT",
     "Q_LEVELS", "Q_OCCUPIED", "Q_PW", "Q_SIZE", "Q_START", "Q_WIDTH",
-    "R_BEST", "R_ENDS", "R_ORDER", "R_PREV",
+    "R_BEST", "R_ENDS", "R_ORDER", "R_PREV", "R_RANK",
     "charge_search", "plain_search",
 ]
 
@@ -70,6 +70,7 @@ R_BEST = 0
 R_PREV = 1
 R_ORDER = 2
 R_ENDS = 3
+R_RANK = 4
 
 
 def _setup_py(
@@ -161,7 +162,8 @@ def _plain_search(
     cost (unreached: ``budget + 1``) and :data:`R_PREV` the anchor it was reached from; then
     the first ``reached`` entries of :data:`R_ORDER` are the anchors in search order and the
     first ``ends`` entries of :data:`R_ENDS` the legal end anchors in ascending index order
-    (row-major). One array, because handing each array back to Python takes time."""
+    (row-major), and :data:`R_RANK` gives, per anchor index, its position among those ends
+    (-1: not an end). One array, because handing each array back to Python takes time."""
     cost = maps[MAP_COST]
     cls = maps[MAP_CLS]
     end_ok = maps[MAP_END]
@@ -181,7 +183,7 @@ def _plain_search(
     tail = queue[2 * cap + budget + 1:]
     head[:] = -1
     tail[:] = -1
-    rows = np.empty((4, n), np.int64)
+    rows = np.empty((5, n), np.int64)
     best = rows[R_BEST]
     prev = rows[R_PREV]
     order = rows[R_ORDER]
@@ -238,11 +240,15 @@ def _plain_search(
                 tail[nc] = entries
                 entries += 1
     ends = rows[R_ENDS]
+    rank = rows[R_RANK]
     found = 0
     for i in range(n):
         if best[i] <= budget and (end_ok[i] or (i != start and arc[i] and halt_ok[i])):
             ends[found] = i
+            rank[i] = found
             found += 1
+        else:
+            rank[i] = -1
     return rows, found, count
 
 

@@ -228,10 +228,12 @@ def movement_phase(
                                       "destinations": table},
                                 locate=table.locate)
         pick = battle.decide(decision)
-        plan = table.plan((int(pick.args[0]), int(pick.args[1])))
+        dest = (int(pick.args[0]), int(pick.args[1]))
+        # The path is only logged: left out when the log keeps no fields.
+        plan = table.plan(dest, with_path=movement.records_fields(battle))
         if plan.vaulted is not None:
             feats.use_feat(state, battle, unit, "vault")
-        if plan.path:
+        if dest != unit.anchor:  # every end but staying put has a non-empty path
             movement.apply_move(state, battle, unit, plan)
         cost = plan.cost
     if turn_pike and unit.has_facing and unit.on_map:

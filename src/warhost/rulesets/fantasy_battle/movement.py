@@ -64,6 +64,7 @@ __all__ = [
     "destinations",
     "has_charge_run",
     "nearest_legal_space",
+    "records_fields",
 ]
 
 
@@ -476,14 +477,16 @@ class DestinationTable:
 
     def squares(self) -> list[Square]:
         """Every end anchor in row-major order."""
-        return [self.square(k) for k in range(len(self._ends))]
+        return [self.square(k) for k in range(len(self))]
 
     def position(self, sq: Square) -> int | None:
         """Where ``sq`` stands among the ends, or None if it is not a legal end."""
         return self._ends.index(sq) if sq in self._plans else None
 
-    def plan(self, sq: Square) -> MovePlan:
-        """The cheapest legal way to end at ``sq`` (a legal end)."""
+    def plan(self, sq: Square, *, with_path: bool = True) -> MovePlan:
+        """The cheapest legal way to end at ``sq`` (a legal end). With ``with_path=False`` a
+        table may leave the plan's ``path`` empty (for a caller that reads only its end, cost
+        and Vault, such as :func:`apply_move` when the log does not record fields)."""
         return self._plans[sq]
 
     def move_order(self, k: int) -> Order:
@@ -538,13 +541,13 @@ class _IndexedTable(DestinationTable):
         k = bisect_left(ends, i)
         return k if k < len(ends) and ends[k] == i else None
 
-    def plan(self, sq: Square) -> MovePlan:
-        return self._plan_at((sq[1] + 1) * self._t.pw + sq[0] + 1)
+    def plan(self, sq: Square, *, with_path: bool = True) -> MovePlan:
+        return self._plan_at((sq[1] + 1) * self._t.pw + sq[0] + 1, with_path)
 
     def move_order(self, k: int) -> Order:
         return self._t.move_order(self._ends[k])
 
-    def _plan_at(self, i: int) -> MovePlan:
+    def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
         raise NotImplementedError
 
     def _found_order(self) -> list[int]:
@@ -560,19 +563,56 @@ class _IndexedTable(DestinationTable):
 
 
 class _SearchTable(_IndexedTable):
-    """The ends of the compiled search (:func:`destination_table`); a path is read back along
-    the search's links to previous anchors."""
+    """The ends of the compiled search (:func:`destination_table`), read straight from its rows
+    (no list of ends is built: a random commander reads one end); a path is read back along the
+    search's links to previous anchors."""
 
-    __slots__ = ("_reached", "_rows")
+    __slots__ = ("_count", "_reached", "_rows")
 
     def __init__(self, t: _Tables, start: int, rows: np.ndarray, ends: int, reached: int) -> None:
-        super().__init__(t, start, rows[_kernels.R_ENDS, :ends].tolist())
+        # The base classes' list of ends stays unset: every method that reads it is overridden.
+        self._t = t
+        self._start = start
         self._rows = rows
+        self._count = ends
         self._reached = reached
 
-    def _plan_at(self, i: int) -> MovePlan:
+    def __len__(self) -> int:
+        return self._count
+
+    def _end(self, k: int) -> int:
+        """The padded index of the ``k``-th end (negative ``k`` counts from the last)."""
+        count = self._count
+        if k < 0:
+            k += count
+        if not 0 <= k < count:
+            raise IndexError(f"end {k} of {count}")
+        end: int = self._rows.item(_kernels.R_ENDS, k)
+        return end
+
+    def square(self, k: int) -> Square:
+        found: Square | None = self._t.squares[self._end(k)]
+        assert found is not None
+        return found
+
+    def move_order(self, k: int) -> Order:
+        return self._t.move_order(self._end(k))
+
+    def position(self, sq: Square) -> int | None:
+        t = self._t
+        x, y = sq
+        if not (0 <= x < t.width and 0 <= y < t.height):
+            return None
+        k: int = self._rows.item(_kernels.R_RANK, (y + 1) * t.pw + x + 1)
+        return k if k >= 0 else None
+
+    def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
         squares = self._t.squares
         item = self._rows.item
+        if not with_path:
+            dest = squares[i]
+            assert dest is not None
+            return MovePlan(dest, item(_kernels.R_BEST, i), (), None)
         start = self._start
         path: list[Square] = []
         j = i
@@ -587,11 +627,13 @@ class _SearchTable(_IndexedTable):
         return MovePlan(dest, item(_kernels.R_BEST, i), tuple(path), None)
 
     def _found_order(self) -> list[int]:
-        ends = set(self._ends)
-        return [i for i in self._rows[_kernels.R_ORDER, :self._reached].tolist() if i in ends]
+        rows = self._rows
+        order = rows[_kernels.R_ORDER, :self._reached]
+        found: list[int] = order[rows[_kernels.R_RANK][order] >= 0].tolist()
+        return found
 
     def _end_indexes(self) -> np.ndarray:
-        return self._rows[_kernels.R_ENDS, :len(self._ends)]
+        return self._rows[_kernels.R_ENDS, :self._count]
 
 
 class _ChargeTable(_IndexedTable):
@@ -606,7 +648,8 @@ class _ChargeTable(_IndexedTable):
         super().__init__(t, start, sorted(self._runs))
         self._dirs = dirs
 
-    def _plan_at(self, i: int) -> MovePlan:
+    def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
+        # A straight run's path is cheap: always built.
         _, spent, k, steps = self._runs[i]
         d = self._dirs[k][0]
         squares = self._t.squares
@@ -972,7 +1015,7 @@ def _touches_slope(state: FBState, unit: Unit, anchor: Square) -> bool:
     return any(cls[i + o] == _SLOPE for o in (0, 1, t.pw, t.pw + 1))
 
 
-def _logged(battle: Battle) -> bool:
+def records_fields(battle: Battle) -> bool:
     """Whether :meth:`Battle.emit` passes an event's fields on (it only counts the event when
     the plain log does not record)."""
     log = battle.log
@@ -980,13 +1023,14 @@ def _logged(battle: Battle) -> bool:
 
 
 def apply_move(state: FBState, battle: Battle, unit: Unit, plan: MovePlan) -> None:
-    """Move ``unit`` along ``plan`` and log a ``move`` event. A move that ends on slope (only
+    """Move ``unit`` along ``plan`` and log a ``move`` event (``plan.path`` is read only for
+    the event's fields, when :func:`records_fields`). A move that ends on slope (only
     after a front-arc stop) is followed by a forced move to the nearest legal space at the foot
     of the slope, logged as ``forced_move`` (FB-TERRAIN-11, FB-AMB-47). The facing of a Pike is
     never changed here (FB-PIKE-04)."""
     origin = unit.anchor
     state.place(unit, plan.dest)
-    if _logged(battle):
+    if records_fields(battle):
         battle.emit(
             "move",
             unit=unit.id,
