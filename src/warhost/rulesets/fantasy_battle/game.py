@@ -249,15 +249,26 @@ def facing_names(state: FBState) -> list[str]:
     return names
 
 
+_FACING_OPTIONS: dict[bool, tuple[Order, ...]] = {}
+
+
+def _facing_options(state: FBState) -> tuple[Order, ...]:
+    """The ``face`` orders of :func:`facing_names`, built once per facing rule."""
+    eight = state.options.pike_facings == 8
+    found = _FACING_OPTIONS.get(eight)
+    if found is None:
+        found = _FACING_OPTIONS[eight] = tuple([_order("face", n) for n in facing_names(state)])
+    return found
+
+
 def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
     """A Pike turns during its own movement phase only (FB-PIKE-04)."""
     assert unit.facing is not None
-    names = facing_names(state)
-    current = FACING_NAMES[unit.facing]
-    options = tuple([_order("face", name) for name in names])
+    options = _facing_options(state)
+    current = _order("face", FACING_NAMES[unit.facing])
     pick = battle.decide(Decision(unit.side, "facing", options, f"facing of {unit.id}?",
                                   subject=unit.id,
-                                  default=_order("face", current) if current in names else None))
+                                  default=current if current in options else None))
     new = FACINGS[str(pick.args[0])]
     if new != unit.facing:
         unit.facing = new

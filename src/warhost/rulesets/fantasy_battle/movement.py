@@ -674,38 +674,49 @@ def _np_directions(pw: int, size: int, corner: bool) -> np.ndarray:
 
 def _kernel_query(state: FBState, unit: Unit, budget: int, t: _Tables) -> list[int]:
     """The ``query`` of the compiled searches (layout in :mod:`._kernels`) as a plain list:
-    the mover, the squares other units hold and the enemies that can touch the move (as
-    :class:`_Ctx` chooses them)."""
-    assert unit.anchor is not None
+    the mover, the squares other units near enough to matter hold and the enemies that can touch
+    the move (as :class:`_Ctx` chooses them), read in one pass over the units (the squares units
+    on the map hold are exactly ``state.occupied``; see :meth:`FBState.place`)."""
+    anchor = unit.anchor
+    assert anchor is not None
     pw = t.pw
-    ux, uy = unit.anchor
+    ux, uy = anchor
+    # Nothing farther than this can touch the move (see _Ctx): a move costs the same in any
+    # army size.
     reach = budget + 4
-    me = unit.id
-    occupied = state.occupied
-    if len(occupied) > (2 * reach + 1) ** 2:
-        near = ((x, y) for y in range(uy - reach, uy + reach + 1)
-                for x in range(ux - reach, ux + reach + 1))
-        occ = [(y + 1) * pw + x + 1 for (x, y) in near
-               if (x, y) in occupied and occupied[(x, y)] != me]
-    else:
-        occ = [(y + 1) * pw + x + 1 for (x, y), uid in occupied.items() if uid != me]
-    query = [  # the header, Q_START .. Q_OCCUPIED
-        (uy + 1) * pw + ux + 1, budget, pw, t.width, t.height, unit.size, int(t.has_elev),
-        0 if unit.is_cavalry else 1, len(occ), *occ,
-    ]
+    lo_x = ux - reach
+    hi_x = ux + reach
+    lo_y = uy - reach
+    hi_y = uy + reach
     side = unit.side
+    occ: list[int] = []
+    enemies: list[int] = []
     for other in state.units.values():
-        anchor = other.anchor
-        if other.side == side or anchor is None or other.status != ON_MAP:
+        there = other.anchor
+        if there is None or other.status != ON_MAP or other is unit:
             continue
-        x, y = anchor
-        if abs(x - ux) > reach or abs(y - uy) > reach:
+        x, y = there
+        size = other.size
+        if x + size <= lo_x or x > hi_x or y + size <= lo_y or y > hi_y:
+            continue  # no square of its space is near
+        a = (y + 1) * pw + x + 1
+        if size == 1:
+            occ.append(a)
+        else:
+            occ += [a + dy * pw + dx for dy in range(size) for dx in range(size)]
+        if other.side == side or x < lo_x or y < lo_y:
             continue
         facing = other.facing
         if facing is not None and other.cls == "pike":
-            query += (x, y, other.size, facing[0], facing[1])
+            enemies += (x, y, size, facing[0], facing[1])
         else:
-            query += (x, y, other.size, 0, 0)
+            enemies += (x, y, size, 0, 0)
+    query = [  # the header, Q_START .. Q_OCCUPIED
+        (uy + 1) * pw + ux + 1, budget, pw, t.width, t.height, unit.size, int(t.has_elev),
+        0 if unit.is_cavalry else 1, len(occ),
+    ]
+    query += occ
+    query += enemies
     return query
 
 
