@@ -331,36 +331,27 @@ def range_modifier(distance: int) -> int:
 # --------------------------------------------------------------------------- legal targets
 
 
-_Box = tuple[int, int, int, int, Square]
-
-
-def _boxes(state: FBState, side: str) -> list[_Box]:
-    """The spaces of ``side``'s units on the map as (x0, x1, y0, y1, anchor), inclusive."""
-    out: list[_Box] = []
-    for other in state.units.values():
-        there = other.anchor
-        if other.side == side and there is not None and other.status == ON_MAP:
-            x, y = there
-            n = other.size - 1
-            out.append((x, x + n, y, y + n, there))
-    return out
-
-
-def _adjacent_to_any(state: FBState, boxes: list[_Box], anchor: Square, size: int) -> bool:
-    """Whether a unit with one of ``boxes`` is adjacent to the space of ``size`` at ``anchor``
-    (touching, on the same level: FB-AMB-01, FB-AMB-27)."""
-    ax0, ay0 = anchor
-    ax1 = ax0 + size - 1
-    ay1 = ay0 + size - 1
+def _friend_adjacent(state: FBState, side: str, anchor: Square, size: int) -> bool:
+    """Whether a unit of ``side`` is adjacent to the space of ``size`` at ``anchor`` (touching,
+    on the same level: FB-AMB-01, FB-AMB-27), found through the occupancy map: the squares
+    around the space are the only ones such a unit can hold."""
+    occupied = state.occupied
+    units = state.units
+    x0, y0 = anchor
     level: int | None = None
-    for x0, x1, y0, y1, there in boxes:
-        # Gap 1: the boxes grown by one overlap, the boxes themselves do not.
-        if (x0 - 1 <= ax1 and ax0 <= x1 + 1 and y0 - 1 <= ay1 and ay0 <= y1 + 1
-                and not (x0 <= ax1 and ax0 <= x1 and y0 <= ay1 and ay0 <= y1)):
-            if level is None:
-                level = state.square_level(anchor)
-            if state.square_level(there) == level:
-                return True
+    for dx, dy in _around(size, 1):
+        uid = occupied.get((x0 + dx, y0 + dy))
+        if uid is None:
+            continue
+        friend = units[uid]
+        if friend.side != side:
+            continue
+        if level is None:
+            level = state.square_level(anchor)
+        there = friend.anchor
+        assert there is not None
+        if state.square_level(there) == level:
+            return True
     return False
 
 
@@ -483,7 +474,6 @@ def _ranged_scan(
     side = unit.side
     size = unit.size
     level: int | None = None
-    allies: list[_Box] | None = None
     out: list[AttackOption] = []
     for enemy in state.units.values():
         their_anchor = enemy.anchor
@@ -506,11 +496,8 @@ def _ranged_scan(
                 continue
         if not layout.clear >> bit & 1:
             continue
-        if forbid_allies:
-            if allies is None:
-                allies = _boxes(state, side)
-            if _adjacent_to_any(state, allies, their_anchor, enemy.size):
-                continue
+        if forbid_allies and _friend_adjacent(state, side, their_anchor, enemy.size):
+            continue
         out.append(_option("ranged", enemy.id))
         if first:
             return out
