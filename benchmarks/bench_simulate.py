@@ -2,7 +2,7 @@
 commander kind, and the peak memory of a worker.
 
 Run: .venv/bin/python benchmarks/bench_simulate.py [--seconds 8] [--kinds random,ai]
-                                                   [--ruleset fantasy-battle]
+                                                   [--ruleset fantasy-battle] [--examples skirmish]
 Each cell simulates about --seconds worth of battles (sized from a short trial run).
 """
 
@@ -29,6 +29,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--kinds", default="random,ai")
     parser.add_argument("--ruleset", default="", help="only this ruleset's examples")
+    parser.add_argument("--examples", default="", help="only examples whose name contains this")
     args = parser.parse_args()
     started = False
     print(f"{'example':<36} {'commanders':<10} {'1 worker':>10} {'2 workers':>10} {'speed-up':>9}")
@@ -36,6 +37,8 @@ def main() -> None:
         if args.ruleset and name != args.ruleset:
             continue
         for path in ruleset.examples():
+            if args.examples not in path.stem:
+                continue
             scenario = load_scenario(path)
             if not started:
                 clock = time.perf_counter()
