@@ -129,10 +129,17 @@ class Battle:
         self.round_observers: list[Callable[[int, Any], None]] = []
         self.state: Any = None
 
+    @property
+    def records_fields(self) -> bool:
+        """Whether :meth:`emit` passes events' fields on to the log. When False events are only
+        counted, so rules may skip building costly fields (they must still emit the event)."""
+        log = self.log
+        return log.record or type(log) is not EventLog
+
     def emit(self, type_: str, **fields: Any) -> None:
         """Record an event (with ``record=False`` only counted, as :class:`EventLog` does)."""
         log = self.log
-        if log.record or type(log) is not EventLog:
+        if log.record or type(log) is not EventLog:  # records_fields, inlined: a hot path
             log.emit(type_, **fields)
         else:
             log._count += 1

@@ -1,0 +1,81 @@
+"""The engine's decide: answers are always offered option objects; the fields flag of emit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from warhost.core.commanders import Commander, RandomCommander
+from warhost.core.decisions import Decision
+from warhost.core.engine import Battle
+from warhost.core.errors import IllegalOrderError
+from warhost.core.orders import Order
+from warhost.core.scenario import load_scenario
+
+SKIRMISH = Path(__file__).parents[2] / "examples" / "fantasy-battle" / "skirmish.yaml"
+OPTIONS = (Order.of("activate", "a"), Order.of("activate", "b"), Order("pass"))
+
+
+class _Copying(Commander):
+    """Answers with a new order equal to the last option (not the offered object)."""
+
+    kind = "copying"
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        return Order.parse(str(decision.options[-1]))
+
+
+class _Illegal(Commander):
+    kind = "illegal"
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        return Order("retreat")
+
+
+def _battle(commander: Commander, record: bool = True) -> Battle:
+    scenario = load_scenario(SKIRMISH)
+    sides = scenario.ruleset.side_names(scenario.model)
+    return Battle(scenario.ruleset, scenario, 7, {sides[0]: commander,
+                                                   sides[1]: RandomCommander()}, None, record)
+
+
+def test_decide_returns_the_offered_object_whatever_the_commander_hands_back() -> None:
+    battle = _battle(_Copying())
+    side = next(iter(battle.commanders))
+    pick = battle.decide(Decision(side, "activate", OPTIONS))
+    assert pick is OPTIONS[-1]
+    assert battle.decisions == [{"side": side, "kind": "activate", "order": "pass"}]
+
+
+def test_random_commander_answers_are_offered_objects_and_recorded() -> None:
+    battle = _battle(RandomCommander())
+    side = next(iter(battle.commanders))
+    picks = [battle.decide(Decision(side, "activate", OPTIONS)) for _ in range(30)]
+    assert all(any(p is o for o in OPTIONS) for p in picks)
+    assert {str(p) for p in picks} == {str(o) for o in OPTIONS}
+    assert [d["order"] for d in battle.decisions] == [str(p) for p in picks]
+
+
+def test_untrusted_commander_giving_an_illegal_order_is_refused() -> None:
+    battle = _battle(_Illegal())
+    side = next(iter(battle.commanders))
+    with pytest.raises(IllegalOrderError):
+        battle.decide(Decision(side, "activate", OPTIONS))
+
+
+def test_records_fields_follows_the_log() -> None:
+    assert _battle(RandomCommander(), record=True).records_fields
+    quiet = _battle(RandomCommander(), record=False)
+    assert not quiet.records_fields
+    quiet.emit("move", unit="x", path=[[1, 2]])
+    assert len(quiet.log) == 1  # counted, fields dropped
+
+
+def test_order_text_is_kept_and_equality_ignores_it() -> None:
+    order = Order.of("move", 3, 4)
+    fresh = Order("move", (3, 4))
+    assert str(order) == "move 3 4" and str(order) is str(order)
+    assert order == fresh and hash(order) == hash(fresh)
+    assert repr(order) == "Order(kind='move', args=(3, 4))"
