@@ -4,7 +4,6 @@ for, and an unrecorded move event is still counted once."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from warhost.core.events import EventLog
@@ -34,7 +33,7 @@ def test_kept_charge_search_follows_every_change() -> None:
     assert movement.has_charge_run(state, pike, 6)
     assert _charges(state, "p", 6) == _reference(state, "p", 6)
     state.place(state.units["e"], (6, 7))  # its front arc now covers (5..7, 8)
-    state.units["e"].facing = (0, -1)  # turned without moving: arc on (5..7, 6)
+    state.set_facing(state.units["e"], (0, -1))  # turned without moving: arc on (5..7, 6)
     assert _charges(state, "p", 6) == _reference(state, "p", 6)
     assert (6, 6) in _charges(state, "p", 6) and (7, 7) not in _charges(state, "p", 6)
     assert _charges(state, "p", 3) == _reference(state, "p", 3)
@@ -138,7 +137,7 @@ def test_kernels_run_the_same_as_plain_python() -> None:
                        terrain={(3, 2): "hindering", (5, 1): "blocking", (2, 4): "elevated"})
     unit = state.units["u"]
     t = movement.map_tables(state.grid)
-    query = np.array(movement._kernel_query(state, unit, 8, t), np.int64)
+    query = movement._kernel_query(state, unit, 8, t)[0]
     maps = t.arrays(False)
     dirs = movement._np_directions(t.pw, 1, True)
     rows, ends, reached = _kernels.plain_search(maps, dirs, query)

@@ -67,7 +67,8 @@ def test_search_table_answers_like_the_dict(seed: int) -> None:
 
 @needs_numba
 def test_far_units_leave_the_search_unchanged() -> None:
-    """Units out of reach are left out of the query; the ends stay those of the plain search."""
+    """Units out of reach are in the query (every unit's row is) but change nothing: the ends
+    stay those of the plain search."""
     units = [{"id": "m", "at": (1, 1)}]
     units += [{"id": f"b{k}", "side": "B", "cls": "pike", "at": (20 + k, 20), "facing": "south"}
               for k in range(5)]
@@ -76,8 +77,9 @@ def test_far_units_leave_the_search_unchanged() -> None:
     mover = state.units["m"]
     assert movement.destination_table(state, mover, 6).as_dict() == movement.destinations(
         state, mover, 6)
-    query = movement._kernel_query(state, mover, 6, movement.map_tables(state.grid))
-    assert query[_kernels.Q_OCCUPIED] == 0 and len(query) == _kernels.Q_HEADER
+    query, _ = movement._kernel_query(state, mover, 6, movement.map_tables(state.grid))
+    assert query[_kernels.Q_UNITS] == len(state.units)
+    assert len(query) == _kernels.Q_HEADER + _kernels.UNIT_FIELDS * len(state.units)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -14,9 +14,12 @@ Each search takes three arrays, because calling a compiled function costs time p
 * ``maps`` (int64, 7 rows by padded square index): the map's rows :data:`MAP_COST` ..
   :data:`MAP_CLEAR`, built once per map and base size;
 * ``dirs`` (int64, 8 x 3): the steps as (index offset, corner square A, corner square B);
-* ``query`` (int64): the header fields :data:`Q_START` .. :data:`Q_OCCUPIED`, then the padded
-  indexes of the squares other units hold, then :data:`ENEMY_FIELDS` numbers per enemy near
-  enough to matter: x, y, size, facing dx, facing dy (a facing of (0, 0) means no front arc).
+* ``query`` (int64): the header fields :data:`Q_START` .. :data:`Q_UNITS`, then
+  :data:`UNIT_FIELDS` numbers per unit of the battle (:data:`U_ACTIVE` .. :data:`U_FDY`; a
+  facing of (0, 0) means no front arc). The unit rows are kept up to date by the state
+  (:meth:`~warhost.rulesets.fantasy_battle.state.FBState.unit_table`), so a query costs only
+  its header; the searches skip the mover's row and units off the map themselves (units too far
+  away to touch the move change nothing).
 """
 
 from __future__ import annotations
@@ -36,11 +39,41 @@ if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
         pass
 
 __all__ = [
-    "AVAILABLE", "ENEMY_FIELDS", "MAP_BASE", "MAP_CLEAR", "MAP_CLS", "MAP_COST", "MAP_END",
-    "MAP_HALT", "MAP_LVL", "Q_BUDGET", "Q_DOUBLING", "Q_HEADER", "Q_HEIGHT",
-    "Q_LEVELS", "Q_OCCUPIED", "Q_PW", "Q_SIZE", "Q_START", "Q_WIDTH",
-    "R_BEST", "R_ENDS", "R_ORDER", "R_PREV", "R_RANK",
-    "charge_search", "plain_search",
+    "AVAILABLE",
+    "MAP_BASE",
+    "MAP_CLEAR",
+    "MAP_CLS",
+    "MAP_COST",
+    "MAP_END",
+    "MAP_HALT",
+    "MAP_LVL",
+    "Q_BUDGET",
+    "Q_DOUBLING",
+    "Q_HEADER",
+    "Q_HEIGHT",
+    "Q_LEVELS",
+    "Q_PW",
+    "Q_SELF",
+    "Q_SIDE",
+    "Q_SIZE",
+    "Q_START",
+    "Q_UNITS",
+    "Q_WIDTH",
+    "R_BEST",
+    "R_ENDS",
+    "R_ORDER",
+    "R_PREV",
+    "R_RANK",
+    "UNIT_FIELDS",
+    "U_ACTIVE",
+    "U_FDX",
+    "U_FDY",
+    "U_SIDE",
+    "U_SIZE",
+    "U_X",
+    "U_Y",
+    "charge_search",
+    "plain_search",
 ]
 
 # Rows of ``maps``.
@@ -61,9 +94,20 @@ Q_HEIGHT = 4
 Q_SIZE = 5  # the mover's base: 1 or 2 squares a side
 Q_LEVELS = 6  # 1 if the map has elevated squares (cliff edges to check)
 Q_DOUBLING = 7  # 1 if a step from next to an enemy costs double (not Cavalry)
-Q_OCCUPIED = 8  # how many occupied-square indexes follow the header
-Q_HEADER = 9
-ENEMY_FIELDS = 5
+Q_SELF = 8  # the mover's row among the unit rows
+Q_SIDE = 9  # the mover's side (the index in the battle's sides)
+Q_UNITS = 10  # how many unit rows follow the header
+Q_HEADER = 11
+
+# Fields of a unit row of ``query``.
+U_ACTIVE = 0  # 1 if the unit stands on the map
+U_X = 1  # anchor
+U_Y = 2
+U_SIZE = 3
+U_SIDE = 4
+U_FDX = 5  # a Pike's facing; (0, 0) for units without a front arc
+U_FDY = 6
+UNIT_FIELDS = 7
 
 # Rows of what plain_search returns.
 R_BEST = 0
@@ -94,20 +138,27 @@ def _setup_py(
     size = query[Q_SIZE]
     doubling = query[Q_DOUBLING] != 0
     large = size == 2
-    first_enemy = Q_HEADER + query[Q_OCCUPIED]
-    for t in range(Q_HEADER, first_enemy):
-        q = query[t]
-        enter[q] = 0
-        if large:
-            enter[q - 1] = 0
-            enter[q - pw] = 0
-            enter[q - pw - 1] = 0
-    # Anchors touching an enemy (doubled step cost) and in an enemy Pike's front arc.
-    for e in range(first_enemy, query.shape[0], ENEMY_FIELDS):
-        ax = query[e]
-        ay = query[e + 1]
-        esize = query[e + 2]
+    me = query[Q_SELF]
+    side = query[Q_SIDE]
+    for r in range(query[Q_UNITS]):
+        e = Q_HEADER + r * UNIT_FIELDS
+        if r == me or query[e + U_ACTIVE] == 0:
+            continue
+        ax = query[e + U_X]
+        ay = query[e + U_Y]
+        esize = query[e + U_SIZE]
         a0 = (ay + 1) * pw + ax + 1
+        for sy in range(esize):  # the squares it holds
+            for sx in range(esize):
+                q = a0 + sy * pw + sx
+                enter[q] = 0
+                if large:
+                    enter[q - 1] = 0
+                    enter[q - pw] = 0
+                    enter[q - pw - 1] = 0
+        if query[e + U_SIDE] == side:
+            continue
+        # An enemy: anchors touching it (doubled step cost) and in its front arc (a Pike).
         level = lvl[a0]
         if doubling:
             for dy in range(-size, esize + 1):
@@ -115,8 +166,8 @@ def _setup_py(
                     a = a0 + dy * pw + dx
                     if 0 <= a < n and lvl[a] == level:
                         adj[a] = 1
-        fdx = query[e + 3]
-        fdy = query[e + 4]
+        fdx = query[e + U_FDX]
+        fdy = query[e + U_FDY]
         if fdx == 0 and fdy == 0:
             continue
         for k in range(3):

@@ -342,10 +342,10 @@ class FantasyBattleAI(Commander):
         old = pike.facing
         best = 0.0
         for facing in ((0, 1), (1, 0), (0, -1), (-1, 0)):
-            pike.facing = facing
+            state.set_facing(pike, facing)
             if state.in_front_arc(pike, state.squares_of(enemy)):
                 best = max(best, attack_chance(state, pike, enemy, "melee", charging))
-        pike.facing = old
+        state.set_facing(pike, old)
         return best
 
     def _facing(self, decision: Decision, state: FBState) -> Order | None:

@@ -893,6 +893,7 @@ def _dismount(state: FBState, battle: Battle, target: Unit, attacker: Unit) -> s
     target.cls = DISMOUNTED_CLASS.get(target.cls, target.cls)
     target.size = 1
     target.dismounted = True
+    state.sync(target)
     legal = [sq for sq in space if _placeable(state, sq)]
     spot: Square | None
     if legal:
@@ -915,9 +916,9 @@ def _dismount(state: FBState, battle: Battle, target: Unit, attacker: Unit) -> s
             subject=target.id, default=default,
         ))
         facing_name = str(order.args[0])
-        target.facing = FACINGS[facing_name]
+        state.set_facing(target, FACINGS[facing_name])
     else:
-        target.facing = None
+        state.set_facing(target, None)
     battle.emit("dismounted", unit=target.id, at=list(spot), cls=target.cls, facing=facing_name)
     if target.rank == "champion" and state.options.champion_dismount_counts_as_wound:
         target.wounded = True

@@ -271,7 +271,7 @@ def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
                                   default=current if current in options else None))
     new = FACINGS[str(pick.args[0])]
     if new != unit.facing:
-        unit.facing = new
+        state.set_facing(unit, new)
         battle.emit("facing", unit=unit.id, facing=str(pick.args[0]))
 
 
@@ -367,7 +367,7 @@ def reinforce(state: FBState, battle: Battle, side: str) -> None:
         squares = legal_deploy_squares(state, unit)
         where = battle.decide(Decision(side, "deploy", tuple(Order.of("deploy", *sq) for sq in squares),
                                        f"where does {unit.id} return?", subject=unit.id))
-        unit.status = ON_MAP
+        state.set_status(unit, ON_MAP)
         state.place(unit, (int(where.args[0]), int(where.args[1])))
         taken[unit.rank] += 1
         battle.emit("reinforced", unit=unit.id, side=side, at=list(unit.anchor or ()))
@@ -387,6 +387,7 @@ def restore(unit: Unit, state: FBState) -> None:
         unit.facing = (0, 1) if side_index(state, unit.side) == 0 else (0, -1)
     if unit.cls != "pike":
         unit.facing = None
+    state.sync(unit)
 
 
 def side_index(state: FBState, side: str) -> int:

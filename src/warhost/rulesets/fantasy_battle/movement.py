@@ -672,52 +672,23 @@ def _np_directions(pw: int, size: int, corner: bool) -> np.ndarray:
     return np.array(_directions(pw, size, corner), np.int64).reshape(8, 3)
 
 
-def _kernel_query(state: FBState, unit: Unit, budget: int, t: _Tables) -> list[int]:
-    """The ``query`` of the compiled searches (layout in :mod:`._kernels`) as a plain list:
-    the mover, the squares other units near enough to matter hold and the enemies that can touch
-    the move (as :class:`_Ctx` chooses them), read in one pass over the units (the squares units
-    on the map hold are exactly ``state.occupied``; see :meth:`FBState.place`)."""
+def _kernel_query(
+    state: FBState, unit: Unit, budget: int, t: _Tables
+) -> tuple[np.ndarray, tuple[int, ...]]:
+    """The ``query`` of the compiled searches (layout in :mod:`._kernels`) and the header written
+    into it for this move: the query is the state's unit table (:meth:`FBState.unit_table`),
+    whose :attr:`~FBState.table_version` stands for all of it but the header."""
     anchor = unit.anchor
     assert anchor is not None
     pw = t.pw
-    ux, uy = anchor
-    # Nothing farther than this can touch the move (see _Ctx): a move costs the same in any
-    # army size.
-    reach = budget + 4
-    lo_x = ux - reach
-    hi_x = ux + reach
-    lo_y = uy - reach
-    hi_y = uy + reach
-    side = unit.side
-    occ: list[int] = []
-    enemies: list[int] = []
-    for other in state.units.values():
-        there = other.anchor
-        if there is None or other.status != ON_MAP or other is unit:
-            continue
-        x, y = there
-        size = other.size
-        if x + size <= lo_x or x > hi_x or y + size <= lo_y or y > hi_y:
-            continue  # no square of its space is near
-        a = (y + 1) * pw + x + 1
-        if size == 1:
-            occ.append(a)
-        else:
-            occ += [a + dy * pw + dx for dy in range(size) for dx in range(size)]
-        if other.side == side or x < lo_x or y < lo_y:
-            continue
-        facing = other.facing
-        if facing is not None and other.cls == "pike":
-            enemies += (x, y, size, facing[0], facing[1])
-        else:
-            enemies += (x, y, size, 0, 0)
-    query = [  # the header, Q_START .. Q_OCCUPIED
-        (uy + 1) * pw + ux + 1, budget, pw, t.width, t.height, unit.size, int(t.has_elev),
-        0 if unit.is_cavalry else 1, len(occ),
-    ]
-    query += occ
-    query += enemies
-    return query
+    query = state.unit_table()
+    header = (  # Q_START .. Q_SIDE; Q_UNITS is the table's own
+        (anchor[1] + 1) * pw + anchor[0] + 1, budget, pw, t.width, t.height, unit.size,
+        int(t.has_elev), 0 if unit.is_cavalry else 1, state.table_row(unit),
+        state.sides.index(unit.side),
+    )
+    query[:_kernels.Q_UNITS] = header
+    return query, header
 
 
 def _corner_rule(state: FBState) -> bool:
@@ -735,11 +706,10 @@ def destination_table(
     if vault or not _kernels.AVAILABLE:
         return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault))
     t = _tables(state.grid)
-    query = _kernel_query(state, unit, budget, t)
+    query, header = _kernel_query(state, unit, budget, t)
     rows, ends, reached = _kernels.plain_search(
-        t.arrays(unit.size == 2), _np_directions(t.pw, unit.size, _corner_rule(state)),
-        np.array(query, np.int64))
-    return _SearchTable(t, query[_kernels.Q_START], rows, ends, reached)
+        t.arrays(unit.size == 2), _np_directions(t.pw, unit.size, _corner_rule(state)), query)
+    return _SearchTable(t, header[_kernels.Q_START], rows, ends, reached)
 
 
 def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
@@ -967,17 +937,17 @@ def has_charge_run(state: FBState, unit: Unit, budget: int) -> bool:
 def _charge_rows(state: FBState, unit: Unit, budget: int, t: _Tables) -> tuple[int, np.ndarray]:
     """The start index and the compiled charge search's rows. The last search is kept with
     everything it reads besides the map (the query and the corner-cutting option): a turn asks
-    first whether a charge exists (:func:`has_charge_run`), then for the charges themselves."""
-    query = _kernel_query(state, unit, budget, t)
+    first whether a charge exists (:func:`has_charge_run`), then for the charges themselves.
+    The units' rows are known by the table's version, unique across states."""
+    query, header = _kernel_query(state, unit, budget, t)
     corner = _corner_rule(state)
-    key = (corner, *query)
-    start = query[_kernels.Q_START]
+    key = (corner, state.table_version, *header)
+    start = header[_kernels.Q_START]
     last = t.last_charge
     if last is not None and last[0] == key:
         return start, last[1]
     rows = _kernels.charge_search(
-        t.arrays(unit.size == 2), _np_directions(t.pw, unit.size, corner),
-        np.array(query, np.int64))
+        t.arrays(unit.size == 2), _np_directions(t.pw, unit.size, corner), query)
     t.last_charge = (key, rows)
     return start, rows
 

@@ -460,7 +460,7 @@ def _set_facing(state: FBState, unit: Unit, name: Any, key: str) -> None:
                if state.options.pike_facings == 8 or fx == 0 or fy == 0]
     if text not in allowed:
         raise WarhostError(f"unknown facing {name!r} (use {', '.join(allowed)})", field=key)
-    unit.facing = FACINGS[text]
+    state.set_facing(unit, FACINGS[text])
 
 
 def _apply_situation(

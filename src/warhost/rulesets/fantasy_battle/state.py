@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import copy
+import itertools
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
 from warhost.geometry.grid import Grid, Square, footprint, space_distance
+from warhost.rulesets.fantasy_battle import _kernels
 from warhost.rulesets.fantasy_battle.model import Options
 from warhost.rulesets.fantasy_battle.terrain import TERRAIN, TerrainKind
 
@@ -21,6 +25,10 @@ FACINGS: dict[str, Square] = {
     "northeast": (1, 1), "northwest": (-1, 1), "southeast": (1, -1), "southwest": (-1, -1),
 }
 FACING_NAMES = {v: k for k, v in FACINGS.items()}
+
+# Versions of the unit tables (:meth:`FBState.unit_table`), unique across states, so a search
+# kept with one version is never taken for another state's.
+_TABLE_VERSIONS = itertools.count(1)
 
 ON_MAP = "active"
 DEFEATED = "defeated"
@@ -181,6 +189,10 @@ class FBState:
         self.turn_feats: set[str] = set()  # who used a Feat this turn (FB-FEAT-03)
         self.turn_index = 0
         self.reinforced: dict[str, dict[str, int]] = {}
+        # What the compiled movement searches read about the units (see unit_table).
+        self._table: np.ndarray | None = None
+        self._table_rows: dict[str, int] = {}
+        self.table_version = next(_TABLE_VERSIONS)
 
     def unit_order(self) -> dict[str, int]:
         """Each unit's position in the army lists (the order results are reported in)."""
@@ -197,6 +209,60 @@ class FBState:
             cached = (len(self.units), [u for u in self.units.values() if u.abilities])
             self._holders = cached
         return cached[1]
+
+    # --- the unit table ----------------------------------------------------------------
+    def unit_table(self) -> np.ndarray:
+        """The ``query`` array of the compiled movement searches (layout in
+        :mod:`._kernels`): a header the caller fills in, then one row per unit in army order,
+        kept up to date by :meth:`sync` (which every change of a unit's anchor, status, size,
+        class or facing goes through: :meth:`place`, :meth:`remove`, :meth:`set_status`,
+        :meth:`set_facing`). :attr:`table_version` changes with every row written."""
+        table = self._table
+        units = self.units
+        if table is None or len(self._table_rows) != len(units):
+            self._table_rows = {uid: r for r, uid in enumerate(units)}
+            table = np.zeros(_kernels.Q_HEADER + _kernels.UNIT_FIELDS * len(units), np.int64)
+            table[_kernels.Q_UNITS] = len(units)
+            self._table = table
+            for unit in units.values():
+                self._write_row(table, unit)
+        return table
+
+    def table_row(self, unit: Unit) -> int:
+        """The unit's row in :meth:`unit_table` (call that first)."""
+        return self._table_rows[unit.id]
+
+    def sync(self, unit: Unit) -> None:
+        """Write the unit's row of the unit table again (after any change of its anchor, status,
+        size, class or facing)."""
+        table = self._table
+        if table is not None:
+            self._write_row(table, unit)
+
+    def _write_row(self, table: np.ndarray, unit: Unit) -> None:
+        row = self._table_rows.get(unit.id)
+        if row is None:
+            return  # a unit added since: the table is built again when next asked for
+        self.table_version = next(_TABLE_VERSIONS)
+        e = _kernels.Q_HEADER + _kernels.UNIT_FIELDS * row
+        anchor = unit.anchor
+        if anchor is None or unit.status != ON_MAP:
+            table[e + _kernels.U_ACTIVE] = 0
+            return
+        facing = unit.facing
+        fdx, fdy = facing if facing is not None and unit.cls == "pike" else (0, 0)
+        table[e:e + _kernels.UNIT_FIELDS] = (
+            1, anchor[0], anchor[1], unit.size, self.sides.index(unit.side), fdx, fdy)
+
+    def set_facing(self, unit: Unit, facing: Square | None) -> None:
+        """Turn a unit (a Pike's facing; None for units without one)."""
+        unit.facing = facing
+        self.sync(unit)
+
+    def set_status(self, unit: Unit, status: str) -> None:
+        """Set a unit's status (on the map, defeated or in the pool)."""
+        unit.status = status
+        self.sync(unit)
 
     # --- placement -----------------------------------------------------------------------
     def squares_of(self, unit: Unit) -> tuple[Square, ...]:
@@ -224,11 +290,23 @@ class FBState:
             else:
                 for sq in footprint(anchor, unit.size):
                     occupied[sq] = uid
+        table = self._table
+        if table is None:
+            return
+        row = self._table_rows.get(uid)
+        if row is not None and old is not None and anchor is not None and on_map:
+            # A step on the map (the hot case) changes only the anchor in the unit's row.
+            self.table_version = next(_TABLE_VERSIONS)
+            e = _kernels.Q_HEADER + _kernels.UNIT_FIELDS * row
+            table[e + _kernels.U_X] = anchor[0]
+            table[e + _kernels.U_Y] = anchor[1]
+        else:
+            self._write_row(table, unit)
 
     def remove(self, unit: Unit, status: str) -> None:
         """Take a unit off the map with the given status (defeated or in the pool)."""
         self.place(unit, None)
-        unit.status = status
+        self.set_status(unit, status)
 
     def terrain(self, sq: Square) -> TerrainKind:
         """The terrain kind of a square."""
