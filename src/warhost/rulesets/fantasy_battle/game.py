@@ -230,7 +230,7 @@ def movement_phase(
         pick = battle.decide(decision)
         dest = (int(pick.args[0]), int(pick.args[1]))
         # The path is only logged: left out when the log keeps no fields.
-        plan = table.plan(dest, with_path=movement.records_fields(battle))
+        plan = table.plan(dest, with_path=battle.records_fields)
         if plan.vaulted is not None:
             feats.use_feat(state, battle, unit, "vault")
         if dest != unit.anchor:  # every end but staying put has a non-empty path

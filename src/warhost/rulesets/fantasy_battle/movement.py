@@ -46,7 +46,6 @@ import numpy as np
 
 from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
-from warhost.core.events import EventLog
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Grid, Square, facing_arc, footprint, space_distance
 from warhost.rulesets.fantasy_battle import _kernels
@@ -64,7 +63,6 @@ __all__ = [
     "destinations",
     "has_charge_run",
     "nearest_legal_space",
-    "records_fields",
 ]
 
 
@@ -996,22 +994,15 @@ def _touches_slope(state: FBState, unit: Unit, anchor: Square) -> bool:
     return any(cls[i + o] == _SLOPE for o in (0, 1, t.pw, t.pw + 1))
 
 
-def records_fields(battle: Battle) -> bool:
-    """Whether :meth:`Battle.emit` passes an event's fields on (it only counts the event when
-    the plain log does not record)."""
-    log = battle.log
-    return log.record or type(log) is not EventLog
-
-
 def apply_move(state: FBState, battle: Battle, unit: Unit, plan: MovePlan) -> None:
     """Move ``unit`` along ``plan`` and log a ``move`` event (``plan.path`` is read only for
-    the event's fields, when :func:`records_fields`). A move that ends on slope (only
+    the event's fields, when ``battle.records_fields``). A move that ends on slope (only
     after a front-arc stop) is followed by a forced move to the nearest legal space at the foot
     of the slope, logged as ``forced_move`` (FB-TERRAIN-11, FB-AMB-47). The facing of a Pike is
     never changed here (FB-PIKE-04)."""
     origin = unit.anchor
     state.place(unit, plan.dest)
-    if records_fields(battle):
+    if battle.records_fields:
         battle.emit(
             "move",
             unit=unit.id,
