@@ -16,7 +16,7 @@ labels.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -159,6 +159,23 @@ def situation_flag(situation: Mapping[str, Any], key: str, default: bool = False
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
+def close_match_hint(name: str, known: Sequence[str], listing: str) -> str:
+    """``; did you mean 'x'?`` for the nearest of ``known``, else `` (listing: a, b, ...)``."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else f" ({listing}: {', '.join(known)})"
+
+
+def check_situation_keys(situation: Mapping[str, Any], known: Sequence[str],
+                         where: str = "") -> None:
+    """Refuse the first key of ``situation`` that is not in ``known`` (``where`` is added to
+    the message, e.g. `` for dnd5e-tactics``); the error names that key as its field."""
+    for key in situation:
+        if key not in known:
+            raise WarhostError(
+                f"unknown situation {key!r}{where}{close_match_hint(key, known, 'known')}",
+                field=key)
+
+
 def with_options(model: ModelT, overrides: Mapping[str, Any],
                  check: Callable[[ModelT], None]) -> ModelT:
     """``model`` (a scenario with an ``options`` field) with some options changed, validated
@@ -170,9 +187,8 @@ def with_options(model: ModelT, overrides: Mapping[str, Any],
     data = current.model_dump()
     for name, value in overrides.items():
         if name not in known:
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else f" (options: {', '.join(known)})"
-            raise WarhostError(f"unknown option {name!r}{hint}", field="options")
+            raise WarhostError(f"unknown option {name!r}{close_match_hint(name, known, 'options')}",
+                               field="options")
         data[name] = option_value(value)
     try:
         options = type(current).model_validate(data)

@@ -1,48 +1,22 @@
 """Builders for the End of Round tests: standard layouts, damage that leaves a chosen number
-of members, a decision spy, and a marker for tests that need combat functions still stubbed."""
+of members and a decision spy."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import pytest
-
 from warhost.core.decisions import Decision
 from warhost.core.orders import Order
-from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.state import Unit
 
 from .helpers import GUARD, KNIGHT, THUG, make_ctx, scenario, unit, unit_spec
 
 __all__ = [
-    "GUARD", "KNIGHT", "THUG", "build", "facing_pair", "needs_combat", "spy", "unit",
+    "GUARD", "KNIGHT", "THUG", "build", "facing_pair", "spy", "unit",
     "unit_spec", "wound",
 ]
-
-
-def stubbed(name: str) -> bool:
-    """Whether ``combat.<name>`` is still the interface stub (or missing)."""
-    fn = getattr(combat, name, None)
-    if fn is None:
-        return True
-    try:
-        source = inspect.getsource(fn)
-    except (OSError, TypeError):
-        return False
-    body = source.split('"""')[-1] if source.count('"""') >= 2 else source
-    return body.strip() == "raise NotImplementedError"
-
-
-def needs_combat(*names: str) -> pytest.MarkDecorator:
-    """Skip while any of the named combat functions is still the stub."""
-    missing = [n for n in names if stubbed(n)]
-    return pytest.mark.skipif(
-        bool(missing),
-        reason=f"combat.{', combat.'.join(missing)} not implemented yet (combat.py stub)",
-    )
 
 
 def build(

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from warhost.geometry.table import path_cost
+from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.end_of_round import (
     end_of_round,
     follow_through_options,
@@ -21,7 +22,6 @@ from .eor_helpers import (
     KNIGHT,
     build,
     facing_pair,
-    needs_combat,
     spy,
     unit,
     unit_spec,
@@ -208,7 +208,6 @@ def test_open_stance_enemy_gets_no_attack() -> None:
 
 @pytest.mark.rule("T5-FLEE-04", "T5-FLEE-06", "T5-DEC-19", "T5-AMB-47", "T5-AMB-40",
                   "T5-CASUALTY-05")
-@needs_combat("resolve_unit_attack", "commander_attack", "unit_routine")
 def test_flee_attacks_become_casualties_at_once() -> None:
     # B1's 20 Thugs: one Mace resolution; d6 1. Its Knight: Greatsword, d20 2 (a miss).
     ctx = engaged_flee(b_orders=("attack", "attack Greatsword", "casualty"), dice=(12, 1, 2))
@@ -233,7 +232,6 @@ def test_flee_attacks_become_casualties_at_once() -> None:
 
 
 @pytest.mark.rule("T5-AMB-47", "T5-AMB-50")
-@needs_combat("resolve_unit_attack", "unit_routine")
 def test_unit_emptied_by_flee_attacks_routs() -> None:
     # d6 6 on a needed 12: divisor 1, all 20 Thugs hit for 8: 160 kills the last 5.
     ctx = engaged_flee(b_orders=("attack", "none"), dice=(12, 6))
@@ -245,7 +243,6 @@ def test_unit_emptied_by_flee_attacks_routs() -> None:
 
 
 @pytest.mark.rule("T5-FLEE-08", "T5-DUEL-05")
-@needs_combat("end_duel")
 @pytest.mark.parametrize("roll", [12, 9])  # fails by 7 (flee) and by 10 (rout)
 def test_fleeing_or_routing_ends_the_duel(roll: int) -> None:
     ctx = build(facing_pair(), dice=[roll], orders={"A": ["decline"], "B": ["none"]})
@@ -305,17 +302,23 @@ def test_no_follow_through_without_engagement_at_the_start() -> None:
     assert not [d for d in seen if d.kind == "follow_through"]
 
 
-@pytest.mark.rule("T5-AMB-36")
-def test_no_follow_through_while_another_engaged_enemy_stays() -> None:
-    units = facing_pair()
-    units["A"].append(unit_spec("A2", (26.75, 18.5), 10, facing=270))  # on B1's east flank
-    ctx = build(units, dice=[12], orders={"A": ["decline"], "B": ["none"]})
+def _flees_with_b1_still_held(ctx: Ctx) -> None:
+    """A1 breaks and flees while another A body stays engaged with B1: B1 gets no
+    follow-through."""
     seen = spy(ctx)
     assert len(ctx.state.engaged_with(unit(ctx, "B1"))) == 2
     wound(unit(ctx, "A1"), 5)
     end_of_round(ctx)
     assert unit(ctx, "A1").fled
     assert not [d for d in seen if d.kind == "follow_through"]
+
+
+@pytest.mark.rule("T5-AMB-36")
+def test_no_follow_through_while_another_engaged_enemy_stays() -> None:
+    units = facing_pair()
+    units["A"].append(unit_spec("A2", (26.75, 18.5), 10, facing=270))  # on B1's east flank
+    ctx = build(units, dice=[12], orders={"A": ["decline"], "B": ["none"]})
+    _flees_with_b1_still_held(ctx)
 
 
 @pytest.mark.rule("T5-AMB-36")
@@ -323,12 +326,7 @@ def test_no_follow_through_while_an_engaged_single_stays() -> None:
     singles = {"A": [{"id": "S1", "stats": KNIGHT, "at": [24.0, 19.25]}]}  # behind B1
     ctx = build(facing_pair(), singles=singles, dice=[12],
                 orders={"A": ["decline"], "B": ["none"]})
-    seen = spy(ctx)
-    assert len(ctx.state.engaged_with(unit(ctx, "B1"))) == 2
-    wound(unit(ctx, "A1"), 5)
-    end_of_round(ctx)
-    assert unit(ctx, "A1").fled
-    assert not [d for d in seen if d.kind == "follow_through"]
+    _flees_with_b1_still_held(ctx)
 
 
 @pytest.mark.rule("T5-AMB-36")

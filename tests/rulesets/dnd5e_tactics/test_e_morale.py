@@ -18,7 +18,6 @@ from .eor_helpers import (
     THUG,
     build,
     facing_pair,
-    needs_combat,
     spy,
     unit,
     unit_spec,
@@ -175,7 +174,6 @@ def test_natural_20_can_fail_and_natural_1_can_pass() -> None:
 
 
 @pytest.mark.rule("T5-AMB-43", "T5-SLAIN-01")
-@needs_combat("damage_character", "kill_commander")
 def test_rank_at_the_moment_of_the_check_includes_earlier_losses() -> None:
     weak = dict(KNIGHT, hp=4)
     ctx = build(facing_pair(gap=APART, a_extra={"commander": weak}), dice=[1, 1, 1, 1, 20],

@@ -14,7 +14,6 @@ from .eor_helpers import (
     THUG,
     build,
     facing_pair,
-    needs_combat,
     spy,
     unit,
     unit_spec,
@@ -93,7 +92,6 @@ def test_remainder_choice_goes_to_the_opposing_side() -> None:
 
 
 @pytest.mark.rule("T5-CASUALTY-05", "T5-DEC-17", "T5-AMB-40")
-@needs_combat("damage_character")
 def test_remainder_as_4d6_on_the_commander_is_no_casualty() -> None:
     # 16 damage on Thugs: nobody dies, the remainder (16) is exactly half.
     ctx = build(facing_pair(gap=APART), dice=[6, 5, 4, 3], orders={"B": ["commander"]})
@@ -140,7 +138,6 @@ def test_casualties_stop_at_zero_and_a_leaderless_empty_unit_is_destroyed() -> N
 
 
 @pytest.mark.rule("T5-AMB-37", "T5-AMB-50", "T5-MORALE-07")
-@needs_combat("damage_character")
 def test_no_member_left_forces_the_4d6_then_routs() -> None:
     ctx = build(facing_pair(gap=APART), dice=[1, 1, 1, 1])
     seen = spy(ctx)

@@ -35,6 +35,7 @@ from warhost.core.errors import WarhostError
 from warhost.core.odds import (
     IllegalAttackError,
     OddsReport,
+    check_situation_keys,
     fraction_json,
     option_value,
     situation_flag,
@@ -339,13 +340,7 @@ def exact_odds(
         >>> report.outcomes["hits 7"]  # doctest: +SKIP
         Fraction(1, 3)
     """
-    unknown = [k for k in situation if k not in SITUATION_KEYS]
-    if unknown:
-        close = difflib.get_close_matches(unknown[0], list(SITUATION_KEYS), n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else \
-            f" (known: {', '.join(SITUATION_KEYS)})"
-        raise WarhostError(f"unknown situation {unknown[0]!r} for dnd5e-tactics{hint}",
-                           field=unknown[0])
+    check_situation_keys(situation, list(SITUATION_KEYS), " for dnd5e-tactics")
     ctx = build_state(scenario, situation)
     state = ctx.state
     att = _body(state, attacker, "attacker", scenario)
