@@ -10,6 +10,7 @@ from warhost.core.orders import Order
 
 
 _NO_INFO: Any = object()  # marks "no info given": each decision then gets its own dict
+_UNSET: Any = object()  # a lazy default not worked out yet
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,8 @@ class LazyDecision(Decision):
     against plain decisions keeps working); :attr:`option_count`, :meth:`option` and
     :meth:`find` do not. ``locate(order)``, if given, names the only index where an option equal
     to ``order`` could be (None: look through all of them), so :meth:`find` stays cheap.
+    ``default_of()``, if given instead of ``default``, works out the default when it is first
+    read (many commanders never read it).
 
     Example:
         >>> d = LazyDecision("A", "move", 3, lambda i: Order.of("move", i, 0))
@@ -85,11 +88,16 @@ class LazyDecision(Decision):
         (3, 'move 2 0')
         >>> d.find("move 1 0") == Order.of("move", 1, 0), d.find("move 5 0")
         (True, None)
+        >>> LazyDecision("A", "move", 3, lambda i: Order.of("move", i, 0),
+        ...              default_of=lambda: Order.of("move", 0, 0)).default
+        Order(kind='move', args=(0, 0))
     """
 
     _count: int
     _make: Callable[[int], Order]
     _locate: Callable[[Order], int | None] | None
+    _default: Order | None
+    _default_of: Callable[[], Order | None] | None
     _made: dict[int, Order]
     _all: tuple[Order, ...] | None
 
@@ -104,12 +112,25 @@ class LazyDecision(Decision):
         default: Order | None = None,
         info: dict[str, Any] | None = None,
         locate: Callable[[Order], int | None] | None = None,
+        default_of: Callable[[], Order | None] | None = None,
     ) -> None:
         self.__dict__.update(
-            side=side, kind=kind, prompt=prompt, subject=subject, default=default,
+            side=side, kind=kind, prompt=prompt, subject=subject,
+            _default=_UNSET if default_of is not None else default, _default_of=default_of,
             info={} if info is None else info, _count=count, _make=make, _locate=locate,
             _made={}, _all=None,
         )
+
+    @property  # type: ignore[misc]
+    def default(self) -> Order | None:  # type: ignore[override]
+        """The default order (worked out now if ``default_of`` was given and it is not yet)."""
+        found: Order | None = self.__dict__["_default"]
+        if found is _UNSET:
+            make = self._default_of
+            assert make is not None
+            found = make()
+            object.__setattr__(self, "_default", found)
+        return found
 
     @property  # type: ignore[misc]
     def options(self) -> tuple[Order, ...]:  # type: ignore[override]

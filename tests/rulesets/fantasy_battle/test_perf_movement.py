@@ -4,6 +4,7 @@ for, and an unrecorded move event is still counted once."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from warhost.core.events import EventLog
@@ -137,15 +138,15 @@ def test_kernels_run_the_same_as_plain_python() -> None:
                        terrain={(3, 2): "hindering", (5, 1): "blocking", (2, 4): "elevated"})
     unit = state.units["u"]
     t = movement.map_tables(state.grid)
-    query = movement._kernel_query(state, unit, 8, t)[0]
-    maps = t.arrays(False)
-    dirs = movement._np_directions(t.pw, 1, True)
-    rows, ends, reached = _kernels.plain_search(maps, dirs, query)
-    py_rows, py_ends, py_reached = _kernels._plain_search(maps, dirs, query)
-    assert (ends, reached) == (py_ends, py_reached)
-    for r in (_kernels.R_BEST, _kernels.R_PREV):
+    units, me = state.unit_table_row(unit)
+    maps, params = t.kernel_inputs(1, True)
+    rows = np.full(t.rows_shape, -7, np.int64)
+    py_rows = np.full(t.rows_shape, -7, np.int64)
+    ends, reached = _kernels.plain_search(maps, params, units, me, 8, rows)
+    assert (ends, reached) == _kernels._plain_search(maps, params, units, me, 8, py_rows)
+    for r in (_kernels.R_BEST, _kernels.R_PREV, _kernels.R_RANK):
         assert rows[r].tolist() == py_rows[r].tolist()
     assert rows[_kernels.R_ORDER, :reached].tolist() == py_rows[_kernels.R_ORDER, :reached].tolist()
     assert rows[_kernels.R_ENDS, :ends].tolist() == py_rows[_kernels.R_ENDS, :ends].tolist()
-    charge = _kernels.charge_search(maps, dirs, query)
-    assert charge.tolist() == _kernels._charge_search(maps, dirs, query).tolist()
+    charge = _kernels.charge_search(maps, params, units, me, 8)
+    assert charge.tolist() == _kernels._charge_search(maps, params, units, me, 8).tolist()

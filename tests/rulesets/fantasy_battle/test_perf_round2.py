@@ -77,9 +77,8 @@ def test_far_units_leave_the_search_unchanged() -> None:
     mover = state.units["m"]
     assert movement.destination_table(state, mover, 6).as_dict() == movement.destinations(
         state, mover, 6)
-    query, _ = movement._kernel_query(state, mover, 6, movement.map_tables(state.grid))
-    assert query[_kernels.Q_UNITS] == len(state.units)
-    assert len(query) == _kernels.Q_HEADER + _kernels.UNIT_FIELDS * len(state.units)
+    units, _ = state.unit_table_row(mover)
+    assert units.shape == (len(state.units), _kernels.UNIT_FIELDS)
 
 
 @pytest.mark.parametrize("seed", range(6))

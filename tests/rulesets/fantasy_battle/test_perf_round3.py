@@ -30,17 +30,16 @@ def _expected_rows(state: FBState) -> list[tuple[int, ...]]:
             continue
         fx, fy = unit.facing if unit.facing is not None and unit.cls == "pike" else (0, 0)
         rows.append((1, unit.anchor[0], unit.anchor[1], unit.size,
-                     state.sides.index(unit.side), fx, fy))
+                     state.sides.index(unit.side), fx, fy, 0 if unit.is_cavalry else 1))
     return rows
 
 
 def _table_rows(state: FBState) -> list[tuple[int, ...]]:
     table = state.unit_table()
-    assert table[_kernels.Q_UNITS] == len(state.units)
+    assert table.shape == (len(state.units), _kernels.UNIT_FIELDS)
     out: list[tuple[int, ...]] = []
     for r in range(len(state.units)):
-        e = _kernels.Q_HEADER + r * _kernels.UNIT_FIELDS
-        row = tuple(int(v) for v in table[e:e + _kernels.UNIT_FIELDS])
+        row = tuple(int(v) for v in table[r])
         out.append(row if row[0] else (0,))
     return out
 
@@ -52,18 +51,18 @@ def test_table_follows_every_change_in_battles(
 ) -> None:
     """At every search of whole battles the table holds what the units say, and a version seen
     before always comes with the same rows (so a kept charge search is never stale)."""
-    real = movement._kernel_query
+    real = FBState.unit_table_row
     seen: dict[int, bytes] = {}
     calls = [0]
 
-    def checked(state: FBState, unit: Unit, budget: int, t: Any) -> Any:
+    def checked(state: FBState, unit: Unit) -> Any:
         assert _table_rows(state) == _expected_rows(state)
-        rows = state.unit_table()[_kernels.Q_HEADER:].tobytes()
+        rows = state.unit_table().tobytes()
         assert seen.setdefault(state.table_version, rows) == rows
         calls[0] += 1
-        return real(state, unit, budget, t)
+        return real(state, unit)
 
-    monkeypatch.setattr(movement, "_kernel_query", checked)
+    monkeypatch.setattr(FBState, "unit_table_row", checked)
     scenario = load_scenario(EXAMPLES / f"{example}.yaml")
     sides = scenario.ruleset.side_names(scenario.model)
     for seed in range(3):
@@ -119,5 +118,4 @@ def test_kept_charge_search_is_not_shared_between_states() -> None:
         runs = movement._charge_destinations_py(state, state.units["p"], 6)
         assert list(movement.charge_destinations(state, state.units["p"], 6).items()) == list(
             runs.items())
-    assert np.array_equal(a.unit_table()[_kernels.Q_HEADER:],
-                          a.copy().unit_table()[_kernels.Q_HEADER:])
+    assert np.array_equal(a.unit_table(), a.copy().unit_table())

@@ -9,17 +9,22 @@ compares the two on many positions. Without numba (or with the environment varia
 :data:`AVAILABLE` is False and the movement module uses its pure-Python search instead: the same
 results, several times slower.
 
-Each search takes three arrays, because calling a compiled function costs time per argument:
+Each search takes four arrays and two numbers, because calling a compiled function costs time
+per array (less per number), and handing a new array back costs more still:
 
 * ``maps`` (int64, 7 rows by padded square index): the map's rows :data:`MAP_COST` ..
   :data:`MAP_CLEAR`, built once per map and base size;
-* ``dirs`` (int64, 8 x 3): the steps as (index offset, corner square A, corner square B);
-* ``query`` (int64): the header fields :data:`Q_START` .. :data:`Q_UNITS`, then
-  :data:`UNIT_FIELDS` numbers per unit of the battle (:data:`U_ACTIVE` .. :data:`U_FDY`; a
-  facing of (0, 0) means no front arc). The unit rows are kept up to date by the state
-  (:meth:`~warhost.rulesets.fantasy_battle.state.FBState.unit_table`), so a query costs only
-  its header; the searches skip the mover's row and units off the map themselves (units too far
-  away to touch the move change nothing).
+* ``params`` (int64, :data:`P_ROWS` x 3): the 8 steps as (index offset, corner square A, corner
+  square B) in rows :data:`P_DIRS` .., then :data:`P_MAP` (padded width, width, height) and
+  :data:`P_BASE` (base size, 1 if the map has elevated squares), built once per map, base size
+  and corner-cutting rule;
+* ``units`` (int64, one row of :data:`UNIT_FIELDS` numbers per unit of the battle:
+  :data:`U_ACTIVE` .. :data:`U_DOUBLING`; a facing of (0, 0) means no front arc), kept up to date
+  by the state (:meth:`~warhost.rulesets.fantasy_battle.state.FBState.unit_table`); the searches
+  skip the mover's row and units off the map themselves (units too far away to touch the move
+  change nothing);
+* ``me`` (the mover's row) and ``budget``;
+* for :func:`plain_search`, ``rows`` (int64, 5 x padded squares): where the results go.
 """
 
 from __future__ import annotations
@@ -47,25 +52,19 @@ __all__ = [
     "MAP_END",
     "MAP_HALT",
     "MAP_LVL",
-    "Q_BUDGET",
-    "Q_DOUBLING",
-    "Q_HEADER",
-    "Q_HEIGHT",
-    "Q_LEVELS",
-    "Q_PW",
-    "Q_SELF",
-    "Q_SIDE",
-    "Q_SIZE",
-    "Q_START",
-    "Q_UNITS",
-    "Q_WIDTH",
+    "P_BASE",
+    "P_DIRS",
+    "P_MAP",
+    "P_ROWS",
     "R_BEST",
     "R_ENDS",
     "R_ORDER",
     "R_PREV",
     "R_RANK",
+    "R_ROWS",
     "UNIT_FIELDS",
     "U_ACTIVE",
+    "U_DOUBLING",
     "U_FDX",
     "U_FDY",
     "U_SIDE",
@@ -85,40 +84,34 @@ MAP_END = 4  # per anchor: 1 if the move may end here
 MAP_HALT = 5  # per anchor: 1 if the space is on slope (an end only after a front-arc halt)
 MAP_CLEAR = 6  # per anchor: 1 if every square of the space is clear for charging
 
-# Header of ``query``.
-Q_START = 0  # padded index of the mover's anchor
-Q_BUDGET = 1
-Q_PW = 2  # width of the padded grid
-Q_WIDTH = 3
-Q_HEIGHT = 4
-Q_SIZE = 5  # the mover's base: 1 or 2 squares a side
-Q_LEVELS = 6  # 1 if the map has elevated squares (cliff edges to check)
-Q_DOUBLING = 7  # 1 if a step from next to an enemy costs double (not Cavalry)
-Q_SELF = 8  # the mover's row among the unit rows
-Q_SIDE = 9  # the mover's side (the index in the battle's sides)
-Q_UNITS = 10  # how many unit rows follow the header
-Q_HEADER = 11
+# Rows of ``params``.
+P_DIRS = 0  # rows 0..7: the steps in DIRECTIONS8 order (index offset, corner A, corner B)
+P_MAP = 8  # (width of the padded grid, width, height)
+P_BASE = 9  # (the mover's base: 1 or 2 squares a side, 1 if the map has elevated squares, 0)
+P_ROWS = 10
 
-# Fields of a unit row of ``query``.
+# Fields of a row of ``units``.
 U_ACTIVE = 0  # 1 if the unit stands on the map
 U_X = 1  # anchor
 U_Y = 2
 U_SIZE = 3
-U_SIDE = 4
+U_SIDE = 4  # the index of its side in the battle's sides
 U_FDX = 5  # a Pike's facing; (0, 0) for units without a front arc
 U_FDY = 6
-UNIT_FIELDS = 7
+U_DOUBLING = 7  # 1 if its steps from next to an enemy cost double (not Cavalry, FB-CAV-02)
+UNIT_FIELDS = 8
 
-# Rows of what plain_search returns.
+# Rows of what plain_search writes into ``rows``.
 R_BEST = 0
 R_PREV = 1
 R_ORDER = 2
 R_ENDS = 3
 R_RANK = 4
+R_ROWS = 5
 
 
 def _setup_py(
-    maps: np.ndarray, query: np.ndarray, extra: int
+    maps: np.ndarray, params: np.ndarray, units: np.ndarray, me: int, extra: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(entry cost per anchor with other units' squares closed, 1 for anchors touching an
     enemy, 1 for anchors in an enemy Pike's front arc, ``extra`` more numbers for the caller's
@@ -132,21 +125,19 @@ def _setup_py(
     enter[:] = maps[MAP_BASE]
     adj[:] = 0
     arc[:] = 0
-    pw = query[Q_PW]
-    width = query[Q_WIDTH]
-    height = query[Q_HEIGHT]
-    size = query[Q_SIZE]
-    doubling = query[Q_DOUBLING] != 0
+    pw = params[P_MAP, 0]
+    width = params[P_MAP, 1]
+    height = params[P_MAP, 2]
+    size = params[P_BASE, 0]
+    doubling = units[me, U_DOUBLING] != 0
     large = size == 2
-    me = query[Q_SELF]
-    side = query[Q_SIDE]
-    for r in range(query[Q_UNITS]):
-        e = Q_HEADER + r * UNIT_FIELDS
-        if r == me or query[e + U_ACTIVE] == 0:
+    side = units[me, U_SIDE]
+    for r in range(units.shape[0]):
+        if r == me or units[r, U_ACTIVE] == 0:
             continue
-        ax = query[e + U_X]
-        ay = query[e + U_Y]
-        esize = query[e + U_SIZE]
+        ax = units[r, U_X]
+        ay = units[r, U_Y]
+        esize = units[r, U_SIZE]
         a0 = (ay + 1) * pw + ax + 1
         for sy in range(esize):  # the squares it holds
             for sx in range(esize):
@@ -156,7 +147,7 @@ def _setup_py(
                     enter[q - 1] = 0
                     enter[q - pw] = 0
                     enter[q - pw - 1] = 0
-        if query[e + U_SIDE] == side:
+        if units[r, U_SIDE] == side:
             continue
         # An enemy: anchors touching it (doubled step cost) and in its front arc (a Pike).
         level = lvl[a0]
@@ -166,8 +157,8 @@ def _setup_py(
                     a = a0 + dy * pw + dx
                     if 0 <= a < n and lvl[a] == level:
                         adj[a] = 1
-        fdx = query[e + U_FDX]
-        fdy = query[e + U_FDY]
+        fdx = units[r, U_FDX]
+        fdy = units[r, U_FDY]
         if fdx == 0 and fdy == 0:
             continue
         for k in range(3):
@@ -207,34 +198,34 @@ _setup: Any = numba.njit(cache=True, nogil=True)(_setup_py) if AVAILABLE else _s
 
 
 def _plain_search(
-    maps: np.ndarray, dirs: np.ndarray, query: np.ndarray
-) -> tuple[np.ndarray, int, int]:
-    """(rows, ends, reached): ``rows`` holds, per anchor index, :data:`R_BEST` the cheapest
+    maps: np.ndarray, params: np.ndarray, units: np.ndarray, me: int, budget: int,
+    rows: np.ndarray,
+) -> tuple[int, int]:
+    """(ends, reached), with ``rows`` filled in: per anchor index, :data:`R_BEST` the cheapest
     cost (unreached: ``budget + 1``) and :data:`R_PREV` the anchor it was reached from; then
     the first ``reached`` entries of :data:`R_ORDER` are the anchors in search order and the
     first ``ends`` entries of :data:`R_ENDS` the legal end anchors in ascending index order
     (row-major), and :data:`R_RANK` gives, per anchor index, its position among those ends
-    (-1: not an end). One array, because handing each array back to Python takes time."""
+    (-1: not an end). The caller hands ``rows`` in, because handing a new array back to Python
+    takes time."""
     cost = maps[MAP_COST]
     cls = maps[MAP_CLS]
     end_ok = maps[MAP_END]
     halt_ok = maps[MAP_HALT]
     n = cost.shape[0]
-    start = query[Q_START]
-    budget = query[Q_BUDGET]
-    pw = query[Q_PW]
-    large = query[Q_SIZE] == 2
-    levels = query[Q_LEVELS] != 0
+    pw = params[P_MAP, 0]
+    start = (units[me, U_Y] + 1) * pw + units[me, U_X] + 1
+    large = params[P_BASE, 0] == 2
+    levels = params[P_BASE, 1] != 0
     # Bucketed Dijkstra: buckets are linked lists of entries, kept in append order.
     cap = 8 * n + 1
-    enter, adj, arc, queue = _setup(maps, query, 2 * cap + 2 * (budget + 1))
+    enter, adj, arc, queue = _setup(maps, params, units, me, 2 * cap + 2 * (budget + 1))
     enode = queue[:cap]
     enext = queue[cap:2 * cap]
     head = queue[2 * cap:2 * cap + budget + 1]
     tail = queue[2 * cap + budget + 1:]
     head[:] = -1
     tail[:] = -1
-    rows = np.empty((5, n), np.int64)
     best = rows[R_BEST]
     prev = rows[R_PREV]
     order = rows[R_ORDER]
@@ -259,11 +250,11 @@ def _plain_search(
             if arc[i] and i != start:
                 continue  # a front-arc stop ends the movement (FB-PIKE-05)
             mult = 2 if adj[i] else 1
-            for k in range(8):
-                ca = dirs[k, 1]
-                if ca != 0 and cost[i + ca] <= 0 and cost[i + dirs[k, 2]] <= 0:
+            for k in range(P_DIRS, P_DIRS + 8):
+                ca = params[k, 1]
+                if ca != 0 and cost[i + ca] <= 0 and cost[i + params[k, 2]] <= 0:
                     continue  # squeezing between two impassable corners (FB-AMB-17)
-                j = i + dirs[k, 0]
+                j = i + params[k, 0]
                 step = enter[j]
                 if step <= 0:
                     continue
@@ -300,28 +291,29 @@ def _plain_search(
             found += 1
         else:
             rank[i] = -1
-    return rows, found, count
+    return found, count
 
 
-def _charge_search(maps: np.ndarray, dirs: np.ndarray, query: np.ndarray) -> np.ndarray:
+def _charge_search(
+    maps: np.ndarray, params: np.ndarray, units: np.ndarray, me: int, budget: int
+) -> np.ndarray:
     """The ends of charge moves as rows (end anchor, cost, direction, steps), in the order
     :func:`~warhost.rulesets.fantasy_battle.movement.charge_destinations` finds them."""
     cost = maps[MAP_COST]
     cls = maps[MAP_CLS]
     end_ok = maps[MAP_END]
     clear = maps[MAP_CLEAR]
-    start = query[Q_START]
-    budget = query[Q_BUDGET]
-    pw = query[Q_PW]
-    large = query[Q_SIZE] == 2
-    levels = query[Q_LEVELS] != 0
-    enter, adj, arc, _ = _setup(maps, query, 0)
+    pw = params[P_MAP, 0]
+    start = (units[me, U_Y] + 1) * pw + units[me, U_X] + 1
+    large = params[P_BASE, 0] == 2
+    levels = params[P_BASE, 1] != 0
+    enter, adj, arc, _ = _setup(maps, params, units, me, 0)
     out = np.empty((8 * (budget + 1), 4), np.int64)
     found = 0
     for k in range(8):
-        d = dirs[k, 0]
-        ca = dirs[k, 1]
-        cb = dirs[k, 2]
+        d = params[P_DIRS + k, 0]
+        ca = params[P_DIRS + k, 1]
+        cb = params[P_DIRS + k, 2]
         i = start
         spent = 0
         steps = 0

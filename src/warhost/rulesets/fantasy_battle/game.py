@@ -216,17 +216,15 @@ def movement_phase(
         vault = feats.can_use_feat(state, unit, "vault")
         table = movement.destination_table(state, unit, budget, vault=vault)
     cost = 0
-    if len(table):
-        assert unit.anchor is not None
+    count = len(table)
+    if count:
         # Options are the end anchors in row-major order, built only when read (a random
-        # commander reads one of them).
-        stay_at = table.position(unit.anchor)
-        decision = LazyDecision(unit.side, "move", len(table), table.move_order,
+        # commander reads one of them); the default (staying put) too.
+        decision = LazyDecision(unit.side, "move", count, table.move_order,
                                 f"where does {unit.id} move?", subject=unit.id,
-                                default=None if stay_at is None else table.move_order(stay_at),
                                 info={"double": double, "charge": charge, "budget": budget,
                                       "destinations": table},
-                                locate=table.locate)
+                                locate=table.locate, default_of=table.stay_order)
         pick = battle.decide(decision)
         dest = (int(pick.args[0]), int(pick.args[1]))
         # The path is only logged: left out when the log keeps no fields.

@@ -99,9 +99,10 @@ class _Tables:
     """
 
     __slots__ = (
-        "chg", "cls", "cost", "end", "fire", "has_elev", "has_slope", "height", "last_charge",
-        "lchg", "lcost", "ldeep", "lend", "levels", "lplain", "lslope", "lvl", "memo", "np_large",
-        "np_small", "orders", "pw", "squares", "terrain", "width", "xy",
+        "chg", "cls", "cost", "end", "fire", "has_elev", "has_slope", "height", "inputs",
+        "last_charge", "lchg", "lcost", "ldeep", "lend", "levels", "lplain", "lslope", "lvl",
+        "memo", "np_large", "np_small", "orders", "pw", "rows_shape", "squares", "terrain",
+        "width", "xy",
     )
 
     def __init__(self, grid: Grid) -> None:
@@ -164,6 +165,9 @@ class _Tables:
         self.np_small = np.array(
             [cost, cls, lvl, cost, end, [c == _SLOPE for c in cls], chg], np.int64)
         self.np_large: np.ndarray | None = None
+        # (maps, params) of the compiled searches by (base size, corner rule): kernel_inputs.
+        self.inputs: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
+        self.rows_shape = (_kernels.R_ROWS, n)
         # Other modules' results that depend on the map alone (see map_cache).
         self.memo: dict[Any, Any] = {}
         # The last charge search on this map: (what it read, its rows); see _charge_rows.
@@ -180,6 +184,20 @@ class _Tables:
                 [small[0], small[1], small[2], self.lplain, self.lend, self.lslope, self.lchg],
                 np.int64)
         return self.np_large
+
+    def kernel_inputs(self, size: int, corner: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The ``maps`` and ``params`` arrays of the compiled searches (see :mod:`._kernels`) for
+        a base ``size`` squares a side, with the corner-cutting rule ``corner``
+        (:func:`_corner_rule`); built once."""
+        key = (size, corner)
+        found = self.inputs.get(key)
+        if found is None:
+            params = np.zeros((_kernels.P_ROWS, 3), np.int64)
+            params[_kernels.P_DIRS:_kernels.P_DIRS + 8] = _directions(self.pw, size, corner)
+            params[_kernels.P_MAP] = (self.pw, self.width, self.height)
+            params[_kernels.P_BASE] = (size, int(self.has_elev), 0)
+            found = self.inputs[key] = (self.arrays(size == 2), params)
+        return found
 
     def ensure_large(self) -> None:
         """Build the tables of 2x2 spaces (entry cost, vaultable squares, end, slope, charge)."""
@@ -450,16 +468,21 @@ class DestinationTable:
     searches' results, which build a plan only for the end that is read.
     """
 
-    __slots__ = ("_ends", "_plans")
+    __slots__ = ("_ends", "_plans", "_stay")
 
-    def __init__(self, plans: dict[Square, MovePlan] | None = None) -> None:
+    def __init__(
+        self, plans: dict[Square, MovePlan] | None = None, start: Square | None = None
+    ) -> None:
         self._plans: dict[Square, MovePlan] = {} if plans is None else plans
         self._ends: list[Any] = sorted(self._plans, key=_row_major)
+        self._stay = start
 
     @classmethod
-    def from_plans(cls, plans: dict[Square, MovePlan]) -> DestinationTable:
-        """A table over the plans :func:`destinations` returned."""
-        return cls(plans)
+    def from_plans(
+        cls, plans: dict[Square, MovePlan], start: Square | None = None
+    ) -> DestinationTable:
+        """A table over the plans :func:`destinations` returned for a unit at ``start``."""
+        return cls(plans, start)
 
     def __len__(self) -> int:
         return len(self._ends)
@@ -490,6 +513,12 @@ class DestinationTable:
     def move_order(self, k: int) -> Order:
         """The order ``move x y`` to the ``k``-th end."""
         return Order("move", self.square(k))
+
+    def stay_order(self) -> Order | None:
+        """The order to stay at the mover's start, or None if that is no legal end (or the
+        start is not known)."""
+        k = None if self._stay is None else self.position(self._stay)
+        return None if k is None else self.move_order(k)
 
     def locate(self, order: Order) -> int | None:
         """Where the end that ``order`` (``move x y``) names stands, or None."""
@@ -545,6 +574,12 @@ class _IndexedTable(DestinationTable):
     def move_order(self, k: int) -> Order:
         return self._t.move_order(self._ends[k])
 
+    def stay_order(self) -> Order | None:
+        start = self._t.squares[self._start]
+        assert start is not None
+        k = self.position(start)
+        return None if k is None else self.move_order(k)
+
     def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
         raise NotImplementedError
 
@@ -595,6 +630,12 @@ class _SearchTable(_IndexedTable):
 
     def move_order(self, k: int) -> Order:
         return self._t.move_order(self._end(k))
+
+    def stay_order(self) -> Order | None:
+        start = self._start
+        if self._rows.item(_kernels.R_RANK, start) < 0:
+            return None
+        return self._t.move_order(start)
 
     def position(self, sq: Square) -> int | None:
         t = self._t
@@ -665,30 +706,6 @@ def _row_major(square: Square) -> tuple[int, int]:
     return square[1], square[0]
 
 
-@cache
-def _np_directions(pw: int, size: int, corner: bool) -> np.ndarray:
-    return np.array(_directions(pw, size, corner), np.int64).reshape(8, 3)
-
-
-def _kernel_query(
-    state: FBState, unit: Unit, budget: int, t: _Tables
-) -> tuple[np.ndarray, tuple[int, ...]]:
-    """The ``query`` of the compiled searches (layout in :mod:`._kernels`) and the header written
-    into it for this move: the query is the state's unit table (:meth:`FBState.unit_table`),
-    whose :attr:`~FBState.table_version` stands for all of it but the header."""
-    anchor = unit.anchor
-    assert anchor is not None
-    pw = t.pw
-    query = state.unit_table()
-    header = (  # Q_START .. Q_SIDE; Q_UNITS is the table's own
-        (anchor[1] + 1) * pw + anchor[0] + 1, budget, pw, t.width, t.height, unit.size,
-        int(t.has_elev), 0 if unit.is_cavalry else 1, state.table_row(unit),
-        state.sides.index(unit.side),
-    )
-    query[:_kernels.Q_UNITS] = header
-    return query, header
-
-
 def _corner_rule(state: FBState) -> bool:
     """Whether two impassable squares block a diagonal step between them (FB-AMB-17)."""
     return state.options.corner_cutting == "blocked_by_terrain"
@@ -702,12 +719,15 @@ def destination_table(
     if not unit.on_map or unit.anchor is None or budget < 0:
         return DestinationTable()
     if vault or not _kernels.AVAILABLE:
-        return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault))
+        return DestinationTable.from_plans(
+            destinations(state, unit, budget, vault=vault), unit.anchor)
     t = _tables(state.grid)
-    query, header = _kernel_query(state, unit, budget, t)
-    rows, ends, reached = _kernels.plain_search(
-        t.arrays(unit.size == 2), _np_directions(t.pw, unit.size, _corner_rule(state)), query)
-    return _SearchTable(t, header[_kernels.Q_START], rows, ends, reached)
+    maps, params = t.kernel_inputs(unit.size, _corner_rule(state))
+    units, me = state.unit_table_row(unit)
+    rows = np.empty(t.rows_shape, np.int64)
+    ends, reached = _kernels.plain_search(maps, params, units, me, budget, rows)
+    x, y = unit.anchor
+    return _SearchTable(t, (y + 1) * t.pw + x + 1, rows, ends, reached)
 
 
 def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
@@ -917,7 +937,7 @@ def charge_table(state: FBState, unit: Unit, budget: int) -> DestinationTable:
     if not unit.on_map or unit.anchor is None:
         return DestinationTable()
     if not _kernels.AVAILABLE:
-        return DestinationTable(_charge_destinations_py(state, unit, budget))
+        return DestinationTable(_charge_destinations_py(state, unit, budget), unit.anchor)
     t = _tables(state.grid)
     start, rows = _charge_rows(state, unit, budget, t)
     return _ChargeTable(t, start, rows.tolist(), _directions(t.pw, unit.size, False))
@@ -934,18 +954,21 @@ def has_charge_run(state: FBState, unit: Unit, budget: int) -> bool:
 
 def _charge_rows(state: FBState, unit: Unit, budget: int, t: _Tables) -> tuple[int, np.ndarray]:
     """The start index and the compiled charge search's rows. The last search is kept with
-    everything it reads besides the map (the query and the corner-cutting option): a turn asks
-    first whether a charge exists (:func:`has_charge_run`), then for the charges themselves.
-    The units' rows are known by the table's version, unique across states."""
-    query, header = _kernel_query(state, unit, budget, t)
+    everything it reads besides the map (the corner-cutting rule, the units' rows, the mover's
+    row and the budget): a turn asks first whether a charge exists (:func:`has_charge_run`),
+    then for the charges themselves. The units' rows are known by the table's version, unique
+    across states."""
     corner = _corner_rule(state)
-    key = (corner, state.table_version, *header)
-    start = header[_kernels.Q_START]
+    units, me = state.unit_table_row(unit)
+    key = (corner, state.table_version, me, budget)
+    anchor = unit.anchor
+    assert anchor is not None
+    start = (anchor[1] + 1) * t.pw + anchor[0] + 1
     last = t.last_charge
     if last is not None and last[0] == key:
         return start, last[1]
-    rows = _kernels.charge_search(
-        t.arrays(unit.size == 2), _np_directions(t.pw, unit.size, corner), query)
+    maps, params = t.kernel_inputs(unit.size, corner)
+    rows = _kernels.charge_search(maps, params, units, me, budget)
     t.last_charge = (key, rows)
     return start, rows
 

@@ -212,17 +212,16 @@ class FBState:
 
     # --- the unit table ----------------------------------------------------------------
     def unit_table(self) -> np.ndarray:
-        """The ``query`` array of the compiled movement searches (layout in
-        :mod:`._kernels`): a header the caller fills in, then one row per unit in army order,
-        kept up to date by :meth:`sync` (which every change of a unit's anchor, status, size,
-        class or facing goes through: :meth:`place`, :meth:`remove`, :meth:`set_status`,
-        :meth:`set_facing`). :attr:`table_version` changes with every row written."""
+        """The ``units`` array of the compiled movement searches (layout in :mod:`._kernels`):
+        one row per unit in army order, kept up to date by :meth:`sync` (which every change of a
+        unit's anchor, status, size, type, class or facing goes through: :meth:`place`,
+        :meth:`remove`, :meth:`set_status`, :meth:`set_facing`). :attr:`table_version` changes
+        with every row written."""
         table = self._table
         units = self.units
         if table is None or len(self._table_rows) != len(units):
             self._table_rows = {uid: r for r, uid in enumerate(units)}
-            table = np.zeros(_kernels.Q_HEADER + _kernels.UNIT_FIELDS * len(units), np.int64)
-            table[_kernels.Q_UNITS] = len(units)
+            table = np.zeros((len(units), _kernels.UNIT_FIELDS), np.int64)
             self._table = table
             for unit in units.values():
                 self._write_row(table, unit)
@@ -232,9 +231,16 @@ class FBState:
         """The unit's row in :meth:`unit_table` (call that first)."""
         return self._table_rows[unit.id]
 
+    def unit_table_row(self, unit: Unit) -> tuple[np.ndarray, int]:
+        """:meth:`unit_table` and the unit's row in it, in one call (every search asks)."""
+        table = self._table
+        if table is None or len(self._table_rows) != len(self.units):
+            table = self.unit_table()
+        return table, self._table_rows[unit.id]
+
     def sync(self, unit: Unit) -> None:
         """Write the unit's row of the unit table again (after any change of its anchor, status,
-        size, class or facing)."""
+        size, type, class or facing)."""
         table = self._table
         if table is not None:
             self._write_row(table, unit)
@@ -244,15 +250,14 @@ class FBState:
         if row is None:
             return  # a unit added since: the table is built again when next asked for
         self.table_version = next(_TABLE_VERSIONS)
-        e = _kernels.Q_HEADER + _kernels.UNIT_FIELDS * row
         anchor = unit.anchor
         if anchor is None or unit.status != ON_MAP:
-            table[e + _kernels.U_ACTIVE] = 0
+            table[row, _kernels.U_ACTIVE] = 0
             return
         facing = unit.facing
         fdx, fdy = facing if facing is not None and unit.cls == "pike" else (0, 0)
-        table[e:e + _kernels.UNIT_FIELDS] = (
-            1, anchor[0], anchor[1], unit.size, self.sides.index(unit.side), fdx, fdy)
+        table[row] = (1, anchor[0], anchor[1], unit.size, self.sides.index(unit.side), fdx, fdy,
+                      0 if unit.type == "cavalry" else 1)
 
     def set_facing(self, unit: Unit, facing: Square | None) -> None:
         """Turn a unit (a Pike's facing; None for units without one)."""
@@ -297,9 +302,8 @@ class FBState:
         if row is not None and old is not None and anchor is not None and on_map:
             # A step on the map (the hot case) changes only the anchor in the unit's row.
             self.table_version = next(_TABLE_VERSIONS)
-            e = _kernels.Q_HEADER + _kernels.UNIT_FIELDS * row
-            table[e + _kernels.U_X] = anchor[0]
-            table[e + _kernels.U_Y] = anchor[1]
+            table[row, _kernels.U_X] = anchor[0]
+            table[row, _kernels.U_Y] = anchor[1]
         else:
             self._write_row(table, unit)
 
