@@ -9,7 +9,6 @@ from warhost.rulesets.fantasy_battle import combat, feats, movement, scoring
 from warhost.rulesets.fantasy_battle.setup import legal_deploy_squares, unit_size
 from warhost.rulesets.fantasy_battle.state import (
     DEFEATED,
-    FACING_NAMES,
     FACINGS,
     IN_POOL,
     ON_MAP,
@@ -247,30 +246,33 @@ def facing_names(state: FBState) -> list[str]:
     return names
 
 
-_FACING_OPTIONS: dict[bool, tuple[Order, ...]] = {}
+_FACING_OPTIONS: dict[bool, tuple[tuple[Order, ...], dict[tuple[int, int], Order]]] = {}
 
 
-def _facing_options(state: FBState) -> tuple[Order, ...]:
-    """The ``face`` orders of :func:`facing_names`, built once per facing rule."""
+def _facing_options(state: FBState) -> tuple[tuple[Order, ...], dict[tuple[int, int], Order]]:
+    """The ``face`` orders of :func:`facing_names`, and the one for each of those facings,
+    built once per facing rule."""
     eight = state.options.pike_facings == 8
     found = _FACING_OPTIONS.get(eight)
     if found is None:
-        found = _FACING_OPTIONS[eight] = tuple([_order("face", n) for n in facing_names(state)])
+        names = facing_names(state)
+        found = _FACING_OPTIONS[eight] = (tuple([_order("face", n) for n in names]),
+                                          {FACINGS[n]: _order("face", n) for n in names})
     return found
 
 
 def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
     """A Pike turns during its own movement phase only (FB-PIKE-04)."""
     assert unit.facing is not None
-    options = _facing_options(state)
-    current = _order("face", FACING_NAMES[unit.facing])
+    options, by_facing = _facing_options(state)
+    # The default keeps the current facing, if it is one of the options.
     pick = battle.decide(Decision(unit.side, "facing", options, f"facing of {unit.id}?",
-                                  subject=unit.id,
-                                  default=current if current in options else None))
-    new = FACINGS[str(pick.args[0])]
+                                  subject=unit.id, default=by_facing.get(unit.facing)))
+    name = str(pick.args[0])
+    new = FACINGS[name]
     if new != unit.facing:
         state.set_facing(unit, new)
-        battle.emit("facing", unit=unit.id, facing=str(pick.args[0]))
+        battle.emit("facing", unit=unit.id, facing=name)
 
 
 def attack_phase(state: FBState, battle: Battle, unit: Unit, charge: str | None) -> None:

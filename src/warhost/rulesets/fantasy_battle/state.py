@@ -285,9 +285,13 @@ class FBState:
         # A 1x1 space is its anchor: no footprint to build (the AI moves units to and fro).
         single = unit.size == 1
         if old is not None and on_map:
-            for sq in ((old,) if single else footprint(old, unit.size)):
-                if occupied.get(sq) == uid:
-                    del occupied[sq]
+            if single:
+                if occupied.get(old) == uid:
+                    del occupied[old]
+            else:
+                for sq in footprint(old, unit.size):
+                    if occupied.get(sq) == uid:
+                        del occupied[sq]
         unit.anchor = anchor
         if anchor is not None and on_map:
             if single:
