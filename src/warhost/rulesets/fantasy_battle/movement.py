@@ -629,7 +629,9 @@ class _SearchTable(_IndexedTable):
         return found
 
     def move_order(self, k: int) -> Order:
-        return self._t.move_order(self._end(k))
+        i = self._end(k)
+        order = self._t.orders[i]  # _Tables.move_order's kept order, read directly (hot)
+        return order if order is not None else self._t.move_order(i)
 
     def stay_order(self) -> Order | None:
         start = self._start
@@ -644,6 +646,15 @@ class _SearchTable(_IndexedTable):
             return None
         k: int = self._rows.item(_kernels.R_RANK, (y + 1) * t.pw + x + 1)
         return k if k >= 0 else None
+
+    def plan(self, sq: Square, *, with_path: bool = True) -> MovePlan:
+        t = self._t
+        i = (sq[1] + 1) * t.pw + sq[0] + 1
+        if with_path:
+            return self._plan_at(i)
+        dest = t.squares[i]
+        assert dest is not None
+        return MovePlan(dest, self._rows.item(_kernels.R_BEST, i), (), None)
 
     def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
         squares = self._t.squares
