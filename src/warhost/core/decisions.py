@@ -43,11 +43,16 @@ class Decision:
         default: Order | None = None,
         info: dict[str, Any] = _NO_INFO,
     ) -> None:
-        # What the generated __init__ of a frozen dataclass does, in one step (decisions are
-        # made hundreds of times a battle).
-        self.__dict__.update(side=side, kind=kind, options=options, prompt=prompt,
-                             subject=subject, default=default,
-                             info={} if info is _NO_INFO else info)
+        # What the generated __init__ of a frozen dataclass does, written straight into the
+        # instance dict (decisions are made hundreds of times a battle).
+        fields = self.__dict__
+        fields["side"] = side
+        fields["kind"] = kind
+        fields["options"] = options
+        fields["prompt"] = prompt
+        fields["subject"] = subject
+        fields["default"] = default
+        fields["info"] = {} if info is _NO_INFO else info
 
     @property
     def option_count(self) -> int:
@@ -114,12 +119,19 @@ class LazyDecision(Decision):
         locate: Callable[[Order], int | None] | None = None,
         default_of: Callable[[], Order | None] | None = None,
     ) -> None:
-        self.__dict__.update(
-            side=side, kind=kind, prompt=prompt, subject=subject,
-            _default=_UNSET if default_of is not None else default, _default_of=default_of,
-            info={} if info is None else info, _count=count, _make=make, _locate=locate,
-            _made={}, _all=None,
-        )
+        fields = self.__dict__  # as in Decision.__init__
+        fields["side"] = side
+        fields["kind"] = kind
+        fields["prompt"] = prompt
+        fields["subject"] = subject
+        fields["_default"] = _UNSET if default_of is not None else default
+        fields["_default_of"] = default_of
+        fields["info"] = {} if info is None else info
+        fields["_count"] = count
+        fields["_make"] = make
+        fields["_locate"] = locate
+        fields["_made"] = {}
+        fields["_all"] = None
 
     @property  # type: ignore[misc]
     def default(self) -> Order | None:  # type: ignore[override]
