@@ -42,11 +42,16 @@ class Decision:
         default: Order | None = None,
         info: dict[str, Any] = _NO_INFO,
     ) -> None:
-        # What the generated __init__ of a frozen dataclass does, in one step (decisions are
-        # made hundreds of times a battle).
-        self.__dict__.update(side=side, kind=kind, options=options, prompt=prompt,
-                             subject=subject, default=default,
-                             info={} if info is _NO_INFO else info)
+        # What the generated __init__ of a frozen dataclass does, writing the instance dict
+        # directly (decisions are made hundreds of times a battle).
+        fields = self.__dict__
+        fields["side"] = side
+        fields["kind"] = kind
+        fields["options"] = options
+        fields["prompt"] = prompt
+        fields["subject"] = subject
+        fields["default"] = default
+        fields["info"] = {} if info is _NO_INFO else info
 
     @property
     def option_count(self) -> int:
