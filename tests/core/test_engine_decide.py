@@ -79,3 +79,62 @@ def test_order_text_is_kept_and_equality_ignores_it() -> None:
     assert str(order) == "move 3 4" and str(order) is str(order)
     assert order == fresh and hash(order) == hash(fresh)
     assert repr(order) == "Order(kind='move', args=(3, 4))"
+
+
+class _Reader(Commander):
+    """Keeps every decision it is shown and takes its last option."""
+
+    kind = "reader"
+
+    def __init__(self) -> None:
+        self.seen: list[Decision] = []
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        self.seen.append(decision)
+        return decision.options[-1]
+
+
+def test_ask_gives_a_random_commander_the_same_answers_records_and_log_as_decide() -> None:
+    counts = [2, 3, 5, 2, 7, 3, 2, 11, 4] * 5
+    options = [tuple(Order.of("member", f"m{i}") for i in range(n)) for n in counts]
+    asked, decided = _battle(RandomCommander()), _battle(RandomCommander())
+    side = next(iter(asked.commanders))
+    by_ask = [asked.ask(side, "member", o, "who?", subject="sq") for o in options]
+    by_decide = [decided.decide(Decision(side, "member", o, "who?", subject="sq"))
+                 for o in options]
+    assert [str(p) for p in by_ask] == [str(p) for p in by_decide]
+    assert all(any(p is o for o in opts) for p, opts in zip(by_ask, options))
+    assert asked.decisions == decided.decisions
+    assert asked.log.digest() == decided.log.digest()
+    assert len({str(p) for p in by_ask}) > 5  # the picks really vary
+
+
+def test_ask_builds_the_decision_for_a_commander_that_reads_it() -> None:
+    reader = _Reader()
+    battle = _battle(reader)
+    side = next(iter(battle.commanders))
+    info = {"charge": None}
+    pick = battle.ask(side, "plan", OPTIONS, "what now?", subject="u1", default=OPTIONS[0],
+                      info=info)
+    assert pick is OPTIONS[-1]
+    (seen,) = reader.seen
+    assert (seen.side, seen.kind, seen.options, seen.prompt, seen.subject, seen.default,
+            seen.info) == (side, "plan", OPTIONS, "what now?", "u1", OPTIONS[0], info)
+    assert battle.decisions == [{"side": side, "kind": "plan", "order": "pass"}]
+
+
+def test_ask_with_one_option_takes_it_unasked_and_with_none_fails() -> None:
+    reader = _Reader()
+    battle = _battle(reader)
+    side = next(iter(battle.commanders))
+    assert battle.ask(side, "attack", OPTIONS[:1]) is OPTIONS[0]
+    assert reader.seen == [] and battle.decisions == []
+    random_side = list(battle.commanders)[1]
+    with pytest.raises(RuntimeError, match="offered no options"):
+        battle.ask(random_side, "attack", ())
+
+
+def test_only_count_choosing_commanders_answer_by_index() -> None:
+    assert RandomCommander.chooses_by_count and not _Reader.chooses_by_count
+    with pytest.raises(NotImplementedError):
+        _Reader().choose_index(3)

@@ -29,6 +29,9 @@ class Commander(ABC):
     answers_with_options = False
     """True for commanders that always return ``decision.option(i)`` itself, so the engine
     need not check the answer against the legal orders."""
+    chooses_by_count = False
+    """True for commanders whose choice depends only on the number of options: the engine then
+    asks :meth:`choose_index` and builds no :class:`Decision` (see :meth:`Battle.ask`)."""
 
     def bind(self, side: str, rng: np.random.Generator) -> None:
         """Called once before the battle with the side it commands and its own generator."""
@@ -38,6 +41,10 @@ class Commander(ABC):
     @abstractmethod
     def choose(self, decision: Decision, state: Any) -> Order:
         """Return one of ``decision.options``."""
+
+    def choose_index(self, count: int) -> int:
+        """The index of the option taken among ``count`` (only for :attr:`chooses_by_count`)."""
+        raise NotImplementedError(f"{self.kind} commanders read the whole decision")
 
 
 class RandomCommander(Commander):
@@ -52,6 +59,7 @@ class RandomCommander(Commander):
 
     kind = "random"
     answers_with_options = True
+    chooses_by_count = True
     _BLOCK = 128
 
     def bind(self, side: str, rng: np.random.Generator) -> None:
@@ -88,10 +96,12 @@ class RandomCommander(Commander):
         halves[:0] = fresh
 
     def choose(self, decision: Decision, state: Any) -> Order:
-        count = decision.option_count
+        return decision.option(self.choose_index(decision.option_count))
+
+    def choose_index(self, count: int) -> int:
         if self._halves is not None and 2 <= count < 1 << 32:
-            return decision.option(self._below(count))
-        return decision.option(int(self.rng.integers(count)))
+            return self._below(count)
+        return int(self.rng.integers(count))
 
 
 class FirstOptionCommander(Commander):

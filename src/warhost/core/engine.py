@@ -168,11 +168,39 @@ class Battle:
                 f"for {decision.kind}",
                 field="order",
             )
-        record = {"side": decision.side, "kind": decision.kind, "order": str(legal)}
+        self._record(decision.side, decision.kind, legal)
+        return legal
+
+    def ask(
+        self,
+        side: str,
+        kind: str,
+        options: tuple[Order, ...],
+        prompt: str = "",
+        subject: str = "",
+        default: Order | None = None,
+        info: dict[str, Any] | None = None,
+    ) -> Order:
+        """``decide(Decision(side, kind, options, ...))``, with the same answers, records and
+        dice, but the :class:`Decision` is built only for a commander that reads it: one that
+        picks by the number of options alone (:attr:`Commander.chooses_by_count`) is asked for
+        an index. Rules use it where decisions are asked hundreds of times a battle."""
+        count = len(options)
+        if count == 1:
+            return options[0]
+        commander = self.commanders[side]
+        if count and commander.chooses_by_count:
+            legal = options[commander.choose_index(count)]
+            self._record(side, kind, legal)
+            return legal
+        return self.decide(Decision(side, kind, options, prompt, subject, default,
+                                    {} if info is None else info))
+
+    def _record(self, side: str, kind: str, legal: Order) -> None:
+        record = {"side": side, "kind": kind, "order": str(legal)}
         self.decisions.append(record)
         if self.log.record:
             self.log.emit("decision", **record)
-        return legal
 
     def round_ended(self, round_number: int) -> None:
         """Rulesets call this at the end of every round; observers see the state then."""

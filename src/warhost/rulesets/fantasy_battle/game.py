@@ -110,8 +110,7 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
     options = [_order("activate", gid) for gid in ready]
     if turns_left > len(ready) or not ready:
         options.append(PASS)
-    order = battle.decide(Decision(side, "activate", tuple(options), "activate which?",
-                                   default=options[0]))
+    order = battle.ask(side, "activate", tuple(options), "activate which?", default=options[0])
     if order is PASS:
         battle.emit("pass", side=side, round=state.round)
         return
@@ -126,8 +125,8 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
     for member in waiting:
         state.units[member].activated = True
     while waiting and not state.over:  # the owner orders the members (FB-AMB-50)
-        pick = battle.decide(Decision(side, "member", tuple([_order("member", m) for m in waiting]),
-                                      "which squad member acts next?", subject=gid))
+        pick = battle.ask(side, "member", tuple([_order("member", m) for m in waiting]),
+                          "which squad member acts next?", subject=gid)
         member = str(pick.args[0])
         waiting.remove(member)
         if state.units[member].on_map:
@@ -158,9 +157,8 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
 def unit_turn(state: FBState, battle: Battle, unit: Unit) -> None:
     """One unit's turn: a movement phase and an attack phase in the chosen order."""
     unit.activated = True
-    plan = battle.decide(Decision(unit.side, "plan", tuple(plan_options(state, unit)),
-                                  f"what does {unit.id} do?", subject=unit.id,
-                                  default=MOVE_ATTACK))
+    plan = battle.ask(unit.side, "plan", tuple(plan_options(state, unit)),
+                      f"what does {unit.id} do?", subject=unit.id, default=MOVE_ATTACK)
     battle.emit("plan", unit=unit.id, plan=str(plan))
     if plan is HOLD:
         return
