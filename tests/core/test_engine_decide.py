@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from warhost.core.commanders import Commander, RandomCommander
-from warhost.core.decisions import Decision
+from warhost.core.decisions import Decision, LazyDecision
 from warhost.core.engine import Battle
 from warhost.core.errors import IllegalOrderError
 from warhost.core.orders import Order
@@ -138,3 +138,37 @@ def test_only_count_choosing_commanders_answer_by_index() -> None:
     assert RandomCommander.chooses_by_count and not _Reader.chooses_by_count
     with pytest.raises(NotImplementedError):
         _Reader().choose_index(3)
+
+
+def test_ask_lazy_builds_only_the_picked_option_for_a_random_commander() -> None:
+    built: list[int] = []
+
+    def make(i: int) -> Order:
+        built.append(i)
+        return Order.of("move", i, 0)
+
+    asked, decided = _battle(RandomCommander()), _battle(RandomCommander())
+    side = next(iter(asked.commanders))
+    by_ask = [asked.ask_lazy(side, "move", 9, make, default_of=lambda: 1 / 0)  # never read
+              for _ in range(20)]
+    assert len(built) == 20  # one option built per decision, and the default never worked out
+    by_decide = [decided.decide(LazyDecision(side, "move", 9, lambda i: Order.of("move", i, 0)))
+                 for _ in range(20)]
+    assert [str(p) for p in by_ask] == [str(p) for p in by_decide]
+    assert asked.decisions == decided.decisions
+
+
+def test_ask_lazy_hands_a_reading_commander_the_whole_lazy_decision() -> None:
+    reader = _Reader()
+    battle = _battle(reader)
+    side = next(iter(battle.commanders))
+    pick = battle.ask_lazy(side, "move", 4, lambda i: Order.of("move", i, 0), "where?",
+                           subject="u1", info={"budget": 6},
+                           locate=lambda o: int(o.args[0]),
+                           default_of=lambda: Order.of("move", 0, 0))
+    assert str(pick) == "move 3 0"
+    (seen,) = reader.seen
+    assert isinstance(seen, LazyDecision)
+    assert (seen.prompt, seen.subject, seen.info, str(seen.default)) == (
+        "where?", "u1", {"budget": 6}, "move 0 0")
+    assert seen.find("move 2 0") is seen.option(2)

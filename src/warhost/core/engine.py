@@ -10,7 +10,7 @@ import numpy as np
 
 from warhost import __version__
 from warhost.core.commanders import Commander, FirstOptionCommander, RandomCommander
-from warhost.core.decisions import Decision
+from warhost.core.decisions import Decision, LazyDecision
 from warhost.core.dice import DiceSource, SeededDice
 from warhost.core.errors import IllegalOrderError, WarhostError
 from warhost.core.events import EventLog
@@ -195,6 +195,29 @@ class Battle:
             return legal
         return self.decide(Decision(side, kind, options, prompt, subject, default,
                                     {} if info is None else info))
+
+    def ask_lazy(
+        self,
+        side: str,
+        kind: str,
+        count: int,
+        make: Callable[[int], Order],
+        prompt: str = "",
+        subject: str = "",
+        info: dict[str, Any] | None = None,
+        locate: Callable[[Order], int | None] | None = None,
+        default_of: Callable[[], Order | None] | None = None,
+    ) -> Order:
+        """:meth:`ask` for options built only when read: ``decide(LazyDecision(...))`` with the
+        same arguments, but a commander that picks by count gets only ``make(index)`` built."""
+        if count > 1:
+            commander = self.commanders[side]
+            if commander.chooses_by_count:
+                legal = make(commander.choose_index(count))
+                self._record(side, kind, legal)
+                return legal
+        return self.decide(LazyDecision(side, kind, count, make, prompt, subject, info=info,
+                                        locate=locate, default_of=default_of))
 
     def _record(self, side: str, kind: str, legal: Order) -> None:
         record = {"side": side, "kind": kind, "order": str(legal)}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warhost.core.decisions import Decision, LazyDecision
+from warhost.core.decisions import Decision
 from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.orders import Order
 from warhost.rulesets.fantasy_battle import combat, feats, movement, scoring
@@ -188,9 +188,8 @@ def ask_burst(state: FBState, battle: Battle, unit: Unit) -> bool:
     if not feats.can_use_feat(state, unit, "burst_of_speed"):
         return False
     use = BURST
-    pick = battle.decide(Decision(unit.side, "burst", (NO_BURST, use),
-                                  "use Burst of Speed?", subject=unit.id,
-                                  default=NO_BURST))
+    pick = battle.ask(unit.side, "burst", (NO_BURST, use), "use Burst of Speed?",
+                      subject=unit.id, default=NO_BURST)
     if pick is use:
         feats.use_feat(state, battle, unit, "burst_of_speed")
         return True
@@ -217,12 +216,11 @@ def movement_phase(
     if count:
         # Options are the end anchors in row-major order, built only when read (a random
         # commander reads one of them); the default (staying put) too.
-        decision = LazyDecision(unit.side, "move", count, table.move_order,
-                                f"where does {unit.id} move?", subject=unit.id,
-                                info={"double": double, "charge": charge, "budget": budget,
-                                      "destinations": table},
-                                locate=table.locate, default_of=table.stay_order)
-        pick = battle.decide(decision)
+        pick = battle.ask_lazy(unit.side, "move", count, table.move_order,
+                               f"where does {unit.id} move?", subject=unit.id,
+                               info={"double": double, "charge": charge, "budget": budget,
+                                     "destinations": table},
+                               locate=table.locate, default_of=table.stay_order)
         dest = (int(pick.args[0]), int(pick.args[1]))
         # The path is only logged: left out when the log keeps no fields.
         plan = table.plan(dest, with_path=battle.records_fields)
@@ -264,8 +262,8 @@ def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
     assert unit.facing is not None
     options, by_facing = _facing_options(state)
     # The default keeps the current facing, if it is one of the options.
-    pick = battle.decide(Decision(unit.side, "facing", options, f"facing of {unit.id}?",
-                                  subject=unit.id, default=by_facing.get(unit.facing)))
+    pick = battle.ask(unit.side, "facing", options, f"facing of {unit.id}?",
+                      subject=unit.id, default=by_facing.get(unit.facing))
     name = str(pick.args[0])
     new = FACINGS[name]
     if new != unit.facing:
