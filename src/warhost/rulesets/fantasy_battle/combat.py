@@ -39,7 +39,9 @@ import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
+
+import numpy as np
 
 from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
@@ -53,7 +55,7 @@ from warhost.geometry.grid import (
     strictly_between,
     touched_offsets,
 )
-from warhost.rulesets.fantasy_battle import feats, movement, scoring
+from warhost.rulesets.fantasy_battle import _scan_kernels, feats, movement, scoring
 from warhost.rulesets.fantasy_battle.state import (
     DISMOUNTED_CLASS,
     FACINGS,
@@ -380,12 +382,170 @@ def attack_options(
         >>> attack_options(s, s.units["a"], allow_throw=False)  # doctest: +SKIP
         [AttackOption(kind='melee', target='b')]
     """
-    return _attack_scan(state, unit, allow_throw, exclude, False)
+    rows = _compiled_rows(state, unit, allow_throw, exclude, False)
+    if rows is None:
+        return _attack_scan(state, unit, allow_throw, exclude, False)
+    if not rows:
+        return []
+    ids = list(state.units)
+    kind: AttackKind = "ranged" if unit.is_archer else "melee"
+    return [_option(kind, ids[r]) for r in rows]
 
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
     """Whether :func:`attack_options` would offer anything (stops at the first legal attack)."""
+    rows = _compiled_rows(state, unit, allow_throw, _NO_IDS, True)
+    if rows is not None:
+        return bool(rows)
     return bool(_attack_scan(state, unit, allow_throw, _NO_IDS, True))
+
+
+class _ScanMap:
+    """The lines of fire of one map for the attack scans: the map's tables and layouts, and the
+    ``ctx`` array of the compiled scan (see :mod:`._scan_kernels`) with the clear-line bits of
+    the layouts added to it so far (all dropped at once when the room for them is full; the
+    room holds at least the layouts of one window of :data:`_scan_kernels.MASK_ROWS` units, so
+    a scan always gets through)."""
+
+    __slots__ = ("count", "ctx", "elevation", "layouts", "room", "tables")
+
+    def __init__(self, t: movement._Tables, elevation: bool) -> None:
+        self.tables = t
+        self.elevation = elevation
+        self.layouts = _layouts(t, elevation)
+        self.room = max(_scan_kernels.MASK_ROWS + 1, _LAYOUT_BITS // len(t.lvl))
+        self.count = 0
+        self.ctx = self._ctx(64)
+
+    def _ctx(self, rows: int) -> np.ndarray:
+        """A ``ctx`` array with room for ``rows`` layouts and no layout in it."""
+        t = self.tables
+        sk = _scan_kernels
+        n = len(t.lvl)
+        slots = (2 * t.width - 1) * (2 * t.height - 1) * 4
+        words = (n + 31) // 32
+        ctx = np.zeros(sk.C_HEADER + n + slots + rows * words, np.int64)
+        ctx[:sk.C_HEADER] = (t.pw, t.width, t.height, words, sk.C_HEADER + n,
+                             sk.C_HEADER + n + slots, rows)
+        ctx[sk.C_HEADER:sk.C_HEADER + n] = t.lvl
+        ctx[sk.C_HEADER + n:sk.C_HEADER + n + slots] = -1
+        return ctx
+
+    def add(self, dx: int, dy: int, s_size: int, t_size: int) -> None:
+        """Add the layout of a ``t_size`` target anchored ``(dx, dy)`` from a ``s_size``
+        shooter to ``ctx``."""
+        sk = _scan_kernels
+        t = self.tables
+        layout = self.layouts.get((dx, dy, s_size, t_size))
+        if layout is None:
+            layout = _layout(t, self.elevation, dx, dy, s_size, t_size)
+        ctx = self.ctx
+        if self.count >= self.room:
+            ctx = self.ctx = self._ctx(int(ctx[sk.C_ROWS]))
+            self.count = 0
+        elif self.count == ctx[sk.C_ROWS]:
+            grown = self._ctx(min(2 * self.count, self.room))
+            used = int(ctx[sk.C_CLEAR]) + self.count * int(ctx[sk.C_WORDS])
+            grown[sk.C_HEADER:used] = ctx[sk.C_HEADER:used]
+            ctx = self.ctx = grown
+        n = len(t.lvl)
+        words = int(ctx[sk.C_WORDS])
+        at = int(ctx[sk.C_CLEAR]) + self.count * words
+        bits = (layout.clear & ((1 << n) - 1)).to_bytes(4 * words, "little")
+        ctx[at:at + words] = np.frombuffer(bits, "<u4")
+        ctx[int(ctx[sk.C_INDEX]) + sk.layout_slot(t.width, t.height, dx, dy, s_size, t_size)] = (
+            self.count)
+        self.count += 1
+
+
+# The last map asked for: (grid, its version, options, its _ScanMap, the compiled scan's flags
+# from the options). One battle asks for the same map thousands of times.
+_LAST_MAP: list[Any] = [None, -1, None, None, 0]
+
+
+def _scan_map(state: FBState) -> tuple[_ScanMap, int]:
+    """The :class:`_ScanMap` of the state's map (kept with the map's tables), and the flags of
+    the compiled scan that come from the state's options."""
+    last = _LAST_MAP
+    grid = state.grid
+    opts = state.options
+    # Grid._version is bumped by every change of terrain (movement's tables read it too).
+    if last[0] is grid and last[2] is opts and last[1] == grid._version:
+        return last[3], last[4]
+    t = movement.map_tables(grid)
+    elevation = opts.elevation_blocks_los
+    key = ("attack-scan", elevation)
+    found: _ScanMap | None = t.memo.get(key)
+    if found is None:
+        found = t.memo[key] = _ScanMap(t, elevation)
+    flags = opts.max_range * _scan_kernels.F_RANGE
+    if opts.archer_ally_adjacency == "forbid":
+        flags |= _scan_kernels.F_FORBID
+    last[:] = (grid, grid._version, opts, found, flags)
+    return found, flags
+
+
+# The compiled scan's mode by class (the other classes have no attack but a Throw).
+_SCAN_MODE = {"archer": _scan_kernels.RANGED, "mounted_archer": _scan_kernels.RANGED,
+              "warrior": _scan_kernels.MELEE, "knight": _scan_kernels.MELEE,
+              "lancer": _scan_kernels.MELEE, "pike": _scan_kernels.PIKE}
+
+
+def _compiled_rows(
+    state: FBState, unit: Unit, allow_throw: bool, exclude: AbstractSet[str], first: bool
+) -> list[int] | None:
+    """The rows of the unit table (army order) that ``unit`` may attack, found by the compiled
+    scan (with ``first``, at most one); None when the Python scan must answer (no numba, a
+    Throw possible, or the unit off the map)."""
+    sk = _scan_kernels
+    mode = _SCAN_MODE.get(unit.cls)
+    if (mode is None or unit.status != ON_MAP or unit.anchor is None or not sk.AVAILABLE
+            or allow_throw and mode != sk.RANGED and unit.rank == "champion"):
+        return None
+    query, me = state.table_and_row(unit)
+    units = len(state.units)
+    skip = 0
+    if exclude:
+        if units > sk.MASK_ROWS:
+            return None
+        for uid in exclude:
+            other = state.units.get(uid)
+            if other is not None:
+                skip |= 1 << state.table_row(other)
+    last = _LAST_MAP
+    grid = state.grid
+    if last[0] is grid and last[2] is state.options and last[1] == grid._version:
+        sm = last[3]
+        flags = last[4]
+    else:
+        sm, flags = _scan_map(state)
+    flags |= mode | sk.F_FIRST if first else mode
+    rows: list[int] = []
+    start = 0
+    while start < units:
+        mask = sk.attack_scan(query, sm.ctx, me, flags, skip, start)
+        if mask > 0:
+            if first:
+                rows.append(start + (mask & -mask).bit_length() - 1)
+                return rows
+            while mask:
+                low = mask & -mask
+                rows.append(start + low.bit_length() - 1)
+                mask ^= low
+        elif mask < 0:  # a layout to add first
+            _add_layout(state, sm, unit, -mask - 1)
+            continue
+        start += sk.MASK_ROWS
+    return rows
+
+
+def _add_layout(state: FBState, sm: _ScanMap, unit: Unit, row: int) -> None:
+    """Add to ``sm`` the layout of ``unit`` and the unit in ``row`` of the unit table."""
+    target = list(state.units.values())[row]
+    sa = unit.anchor
+    ta = target.anchor
+    assert sa is not None and ta is not None
+    sm.add(ta[0] - sa[0], ta[1] - sa[1], unit.size, target.size)
 
 
 @cache

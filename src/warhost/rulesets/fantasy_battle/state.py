@@ -232,6 +232,13 @@ class FBState:
         """The unit's row in :meth:`unit_table` (call that first)."""
         return self._table_rows[unit.id]
 
+    def table_and_row(self, unit: Unit) -> tuple[np.ndarray, int]:
+        """:meth:`unit_table` and :meth:`table_row` in one call (the attack scans' hot path)."""
+        table = self._table
+        if table is None or len(self._table_rows) != len(self.units):
+            table = self.unit_table()
+        return table, self._table_rows[unit.id]
+
     def sync(self, unit: Unit) -> None:
         """Write the unit's row of the unit table again (after any change of its anchor, status,
         size, class or facing)."""
