@@ -1,5 +1,7 @@
-"""The compiled attack scan (``_scan_kernels``) gives exactly what the pure-Python scan gives, on
-positions from real battles and on random maps, and its per-map data never goes stale."""
+"""The attack side's fast paths: the compiled attack scan (``_scan_kernels``) gives exactly what
+the pure-Python scan gives, on positions from real battles and on random maps, and its per-map
+data never goes stale; the abilities that reach allies and the charge targets match their
+definitions."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import pytest
 
 from warhost.core.engine import run_battle
 from warhost.core.scenario import load_scenario
-from warhost.rulesets.fantasy_battle import _scan_kernels, combat
+from warhost.rulesets.fantasy_battle import _scan_kernels, combat, game, movement
+from warhost.rulesets.fantasy_battle.model import Ability
 from warhost.rulesets.fantasy_battle.state import FACINGS, FBState, Unit
 
 from .helpers import add_unit, make_state
@@ -119,7 +122,7 @@ def test_scan_map_room_and_growth() -> None:
     """Layouts beyond the room start a new ``ctx``, more than it holds grow it; the answers
     stay right."""
     state = _crowd(6, 80)
-    sm, _ = combat._scan_map(state)
+    sm = combat._scan_map(state)
     room = sm.room
     sm.room = _scan_kernels.MASK_ROWS + 1
     try:
@@ -128,7 +131,7 @@ def test_scan_map_room_and_growth() -> None:
     finally:
         sm.room = room
     state = _random_state(random.Random(12), elevation=False)
-    sm, _ = combat._scan_map(state)
+    sm = combat._scan_map(state)
     for dx in range(-4, 5):
         for dy in range(-4, 5):
             sm.add(dx, dy, 1, 1)
@@ -178,3 +181,85 @@ def test_scan_follows_the_units() -> None:
     assert targets() == ["foe"]
     state.remove(foe, "defeated")
     assert targets() == []
+
+
+def _reference_abilities(state: FBState, unit: Unit) -> list[tuple[str, str]]:
+    """abilities_affecting from FB-ABIL-03/FB-AMB-05 over every unit, as (owner, name)."""
+    out = [(unit.id, a.name) for a in unit.abilities if a.affects != "allies"]
+    for friend in state.units.values():
+        if friend.side != unit.side or friend is unit or not friend.on_map:
+            continue
+        for a in friend.abilities:
+            if a.affects == "self" or (a.types and unit.type not in a.types) or (
+                    a.classes and unit.cls not in a.classes) or (
+                    a.ranks and unit.rank not in a.ranks) or (
+                    a.factions and unit.faction not in a.factions):
+                continue
+            if a.range is None or state.distance(friend, unit) <= a.range:
+                out.append((friend.id, a.name))
+    return out
+
+
+def _ability_state(seed: int) -> FBState:
+    rng = random.Random(seed)
+    state = make_state(10, 10)
+    spots = [(x, y) for x in range(10) for y in range(10)]
+    rng.shuffle(spots)
+    for i in range(8):
+        abilities = [
+            Ability(name=f"a{i}{k}", attack=rng.choice([-1, 1, 2]),
+                    affects=rng.choice(["self", "allies", "self_and_allies"]),
+                    range=rng.choice([None, 1, 3]),
+                    classes=rng.choice([[], ["warrior"], ["archer"]]))
+            for k in range(rng.randint(0, 2))]
+        add_unit(state, id=f"u{i}", side="AB"[i % 2], at=spots[i],
+                 cls=rng.choice(["warrior", "archer"]), abilities=abilities)
+    return state
+
+
+def _abilities(state: FBState, unit: Unit) -> list[tuple[str, str]]:
+    return [(owner.id, a.name) for owner, a in combat.abilities_affecting(state, unit)]
+
+
+def test_abilities_affecting_matches_the_definition_across_states() -> None:
+    """The abilities that reach allies are kept per holders' list: answers stay right when
+    states alternate, when a unit joins and when a unit leaves the map."""
+    states = [_ability_state(seed) for seed in range(6)]
+    for _ in range(2):
+        for state in states:
+            for unit in state.units.values():
+                assert _abilities(state, unit) == _reference_abilities(state, unit)
+    state = states[0]
+    add_unit(state, id="horn", side="A", at=(9, 9), abilities=[
+        Ability(name="horn", attack=1, affects="allies")])
+    state.remove(state.units["u2"], "defeated")
+    for unit in state.units.values():
+        if unit.on_map:
+            assert _abilities(state, unit) == _reference_abilities(state, unit)
+    assert any(("horn", "horn") in _abilities(state, u) for u in state.units.values() if u.on_map)
+
+
+def test_charge_orders_are_the_enemies_in_reach() -> None:
+    """plan_options offers a charge at every enemy on the map within the allowance + 1, in unit
+    order (when some charge run exists)."""
+    scenario = load_scenario(EXAMPLES / "combined-arms.yaml")
+    sides = scenario.ruleset.side_names(scenario.model)
+    seen = [0]
+
+    def observe(round_number: int, state: FBState) -> None:
+        for unit in state.units.values():
+            if not (unit.on_map and unit.has_charge):
+                continue
+            offered = [str(o.args[0]) for o in game.plan_options(state, unit)
+                       if o.kind == "charge"]
+            budget = movement.allowance(unit, False, False)
+            reach = [e.id for e in state.enemies(unit.side)
+                     if state.distance(unit, e) <= budget + 1]
+            want = reach if reach and movement.has_charge_run(state, unit, budget) else []
+            assert offered == want
+            seen[0] += bool(want)
+
+    for seed in range(3):
+        run_battle(scenario, seed, {s: "random" for s in sides}, record=False,
+                   observers=[observe])
+    assert seen[0] > 0

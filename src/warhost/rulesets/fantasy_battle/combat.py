@@ -256,13 +256,13 @@ def _layout_of(state: FBState, shooter: Unit, target: Unit) -> tuple[_Layout, in
     sa = shooter.anchor
     ta = target.anchor
     assert sa is not None and ta is not None
-    t = movement.map_tables(state.grid)
-    elevation = state.options.elevation_blocks_los
+    sm = _scan_map(state)
+    t = sm.tables
     dx = ta[0] - sa[0]
     dy = ta[1] - sa[1]
-    layout = _layouts(t, elevation).get((dx, dy, shooter.size, target.size))
+    layout = sm.layouts.get((dx, dy, shooter.size, target.size))
     if layout is None:
-        layout = _layout(t, elevation, dx, dy, shooter.size, target.size)
+        layout = _layout(t, sm.elevation, dx, dy, shooter.size, target.size)
     return layout, (sa[1] + 1) * t.pw + sa[0] + 1
 
 
@@ -276,6 +276,13 @@ def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, boo
     target standing in such terrain is hindered too.
     """
     layout, bit = _layout_of(state, shooter, target)
+    return _line_of_fire(state, shooter, target, layout, bit)
+
+
+def _line_of_fire(
+    state: FBState, shooter: Unit, target: Unit, layout: _Layout, bit: int
+) -> tuple[bool, bool]:
+    """:func:`line_of_fire` with the units' layout and the shooter's bit at hand."""
     if not layout.clear >> bit & 1:
         return False, False
     sx, sy = shooter.anchor  # type: ignore[misc]
@@ -458,31 +465,28 @@ class _ScanMap:
         self.count += 1
 
 
-# The last map asked for: (grid, its version, options, its _ScanMap, the compiled scan's flags
-# from the options). One battle asks for the same map thousands of times.
-_LAST_MAP: list[Any] = [None, -1, None, None, 0]
+# The last map asked for: (grid, its version, elevation_blocks_los, its _ScanMap). One battle
+# asks for the same map thousands of times.
+_LAST_MAP: list[Any] = [None, -1, None, None]
 
 
-def _scan_map(state: FBState) -> tuple[_ScanMap, int]:
-    """The :class:`_ScanMap` of the state's map (kept with the map's tables), and the flags of
-    the compiled scan that come from the state's options."""
+def _scan_map(state: FBState) -> _ScanMap:
+    """The :class:`_ScanMap` of the state's map and ``elevation_blocks_los`` (kept with the
+    map's tables)."""
     last = _LAST_MAP
     grid = state.grid
-    opts = state.options
+    elevation = state.options.elevation_blocks_los
     # Grid._version is bumped by every change of terrain (movement's tables read it too).
-    if last[0] is grid and last[2] is opts and last[1] == grid._version:
-        return last[3], last[4]
+    if last[0] is grid and last[1] == grid._version and last[2] == elevation:
+        kept: _ScanMap = last[3]
+        return kept
     t = movement.map_tables(grid)
-    elevation = opts.elevation_blocks_los
     key = ("attack-scan", elevation)
     found: _ScanMap | None = t.memo.get(key)
     if found is None:
         found = t.memo[key] = _ScanMap(t, elevation)
-    flags = opts.max_range * _scan_kernels.F_RANGE
-    if opts.archer_ally_adjacency == "forbid":
-        flags |= _scan_kernels.F_FORBID
-    last[:] = (grid, grid._version, opts, found, flags)
-    return found, flags
+    last[:] = (grid, grid._version, elevation, found)
+    return found
 
 
 # The compiled scan's mode by class (the other classes have no attack but a Throw).
@@ -512,14 +516,13 @@ def _compiled_rows(
             other = state.units.get(uid)
             if other is not None:
                 skip |= 1 << state.table_row(other)
-    last = _LAST_MAP
-    grid = state.grid
-    if last[0] is grid and last[2] is state.options and last[1] == grid._version:
-        sm = last[3]
-        flags = last[4]
-    else:
-        sm, flags = _scan_map(state)
-    flags |= mode | sk.F_FIRST if first else mode
+    sm = _scan_map(state)
+    opts = state.options
+    flags = opts.max_range * sk.F_RANGE | mode
+    if opts.archer_ally_adjacency == "forbid":
+        flags |= sk.F_FORBID
+    if first:
+        flags |= sk.F_FIRST
     rows: list[int] = []
     start = 0
     while start < units:
@@ -626,9 +629,10 @@ def _ranged_scan(
     opts = state.options
     forbid_allies = opts.archer_ally_adjacency == "forbid"
     max_range = opts.max_range
-    t = movement.map_tables(state.grid)
-    elevation = opts.elevation_blocks_los
-    layouts = _layouts(t, elevation)
+    sm = _scan_map(state)
+    t = sm.tables
+    elevation = sm.elevation
+    layouts = sm.layouts
     ax, ay = anchor
     bit = (ay + 1) * t.pw + ax + 1
     side = unit.side
@@ -667,6 +671,23 @@ def _ranged_scan(
 # --------------------------------------------------------------------------- modifiers
 
 
+# The last ability holders asked about (FBState.ability_holders: the same list for as long as
+# the units are the same), and per holder the abilities that reach its allies.
+_ALLY_ABILITIES: list[Any] = [None, []]
+
+
+def _ally_abilities(state: FBState) -> list[tuple[Unit, list[AbilityState]]]:
+    """The units whose abilities reach allies (``affects`` allies or self_and_allies), in army
+    order, each with those abilities (abilities are fixed at setup)."""
+    holders = state.ability_holders()
+    kept = _ALLY_ABILITIES
+    if kept[0] is not holders:
+        reach = [(u, [a for a in u.abilities if a.affects != "self"]) for u in holders]
+        kept[:] = (holders, [(u, found) for u, found in reach if found])
+    found: list[tuple[Unit, list[AbilityState]]] = kept[1]
+    return found
+
+
 def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityState]]:
     """The generic special abilities that apply to ``unit`` now, with the unit owning each.
 
@@ -680,14 +701,12 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
         (unit, a) for a in unit.abilities if a.affects != "allies"
     ] if unit.abilities else []
     side = unit.side
-    for friend in state.ability_holders():
+    for friend, reaching in _ally_abilities(state):
         if (friend.side != side or friend.id == unit.id or friend.anchor is None
                 or friend.status != ON_MAP):
             continue
         dist: int | None = None
-        for a in friend.abilities:
-            if a.affects == "self":
-                continue
+        for a in reaching:
             if a.types and unit.type not in a.types:
                 continue
             if a.classes and unit.cls not in a.classes:
@@ -714,21 +733,24 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
     """
     if not state.adjacent(attacker, target):
         return None
-    a_space = state.squares_of(attacker)
-    t_space = state.squares_of(target)
     occupied = state.occupied
     units = state.units
-    tx, ty = t_space[0]
+    side = attacker.side
+    tx, ty = target.anchor  # type: ignore[misc]
     for dx, dy in _around(target.size, 1, True):
         uid = occupied.get((tx + dx, ty + dy))
         if uid is None or uid == attacker.id:
             continue
         friend = units[uid]
-        if friend.side != attacker.side or not state.adjacent(friend, target):
+        if friend.side != side or not state.adjacent(friend, target):
             continue
-        if strictly_between(a_space, t_space, state.squares_of(friend)):
+        if strictly_between(state.squares_of(attacker), state.squares_of(target),
+                            state.squares_of(friend)):
             return friend
     return None
+
+
+_NO_TERMS: tuple[int, str, int, list[str]] = (0, "", 0, [])  # _ability_terms of no ability
 
 
 def _ability_terms(
@@ -778,16 +800,18 @@ def _modifiers(
             class_bonus = 1
             class_note = "charging [FB-PIKE-06]"
     elif kind == "ranged":
-        _, hindered = line_of_fire(state, attacker, target)
+        layout, bit = _layout_of(state, attacker, target)
+        _, hindered = _line_of_fire(state, attacker, target, layout, bit)
         if hindered:
             att -= 1
             notes.append("attack -1 line of fire hindered [FB-ARCHER-04]")
-        dist = state.distance(attacker, target)
+        dist = layout.gap
         rmod = range_modifier(dist)
         if rmod:
             att += rmod
             notes.append(f"attack {rmod:+d} range {dist} [FB-ARCHER-06]")
-    best, best_name, penalty, pnames = _ability_terms(att_abilities, "attack")
+    best, best_name, penalty, pnames = (
+        _ability_terms(att_abilities, "attack") if att_abilities else _NO_TERMS)
     if opts.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
         if class_bonus and class_bonus >= best:
             att += class_bonus
@@ -821,7 +845,8 @@ def _modifiers(
     ):
         dfn -= 1
         notes.append("defense -1 archer defending [FB-ARCHER-05]")
-    best, best_name, penalty, pnames = _ability_terms(def_abilities, "defense")
+    best, best_name, penalty, pnames = (
+        _ability_terms(def_abilities, "defense") if def_abilities else _NO_TERMS)
     if best:
         dfn += best
         notes.append(f"defense +{best} {best_name} [FB-ABIL-04]")
