@@ -39,7 +39,9 @@ import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
+
+import numpy as np
 
 from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
@@ -53,7 +55,7 @@ from warhost.geometry.grid import (
     strictly_between,
     touched_offsets,
 )
-from warhost.rulesets.fantasy_battle import feats, movement, scoring
+from warhost.rulesets.fantasy_battle import _scan_kernels, feats, movement, scoring
 from warhost.rulesets.fantasy_battle.state import (
     DISMOUNTED_CLASS,
     FACINGS,
@@ -254,13 +256,13 @@ def _layout_of(state: FBState, shooter: Unit, target: Unit) -> tuple[_Layout, in
     sa = shooter.anchor
     ta = target.anchor
     assert sa is not None and ta is not None
-    t = movement.map_tables(state.grid)
-    elevation = state.options.elevation_blocks_los
+    sm = _scan_map(state)
+    t = sm.tables
     dx = ta[0] - sa[0]
     dy = ta[1] - sa[1]
-    layout = _layouts(t, elevation).get((dx, dy, shooter.size, target.size))
+    layout = sm.layouts.get((dx, dy, shooter.size, target.size))
     if layout is None:
-        layout = _layout(t, elevation, dx, dy, shooter.size, target.size)
+        layout = _layout(t, sm.elevation, dx, dy, shooter.size, target.size)
     return layout, (sa[1] + 1) * t.pw + sa[0] + 1
 
 
@@ -274,6 +276,13 @@ def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, boo
     target standing in such terrain is hindered too.
     """
     layout, bit = _layout_of(state, shooter, target)
+    return _line_of_fire(state, shooter, target, layout, bit)
+
+
+def _line_of_fire(
+    state: FBState, shooter: Unit, target: Unit, layout: _Layout, bit: int
+) -> tuple[bool, bool]:
+    """:func:`line_of_fire` with the units' layout and the shooter's bit at hand."""
     if not layout.clear >> bit & 1:
         return False, False
     sx, sy = shooter.anchor  # type: ignore[misc]
@@ -380,12 +389,166 @@ def attack_options(
         >>> attack_options(s, s.units["a"], allow_throw=False)  # doctest: +SKIP
         [AttackOption(kind='melee', target='b')]
     """
-    return _attack_scan(state, unit, allow_throw, exclude, False)
+    rows = _compiled_rows(state, unit, allow_throw, exclude, False)
+    if rows is None:
+        return _attack_scan(state, unit, allow_throw, exclude, False)
+    if not rows:
+        return []
+    ids = list(state.units)
+    kind: AttackKind = "ranged" if unit.is_archer else "melee"
+    return [_option(kind, ids[r]) for r in rows]
 
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
     """Whether :func:`attack_options` would offer anything (stops at the first legal attack)."""
+    rows = _compiled_rows(state, unit, allow_throw, _NO_IDS, True)
+    if rows is not None:
+        return bool(rows)
     return bool(_attack_scan(state, unit, allow_throw, _NO_IDS, True))
+
+
+class _ScanMap:
+    """The lines of fire of one map for the attack scans: the map's tables and layouts, and the
+    ``ctx`` array of the compiled scan (see :mod:`._scan_kernels`) with the clear-line bits of
+    the layouts added to it so far (all dropped at once when the room for them is full; the
+    room holds at least the layouts of one window of :data:`_scan_kernels.MASK_ROWS` units, so
+    a scan always gets through)."""
+
+    __slots__ = ("count", "ctx", "elevation", "layouts", "room", "tables")
+
+    def __init__(self, t: movement._Tables, elevation: bool) -> None:
+        self.tables = t
+        self.elevation = elevation
+        self.layouts = _layouts(t, elevation)
+        self.room = max(_scan_kernels.MASK_ROWS + 1, _LAYOUT_BITS // len(t.lvl))
+        self.count = 0
+        self.ctx = self._ctx(64)
+
+    def _ctx(self, rows: int) -> np.ndarray:
+        """A ``ctx`` array with room for ``rows`` layouts and no layout in it."""
+        t = self.tables
+        sk = _scan_kernels
+        n = len(t.lvl)
+        slots = (2 * t.width - 1) * (2 * t.height - 1) * 4
+        words = (n + 31) // 32
+        ctx = np.zeros(sk.C_HEADER + n + slots + rows * words, np.int64)
+        ctx[:sk.C_HEADER] = (t.pw, t.width, t.height, words, sk.C_HEADER + n,
+                             sk.C_HEADER + n + slots, rows)
+        ctx[sk.C_HEADER:sk.C_HEADER + n] = t.lvl
+        ctx[sk.C_HEADER + n:sk.C_HEADER + n + slots] = -1
+        return ctx
+
+    def add(self, dx: int, dy: int, s_size: int, t_size: int) -> None:
+        """Add the layout of a ``t_size`` target anchored ``(dx, dy)`` from a ``s_size``
+        shooter to ``ctx``."""
+        sk = _scan_kernels
+        t = self.tables
+        layout = self.layouts.get((dx, dy, s_size, t_size))
+        if layout is None:
+            layout = _layout(t, self.elevation, dx, dy, s_size, t_size)
+        ctx = self.ctx
+        if self.count >= self.room:
+            ctx = self.ctx = self._ctx(int(ctx[sk.C_ROWS]))
+            self.count = 0
+        elif self.count == ctx[sk.C_ROWS]:
+            grown = self._ctx(min(2 * self.count, self.room))
+            used = int(ctx[sk.C_CLEAR]) + self.count * int(ctx[sk.C_WORDS])
+            grown[sk.C_HEADER:used] = ctx[sk.C_HEADER:used]
+            ctx = self.ctx = grown
+        n = len(t.lvl)
+        words = int(ctx[sk.C_WORDS])
+        at = int(ctx[sk.C_CLEAR]) + self.count * words
+        bits = (layout.clear & ((1 << n) - 1)).to_bytes(4 * words, "little")
+        ctx[at:at + words] = np.frombuffer(bits, "<u4")
+        ctx[int(ctx[sk.C_INDEX]) + sk.layout_slot(t.width, t.height, dx, dy, s_size, t_size)] = (
+            self.count)
+        self.count += 1
+
+
+# The last map asked for: (grid, its version, elevation_blocks_los, its _ScanMap). One battle
+# asks for the same map thousands of times.
+_LAST_MAP: list[Any] = [None, -1, None, None]
+
+
+def _scan_map(state: FBState) -> _ScanMap:
+    """The :class:`_ScanMap` of the state's map and ``elevation_blocks_los`` (kept with the
+    map's tables)."""
+    last = _LAST_MAP
+    grid = state.grid
+    elevation = state.options.elevation_blocks_los
+    # Grid._version is bumped by every change of terrain (movement's tables read it too).
+    if last[0] is grid and last[1] == grid._version and last[2] == elevation:
+        kept: _ScanMap = last[3]
+        return kept
+    t = movement.map_tables(grid)
+    key = ("attack-scan", elevation)
+    found: _ScanMap | None = t.memo.get(key)
+    if found is None:
+        found = t.memo[key] = _ScanMap(t, elevation)
+    last[:] = (grid, grid._version, elevation, found)
+    return found
+
+
+# The compiled scan's mode by class (the other classes have no attack but a Throw).
+_SCAN_MODE = {"archer": _scan_kernels.RANGED, "mounted_archer": _scan_kernels.RANGED,
+              "warrior": _scan_kernels.MELEE, "knight": _scan_kernels.MELEE,
+              "lancer": _scan_kernels.MELEE, "pike": _scan_kernels.PIKE}
+
+
+def _compiled_rows(
+    state: FBState, unit: Unit, allow_throw: bool, exclude: AbstractSet[str], first: bool
+) -> list[int] | None:
+    """The rows of the unit table (army order) that ``unit`` may attack, found by the compiled
+    scan (with ``first``, at most one); None when the Python scan must answer (no numba, a
+    Throw possible, or the unit off the map)."""
+    sk = _scan_kernels
+    mode = _SCAN_MODE.get(unit.cls)
+    if (mode is None or unit.status != ON_MAP or unit.anchor is None or not sk.AVAILABLE
+            or allow_throw and mode != sk.RANGED and unit.rank == "champion"):
+        return None
+    query, me = state.unit_table_row(unit)
+    units = len(state.units)
+    skip = 0
+    if exclude:
+        if units > sk.MASK_ROWS:
+            return None
+        for uid in exclude:
+            other = state.units.get(uid)
+            if other is not None:
+                skip |= 1 << state.table_row(other)
+    sm = _scan_map(state)
+    opts = state.options
+    flags = opts.max_range * sk.F_RANGE | mode
+    if opts.archer_ally_adjacency == "forbid":
+        flags |= sk.F_FORBID
+    if first:
+        flags |= sk.F_FIRST
+    rows: list[int] = []
+    start = 0
+    while start < units:
+        mask = sk.attack_scan(query, sm.ctx, me, flags, skip, start)
+        if mask > 0:
+            if first:
+                rows.append(start + (mask & -mask).bit_length() - 1)
+                return rows
+            while mask:
+                low = mask & -mask
+                rows.append(start + low.bit_length() - 1)
+                mask ^= low
+        elif mask < 0:  # a layout to add first
+            _add_layout(state, sm, unit, -mask - 1)
+            continue
+        start += sk.MASK_ROWS
+    return rows
+
+
+def _add_layout(state: FBState, sm: _ScanMap, unit: Unit, row: int) -> None:
+    """Add to ``sm`` the layout of ``unit`` and the unit in ``row`` of the unit table."""
+    target = list(state.units.values())[row]
+    sa = unit.anchor
+    ta = target.anchor
+    assert sa is not None and ta is not None
+    sm.add(ta[0] - sa[0], ta[1] - sa[1], unit.size, target.size)
 
 
 @cache
@@ -466,9 +629,10 @@ def _ranged_scan(
     opts = state.options
     forbid_allies = opts.archer_ally_adjacency == "forbid"
     max_range = opts.max_range
-    t = movement.map_tables(state.grid)
-    elevation = opts.elevation_blocks_los
-    layouts = _layouts(t, elevation)
+    sm = _scan_map(state)
+    t = sm.tables
+    elevation = sm.elevation
+    layouts = sm.layouts
     ax, ay = anchor
     bit = (ay + 1) * t.pw + ax + 1
     side = unit.side
@@ -507,6 +671,23 @@ def _ranged_scan(
 # --------------------------------------------------------------------------- modifiers
 
 
+# The last ability holders asked about (FBState.ability_holders: the same list for as long as
+# the units are the same), and per holder the abilities that reach its allies.
+_ALLY_ABILITIES: list[Any] = [None, []]
+
+
+def _ally_abilities(state: FBState) -> list[tuple[Unit, list[AbilityState]]]:
+    """The units whose abilities reach allies (``affects`` allies or self_and_allies), in army
+    order, each with those abilities (abilities are fixed at setup)."""
+    holders = state.ability_holders()
+    kept = _ALLY_ABILITIES
+    if kept[0] is not holders:
+        reach = [(u, [a for a in u.abilities if a.affects != "self"]) for u in holders]
+        kept[:] = (holders, [(u, found) for u, found in reach if found])
+    found: list[tuple[Unit, list[AbilityState]]] = kept[1]
+    return found
+
+
 def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityState]]:
     """The generic special abilities that apply to ``unit`` now, with the unit owning each.
 
@@ -520,14 +701,12 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
         (unit, a) for a in unit.abilities if a.affects != "allies"
     ] if unit.abilities else []
     side = unit.side
-    for friend in state.ability_holders():
+    for friend, reaching in _ally_abilities(state):
         if (friend.side != side or friend.id == unit.id or friend.anchor is None
                 or friend.status != ON_MAP):
             continue
         dist: int | None = None
-        for a in friend.abilities:
-            if a.affects == "self":
-                continue
+        for a in reaching:
             if a.types and unit.type not in a.types:
                 continue
             if a.classes and unit.cls not in a.classes:
@@ -554,21 +733,24 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
     """
     if not state.adjacent(attacker, target):
         return None
-    a_space = state.squares_of(attacker)
-    t_space = state.squares_of(target)
     occupied = state.occupied
     units = state.units
-    tx, ty = t_space[0]
+    side = attacker.side
+    tx, ty = target.anchor  # type: ignore[misc]
     for dx, dy in _around(target.size, 1, True):
         uid = occupied.get((tx + dx, ty + dy))
         if uid is None or uid == attacker.id:
             continue
         friend = units[uid]
-        if friend.side != attacker.side or not state.adjacent(friend, target):
+        if friend.side != side or not state.adjacent(friend, target):
             continue
-        if strictly_between(a_space, t_space, state.squares_of(friend)):
+        if strictly_between(state.squares_of(attacker), state.squares_of(target),
+                            state.squares_of(friend)):
             return friend
     return None
+
+
+_NO_TERMS: tuple[int, str, int, list[str]] = (0, "", 0, [])  # _ability_terms of no ability
 
 
 def _ability_terms(
@@ -618,16 +800,18 @@ def _modifiers(
             class_bonus = 1
             class_note = "charging [FB-PIKE-06]"
     elif kind == "ranged":
-        _, hindered = line_of_fire(state, attacker, target)
+        layout, bit = _layout_of(state, attacker, target)
+        _, hindered = _line_of_fire(state, attacker, target, layout, bit)
         if hindered:
             att -= 1
             notes.append("attack -1 line of fire hindered [FB-ARCHER-04]")
-        dist = state.distance(attacker, target)
+        dist = layout.gap
         rmod = range_modifier(dist)
         if rmod:
             att += rmod
             notes.append(f"attack {rmod:+d} range {dist} [FB-ARCHER-06]")
-    best, best_name, penalty, pnames = _ability_terms(att_abilities, "attack")
+    best, best_name, penalty, pnames = (
+        _ability_terms(att_abilities, "attack") if att_abilities else _NO_TERMS)
     if opts.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
         if class_bonus and class_bonus >= best:
             att += class_bonus
@@ -661,7 +845,8 @@ def _modifiers(
     ):
         dfn -= 1
         notes.append("defense -1 archer defending [FB-ARCHER-05]")
-    best, best_name, penalty, pnames = _ability_terms(def_abilities, "defense")
+    best, best_name, penalty, pnames = (
+        _ability_terms(def_abilities, "defense") if def_abilities else _NO_TERMS)
     if best:
         dfn += best
         notes.append(f"defense +{best} {best_name} [FB-ABIL-04]")
