@@ -285,9 +285,8 @@ def attack_phase(state: FBState, battle: Battle, unit: Unit, charge: str | None)
     if not choices:
         return
     options = tuple([_order("throw" if c.kind == "throw" else "attack", c.target) for c in choices])
-    pick = battle.decide(Decision(unit.side, "attack", (*options, NO_ATTACK),
-                                  f"whom does {unit.id} attack?", subject=unit.id,
-                                  default=NO_ATTACK, info={"charge": charge}))
+    pick = battle.ask(unit.side, "attack", (*options, NO_ATTACK), f"whom does {unit.id} attack?",
+                      subject=unit.id, default=NO_ATTACK, info={"charge": charge})
     if pick is NO_ATTACK:
         return
     chosen = choices[options.index(pick)]
