@@ -412,6 +412,8 @@ def reform(state: FBState, battle: Battle, side: str) -> None:
                 present[squad.id] = sum(1 for m in squad.members if state.units[m].on_map)
         open_squads = [sq for sq in state.squads.values()  # an emptied squad is gone
                        if sq.id in present and 0 < present[sq.id] < SQUAD_SIZE[sq.type]]
+        if not open_squads and not allow_new:
+            return  # no squad to join: nobody can move
         open_types = {sq.type for sq in open_squads}
 
         def targets(unit: Unit) -> list[Order]:
