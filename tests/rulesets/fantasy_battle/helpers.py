@@ -10,6 +10,7 @@ from warhost.core.commanders import FirstOptionCommander, ScriptedCommander
 from warhost.core.dice import ScriptedDice
 from warhost.core.engine import Battle
 from warhost.geometry.grid import Grid, Square
+from warhost.rulesets.fantasy_battle import movement
 from warhost.rulesets.fantasy_battle.model import Options
 from warhost.rulesets.fantasy_battle.setup import make_abilities
 from warhost.rulesets.fantasy_battle.state import FACINGS, FBState, Unit
@@ -95,3 +96,15 @@ def make_battle(
 def events(battle: Battle, type_: str) -> list[dict[str, Any]]:
     """The logged events of one type."""
     return battle.log.of_type(type_)
+
+
+def assert_searches_match_python(state: FBState, uid: str, budget: int = 6) -> None:
+    """The compiled (or table) movement and charge searches give the pure-Python searches' ends,
+    costs and paths, in the same order, for unit ``uid``."""
+    unit = state.units[uid]
+    want = movement.destinations(state, unit, budget)
+    assert list(movement.destination_table(state, unit, budget).as_dict().items()) == list(
+        want.items())
+    runs = movement._charge_destinations_py(state, unit, budget)
+    assert list(movement.charge_destinations(state, unit, budget).items()) == list(runs.items())
+    assert movement.has_charge_run(state, unit, budget) == bool(runs)

@@ -15,7 +15,7 @@ from warhost.core.scenario import load_scenario
 from warhost.rulesets.fantasy_battle import _kernels, movement
 from warhost.rulesets.fantasy_battle.state import DEFEATED, ON_MAP, FBState, Unit
 
-from .helpers import make_state
+from .helpers import assert_searches_match_python, make_state
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "fantasy-battle"
 needs_numba = pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
@@ -71,15 +71,6 @@ def test_table_follows_every_change_in_battles(
         assert calls[0] > 0
 
 
-def _same_as_plain(state: FBState, uid: str, budget: int = 6) -> None:
-    unit = state.units[uid]
-    want = movement.destinations(state, unit, budget)
-    assert list(movement.destination_table(state, unit, budget).as_dict().items()) == list(
-        want.items())
-    runs = movement._charge_destinations_py(state, unit, budget)
-    assert list(movement.charge_destinations(state, unit, budget).items()) == list(runs.items())
-
-
 @needs_numba
 def test_searches_follow_status_facing_and_size_changes() -> None:
     state = make_state(10, 10, units=[
@@ -87,23 +78,23 @@ def test_searches_follow_status_facing_and_size_changes() -> None:
         {"id": "e", "side": "B", "cls": "pike", "at": (5, 5), "facing": "south"},
         {"id": "k", "side": "B", "cls": "knight", "type": "cavalry", "at": (2, 6)},
     ])
-    _same_as_plain(state, "p")
+    assert_searches_match_python(state, "p")
     version = state.table_version
     state.set_facing(state.units["e"], (-1, 0))
     assert state.table_version != version
-    _same_as_plain(state, "p")
+    assert_searches_match_python(state, "p")
     state.remove(state.units["e"], DEFEATED)
-    _same_as_plain(state, "p")
+    assert_searches_match_python(state, "p")
     knight = state.units["k"]
     state.place(knight, None)
     knight.type, knight.cls, knight.size = "infantry", "warrior", 1
     state.sync(knight)
     state.place(knight, (3, 5))
     assert _table_rows(state) == _expected_rows(state)
-    _same_as_plain(state, "p")
+    assert_searches_match_python(state, "p")
     state.set_status(state.units["e"], ON_MAP)
     state.place(state.units["e"], (4, 3))
-    _same_as_plain(state, "p")
+    assert_searches_match_python(state, "p")
     assert _table_rows(state) == _expected_rows(state)
 
 

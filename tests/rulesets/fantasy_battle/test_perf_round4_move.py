@@ -13,21 +13,10 @@ from warhost.core.commanders import Commander
 from warhost.core.decisions import Decision, LazyDecision
 from warhost.core.orders import Order
 from warhost.rulesets.fantasy_battle import _kernels, game, movement
-from warhost.rulesets.fantasy_battle.state import FBState
 
-from .helpers import make_battle, make_state
+from .helpers import assert_searches_match_python, make_battle, make_state
 
 needs_numba = pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
-
-
-def _same_as_plain(state: FBState, uid: str, budget: int = 6) -> None:
-    unit = state.units[uid]
-    want = movement.destinations(state, unit, budget)
-    assert list(movement.destination_table(state, unit, budget).as_dict().items()) == list(
-        want.items())
-    runs = movement._charge_destinations_py(state, unit, budget)
-    assert list(movement.charge_destinations(state, unit, budget).items()) == list(runs.items())
-    assert movement.has_charge_run(state, unit, budget) == bool(runs)
 
 
 @needs_numba
@@ -45,7 +34,7 @@ def test_params_are_kept_per_base_size_and_corner_rule() -> None:
     t = movement.map_tables(always.grid)
     for state in (always, blocked, always, blocked):
         for uid in ("p", "k"):
-            _same_as_plain(state, uid)
+            assert_searches_match_python(state, uid)
     assert (2, 2) in movement.destination_table(always, always.units["p"], 2).squares()
     assert (2, 2) not in movement.destination_table(blocked, blocked.units["p"], 2).squares()
     maps, params = t.kernel_inputs(2, False)
@@ -68,15 +57,15 @@ def test_doubling_follows_the_movers_type() -> None:
     knight = state.units["k"]
     assert knight.size == 2
     assert movement.destination_table(state, knight, 2).plan((5, 3)).cost == 2
-    _same_as_plain(state, "k", 4)
-    _same_as_plain(state, "w", 4)
+    assert_searches_match_python(state, "k", 4)
+    assert_searches_match_python(state, "w", 4)
     state.place(knight, None)
     knight.type, knight.cls, knight.size = "infantry", "warrior", 1
     state.sync(knight)
     state.place(knight, (5, 6))
     assert (5, 4) not in movement.destination_table(state, knight, 2).squares()
     assert movement.destination_table(state, knight, 3).plan((5, 4)).cost == 3
-    _same_as_plain(state, "k", 4)
+    assert_searches_match_python(state, "k", 4)
 
 
 @needs_numba
@@ -101,7 +90,7 @@ def test_kept_charge_search_is_the_movers_own() -> None:
                                     {"id": "q", "cls": "pike", "at": (7, 7)}])
     for uid in ("p", "q", "p"):
         assert movement.has_charge_run(state, state.units[uid], 6)
-        _same_as_plain(state, uid)
+        assert_searches_match_python(state, uid)
 
 
 def test_lazy_default_is_worked_out_once_when_read() -> None:

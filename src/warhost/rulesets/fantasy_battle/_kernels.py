@@ -71,6 +71,7 @@ __all__ = [
     "U_SIZE",
     "U_X",
     "U_Y",
+    "arc_square",
     "charge_search",
     "plain_search",
 ]
@@ -108,6 +109,25 @@ R_ORDER = 2
 R_ENDS = 3
 R_RANK = 4
 R_ROWS = 5
+
+
+def _arc_square(ax: int, ay: int, fdx: int, fdy: int, k: int) -> tuple[int, int]:
+    """The ``k``-th (0..2) square of the front arc of a Pike at ``(ax, ay)`` facing
+    ``(fdx, fdy)`` (``grid.facing_arc``'s order)."""
+    if fdx == 0:
+        return ax - 1 + k, ay + fdy
+    if fdy == 0:
+        return ax + fdx, ay - 1 + k
+    if k == 0:
+        return ax + fdx, ay
+    if k == 1:
+        return ax + fdx, ay + fdy
+    return ax, ay + fdy
+
+
+arc_square: Any = (
+    numba.njit(cache=True, inline="always")(_arc_square) if AVAILABLE else _arc_square
+)
 
 
 def _setup_py(
@@ -162,21 +182,7 @@ def _setup_py(
         if fdx == 0 and fdy == 0:
             continue
         for k in range(3):
-            if fdx == 0:
-                qx = ax - 1 + k
-                qy = ay + fdy
-            elif fdy == 0:
-                qx = ax + fdx
-                qy = ay - 1 + k
-            elif k == 0:
-                qx = ax + fdx
-                qy = ay
-            elif k == 1:
-                qx = ax + fdx
-                qy = ay + fdy
-            else:
-                qx = ax
-                qy = ay + fdy
+            qx, qy = arc_square(ax, ay, fdx, fdy, k)
             if not (0 <= qx < width and 0 <= qy < height):
                 continue
             q = (qy + 1) * pw + qx + 1

@@ -45,6 +45,7 @@ from warhost.rulesets.fantasy_battle._kernels import (
     U_SIZE,
     U_X,
     U_Y,
+    arc_square,
 )
 
 __all__ = [
@@ -100,35 +101,19 @@ def _gap(ax: int, ay: int, a_size: int, bx: int, by: int, b_size: int) -> int:
     """Distance between two square spaces given by their low corners (``state._box_gap``)."""
     gx = bx - ax - a_size + 1
     other = ax - bx - b_size + 1
-    if other > gx:
-        gx = other
+    gx = max(gx, other)
     gy = by - ay - a_size + 1
     other = ay - by - b_size + 1
-    if other > gy:
-        gy = other
-    d = gx if gx > gy else gy
-    return d if d > 0 else 0
+    gy = max(gy, other)
+    d = max(gy, gx)
+    return max(0, d)
 
 
 def _in_arc(ax: int, ay: int, fdx: int, fdy: int, tx: int, ty: int, t_size: int) -> bool:
     """Whether a square of the ``t_size`` space at ``(tx, ty)`` is in the front arc of a unit at
     ``(ax, ay)`` facing ``(fdx, fdy)`` (``grid.facing_arc``)."""
     for k in range(3):
-        if fdx == 0:
-            qx = ax - 1 + k
-            qy = ay + fdy
-        elif fdy == 0:
-            qx = ax + fdx
-            qy = ay - 1 + k
-        elif k == 0:
-            qx = ax + fdx
-            qy = ay
-        elif k == 1:
-            qx = ax + fdx
-            qy = ay + fdy
-        else:
-            qx = ax
-            qy = ay + fdy
+        qx, qy = arc_square(ax, ay, fdx, fdy, k)
         if tx <= qx < tx + t_size and ty <= qy < ty + t_size:
             return True
     return False
