@@ -27,12 +27,11 @@ needs_numba = pytest.mark.skipif(not _scan_kernels.AVAILABLE, reason="numba is n
 
 def _compiled(state: FBState, unit: Unit, allow_throw: bool, exclude: AbstractSet[str],
               first: bool) -> list[tuple[str, str]] | None:
-    rows = combat._compiled_rows(state, unit, allow_throw, exclude, first)
-    if rows is None:
+    found = combat._compiled_scan(state, unit, allow_throw, exclude, first)
+    if found < 0:
         return None
-    ids = list(state.units)
     kind = "ranged" if unit.is_archer else "melee"
-    return [(kind, ids[r]) for r in rows]
+    return [(kind, uid) for r, uid in enumerate(state.units) if found >> r & 1]
 
 
 def _compare(state: FBState, rng: random.Random) -> int:

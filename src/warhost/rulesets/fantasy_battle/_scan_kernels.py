@@ -22,8 +22,8 @@ Calling a compiled function costs time per argument, so it takes two arrays and 
   ``clear`` mask of ``combat._Layout``);
 * ``me``: the attacker's row; ``flags``: the mode (:data:`MELEE`, :data:`PIKE` or
   :data:`RANGED`), :data:`F_FIRST`, :data:`F_FORBID` and the maximum range times
-  :data:`F_RANGE`; ``skip``: a mask of rows left out (rows below :data:`MASK_ROWS` only) and
-  ``start``: the first row looked at.
+  :data:`F_RANGE`; ``start``: the first row looked at, and ``skip``: a mask of rows left out
+  (bit ``r - start`` for row ``r``).
 
 The result is a bit mask of the legal targets among rows ``start .. start + 62`` (bit
 ``r - start`` for row ``r``); with :data:`F_FIRST` it stops at the first one. A negative result

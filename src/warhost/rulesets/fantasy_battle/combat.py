@@ -389,21 +389,20 @@ def attack_options(
         >>> attack_options(s, s.units["a"], allow_throw=False)  # doctest: +SKIP
         [AttackOption(kind='melee', target='b')]
     """
-    rows = _compiled_rows(state, unit, allow_throw, exclude, False)
-    if rows is None:
+    found = _compiled_scan(state, unit, allow_throw, exclude, False)
+    if found < 0:
         return _attack_scan(state, unit, allow_throw, exclude, False)
-    if not rows:
+    if not found:
         return []
-    ids = list(state.units)
     kind: AttackKind = "ranged" if unit.is_archer else "melee"
-    return [_option(kind, ids[r]) for r in rows]
+    return [_option(kind, uid) for r, uid in enumerate(state.units) if found >> r & 1]
 
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
     """Whether :func:`attack_options` would offer anything (stops at the first legal attack)."""
-    rows = _compiled_rows(state, unit, allow_throw, _NO_IDS, True)
-    if rows is not None:
-        return bool(rows)
+    found = _compiled_scan(state, unit, allow_throw, _NO_IDS, True)
+    if found >= 0:
+        return found != 0
     return bool(_attack_scan(state, unit, allow_throw, _NO_IDS, True))
 
 
@@ -495,23 +494,21 @@ _SCAN_MODE = {"archer": _scan_kernels.RANGED, "mounted_archer": _scan_kernels.RA
               "lancer": _scan_kernels.MELEE, "pike": _scan_kernels.PIKE}
 
 
-def _compiled_rows(
+def _compiled_scan(
     state: FBState, unit: Unit, allow_throw: bool, exclude: AbstractSet[str], first: bool
-) -> list[int] | None:
-    """The rows of the unit table (army order) that ``unit`` may attack, found by the compiled
-    scan (with ``first``, at most one); None when the Python scan must answer (no numba, a
-    Throw possible, or the unit off the map)."""
+) -> int:
+    """The unit-table rows (army order) that ``unit`` may attack, found by the compiled scan, as
+    a mask (bit ``r`` for row ``r``; with ``first``, at most one bit); -1 when the Python scan
+    must answer (no numba, a Throw possible, or the unit off the map)."""
     sk = _scan_kernels
     mode = _SCAN_MODE.get(unit.cls)
     if (mode is None or unit.status != ON_MAP or unit.anchor is None or not sk.AVAILABLE
             or allow_throw and mode != sk.RANGED and unit.rank == "champion"):
-        return None
+        return -1
     query, me = state.unit_table_row(unit)
     units = len(state.units)
     skip = 0
     if exclude:
-        if units > sk.MASK_ROWS:
-            return None
         for uid in exclude:
             other = state.units.get(uid)
             if other is not None:
@@ -523,23 +520,22 @@ def _compiled_rows(
         flags |= sk.F_FORBID
     if first:
         flags |= sk.F_FIRST
-    rows: list[int] = []
+    found = 0
     start = 0
     while start < units:
-        mask = sk.attack_scan(query, sm.ctx, me, flags, skip, start)
-        if mask > 0:
-            if first:
-                rows.append(start + (mask & -mask).bit_length() - 1)
-                return rows
-            while mask:
-                low = mask & -mask
-                rows.append(start + low.bit_length() - 1)
-                mask ^= low
-        elif mask < 0:  # a layout to add first
+        mask = sk.attack_scan(query, sm.ctx, me, flags, skip >> start & _WINDOW, start)
+        if mask < 0:  # a layout to add first
             _add_layout(state, sm, unit, -mask - 1)
             continue
+        if mask:
+            found |= mask << start
+            if first:
+                break
         start += sk.MASK_ROWS
-    return rows
+    return found
+
+
+_WINDOW = (1 << _scan_kernels.MASK_ROWS) - 1  # the rows of one result mask
 
 
 def _add_layout(state: FBState, sm: _ScanMap, unit: Unit, row: int) -> None:
