@@ -746,9 +746,6 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
     return None
 
 
-_NO_TERMS: tuple[int, str, int, list[str]] = (0, "", 0, [])  # _ability_terms of no ability
-
-
 def _ability_terms(
     found: list[tuple[Unit, AbilityState]], roll: str
 ) -> tuple[int, str, int, list[str]]:
@@ -806,8 +803,7 @@ def _modifiers(
         if rmod:
             att += rmod
             notes.append(f"attack {rmod:+d} range {dist} [FB-ARCHER-06]")
-    best, best_name, penalty, pnames = (
-        _ability_terms(att_abilities, "attack") if att_abilities else _NO_TERMS)
+    best, best_name, penalty, pnames = _ability_terms(att_abilities, "attack")
     if opts.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
         if class_bonus and class_bonus >= best:
             att += class_bonus
@@ -841,8 +837,7 @@ def _modifiers(
     ):
         dfn -= 1
         notes.append("defense -1 archer defending [FB-ARCHER-05]")
-    best, best_name, penalty, pnames = (
-        _ability_terms(def_abilities, "defense") if def_abilities else _NO_TERMS)
+    best, best_name, penalty, pnames = _ability_terms(def_abilities, "defense")
     if best:
         dfn += best
         notes.append(f"defense +{best} {best_name} [FB-ABIL-04]")

@@ -14,7 +14,6 @@ from warhost.rulesets.fantasy_battle.state import (
     ON_MAP,
     FBState,
     Unit,
-    _box_gap,
 )
 
 ROUND_CAP = 200  # safety net when no max_rounds is set (FB-AMB-44 leaves it open)
@@ -141,17 +140,11 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
         options.append(ATTACK_MOVE)
     options.append(DOUBLE)
     if unit.has_charge:
-        reach = movement.allowance(unit, False, False) + 1
-        # Enemies in reach first: the search for a charge run is the costly part. (The unit
-        # stands on the map: state.distance of two units there is _box_gap of their anchors.)
-        anchor = unit.anchor
-        assert anchor is not None
-        size = unit.size
-        side = unit.side
-        near = [_order("charge", enemy.id) for enemy in state.units.values()
-                if enemy.side != side and enemy.anchor is not None and enemy.status == ON_MAP
-                and _box_gap(anchor, size, enemy.anchor, enemy.size) <= reach]
-        if near and movement.has_charge_run(state, unit, reach - 1):
+        budget = movement.allowance(unit, False, False)
+        # Enemies in reach first: the search for a charge run is the costly part.
+        near = [_order("charge", enemy.id) for enemy in state.enemies(unit.side)
+                if state.distance(unit, enemy) <= budget + 1]
+        if near and movement.has_charge_run(state, unit, budget):
             options += near
     if feats.can_use_feat(state, unit, "mobility"):
         options.append(MOBILITY)

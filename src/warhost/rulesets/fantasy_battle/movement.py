@@ -546,8 +546,13 @@ class _IndexedTable(DestinationTable):
         self._t = t
         self._start = start
 
+    def _end(self, k: int) -> int:
+        """The padded index of the ``k``-th end (negative ``k`` counts from the last)."""
+        end: int = self._ends[k]
+        return end
+
     def square(self, k: int) -> Square:
-        found: Square | None = self._t.squares[self._ends[k]]
+        found: Square | None = self._t.squares[self._end(k)]
         assert found is not None
         return found
 
@@ -572,7 +577,7 @@ class _IndexedTable(DestinationTable):
         return self._plan_at((sq[1] + 1) * self._t.pw + sq[0] + 1, with_path)
 
     def move_order(self, k: int) -> Order:
-        return self._t.move_order(self._ends[k])
+        return self._t.move_order(self._end(k))
 
     def stay_order(self) -> Order | None:
         start = self._t.squares[self._start]
@@ -614,7 +619,6 @@ class _SearchTable(_IndexedTable):
         return self._count
 
     def _end(self, k: int) -> int:
-        """The padded index of the ``k``-th end (negative ``k`` counts from the last)."""
         count = self._count
         if k < 0:
             k += count
@@ -623,22 +627,6 @@ class _SearchTable(_IndexedTable):
         end: int = self._rows.item(_kernels.R_ENDS, k)
         return end
 
-    def square(self, k: int) -> Square:
-        found: Square | None = self._t.squares[self._end(k)]
-        assert found is not None
-        return found
-
-    def move_order(self, k: int) -> Order:
-        i = self._end(k)
-        order = self._t.orders[i]  # _Tables.move_order's kept order, read directly (hot)
-        return order if order is not None else self._t.move_order(i)
-
-    def stay_order(self) -> Order | None:
-        start = self._start
-        if self._rows.item(_kernels.R_RANK, start) < 0:
-            return None
-        return self._t.move_order(start)
-
     def position(self, sq: Square) -> int | None:
         t = self._t
         x, y = sq
@@ -646,15 +634,6 @@ class _SearchTable(_IndexedTable):
             return None
         k: int = self._rows.item(_kernels.R_RANK, (y + 1) * t.pw + x + 1)
         return k if k >= 0 else None
-
-    def plan(self, sq: Square, *, with_path: bool = True) -> MovePlan:
-        t = self._t
-        i = (sq[1] + 1) * t.pw + sq[0] + 1
-        if with_path:
-            return self._plan_at(i)
-        dest = t.squares[i]
-        assert dest is not None
-        return MovePlan(dest, self._rows.item(_kernels.R_BEST, i), (), None)
 
     def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
         squares = self._t.squares

@@ -233,10 +233,7 @@ class FBState:
 
     def unit_table_row(self, unit: Unit) -> tuple[np.ndarray, int]:
         """:meth:`unit_table` and the unit's row in it, in one call (every search asks)."""
-        table = self._table
-        if table is None or len(self._table_rows) != len(self.units):
-            table = self.unit_table()
-        return table, self._table_rows[unit.id]
+        return self.unit_table(), self._table_rows[unit.id]
 
     def sync(self, unit: Unit) -> None:
         """Write the unit's row of the unit table again (after any change of its anchor, status,
