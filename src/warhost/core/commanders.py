@@ -70,7 +70,8 @@ class RandomCommander(Commander):
             self._halves = []
 
     def _below(self, count: int) -> int:
-        """``int(self.rng.integers(count))`` for 2 <= count < 2**32."""
+        """``int(self.rng.integers(count))`` for 2 <= count < 2**32, when a draw is rejected
+        or the block of draws is used up (the common case is inlined in :meth:`choose_index`)."""
         halves = self._halves
         assert halves is not None
         if not halves:
@@ -99,9 +100,16 @@ class RandomCommander(Commander):
         return decision.option(self.choose_index(decision.option_count))
 
     def choose_index(self, count: int) -> int:
-        if self._halves is not None and 2 <= count < 1 << 32:
-            return self._below(count)
-        return int(self.rng.integers(count))
+        halves = self._halves
+        if halves is None or not 2 <= count < 1 << 32:
+            return int(self.rng.integers(count))
+        if halves:
+            # :meth:`_below` inlined for a draw at hand that is not rejected (its first test).
+            m = halves[-1] * count
+            if m & 0xFFFFFFFF >= count:
+                halves.pop()
+                return m >> 32
+        return self._below(count)
 
 
 class FirstOptionCommander(Commander):

@@ -68,7 +68,13 @@ class BattleResult:
     seed: int
     outcome: Outcome
     log: EventLog
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    decided: list[tuple[str, str, Order]] = field(default_factory=list, repr=False)
+    """The decisions taken, in order: (side, kind, order)."""
+
+    @property
+    def decisions(self) -> list[dict[str, Any]]:
+        """The decisions taken, as replay files keep them (``side``, ``kind``, ``order`` text)."""
+        return decision_records(self.decided)
 
     @property
     def winner(self) -> str | None:
@@ -98,6 +104,11 @@ class BattleResult:
         }
 
 
+def decision_records(decided: list[tuple[str, str, Order]]) -> list[dict[str, Any]]:
+    """(side, kind, order) tuples as the records replay files keep."""
+    return [{"side": side, "kind": kind, "order": str(order)} for side, kind, order in decided]
+
+
 class Battle:
     """The runtime of one battle: dice, log, commanders and the record of decisions.
 
@@ -125,9 +136,16 @@ class Battle:
         self.commanders = dict(commanders)
         for (side, commander), seq in zip(self.commanders.items(), commander_seqs):
             commander.bind(side, np.random.Generator(np.random.PCG64(seq)))
-        self.decisions: list[dict[str, Any]] = []
+        self.decided: list[tuple[str, str, Order]] = []
+        """Every decision taken, in order: (side, kind, order). Kept as tuples, since a battle
+        takes hundreds; :attr:`decisions` gives the records."""
         self.round_observers: list[Callable[[int, Any], None]] = []
         self.state: Any = None
+
+    @property
+    def decisions(self) -> list[dict[str, Any]]:
+        """The decisions taken so far, as replay files keep them."""
+        return decision_records(self.decided)
 
     @property
     def records_fields(self) -> bool:
@@ -220,10 +238,9 @@ class Battle:
                                         locate=locate, default_of=default_of))
 
     def _record(self, side: str, kind: str, legal: Order) -> None:
-        record = {"side": side, "kind": kind, "order": str(legal)}
-        self.decisions.append(record)
+        self.decided.append((side, kind, legal))
         if self.log.record:
-            self.log.emit("decision", **record)
+            self.log.emit("decision", side=side, kind=kind, order=str(legal))
 
     def round_ended(self, round_number: int) -> None:
         """Rulesets call this at the end of every round; observers see the state then."""
@@ -307,5 +324,5 @@ def run_battle(
         seed=seed,
         outcome=outcome,
         log=battle.log,
-        decisions=battle.decisions,
+        decided=battle.decided,
     )

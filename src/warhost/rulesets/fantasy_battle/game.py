@@ -142,8 +142,7 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
     if unit.has_charge:
         budget = movement.allowance(unit, False, False)
         # Enemies in reach first: the search for a charge run is the costly part.
-        near = [_order("charge", enemy.id) for enemy in state.enemies(unit.side)
-                if state.distance(unit, enemy) <= budget + 1]
+        near = [_order("charge", enemy.id) for enemy in state.enemies_within(unit, budget + 1)]
         if near and movement.has_charge_run(state, unit, budget):
             options += near
     if feats.can_use_feat(state, unit, "mobility"):
@@ -403,6 +402,8 @@ def reform(state: FBState, battle: Battle, side: str) -> None:
         for squad in state.squads.values():
             if squad.side == side:
                 present[squad.id] = sum(1 for m in squad.members if state.units[m].on_map)
+        if len(present) < 2 and not allow_new:
+            return  # a unit may only join another squad of its side, and there is none
         open_squads = [sq for sq in state.squads.values()  # an emptied squad is gone
                        if sq.id in present and 0 < present[sq.id] < SQUAD_SIZE[sq.type]]
         if not open_squads and not allow_new:

@@ -358,6 +358,17 @@ class FBState:
         """Friendly units on the map."""
         return [u for u in self.units.values() if u.side == side and u.on_map]
 
+    def enemies_within(self, unit: Unit, reach: int) -> list[Unit]:
+        """Enemy units on the map at most ``reach`` from ``unit`` (:meth:`distance`), in army
+        order; ``unit`` must be on the map."""
+        pa = unit.anchor
+        assert pa is not None
+        size = unit.size
+        side = unit.side
+        return [e for e in self.units.values()
+                if e.side != side and e.status == ON_MAP and e.anchor is not None
+                and _box_gap(pa, size, e.anchor, e.size) <= reach]
+
     def adjacent_enemies(self, unit: Unit) -> list[Unit]:
         """Enemies adjacent to ``unit``."""
         return [e for e in self.enemies(unit.side) if self.adjacent(unit, e)]
@@ -385,12 +396,13 @@ class FBState:
             if squad.side != side or (ready and squad.activated):
                 continue
             for member in squad.members:
-                if units[member].on_map:
+                unit = units[member]
+                if unit.status == ON_MAP and unit.anchor is not None:  # on_map, inlined (hot)
                     groups.append(squad.id)
                     break
         for unit in units.values():
-            if (unit.side == side and unit.squad is None and unit.on_map
-                    and not (ready and unit.activated)):
+            if (unit.squad is None and unit.side == side and unit.status == ON_MAP
+                    and unit.anchor is not None and not (ready and unit.activated)):
                 groups.append(unit.id)
         return groups
 
