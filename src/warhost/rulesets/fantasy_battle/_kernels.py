@@ -289,16 +289,11 @@ def _plain_search(
     pos = queue[nb * n:]
     for c in range(nb):
         pos[c] = c * n
-    # The 8 steps unrolled, their offsets in locals: a loop over params reloads them after
-    # every store, and unsigned indices spare the checks for negative ones.
-    d0 = _unsigned(params[P_DIRS, 0])
-    d1 = _unsigned(params[P_DIRS + 1, 0])
-    d2 = _unsigned(params[P_DIRS + 2, 0])
-    d3 = _unsigned(params[P_DIRS + 3, 0])
-    d4 = _unsigned(params[P_DIRS + 4, 0])
-    d5 = _unsigned(params[P_DIRS + 5, 0])
-    d6 = _unsigned(params[P_DIRS + 6, 0])
-    d7 = _unsigned(params[P_DIRS + 7, 0])
+    # The step offsets, read once (read from params, they would be loaded again after every
+    # store); indices are unsigned, which spares numba's checks for negative ones.
+    offsets = np.empty(8, np.int64)
+    for k in range(8):
+        offsets[k] = params[P_DIRS + k, 0]
     best = rows[R_BEST]
     prev = rows[R_PREV]
     order = rows[R_ORDER]
@@ -320,94 +315,20 @@ def _plain_search(
             mult = 2 if adj[i] else 1
             # The steps the terrain allows, in DIRECTIONS8 order (which settles ties).
             steps = moves[i]
-            if steps & 1:
-                j = i + d0
+            for k in range(8):
+                if not steps >> k & 1:
+                    continue
+                j = i + _unsigned(offsets[k])
                 step = enter[j]
-                if step > 0:
-                    nc = c + step * mult
-                    if nc < best[j]:
-                        best[j] = nc
-                        prev[j] = i
-                        p = pos[nc]
-                        queue[p] = j
-                        pos[nc] = p + 1
-            if steps & 2:
-                j = i + d1
-                step = enter[j]
-                if step > 0:
-                    nc = c + step * mult
-                    if nc < best[j]:
-                        best[j] = nc
-                        prev[j] = i
-                        p = pos[nc]
-                        queue[p] = j
-                        pos[nc] = p + 1
-            if steps & 4:
-                j = i + d2
-                step = enter[j]
-                if step > 0:
-                    nc = c + step * mult
-                    if nc < best[j]:
-                        best[j] = nc
-                        prev[j] = i
-                        p = pos[nc]
-                        queue[p] = j
-                        pos[nc] = p + 1
-            if steps & 8:
-                j = i + d3
-                step = enter[j]
-                if step > 0:
-                    nc = c + step * mult
-                    if nc < best[j]:
-                        best[j] = nc
-                        prev[j] = i
-                        p = pos[nc]
-                        queue[p] = j
-                        pos[nc] = p + 1
-            if steps & 16:
-                j = i + d4
-                step = enter[j]
-                if step > 0:
-                    nc = c + step * mult
-                    if nc < best[j]:
-                        best[j] = nc
-                        prev[j] = i
-                        p = pos[nc]
-                        queue[p] = j
-                        pos[nc] = p + 1
-            if steps & 32:
-                j = i + d5
-                step = enter[j]
-                if step > 0:
-                    nc = c + step * mult
-                    if nc < best[j]:
-                        best[j] = nc
-                        prev[j] = i
-                        p = pos[nc]
-                        queue[p] = j
-                        pos[nc] = p + 1
-            if steps & 64:
-                j = i + d6
-                step = enter[j]
-                if step > 0:
-                    nc = c + step * mult
-                    if nc < best[j]:
-                        best[j] = nc
-                        prev[j] = i
-                        p = pos[nc]
-                        queue[p] = j
-                        pos[nc] = p + 1
-            if steps & 128:
-                j = i + d7
-                step = enter[j]
-                if step > 0:
-                    nc = c + step * mult
-                    if nc < best[j]:
-                        best[j] = nc
-                        prev[j] = i
-                        p = pos[nc]
-                        queue[p] = j
-                        pos[nc] = p + 1
+                if step <= 0:
+                    continue
+                nc = c + step * mult
+                if nc < best[j]:
+                    best[j] = nc
+                    prev[j] = i
+                    p = pos[nc]
+                    queue[p] = j
+                    pos[nc] = p + 1
     ends = rows[R_ENDS]
     rank = rows[R_RANK]
     found = 0
@@ -486,3 +407,4 @@ plain_search: Any = (
 charge_search: Any = (
     numba.njit(cache=True, nogil=True)(_charge_search) if AVAILABLE else _charge_search
 )
+
