@@ -12,8 +12,9 @@ results, several times slower.
 Each search takes four arrays and two numbers, because calling a compiled function costs time
 per array (less per number), and handing a new array back costs more still:
 
-* ``maps`` (int64, 7 rows by padded square index): the map's rows :data:`MAP_COST` ..
-  :data:`MAP_CLEAR`, built once per map and base size;
+* ``maps`` (int64, :data:`MAP_ROWS` rows by padded square index): the map's rows
+  :data:`MAP_COST` .. :data:`MAP_CLEAR`, built once per map and base size, and
+  :data:`MAP_STEPS` (:func:`step_mask`), built once per map, base size and corner-cutting rule;
 * ``params`` (int64, :data:`P_ROWS` x 3): the 8 steps as (index offset, corner square A, corner
   square B) in rows :data:`P_DIRS` .., then :data:`P_MAP` (padded width, width, height) and
   :data:`P_BASE` (base size, 1 if the map has elevated squares), built once per map, base size
@@ -52,6 +53,8 @@ __all__ = [
     "MAP_END",
     "MAP_HALT",
     "MAP_LVL",
+    "MAP_ROWS",
+    "MAP_STEPS",
     "P_BASE",
     "P_DIRS",
     "P_MAP",
@@ -74,6 +77,7 @@ __all__ = [
     "arc_square",
     "charge_search",
     "plain_search",
+    "step_mask",
 ]
 
 # Rows of ``maps``.
@@ -84,6 +88,8 @@ MAP_BASE = 3  # per anchor: entry cost of the whole space before other units (0 
 MAP_END = 4  # per anchor: 1 if the move may end here
 MAP_HALT = 5  # per anchor: 1 if the space is on slope (an end only after a front-arc halt)
 MAP_CLEAR = 6  # per anchor: 1 if every square of the space is clear for charging
+MAP_STEPS = 7  # per anchor: bit k set if the terrain allows step k from it (step_mask)
+MAP_ROWS = 8
 
 # Rows of ``params``.
 P_DIRS = 0  # rows 0..7: the steps in DIRECTIONS8 order (index offset, corner A, corner B)
@@ -128,6 +134,61 @@ def _arc_square(ax: int, ay: int, fdx: int, fdy: int, k: int) -> tuple[int, int]
 arc_square: Any = (
     numba.njit(cache=True, inline="always")(_arc_square) if AVAILABLE else _arc_square
 )
+
+
+def _unsigned(i: int) -> int:
+    """``i`` as an index that numba need not check for being negative: compiled, it becomes
+    uint64 (adding a negative step offset wraps round to the right square); in plain Python it
+    stays as it is."""
+    return i
+
+
+if AVAILABLE:  # pragma: no branch
+
+    @numba.extending.overload(_unsigned, inline="always")
+    def _unsigned_compiled(i: Any) -> Any:  # pragma: no cover - runs inside numba
+        def impl(i: Any) -> Any:
+            return np.uint64(i)
+
+        return impl
+
+
+def _step_mask_py(maps: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """The :data:`MAP_STEPS` row for the map rows ``maps`` (at least :data:`MAP_CLEAR` + 1 of
+    them) and ``params``: per anchor, bit ``k`` set if step ``k`` from it neither squeezes
+    between two impassable corners (FB-AMB-17) nor crosses a cliff edge (FB-AMB-46). Anchors
+    of the padding, where no base fits, get 0."""
+    cost = maps[MAP_COST]
+    cls = maps[MAP_CLS]
+    n = cost.shape[0]
+    pw = params[P_MAP, 0]
+    size = params[P_BASE, 0]
+    large = size == 2
+    levels = params[P_BASE, 1] != 0
+    out = np.zeros(n, np.int64)
+    for i in range(pw + 1, n - size * (pw + 1)):  # every read below stays in the array
+        mask = 0
+        for k in range(8):
+            ca = params[P_DIRS + k, 1]
+            if ca != 0 and cost[i + ca] <= 0 and cost[i + params[P_DIRS + k, 2]] <= 0:
+                continue
+            j = i + params[P_DIRS + k, 0]
+            if levels:
+                if large:
+                    if (
+                        cls[i] ^ cls[j] == 1 or cls[i + 1] ^ cls[j + 1] == 1
+                        or cls[i + pw] ^ cls[j + pw] == 1
+                        or cls[i + pw + 1] ^ cls[j + pw + 1] == 1
+                    ):
+                        continue
+                elif cls[i] ^ cls[j] == 1:
+                    continue
+            mask |= 1 << k
+        out[i] = mask
+    return out
+
+
+step_mask: Any = numba.njit(cache=True)(_step_mask_py) if AVAILABLE else _step_mask_py
 
 
 def _setup_py(
@@ -214,84 +275,65 @@ def _plain_search(
     (row-major), and :data:`R_RANK` gives, per anchor index, its position among those ends
     (-1: not an end). The caller hands ``rows`` in, because handing a new array back to Python
     takes time."""
-    cost = maps[MAP_COST]
-    cls = maps[MAP_CLS]
     end_ok = maps[MAP_END]
     halt_ok = maps[MAP_HALT]
-    n = cost.shape[0]
+    moves = maps[MAP_STEPS]
+    n = end_ok.shape[0]
     pw = params[P_MAP, 0]
     start = (units[me, U_Y] + 1) * pw + units[me, U_X] + 1
-    large = params[P_BASE, 0] == 2
-    levels = params[P_BASE, 1] != 0
-    # Bucketed Dijkstra: buckets are linked lists of entries, kept in append order.
-    cap = 8 * n + 1
-    enter, adj, arc, queue = _setup(maps, params, units, me, 2 * cap + 2 * (budget + 1))
-    enode = queue[:cap]
-    enext = queue[cap:2 * cap]
-    head = queue[2 * cap:2 * cap + budget + 1]
-    tail = queue[2 * cap + budget + 1:]
-    head[:] = -1
-    tail[:] = -1
+    # Bucketed Dijkstra: bucket c (cost c) is queue[c * n:pos[c]], in append order. A square
+    # enters a bucket at most once (only when its cost drops), so n entries always suffice.
+    nb = budget + 1
+    enter, adj, arc, queue = _setup(maps, params, units, me, nb * n + nb)
+    arc[start] = 0  # the mover's own square never stops it (FB-PIKE-05)
+    pos = queue[nb * n:]
+    for c in range(nb):
+        pos[c] = c * n
+    # The step offsets, read once (read from params, they would be loaded again after every
+    # store); indices are unsigned, which spares numba's checks for negative ones.
+    offsets = np.empty(8, np.int64)
+    for k in range(8):
+        offsets[k] = params[P_DIRS + k, 0]
     best = rows[R_BEST]
     prev = rows[R_PREV]
     order = rows[R_ORDER]
-    best[:] = budget + 1
+    best[:] = nb
     prev[:] = -1
     best[start] = 0
-    enode[0] = start
-    enext[0] = -1
-    head[0] = 0
-    tail[0] = 0
-    entries = 1
+    queue[0] = start
+    pos[0] = 1
     count = 0
-    for c in range(budget + 1):
-        e = head[c]
-        while e != -1:
-            i = enode[e]
-            e = enext[e]
+    for c in range(nb):
+        for e in range(c * n, pos[c]):
+            i = _unsigned(queue[e])
             if best[i] != c:
-                continue
+                continue  # a stale entry: the square was reached more cheaply since
             order[count] = i
             count += 1
-            if arc[i] and i != start:
+            if arc[i]:
                 continue  # a front-arc stop ends the movement (FB-PIKE-05)
             mult = 2 if adj[i] else 1
-            for k in range(P_DIRS, P_DIRS + 8):
-                ca = params[k, 1]
-                if ca != 0 and cost[i + ca] <= 0 and cost[i + params[k, 2]] <= 0:
-                    continue  # squeezing between two impassable corners (FB-AMB-17)
-                j = i + params[k, 0]
+            # The steps the terrain allows, in DIRECTIONS8 order (which settles ties).
+            steps = moves[i]
+            for k in range(8):
+                if not steps >> k & 1:
+                    continue
+                j = i + _unsigned(offsets[k])
                 step = enter[j]
                 if step <= 0:
                     continue
                 nc = c + step * mult
-                if nc >= best[j]:
-                    continue
-                if levels:
-                    if large:
-                        if (
-                            cls[i] ^ cls[j] == 1 or cls[i + 1] ^ cls[j + 1] == 1
-                            or cls[i + pw] ^ cls[j + pw] == 1
-                            or cls[i + pw + 1] ^ cls[j + pw + 1] == 1
-                        ):
-                            continue
-                    elif cls[i] ^ cls[j] == 1:
-                        continue  # cliff edge (FB-AMB-46)
-                best[j] = nc
-                prev[j] = i
-                enode[entries] = j
-                enext[entries] = -1
-                if head[nc] == -1:
-                    head[nc] = entries
-                else:
-                    enext[tail[nc]] = entries
-                tail[nc] = entries
-                entries += 1
+                if nc < best[j]:
+                    best[j] = nc
+                    prev[j] = i
+                    p = pos[nc]
+                    queue[p] = j
+                    pos[nc] = p + 1
     ends = rows[R_ENDS]
     rank = rows[R_RANK]
     found = 0
     for i in range(n):
-        if best[i] <= budget and (end_ok[i] or (i != start and arc[i] and halt_ok[i])):
+        if best[i] <= budget and (end_ok[i] or (arc[i] and halt_ok[i])):
             ends[found] = i
             rank[i] = found
             found += 1
@@ -365,3 +407,4 @@ plain_search: Any = (
 charge_search: Any = (
     numba.njit(cache=True, nogil=True)(_charge_search) if AVAILABLE else _charge_search
 )
+

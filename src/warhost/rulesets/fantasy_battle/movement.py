@@ -174,7 +174,8 @@ class _Tables:
         self.last_charge: tuple[tuple[Any, ...], np.ndarray] | None = None
 
     def arrays(self, large: bool) -> np.ndarray:
-        """The map's rows for the compiled searches (see :mod:`._kernels`), 1x1 or 2x2 bases."""
+        """The map's rows for the compiled searches up to ``MAP_CLEAR`` (see :mod:`._kernels`),
+        1x1 or 2x2 bases."""
         if not large:
             return self.np_small
         if self.np_large is None:
@@ -196,7 +197,9 @@ class _Tables:
             params[_kernels.P_DIRS:_kernels.P_DIRS + 8] = _directions(self.pw, size, corner)
             params[_kernels.P_MAP] = (self.pw, self.width, self.height)
             params[_kernels.P_BASE] = (size, int(self.has_elev), 0)
-            found = self.inputs[key] = (self.arrays(size == 2), params)
+            rows = self.arrays(size == 2)
+            maps = np.vstack((rows, _kernels.step_mask(rows, params)))
+            found = self.inputs[key] = (maps, params)
         return found
 
     def ensure_large(self) -> None:
