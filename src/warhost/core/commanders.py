@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,6 +21,8 @@ import numpy as np
 from warhost.core.decisions import Decision
 from warhost.core.errors import IllegalOrderError, ReplayError, WarhostError
 from warhost.core.orders import Order
+
+_LITTLE_ENDIAN = sys.byteorder == "little"
 
 
 class Commander(ABC):
@@ -89,10 +92,14 @@ class RandomCommander(Commander):
 
     def _refill(self, halves: list[int]) -> None:
         raw = self.rng.bit_generator.random_raw(self._BLOCK)
-        pairs = np.empty((self._BLOCK, 2), dtype=np.uint64)
-        pairs[:, 0] = raw & np.uint64(0xFFFFFFFF)  # a raw draw gives its low half first
-        pairs[:, 1] = raw >> np.uint64(32)
-        fresh = pairs.ravel().tolist()
+        # A raw draw gives its low half first: on a little-endian machine, the order in memory.
+        if _LITTLE_ENDIAN:
+            fresh = raw.view(np.uint32).tolist()
+        else:  # pragma: no cover - no big-endian machine here
+            pairs = np.empty((self._BLOCK, 2), dtype=np.uint64)
+            pairs[:, 0] = raw & np.uint64(0xFFFFFFFF)
+            pairs[:, 1] = raw >> np.uint64(32)
+            fresh = pairs.ravel().tolist()
         fresh.reverse()  # pop() from the end hands them out in order
         halves[:0] = fresh
 
