@@ -1,0 +1,59 @@
+"""Round 5 of the speed work in the core: decisions kept as tuples, the random commander's
+inlined draw and its block refill."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warhost.core.commanders import RandomCommander
+from warhost.core.engine import decision_records, run_battle
+from warhost.core.orders import Order
+from warhost.core.scenario import load_scenario
+
+SKIRMISH = "examples/fantasy-battle/skirmish.yaml"
+
+
+def test_choose_index_draws_what_numpy_draws_across_many_blocks() -> None:
+    """``choose_index`` (its inlined common case, rejections and refills) gives what
+    ``rng.integers(count)`` gives one call at a time, over several blocks of draws."""
+    counts = [2, 3, 5, 7, 100, 1000, 2**31 + 11, 3 * 2**30, 2**32 - 1, 6, 2] * 100
+    for seed in range(4):
+        commander = RandomCommander()
+        commander.bind("A", np.random.Generator(np.random.PCG64(seed)))
+        reference = np.random.Generator(np.random.PCG64(seed))
+        got = [commander.choose_index(c) for c in counts]
+        want = [int(reference.integers(c)) for c in counts]
+        assert got == want
+        assert len(counts) > 4 * RandomCommander._BLOCK  # several refills happened
+
+
+def test_refill_hands_out_low_then_high_halves_of_each_raw_draw() -> None:
+    commander = RandomCommander()
+    commander.bind("A", np.random.Generator(np.random.PCG64(11)))
+    halves: list[int] = []
+    commander._refill(halves)
+    raw = np.random.Generator(np.random.PCG64(11)).bit_generator.random_raw(
+        RandomCommander._BLOCK).tolist()
+    want = [half for r in raw for half in (r & 0xFFFFFFFF, r >> 32)]
+    halves.reverse()  # handed out from the end
+    assert halves == want
+
+
+def test_decisions_are_kept_as_tuples_and_read_as_records() -> None:
+    scenario = load_scenario(SKIRMISH)
+    sides = scenario.ruleset.side_names(scenario.model)
+    result = run_battle(scenario, 5, {s: "random" for s in sides})
+    assert result.decided and all(isinstance(o, Order) for _, _, o in result.decided)
+    records = result.decisions
+    assert records == [{"side": s, "kind": k, "order": str(o)} for s, k, o in result.decided]
+    # The same records are logged as decision events when the log records.
+    logged = [{k: e[k] for k in ("side", "kind", "order")}
+              for e in result.log.events if e["type"] == "decision"]
+    assert logged == records
+    # Without a log the same decisions are taken.
+    quiet = run_battle(scenario, 5, {s: "random" for s in sides}, record=False)
+    assert quiet.decisions == records
+
+
+def test_decision_records_of_nothing() -> None:
+    assert decision_records([]) == []
