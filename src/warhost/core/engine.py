@@ -209,7 +209,9 @@ class Battle:
         commander = self.commanders[side]
         if count and commander.chooses_by_count:
             legal = options[commander.choose_index(count)]
-            self._record(side, kind, legal)
+            self.decided.append((side, kind, legal))  # _record, inlined: the hottest path
+            if self.log.record:
+                self._log_decision(side, kind, legal)
             return legal
         return self.decide(Decision(side, kind, options, prompt, subject, default,
                                     {} if info is None else info))
@@ -232,7 +234,9 @@ class Battle:
             commander = self.commanders[side]
             if commander.chooses_by_count:
                 legal = make(commander.choose_index(count))
-                self._record(side, kind, legal)
+                self.decided.append((side, kind, legal))  # _record, inlined
+                if self.log.record:
+                    self._log_decision(side, kind, legal)
                 return legal
         return self.decide(LazyDecision(side, kind, count, make, prompt, subject, info=info,
                                         locate=locate, default_of=default_of))
@@ -240,7 +244,10 @@ class Battle:
     def _record(self, side: str, kind: str, legal: Order) -> None:
         self.decided.append((side, kind, legal))
         if self.log.record:
-            self.log.emit("decision", side=side, kind=kind, order=str(legal))
+            self._log_decision(side, kind, legal)
+
+    def _log_decision(self, side: str, kind: str, legal: Order) -> None:
+        self.log.emit("decision", side=side, kind=kind, order=str(legal))
 
     def round_ended(self, round_number: int) -> None:
         """Rulesets call this at the end of every round; observers see the state then."""
