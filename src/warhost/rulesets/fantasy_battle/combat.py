@@ -395,6 +395,8 @@ def attack_options(
     if not found:
         return []
     kind: AttackKind = "ranged" if unit.is_archer else "melee"
+    if found & found - 1 == 0:  # a single target (the common case): its row is its bit
+        return [_option(kind, list(state.units)[found.bit_length() - 1])]
     return [_option(kind, uid) for r, uid in enumerate(state.units) if found >> r & 1]
 
 
@@ -492,6 +494,14 @@ def _scan_map(state: FBState) -> _ScanMap:
 _SCAN_MODE = {"archer": _scan_kernels.RANGED, "mounted_archer": _scan_kernels.RANGED,
               "warrior": _scan_kernels.MELEE, "knight": _scan_kernels.MELEE,
               "lancer": _scan_kernels.MELEE, "pike": _scan_kernels.PIKE}
+# The compiled scan's constants, read once (the scan runs about 150 times a battle).
+_SCAN = _scan_kernels.attack_scan if _scan_kernels.AVAILABLE else None
+_RANGED = _scan_kernels.RANGED
+_F_FIRST = _scan_kernels.F_FIRST
+_F_FORBID = _scan_kernels.F_FORBID
+_F_RANGE = _scan_kernels.F_RANGE
+_MASK_ROWS = _scan_kernels.MASK_ROWS
+_WINDOW = (1 << _MASK_ROWS) - 1  # the rows of one result mask
 
 
 def _compiled_scan(
@@ -500,13 +510,12 @@ def _compiled_scan(
     """The unit-table rows (army order) that ``unit`` may attack, found by the compiled scan, as
     a mask (bit ``r`` for row ``r``; with ``first``, at most one bit); -1 when the Python scan
     must answer (no numba, a Throw possible, or the unit off the map)."""
-    sk = _scan_kernels
     mode = _SCAN_MODE.get(unit.cls)
-    if (mode is None or unit.status != ON_MAP or unit.anchor is None or not sk.AVAILABLE
-            or allow_throw and mode != sk.RANGED and unit.rank == "champion"):
+    scan = _SCAN
+    if (mode is None or scan is None or unit.status != ON_MAP or unit.anchor is None
+            or allow_throw and mode != _RANGED and unit.rank == "champion"):
         return -1
     query, me = state.unit_table_row(unit)
-    units = len(state.units)
     skip = 0
     if exclude:
         for uid in exclude:
@@ -515,15 +524,16 @@ def _compiled_scan(
                 skip |= 1 << state.table_row(other)
     sm = _scan_map(state)
     opts = state.options
-    flags = opts.max_range * sk.F_RANGE | mode
+    flags = opts.max_range * _F_RANGE | mode
     if opts.archer_ally_adjacency == "forbid":
-        flags |= sk.F_FORBID
+        flags |= _F_FORBID
     if first:
-        flags |= sk.F_FIRST
+        flags |= _F_FIRST
     found = 0
     start = 0
+    units = len(query)
     while start < units:
-        mask = sk.attack_scan(query, sm.ctx, me, flags, skip >> start & _WINDOW, start)
+        mask = scan(query, sm.ctx, me, flags, skip >> start & _WINDOW, start)
         if mask < 0:  # a layout to add first
             _add_layout(state, sm, unit, -mask - 1)
             continue
@@ -531,11 +541,8 @@ def _compiled_scan(
             found |= mask << start
             if first:
                 break
-        start += sk.MASK_ROWS
+        start += _MASK_ROWS
     return found
-
-
-_WINDOW = (1 << _scan_kernels.MASK_ROWS) - 1  # the rows of one result mask
 
 
 def _add_layout(state: FBState, sm: _ScanMap, unit: Unit, row: int) -> None:
