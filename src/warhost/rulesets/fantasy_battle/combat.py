@@ -941,11 +941,7 @@ def _fate_window(
         if left <= 0 or not (own or foe):
             passes += 1
             continue
-        options = (
-            (_FATE_PASS,)
-            + tuple(Order("reroll-own", (i,)) for i in range(len(own)))
-            + tuple(Order("reroll-foe", (i,)) for i in range(len(foe)))
-        )
+        options = _fate_options(len(own), len(foe))
         order = battle.decide(Decision(
             unit.side, "fate", options,
             prompt=(f"{unit.id}: {purpose} roll, own dice {list(own)}, opponent's {list(foe)}"
@@ -966,6 +962,17 @@ def _fate_window(
         dice[index] = new
         battle.emit("fate", unit=unit.id, side=unit.side, die_of=whose.id, index=index,
                     old=old, new=new, purpose=purpose, fate_left=unit.fate_left)
+
+
+@cache
+def _fate_options(own: int, foe: int) -> tuple[Order, ...]:
+    """The options of a Fate Point decision with ``own`` and ``foe`` dice to reroll: pass, then
+    each own die, then each of the opponent's (built once: orders are immutable values)."""
+    return (
+        (_FATE_PASS,)
+        + tuple(Order("reroll-own", (i,)) for i in range(own))
+        + tuple(Order("reroll-foe", (i,)) for i in range(foe))
+    )
 
 
 def _fate_totals(info: dict[str, int]) -> str:
@@ -1141,8 +1148,14 @@ def resolve_attack(
     att_mod, def_mod, notes = _modifiers(
         state, attacker, target, kind, charging, att_found, def_found
     )
-    battle.emit("attack", attacker=attacker.id, target=target.id, kind=kind, charging=charging,
-                second=second, attack_mod=att_mod, defense_mod=def_mod, modifiers=notes)
+    # Events whose fields the log would throw away are only counted (records_fields).
+    explain = battle.records_fields
+    if explain:
+        battle.emit("attack", attacker=attacker.id, target=target.id, kind=kind,
+                    charging=charging, second=second, attack_mod=att_mod, defense_mod=def_mod,
+                    modifiers=notes)
+    else:
+        battle.emit("attack")
     # 3. rolls: 1, 2 or 3 dice by rank, keep the highest (FB-COMBAT-01, FB-GEN-02)
     att_dice = battle.dice.pool(RANK_DICE[attacker.rank], 6, f"attack by {attacker.id}",
                                 unit=attacker.id)
@@ -1155,9 +1168,12 @@ def resolve_attack(
     att_total = max(att_dice) + att_mod
     def_total = max(def_dice) + def_mod
     success = att_total > def_total
-    battle.emit("attack_result", attacker=attacker.id, target=target.id, kind=kind,
-                attack_dice=list(att_dice), defense_dice=list(def_dice),
-                attack_total=att_total, defense_total=def_total, success=success)
+    if explain:
+        battle.emit("attack_result", attacker=attacker.id, target=target.id, kind=kind,
+                    attack_dice=list(att_dice), defense_dice=list(def_dice),
+                    attack_total=att_total, defense_total=def_total, success=success)
+    else:
+        battle.emit("attack_result")
     if not success:
         return "fail"
     # 6. Protect (FB-FEAT-08, FB-AMB-40)

@@ -638,6 +638,11 @@ class _SearchTable(_IndexedTable):
         end: int = self._rows.item(_kernels.R_ENDS, k)
         return end
 
+    def move_order(self, k: int) -> Order:
+        if 0 <= k < self._count:  # _end's common case, inlined: every move asks once
+            return self._t.move_order(self._rows.item(_R_ENDS, k))
+        return self._t.move_order(self._end(k))
+
     def position(self, sq: Square) -> int | None:
         t = self._t
         x, y = sq
@@ -646,13 +651,20 @@ class _SearchTable(_IndexedTable):
         k: int = self._rows.item(_kernels.R_RANK, (y + 1) * t.pw + x + 1)
         return k if k >= 0 else None
 
+    def plan(self, sq: Square, *, with_path: bool = True) -> MovePlan:
+        t = self._t
+        i = (sq[1] + 1) * t.pw + sq[0] + 1
+        if with_path:
+            return self._plan_at(i)
+        # Only the end and its cost, built here (every move asks once).
+        dest = t.squares[i]
+        assert dest is not None
+        return MovePlan(dest, self._rows.item(_R_BEST, i), ())
+
     def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
+        # Always with the path: plan() builds a plan without one itself.
         squares = self._t.squares
         item = self._rows.item
-        if not with_path:
-            dest = squares[i]
-            assert dest is not None
-            return MovePlan(dest, item(_kernels.R_BEST, i), (), None)
         start = self._start
         path: list[Square] = []
         j = i
@@ -709,6 +721,8 @@ def _row_major(square: Square) -> tuple[int, int]:
 
 _CORNER_BLOCKED = "blocked_by_terrain"
 _INT64 = np.int64
+_R_ENDS = _kernels.R_ENDS
+_R_BEST = _kernels.R_BEST
 
 
 def _corner_rule(state: FBState) -> bool:
