@@ -36,6 +36,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
@@ -395,9 +396,12 @@ def attack_options(
     if not found:
         return []
     kind: AttackKind = "ranged" if unit.is_archer else "melee"
-    if found & found - 1 == 0:  # a single target (the common case): its row is its bit
-        return [_option(kind, list(state.units)[found.bit_length() - 1])]
-    return [_option(kind, uid) for r, uid in enumerate(state.units) if found >> r & 1]
+    uids = list(state.units)
+    out: list[AttackOption] = []
+    while found:  # the set bits, lowest (first in army order) first
+        out.append(_option(kind, uids[(found & -found).bit_length() - 1]))
+        found &= found - 1
+    return out
 
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
@@ -753,10 +757,15 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
     return None
 
 
+_NO_TERMS: tuple[int, str, int, Sequence[str]] = (0, "", 0, ())  # no ability at all
+
+
 def _ability_terms(
     found: list[tuple[Unit, AbilityState]], roll: str
-) -> tuple[int, str, int, list[str]]:
+) -> tuple[int, str, int, Sequence[str]]:
     """Largest bonus and its name, and the sum of penalties with their breakdown lines."""
+    if not found:
+        return _NO_TERMS
     best = 0
     best_name = ""
     penalty = 0
