@@ -966,7 +966,7 @@ def charge_table(state: FBState, unit: Unit, budget: int) -> DestinationTable:
 
 def has_charge_run(state: FBState, unit: Unit, budget: int) -> bool:
     """Whether :func:`charge_destinations` would find any charge move."""
-    if not unit.on_map or unit.anchor is None:
+    if unit.anchor is None or unit.status != ON_MAP:
         return False
     if _kernels.AVAILABLE:
         return len(_charge_rows(state, unit, budget, _tables(state.grid))[1]) > 0
@@ -979,7 +979,7 @@ def _charge_rows(state: FBState, unit: Unit, budget: int, t: _Tables) -> tuple[i
     row and the budget): a turn asks first whether a charge exists (:func:`has_charge_run`),
     then for the charges themselves. The units' rows are known by the table's version, unique
     across states."""
-    corner = _corner_rule(state)
+    corner = state.options.corner_cutting == _CORNER_BLOCKED
     units, me = state.unit_table_row(unit)
     key = (corner, state.table_version, me, budget)
     anchor = unit.anchor
