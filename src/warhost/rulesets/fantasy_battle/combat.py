@@ -36,6 +36,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
@@ -395,7 +396,12 @@ def attack_options(
     if not found:
         return []
     kind: AttackKind = "ranged" if unit.is_archer else "melee"
-    return [_option(kind, uid) for r, uid in enumerate(state.units) if found >> r & 1]
+    uids = list(state.units)
+    out: list[AttackOption] = []
+    while found:  # the set bits, lowest (first in army order) first
+        out.append(_option(kind, uids[(found & -found).bit_length() - 1]))
+        found &= found - 1
+    return out
 
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
@@ -492,6 +498,14 @@ def _scan_map(state: FBState) -> _ScanMap:
 _SCAN_MODE = {"archer": _scan_kernels.RANGED, "mounted_archer": _scan_kernels.RANGED,
               "warrior": _scan_kernels.MELEE, "knight": _scan_kernels.MELEE,
               "lancer": _scan_kernels.MELEE, "pike": _scan_kernels.PIKE}
+# The compiled scan's constants, read once (the scan runs about 150 times a battle).
+_SCAN = _scan_kernels.attack_scan if _scan_kernels.AVAILABLE else None
+_RANGED = _scan_kernels.RANGED
+_F_FIRST = _scan_kernels.F_FIRST
+_F_FORBID = _scan_kernels.F_FORBID
+_F_RANGE = _scan_kernels.F_RANGE
+_MASK_ROWS = _scan_kernels.MASK_ROWS
+_WINDOW = (1 << _MASK_ROWS) - 1  # the rows of one result mask
 
 
 def _compiled_scan(
@@ -500,13 +514,12 @@ def _compiled_scan(
     """The unit-table rows (army order) that ``unit`` may attack, found by the compiled scan, as
     a mask (bit ``r`` for row ``r``; with ``first``, at most one bit); -1 when the Python scan
     must answer (no numba, a Throw possible, or the unit off the map)."""
-    sk = _scan_kernels
     mode = _SCAN_MODE.get(unit.cls)
-    if (mode is None or unit.status != ON_MAP or unit.anchor is None or not sk.AVAILABLE
-            or allow_throw and mode != sk.RANGED and unit.rank == "champion"):
+    scan = _SCAN
+    if (mode is None or scan is None or unit.status != ON_MAP or unit.anchor is None
+            or allow_throw and mode != _RANGED and unit.rank == "champion"):
         return -1
     query, me = state.unit_table_row(unit)
-    units = len(state.units)
     skip = 0
     if exclude:
         for uid in exclude:
@@ -515,15 +528,16 @@ def _compiled_scan(
                 skip |= 1 << state.table_row(other)
     sm = _scan_map(state)
     opts = state.options
-    flags = opts.max_range * sk.F_RANGE | mode
+    flags = opts.max_range * _F_RANGE | mode
     if opts.archer_ally_adjacency == "forbid":
-        flags |= sk.F_FORBID
+        flags |= _F_FORBID
     if first:
-        flags |= sk.F_FIRST
+        flags |= _F_FIRST
     found = 0
     start = 0
+    units = len(query)
     while start < units:
-        mask = sk.attack_scan(query, sm.ctx, me, flags, skip >> start & _WINDOW, start)
+        mask = scan(query, sm.ctx, me, flags, skip >> start & _WINDOW, start)
         if mask < 0:  # a layout to add first
             _add_layout(state, sm, unit, -mask - 1)
             continue
@@ -531,11 +545,8 @@ def _compiled_scan(
             found |= mask << start
             if first:
                 break
-        start += sk.MASK_ROWS
+        start += _MASK_ROWS
     return found
-
-
-_WINDOW = (1 << _scan_kernels.MASK_ROWS) - 1  # the rows of one result mask
 
 
 def _add_layout(state: FBState, sm: _ScanMap, unit: Unit, row: int) -> None:
@@ -746,10 +757,15 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
     return None
 
 
+_NO_TERMS: tuple[int, str, int, Sequence[str]] = (0, "", 0, ())  # no ability at all
+
+
 def _ability_terms(
     found: list[tuple[Unit, AbilityState]], roll: str
-) -> tuple[int, str, int, list[str]]:
+) -> tuple[int, str, int, Sequence[str]]:
     """Largest bonus and its name, and the sum of penalties with their breakdown lines."""
+    if not found:
+        return _NO_TERMS
     best = 0
     best_name = ""
     penalty = 0
@@ -934,11 +950,7 @@ def _fate_window(
         if left <= 0 or not (own or foe):
             passes += 1
             continue
-        options = (
-            (_FATE_PASS,)
-            + tuple(Order("reroll-own", (i,)) for i in range(len(own)))
-            + tuple(Order("reroll-foe", (i,)) for i in range(len(foe)))
-        )
+        options = _fate_options(len(own), len(foe))
         order = battle.decide(Decision(
             unit.side, "fate", options,
             prompt=(f"{unit.id}: {purpose} roll, own dice {list(own)}, opponent's {list(foe)}"
@@ -959,6 +971,17 @@ def _fate_window(
         dice[index] = new
         battle.emit("fate", unit=unit.id, side=unit.side, die_of=whose.id, index=index,
                     old=old, new=new, purpose=purpose, fate_left=unit.fate_left)
+
+
+@cache
+def _fate_options(own: int, foe: int) -> tuple[Order, ...]:
+    """The options of a Fate Point decision with ``own`` and ``foe`` dice to reroll: pass, then
+    each own die, then each of the opponent's (built once: orders are immutable values)."""
+    return (
+        (_FATE_PASS,)
+        + tuple(Order("reroll-own", (i,)) for i in range(own))
+        + tuple(Order("reroll-foe", (i,)) for i in range(foe))
+    )
 
 
 def _fate_totals(info: dict[str, int]) -> str:
@@ -1134,8 +1157,14 @@ def resolve_attack(
     att_mod, def_mod, notes = _modifiers(
         state, attacker, target, kind, charging, att_found, def_found
     )
-    battle.emit("attack", attacker=attacker.id, target=target.id, kind=kind, charging=charging,
-                second=second, attack_mod=att_mod, defense_mod=def_mod, modifiers=notes)
+    # Events whose fields the log would throw away are only counted (records_fields).
+    explain = battle.records_fields
+    if explain:
+        battle.emit("attack", attacker=attacker.id, target=target.id, kind=kind,
+                    charging=charging, second=second, attack_mod=att_mod, defense_mod=def_mod,
+                    modifiers=notes)
+    else:
+        battle.emit("attack")
     # 3. rolls: 1, 2 or 3 dice by rank, keep the highest (FB-COMBAT-01, FB-GEN-02)
     att_dice = battle.dice.pool(RANK_DICE[attacker.rank], 6, f"attack by {attacker.id}",
                                 unit=attacker.id)
@@ -1148,9 +1177,12 @@ def resolve_attack(
     att_total = max(att_dice) + att_mod
     def_total = max(def_dice) + def_mod
     success = att_total > def_total
-    battle.emit("attack_result", attacker=attacker.id, target=target.id, kind=kind,
-                attack_dice=list(att_dice), defense_dice=list(def_dice),
-                attack_total=att_total, defense_total=def_total, success=success)
+    if explain:
+        battle.emit("attack_result", attacker=attacker.id, target=target.id, kind=kind,
+                    attack_dice=list(att_dice), defense_dice=list(def_dice),
+                    attack_total=att_total, defense_total=def_total, success=success)
+    else:
+        battle.emit("attack_result")
     if not success:
         return "fail"
     # 6. Protect (FB-FEAT-08, FB-AMB-40)

@@ -264,17 +264,25 @@ _CACHE_SIZE = 16
 
 
 _SEEN: dict[int, tuple[Grid, int, _Tables]] = {}
+# The grid asked for last, its version and its tables: one battle asks for one map all along.
+_LAST: list[Any] = [None, -1, None]
 
 
 def _tables(grid: Grid) -> _Tables:
-    # Fast path: this very grid object, unchanged since (set_terrain bumps its version).
+    # Fast paths: this very grid object, unchanged since (set_terrain bumps its version).
+    last = _LAST
+    if last[0] is grid and last[1] == grid._version:
+        found: _Tables = last[2]
+        return found
     seen = _SEEN.get(id(grid))
     if seen is not None and seen[0] is grid and seen[1] == grid._version:
-        return seen[2]
-    tables = _tables_slow(grid)
-    if len(_SEEN) >= _CACHE_SIZE:
-        del _SEEN[next(iter(_SEEN))]
-    _SEEN[id(grid)] = (grid, grid._version, tables)
+        tables = seen[2]
+    else:
+        tables = _tables_slow(grid)
+        if len(_SEEN) >= _CACHE_SIZE:
+            del _SEEN[next(iter(_SEEN))]
+        _SEEN[id(grid)] = (grid, grid._version, tables)
+    last[:] = (grid, grid._version, tables)
     return tables
 
 
@@ -630,6 +638,11 @@ class _SearchTable(_IndexedTable):
         end: int = self._rows.item(_kernels.R_ENDS, k)
         return end
 
+    def move_order(self, k: int) -> Order:
+        if 0 <= k < self._count:  # _end's common case, inlined: every move asks once
+            return self._t.move_order(self._rows.item(_R_ENDS, k))
+        return self._t.move_order(self._end(k))
+
     def position(self, sq: Square) -> int | None:
         t = self._t
         x, y = sq
@@ -638,13 +651,20 @@ class _SearchTable(_IndexedTable):
         k: int = self._rows.item(_kernels.R_RANK, (y + 1) * t.pw + x + 1)
         return k if k >= 0 else None
 
+    def plan(self, sq: Square, *, with_path: bool = True) -> MovePlan:
+        t = self._t
+        i = (sq[1] + 1) * t.pw + sq[0] + 1
+        if with_path:
+            return self._plan_at(i)
+        # Only the end and its cost, built here (every move asks once).
+        dest = t.squares[i]
+        assert dest is not None
+        return MovePlan(dest, self._rows.item(_R_BEST, i), ())
+
     def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
+        # Always with the path: plan() builds a plan without one itself.
         squares = self._t.squares
         item = self._rows.item
-        if not with_path:
-            dest = squares[i]
-            assert dest is not None
-            return MovePlan(dest, item(_kernels.R_BEST, i), (), None)
         start = self._start
         path: list[Square] = []
         j = i
@@ -699,9 +719,15 @@ def _row_major(square: Square) -> tuple[int, int]:
     return square[1], square[0]
 
 
+_CORNER_BLOCKED = "blocked_by_terrain"
+_INT64 = np.int64
+_R_ENDS = _kernels.R_ENDS
+_R_BEST = _kernels.R_BEST
+
+
 def _corner_rule(state: FBState) -> bool:
     """Whether two impassable squares block a diagonal step between them (FB-AMB-17)."""
-    return state.options.corner_cutting == "blocked_by_terrain"
+    return state.options.corner_cutting == _CORNER_BLOCKED
 
 
 def destination_table(
@@ -709,18 +735,20 @@ def destination_table(
 ) -> DestinationTable:
     """The ends of :func:`destinations` as a :class:`DestinationTable` (same ends, costs and
     paths), computed by the compiled search when numba is available and Vault is not used."""
-    if not unit.on_map or unit.anchor is None or budget < 0:
+    anchor = unit.anchor
+    if anchor is None or unit.status != ON_MAP or budget < 0:
         return DestinationTable()
     if vault or not _kernels.AVAILABLE:
-        return DestinationTable.from_plans(
-            destinations(state, unit, budget, vault=vault), unit.anchor)
+        return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault), anchor)
     t = _tables(state.grid)
-    maps, params = t.kernel_inputs(unit.size, _corner_rule(state))
+    size = unit.size
+    corner = state.options.corner_cutting == _CORNER_BLOCKED
+    found = t.inputs.get((size, corner))
+    maps, params = t.kernel_inputs(size, corner) if found is None else found
     units, me = state.unit_table_row(unit)
-    rows = np.empty(t.rows_shape, np.int64)
+    rows = np.empty(t.rows_shape, _INT64)
     ends, reached = _kernels.plain_search(maps, params, units, me, budget, rows)
-    x, y = unit.anchor
-    return _SearchTable(t, (y + 1) * t.pw + x + 1, rows, ends, reached)
+    return _SearchTable(t, (anchor[1] + 1) * t.pw + anchor[0] + 1, rows, ends, reached)
 
 
 def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
@@ -938,7 +966,7 @@ def charge_table(state: FBState, unit: Unit, budget: int) -> DestinationTable:
 
 def has_charge_run(state: FBState, unit: Unit, budget: int) -> bool:
     """Whether :func:`charge_destinations` would find any charge move."""
-    if not unit.on_map or unit.anchor is None:
+    if unit.anchor is None or unit.status != ON_MAP:
         return False
     if _kernels.AVAILABLE:
         return len(_charge_rows(state, unit, budget, _tables(state.grid))[1]) > 0
@@ -951,7 +979,7 @@ def _charge_rows(state: FBState, unit: Unit, budget: int, t: _Tables) -> tuple[i
     row and the budget): a turn asks first whether a charge exists (:func:`has_charge_run`),
     then for the charges themselves. The units' rows are known by the table's version, unique
     across states."""
-    corner = _corner_rule(state)
+    corner = state.options.corner_cutting == _CORNER_BLOCKED
     units, me = state.unit_table_row(unit)
     key = (corner, state.table_version, me, budget)
     anchor = unit.anchor
