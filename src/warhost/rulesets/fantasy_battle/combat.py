@@ -36,7 +36,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
-from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
@@ -757,15 +756,10 @@ def flanking(state: FBState, attacker: Unit, target: Unit) -> Unit | None:
     return None
 
 
-_NO_TERMS: tuple[int, str, int, Sequence[str]] = (0, "", 0, ())  # no ability at all
-
-
 def _ability_terms(
     found: list[tuple[Unit, AbilityState]], roll: str
-) -> tuple[int, str, int, Sequence[str]]:
+) -> tuple[int, str, int, list[str]]:
     """Largest bonus and its name, and the sum of penalties with their breakdown lines."""
-    if not found:
-        return _NO_TERMS
     best = 0
     best_name = ""
     penalty = 0

@@ -719,7 +719,6 @@ def _row_major(square: Square) -> tuple[int, int]:
     return square[1], square[0]
 
 
-_CORNER_BLOCKED = "blocked_by_terrain"
 _INT64 = np.int64
 _R_ENDS = _kernels.R_ENDS
 _R_BEST = _kernels.R_BEST
@@ -727,7 +726,7 @@ _R_BEST = _kernels.R_BEST
 
 def _corner_rule(state: FBState) -> bool:
     """Whether two impassable squares block a diagonal step between them (FB-AMB-17)."""
-    return state.options.corner_cutting == _CORNER_BLOCKED
+    return state.options.corner_cutting == "blocked_by_terrain"
 
 
 def destination_table(
@@ -741,10 +740,7 @@ def destination_table(
     if vault or not _kernels.AVAILABLE:
         return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault), anchor)
     t = _tables(state.grid)
-    size = unit.size
-    corner = state.options.corner_cutting == _CORNER_BLOCKED
-    found = t.inputs.get((size, corner))
-    maps, params = t.kernel_inputs(size, corner) if found is None else found
+    maps, params = t.kernel_inputs(unit.size, _corner_rule(state))
     units, me = state.unit_table_row(unit)
     rows = np.empty(t.rows_shape, _INT64)
     ends, reached = _kernels.plain_search(maps, params, units, me, budget, rows)
@@ -979,7 +975,7 @@ def _charge_rows(state: FBState, unit: Unit, budget: int, t: _Tables) -> tuple[i
     row and the budget): a turn asks first whether a charge exists (:func:`has_charge_run`),
     then for the charges themselves. The units' rows are known by the table's version, unique
     across states."""
-    corner = state.options.corner_cutting == _CORNER_BLOCKED
+    corner = _corner_rule(state)
     units, me = state.unit_table_row(unit)
     key = (corner, state.table_version, me, budget)
     anchor = unit.anchor
