@@ -43,7 +43,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
 from warhost.core.orders import Order
 from warhost.geometry.grid import (
@@ -905,11 +904,11 @@ def _ask_abilities(
     if not active:
         return False
     names = [f"{a.name} of {owner.id}" for owner, a in active]
-    order = battle.decide(Decision(
+    order = battle.ask(
         unit.side, "ability", _ABILITY_OPTIONS,
         prompt=f"use the special abilities on {unit.id}'s {roll} roll ({', '.join(names)})?",
         subject=unit.id, default=_USE_ABILITIES, info={"roll": roll, "abilities": names},
-    ))
+    )
     if order == _DECLINE_ABILITIES:
         battle.emit("ability_declined", unit=unit.id, side=unit.side, roll=roll, abilities=names)
         return True
@@ -945,13 +944,13 @@ def _fate_window(
             passes += 1
             continue
         options = _fate_options(len(own), len(foe))
-        order = battle.decide(Decision(
+        order = battle.ask(
             unit.side, "fate", options,
             prompt=(f"{unit.id}: {purpose} roll, own dice {list(own)}, opponent's {list(foe)}"
                     f"{_fate_totals(info)}; spend a Fate Point ({left} left)?"),
             subject=unit.id, default=_FATE_PASS,
             info={"purpose": purpose, "role": role, "own": list(own), "foe": list(foe), **info},
-        ))
+        )
         if order.kind == "fate-pass":
             passes += 1
             continue
@@ -996,11 +995,11 @@ def _protect(state: FBState, battle: Battle, target: Unit) -> Unit | None:
     if not champions:
         return None
     options = (_NO_PROTECT,) + tuple(Order("protect", (c.id,)) for c in champions)
-    order = battle.decide(Decision(
+    order = battle.ask(
         target.side, "protect", options,
         prompt=f"use Protect to make the attack on {target.id} fail?",
         subject=target.id, default=_NO_PROTECT,
-    ))
+    )
     if order == _NO_PROTECT:
         return None
     champion = state.units[str(order.args[0])]
@@ -1039,10 +1038,10 @@ def _nearest_fallback(
 
 def _choose_square(battle: Battle, unit: Unit, squares: list[Square]) -> Square:
     options = tuple(Order("place", sq) for sq in squares)
-    order = battle.decide(Decision(
+    order = battle.ask(
         unit.side, "dismount", options, prompt=f"where does dismounted {unit.id} stand?",
         subject=unit.id, default=options[0],
-    ))
+    )
     return (int(order.args[0]), int(order.args[1]))
 
 
@@ -1104,10 +1103,10 @@ def _dismount(state: FBState, battle: Battle, target: Unit, attacker: Unit) -> s
                  if state.options.pike_facings == 8 or fx == 0 or fy == 0]
         default = Order("face", (_default_facing(names, spot, state.squares_of(attacker)),))
         options = tuple(Order("face", (n,)) for n in names)
-        order = battle.decide(Decision(
+        order = battle.ask(
             target.side, "facing", options, prompt=f"which way does {target.id} face?",
             subject=target.id, default=default,
-        ))
+        )
         facing_name = str(order.args[0])
         state.set_facing(target, FACINGS[facing_name])
     else:
@@ -1222,10 +1221,10 @@ def _frenzy(state: FBState, battle: Battle, champion: Unit, defeated: Unit) -> N
     if not targets:
         return
     options = (_NO_FRENZY,) + tuple(Order("frenzy", (o.target,)) for o in targets)
-    order = battle.decide(Decision(
+    order = battle.ask(
         champion.side, "frenzy", options, prompt=f"{champion.id}: Frenzy, a second attack?",
         subject=champion.id, default=_NO_FRENZY,
-    ))
+    )
     if order == _NO_FRENZY:
         return
     chosen = next(o for o in targets if o.target == order.args[0])

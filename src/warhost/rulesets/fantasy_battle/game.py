@@ -136,7 +136,9 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
 def plan_options(state: FBState, unit: Unit) -> list[Order]:
     """What a unit may do this turn (FB-ROUND-07, FB-ROUND-09, FB-MOVE-07, FB-PIKE-06)."""
     options = [MOVE_ATTACK]
-    if combat.has_attack_option(state, unit, allow_throw=feats.can_use_feat(state, unit, "throw")):
+    # A unit without Feat entries (all but Champions) never asks the Feat rules.
+    throw = bool(unit.feats) and feats.can_use_feat(state, unit, "throw")
+    if combat.has_attack_option(state, unit, allow_throw=throw):
         options.append(ATTACK_MOVE)
     options.append(DOUBLE)
     if unit.has_charge:
@@ -145,7 +147,7 @@ def plan_options(state: FBState, unit: Unit) -> list[Order]:
         near = [_order("charge", enemy.id) for enemy in state.enemies_within(unit, budget + 1)]
         if near and movement.has_charge_run(state, unit, budget):
             options += near
-    if feats.can_use_feat(state, unit, "mobility"):
+    if unit.feats and feats.can_use_feat(state, unit, "mobility"):
         options.append(MOBILITY)
         options += [_order("charge-mobility", str(o.args[0]))
                     for o in options if o.kind == "charge"]
@@ -184,7 +186,7 @@ def unit_turn(state: FBState, battle: Battle, unit: Unit) -> None:
 
 def ask_burst(state: FBState, battle: Battle, unit: Unit) -> bool:
     """Burst of Speed is declared at the start of the move (FB-FEAT-05, FB-AMB-42)."""
-    if not feats.can_use_feat(state, unit, "burst_of_speed"):
+    if not unit.feats or not feats.can_use_feat(state, unit, "burst_of_speed"):
         return False
     use = BURST
     pick = battle.ask(unit.side, "burst", (NO_BURST, use), "use Burst of Speed?",
@@ -208,7 +210,7 @@ def movement_phase(
         table = movement.charge_table(state, unit, budget)
         battle.emit("charge", unit=unit.id, target=charge)
     else:
-        vault = feats.can_use_feat(state, unit, "vault")
+        vault = bool(unit.feats) and feats.can_use_feat(state, unit, "vault")
         table = movement.destination_table(state, unit, budget, vault=vault)
     cost = 0
     count = len(table)
@@ -272,7 +274,7 @@ def choose_facing(state: FBState, battle: Battle, unit: Unit) -> None:
 
 def attack_phase(state: FBState, battle: Battle, unit: Unit, charge: str | None) -> None:
     """Attack one legal enemy, or none (FB-ROUND-08)."""
-    can_throw = feats.can_use_feat(state, unit, "throw")
+    can_throw = bool(unit.feats) and feats.can_use_feat(state, unit, "throw")
     choices = combat.attack_options(state, unit, allow_throw=can_throw)
     if not choices:
         return

@@ -233,7 +233,12 @@ class FBState:
 
     def unit_table_row(self, unit: Unit) -> tuple[np.ndarray, int]:
         """:meth:`unit_table` and the unit's row in it, in one call (every search asks)."""
-        return self.unit_table(), self._table_rows[unit.id]
+        table = self._table
+        rows = self._table_rows
+        if table is None or len(rows) != len(self.units):  # unit_table's check, inlined (hot)
+            table = self.unit_table()
+            rows = self._table_rows
+        return table, rows[unit.id]
 
     def sync(self, unit: Unit) -> None:
         """Write the unit's row of the unit table again (after any change of its anchor, status,
