@@ -264,7 +264,16 @@ class FBState:
     def set_facing(self, unit: Unit, facing: Square | None) -> None:
         """Turn a unit (a Pike's facing; None for units without one)."""
         unit.facing = facing
-        self.sync(unit)
+        table = self._table
+        row = self._table_rows.get(unit.id)
+        if (table is None or row is None or facing is None or unit.cls != "pike"
+                or not table[row, _kernels.U_ACTIVE]):
+            self.sync(unit)
+            return
+        # A Pike on the map turning (the common case) changes only the facing in its row.
+        self.table_version = next(_TABLE_VERSIONS)
+        table[row, _kernels.U_FDX] = facing[0]
+        table[row, _kernels.U_FDY] = facing[1]
 
     def set_status(self, unit: Unit, status: str) -> None:
         """Set a unit's status (on the map, defeated or in the pool)."""
