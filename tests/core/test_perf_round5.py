@@ -1,12 +1,13 @@
 """Round 5 of the speed work in the core: decisions kept as tuples, the random commander's
-inlined draw and its block refill."""
+inlined draw and its block refill, and ``records_fields`` worked out when the log is set."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from warhost.core.commanders import RandomCommander
-from warhost.core.engine import decision_records, run_battle
+from warhost.core.engine import Battle, build_commanders, decision_records, run_battle
+from warhost.core.events import EventLog
 from warhost.core.orders import Order
 from warhost.core.scenario import load_scenario
 
@@ -57,3 +58,24 @@ def test_decisions_are_kept_as_tuples_and_read_as_records() -> None:
 
 def test_decision_records_of_nothing() -> None:
     assert decision_records([]) == []
+
+
+def test_records_fields_is_set_with_the_log() -> None:
+    """``records_fields`` is worked out when a log is set, and emit follows it."""
+    scenario = load_scenario(SKIRMISH)
+    sides = scenario.ruleset.side_names(scenario.model)
+    commanders = build_commanders(scenario, dict.fromkeys(sides, "random"))
+    battle = Battle(scenario.ruleset, scenario, 1, commanders, record=False)
+    assert not battle.records_fields
+    battle.emit("move", unit="x")
+    assert len(battle.log) == 1 and not battle.log.events
+    battle.log = EventLog(record=True)
+    assert battle.records_fields
+    battle.emit("move", unit="x")
+    assert battle.log.events[0]["unit"] == "x"
+
+    class Narrating(EventLog):
+        """A log subclass (the CLI narrates through one) always gets the fields."""
+
+    battle.log = Narrating(record=False)
+    assert battle.records_fields

@@ -116,6 +116,11 @@ class Battle:
     :attr:`dice`, reports with :meth:`emit` and asks with :meth:`decide`.
     """
 
+    records_fields: bool
+    """Whether :meth:`emit` passes events' fields on to the log (worked out when :attr:`log` is
+    set). When False events are only counted, so rules may skip building costly fields (they
+    must still emit the event)."""
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -148,19 +153,21 @@ class Battle:
         return decision_records(self.decided)
 
     @property
-    def records_fields(self) -> bool:
-        """Whether :meth:`emit` passes events' fields on to the log. When False events are only
-        counted, so rules may skip building costly fields (they must still emit the event)."""
-        log = self.log
-        return log.record or type(log) is not EventLog
+    def log(self) -> EventLog:
+        """The event log. Setting it also sets :attr:`records_fields`."""
+        return self._log
+
+    @log.setter
+    def log(self, log: EventLog) -> None:
+        self._log = log
+        self.records_fields = log.record or type(log) is not EventLog
 
     def emit(self, type_: str, **fields: Any) -> None:
         """Record an event (with ``record=False`` only counted, as :class:`EventLog` does)."""
-        log = self.log
-        if log.record or type(log) is not EventLog:  # records_fields, inlined: a hot path
-            log.emit(type_, **fields)
+        if self.records_fields:
+            self._log.emit(type_, **fields)
         else:
-            log._count += 1
+            self._log._count += 1
 
     def decide(self, decision: Decision) -> Order:
         """Ask the side's commander; enforce legality; record the answer.
@@ -210,7 +217,7 @@ class Battle:
         if count and commander.chooses_by_count:
             legal = options[commander.choose_index(count)]
             self.decided.append((side, kind, legal))  # _record, inlined: the hottest path
-            if self.log.record:
+            if self._log.record:
                 self._log_decision(side, kind, legal)
             return legal
         return self.decide(Decision(side, kind, options, prompt, subject, default,
@@ -235,7 +242,7 @@ class Battle:
             if commander.chooses_by_count:
                 legal = make(commander.choose_index(count))
                 self.decided.append((side, kind, legal))  # _record, inlined
-                if self.log.record:
+                if self._log.record:
                     self._log_decision(side, kind, legal)
                 return legal
         return self.decide(LazyDecision(side, kind, count, make, prompt, subject, info=info,
@@ -243,11 +250,11 @@ class Battle:
 
     def _record(self, side: str, kind: str, legal: Order) -> None:
         self.decided.append((side, kind, legal))
-        if self.log.record:
+        if self._log.record:
             self._log_decision(side, kind, legal)
 
     def _log_decision(self, side: str, kind: str, legal: Order) -> None:
-        self.log.emit("decision", side=side, kind=kind, order=str(legal))
+        self._log.emit("decision", side=side, kind=kind, order=str(legal))
 
     def round_ended(self, round_number: int) -> None:
         """Rulesets call this at the end of every round; observers see the state then."""
