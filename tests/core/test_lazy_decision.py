@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from warhost.core.commanders import FirstOptionCommander, RandomCommander
 from warhost.core.decisions import Decision, LazyDecision
@@ -53,14 +54,18 @@ def test_commanders_pick_the_same() -> None:
     assert first.choose(lazy, None) == first.choose(plain, None) == Order.of("move", 1, 2)
 
 
-def test_random_commander_draws_what_numpy_draws() -> None:
+@pytest.mark.parametrize("method", ["_below", "choose_index"])
+def test_random_commander_draws_what_numpy_draws(method: str) -> None:
     """The block-drawn choices equal ``rng.integers(count)`` one call at a time, rejections
-    (large counts) included."""
-    counts = [2, 3, 5, 7, 100, 1000, 2**31 + 11, 3 * 2**30, 2**32 - 1, 6, 2] * 40
+    (large counts) and several refills of the block included; ``choose_index`` (with its
+    inlined common case) and ``_below`` alike."""
+    counts = [2, 3, 5, 7, 100, 1000, 2**31 + 11, 3 * 2**30, 2**32 - 1, 6, 2] * 100
+    assert len(counts) > 4 * RandomCommander._BLOCK
     for seed in range(5):
         commander = RandomCommander()
         commander.bind("A", np.random.Generator(np.random.PCG64(seed)))
         reference = np.random.Generator(np.random.PCG64(seed))
-        got = [commander._below(c) for c in counts]
+        draw = getattr(commander, method)
+        got = [draw(c) for c in counts]
         want = [int(reference.integers(c)) for c in counts]
         assert got == want

@@ -14,20 +14,6 @@ from warhost.core.scenario import load_scenario
 SKIRMISH = "examples/fantasy-battle/skirmish.yaml"
 
 
-def test_choose_index_draws_what_numpy_draws_across_many_blocks() -> None:
-    """``choose_index`` (its inlined common case, rejections and refills) gives what
-    ``rng.integers(count)`` gives one call at a time, over several blocks of draws."""
-    counts = [2, 3, 5, 7, 100, 1000, 2**31 + 11, 3 * 2**30, 2**32 - 1, 6, 2] * 100
-    for seed in range(4):
-        commander = RandomCommander()
-        commander.bind("A", np.random.Generator(np.random.PCG64(seed)))
-        reference = np.random.Generator(np.random.PCG64(seed))
-        got = [commander.choose_index(c) for c in counts]
-        want = [int(reference.integers(c)) for c in counts]
-        assert got == want
-        assert len(counts) > 4 * RandomCommander._BLOCK  # several refills happened
-
-
 def test_refill_hands_out_low_then_high_halves_of_each_raw_draw() -> None:
     commander = RandomCommander()
     commander.bind("A", np.random.Generator(np.random.PCG64(11)))

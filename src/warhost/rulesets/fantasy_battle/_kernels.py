@@ -347,41 +347,25 @@ def _charge_search(
 ) -> np.ndarray:
     """The ends of charge moves as rows (end anchor, cost, direction, steps), in the order
     :func:`~warhost.rulesets.fantasy_battle.movement.charge_destinations` finds them."""
-    cost = maps[MAP_COST]
-    cls = maps[MAP_CLS]
     end_ok = maps[MAP_END]
     clear = maps[MAP_CLEAR]
+    moves = maps[MAP_STEPS]
     pw = params[P_MAP, 0]
     start = (units[me, U_Y] + 1) * pw + units[me, U_X] + 1
-    large = params[P_BASE, 0] == 2
-    levels = params[P_BASE, 1] != 0
     enter, adj, arc, _ = _setup(maps, params, units, me, 0)
     out = np.empty((8 * (budget + 1), 4), np.int64)
     found = 0
     for k in range(8):
         d = params[P_DIRS + k, 0]
-        ca = params[P_DIRS + k, 1]
-        cb = params[P_DIRS + k, 2]
         i = start
         spent = 0
         steps = 0
         while True:
+            if not moves[i] >> k & 1:
+                break  # the terrain forbids the step (step_mask)
             j = i + d
-            if ca != 0 and cost[i + ca] <= 0 and cost[i + cb] <= 0:
-                break
             step = enter[j]
-            if step <= 0:
-                break
-            if large:
-                if levels and (
-                    cls[i] ^ cls[j] == 1 or cls[i + 1] ^ cls[j + 1] == 1
-                    or cls[i + pw] ^ cls[j + pw] == 1
-                    or cls[i + pw + 1] ^ cls[j + pw + 1] == 1
-                ):
-                    break
-            elif cls[i] ^ cls[j] == 1:
-                break
-            if not clear[j]:
+            if step <= 0 or not clear[j]:
                 break
             if adj[i]:
                 step += step
