@@ -1,5 +1,6 @@
 """Round 5 of the speed work in the core: decisions kept as tuples, the random commander's
-inlined draw and its block refill, and ``records_fields`` worked out when the log is set."""
+block refill, and ``records_fields`` worked out when the log is set (the inlined random draw is
+tested with the other draws in ``test_lazy_decision.py``)."""
 
 from __future__ import annotations
 
