@@ -157,7 +157,7 @@ class _MapMasks:
     """Per-map bit masks over padded indices: blocking and hindering terrain, and the squares
     on the map by level (slope counts as ground, FB-AMB-46)."""
 
-    __slots__ = ("block", "by_level", "hinder", "pw", "room")
+    __slots__ = ("block", "by_level", "hinder", "moved", "pw", "room")
 
     def __init__(self, t: movement._Tables) -> None:
         self.pw = t.pw
@@ -178,6 +178,17 @@ class _MapMasks:
         self.hinder = hinder
         self.by_level = sorted(levels.items())
         """(level, mask of the on-map squares at that level), lowest level first."""
+        self.moved: dict[int, tuple[int, int]] = {}
+        """:meth:`shifted` by offset (at most one entry per square of the padded map)."""
+
+    def shifted(self, offset: int) -> tuple[int, int]:
+        """The blocking and hindering masks moved by ``offset`` (see :func:`_shift`), kept: the
+        lines of many layouts touch the same offsets."""
+        found = self.moved.get(offset)
+        if found is None:
+            found = self.moved[offset] = (_shift(self.block, offset),
+                                          _shift(self.hinder, offset))
+        return found
 
 
 _LayoutKey = tuple[int, int, int, int]
@@ -226,16 +237,15 @@ def _layout(
                 limits.append((limit_is, above))
     clear = 0
     lines: list[tuple[int, int, tuple[Square, ...]]] = []
+    shifted = masks.shifted
     for (px, py), (qx, qy) in fire_lines(s_space, t_space):
-        offsets = tuple(
-            sq for sq in ((px + x, py + y) for x, y in touched_offsets(qx - px, qy - py))
-            if sq not in ignore
-        )
+        offsets = tuple([sq for x, y in touched_offsets(qx - px, qy - py)
+                         if (sq := (px + x, py + y)) not in ignore])
         blocked = hindered = 0
         for ox, oy in offsets:
-            o = oy * pw + ox
-            blocked |= _shift(masks.block, o)
-            hindered |= _shift(masks.hinder, o)
+            block, hinder = shifted(oy * pw + ox)
+            blocked |= block
+            hindered |= hinder
         for limit_is, above in limits:
             high = 0
             for ox, oy in offsets:
@@ -988,8 +998,8 @@ def _protect(state: FBState, battle: Battle, target: Unit) -> Unit | None:
     """The Protect window (FB-FEAT-08, FB-AMB-40): a Champion that makes the attack fail."""
     champions = [
         c for c in state.units.values()
-        if c.rank == "champion" and c.side == target.side and c.id != target.id
-        and "protect" in c.feats and state.adjacent(c, target)
+        if "protect" in c.feats and c.rank == "champion" and c.side == target.side
+        and c.id != target.id and state.adjacent(c, target)
         and feats.can_use_feat(state, c, "protect")
     ]
     if not champions:
