@@ -38,7 +38,7 @@ import inspect
 import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 import numpy as np
@@ -204,6 +204,26 @@ def _layouts(t: movement._Tables, elevation: bool) -> dict[_LayoutKey, _Layout]:
     return found
 
 
+@lru_cache(maxsize=1 << 16)
+def _line_geometry(
+    dx: int, dy: int, s_size: int, t_size: int, pw: int
+) -> tuple[tuple[tuple[Square, ...], tuple[int, ...]], ...]:
+    """The map-free part of the candidate lines of fire (FB-AMB-28) to a ``t_size`` target
+    anchored ``(dx, dy)`` from a ``s_size`` shooter: per line, the offsets from the shooter's
+    anchor of the squares a unit could stand on to touch it (the two spaces' own squares left
+    out), and the same offsets in padded indices of a map ``pw`` wide. Kept across maps: a map
+    built anew for every battle meets the same layouts again."""
+    s_space = footprint((0, 0), s_size)
+    t_space = footprint((dx, dy), t_size)
+    ignore = frozenset(s_space + t_space)
+    out = []
+    for (px, py), (qx, qy) in fire_lines(s_space, t_space):
+        offsets = tuple([sq for x, y in touched_offsets(qx - px, qy - py)
+                         if (sq := (px + x, py + y)) not in ignore])
+        out.append((offsets, tuple([oy * pw + ox for ox, oy in offsets])))
+    return tuple(out)
+
+
 def _layout(
     t: movement._Tables, elevation: bool, dx: int, dy: int, s_size: int, t_size: int
 ) -> _Layout:
@@ -218,9 +238,6 @@ def _layout(
     if masks is None:
         masks = memo["fire-masks"] = _MapMasks(t)
     pw = masks.pw
-    s_space = footprint((0, 0), s_size)
-    t_space = footprint((dx, dy), t_size)
-    ignore = frozenset(s_space + t_space)
     # Elevation: the limit at each shooter position is the higher of the two anchors' levels;
     # per level L, the positions whose limit is L and the squares above L.
     limits: list[tuple[int, int]] = []
@@ -238,18 +255,16 @@ def _layout(
     clear = 0
     lines: list[tuple[int, int, tuple[Square, ...]]] = []
     shifted = masks.shifted
-    for (px, py), (qx, qy) in fire_lines(s_space, t_space):
-        offsets = tuple([sq for x, y in touched_offsets(qx - px, qy - py)
-                         if (sq := (px + x, py + y)) not in ignore])
+    for offsets, moves in _line_geometry(dx, dy, s_size, t_size, pw):
         blocked = hindered = 0
-        for ox, oy in offsets:
-            block, hinder = shifted(oy * pw + ox)
+        for o in moves:
+            block, hinder = shifted(o)
             blocked |= block
             hindered |= hinder
         for limit_is, above in limits:
             high = 0
-            for ox, oy in offsets:
-                high |= _shift(above, oy * pw + ox)
+            for o in moves:
+                high |= _shift(above, o)
             blocked |= limit_is & high
         clear |= ~blocked
         lines.append((blocked, hindered, offsets))
