@@ -216,9 +216,7 @@ class Battle:
         commander = self.commanders[side]
         if count and commander.chooses_by_count:
             legal = options[commander.choose_index(count)]
-            self.decided.append((side, kind, legal))  # _record, inlined: the hottest path
-            if self._log.record:
-                self._log_decision(side, kind, legal)
+            self._record(side, kind, legal)
             return legal
         return self.decide(Decision(side, kind, options, prompt, subject, default,
                                     {} if info is None else info))
@@ -241,9 +239,7 @@ class Battle:
             commander = self.commanders[side]
             if commander.chooses_by_count:
                 legal = make(commander.choose_index(count))
-                self.decided.append((side, kind, legal))  # _record, inlined
-                if self._log.record:
-                    self._log_decision(side, kind, legal)
+                self._record(side, kind, legal)
                 return legal
         return self.decide(LazyDecision(side, kind, count, make, prompt, subject, info=info,
                                         locate=locate, default_of=default_of))
@@ -251,10 +247,7 @@ class Battle:
     def _record(self, side: str, kind: str, legal: Order) -> None:
         self.decided.append((side, kind, legal))
         if self._log.record:
-            self._log_decision(side, kind, legal)
-
-    def _log_decision(self, side: str, kind: str, legal: Order) -> None:
-        self._log.emit("decision", side=side, kind=kind, order=str(legal))
+            self._log.emit("decision", side=side, kind=kind, order=str(legal))
 
     def round_ended(self, round_number: int) -> None:
         """Rulesets call this at the end of every round; observers see the state then."""
