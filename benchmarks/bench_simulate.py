@@ -3,7 +3,9 @@ commander kind, and the peak memory of a worker.
 
 Run: .venv/bin/python benchmarks/bench_simulate.py [--seconds 8] [--kinds random,ai]
                                                    [--ruleset fantasy-battle] [--examples skirmish]
-Each cell simulates about --seconds worth of battles (sized from a short trial run).
+                                                   [--repeat R]
+Each cell simulates about --seconds worth of battles (sized from a short trial run); with
+--repeat the 1- and 2-worker runs alternate R times and the best of each is printed.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ def main() -> None:
     parser.add_argument("--kinds", default="random,ai")
     parser.add_argument("--ruleset", default="", help="only this ruleset's examples")
     parser.add_argument("--examples", default="", help="only examples whose name contains this")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="alternate 1- and 2-worker runs this many times; print the best "
+                             "of each and the ratio of each pair")
     args = parser.parse_args()
     started = False
     print(f"{'example':<36} {'commanders':<10} {'1 worker':>10} {'2 workers':>10} {'speed-up':>9}")
@@ -52,10 +57,16 @@ def main() -> None:
                 # this process just did, so both figures are steady-state rates (starting the
                 # workers is a one-off cost of about a second, measured separately below).
                 rate(scenario, 8, 2, kind)
-                one = rate(scenario, n, 1, kind)
-                two = rate(scenario, 2 * n, 2, kind)
+                ones, twos = [], []
+                for _ in range(args.repeat):  # alternating, so the host's drift hits both
+                    ones.append(rate(scenario, n, 1, kind))
+                    twos.append(rate(scenario, 2 * n, 2, kind))
+                one, two = max(ones), max(twos)
                 print(f"{name + '/' + path.stem:<36} {kind:<10} {one:>10.1f} {two:>10.1f} "
                       f"{two / one:>8.2f}x", flush=True)
+                if args.repeat > 1:
+                    pairs = ", ".join(f"{t / o:.2f}" for o, t in zip(ones, twos))
+                    print(f"{'':<36} {'':<10} each pair of runs: {pairs}", flush=True)
     shutdown_workers()
     if started:
         print(f"\nstarting 2 workers and playing 2 battles on them: {startup:.2f} s")
