@@ -12,7 +12,7 @@ from warhost.sim.runner import BattleRecord, simulate
 SKIRMISH = Path(__file__).resolve().parents[2] / "examples" / "fantasy-battle" / "skirmish.yaml"
 RANDOM = {"Good": "random", "Evil": "random"}
 RANDOM_ARGS = ["--commander", "Good=random", "--commander", "Evil=random"]
-REFERENCE_N = 640
+REFERENCE_N = 1600
 """Battles in the reference run (seed 0): any run of n <= this many must equal its first n."""
 
 

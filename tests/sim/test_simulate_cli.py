@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.cli_helpers import assert_user_error, run
-from tests.sim import RANDOM_ARGS, SKIRMISH, reference
+from tests.sim import RANDOM_ARGS, REFERENCE_N, SKIRMISH, reference
 from warhost.sim.store import ResultStore
 
 runner = CliRunner()
@@ -224,7 +224,10 @@ def test_results_summary_sql_and_export(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- real processes
 
-KILL_N = 640  # long enough (at several hundred battles/s) to be stopped midway
+# Long enough to be stopped midway: when stderr is not a terminal the progress line comes after
+# the first batch and then about every 2 s, so the tests stop a run at its first line; this many
+# battles take several seconds even at ~450 battles/s on 2 workers.
+KILL_N = REFERENCE_N
 
 
 def _start(out: Path, n: int, *extra: str) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
@@ -275,7 +278,7 @@ def test_kill_minus_9_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "r.duckdb"
     process, lines = _start(out, KILL_N)
     try:
-        saved = _wait_for_progress(lines, 16)
+        saved = _wait_for_progress(lines, 8)
         assert saved < KILL_N
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
