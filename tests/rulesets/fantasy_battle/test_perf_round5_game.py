@@ -1,6 +1,6 @@
 """Round 5 of the speed work in the game loop and the state: enemies within reach, activation
 groups read from status and anchor, reforming that stops when no other squad exists, and a
-Pike's turn written straight into the unit table."""
+Pike's turn seen in the unit table."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Round 5 of the fast paths, the Python side: the last map's tables kept in one slot (and
-dropped when the map changes), the Fate Point options built once per dice count, a search
-table's move orders and plans read directly, attack options read from the scan's set bits, and
-attack events built with their fields only when the log keeps them."""
+"""Round 5 of the fast paths, the Python side: the map's tables followed through changes of
+the grid, the Fate Point options built once per dice count, a search table's move orders and
+plans, attack options read from the scan's set bits, and attack events built with their fields
+only when the log keeps them."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ needs_numba = pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not in
 
 
 def test_last_tables_follow_the_grid_and_its_changes() -> None:
-    """The one-slot cache answers for the same unchanged grid only: a terrain change or another
+    """The kept tables answer for the same unchanged grid only: a terrain change or another
     grid gets tables of its own, and asking for the first grid again still gives the right
     ones."""
     first = make_state(8, 8, units=[{"id": "a", "at": (1, 1)}])

@@ -284,10 +284,8 @@ def _layout_of(state: FBState, shooter: Unit, target: Unit) -> tuple[_Layout, in
     t = sm.tables
     dx = ta[0] - sa[0]
     dy = ta[1] - sa[1]
-    layout = sm.layouts.get((dx, dy, shooter.size, target.size))
-    if layout is None:
-        layout = _layout(t, sm.elevation, dx, dy, shooter.size, target.size)
-    return layout, (sa[1] + 1) * t.pw + sa[0] + 1
+    layout = _layout(t, sm.elevation, dx, dy, shooter.size, target.size)
+    return layout, t.index(sa)
 
 
 def line_of_fire(state: FBState, shooter: Unit, target: Unit) -> tuple[bool, bool]:
@@ -471,9 +469,7 @@ class _ScanMap:
         shooter to ``ctx``."""
         sk = _scan_kernels
         t = self.tables
-        layout = self.layouts.get((dx, dy, s_size, t_size))
-        if layout is None:
-            layout = _layout(t, self.elevation, dx, dy, s_size, t_size)
+        layout = _layout(t, self.elevation, dx, dy, s_size, t_size)
         ctx = self.ctx
         if self.count >= self.room:
             ctx = self.ctx = self._ctx(int(ctx[sk.C_ROWS]))

@@ -17,8 +17,9 @@ def _scope_key(state: FBState, unit: Unit) -> str:
 
 def can_use_feat(state: FBState, unit: Unit, name: str) -> bool:
     """True when ``unit`` has an unused ``name`` entry and the one-Feat-a-turn limit allows it."""
-    # ``name not in unit.feats`` (a scan in C) turns most asks away before the per-entry loop.
-    if unit.rank != "champion" or name not in unit.feats or not unit.has_unused_feat(name):
+    # ``name not in unit.feats`` (a scan in C; empty for all but Champions) turns most asks
+    # away before the per-entry loop.
+    if name not in unit.feats or unit.rank != "champion" or not unit.has_unused_feat(name):
         return False
     return _scope_key(state, unit) not in state.turn_feats
 

@@ -264,25 +264,17 @@ _CACHE_SIZE = 16
 
 
 _SEEN: dict[int, tuple[Grid, int, _Tables]] = {}
-# The grid asked for last, its version and its tables: one battle asks for one map all along.
-_LAST: list[Any] = [None, -1, None]
 
 
 def _tables(grid: Grid) -> _Tables:
-    # Fast paths: this very grid object, unchanged since (set_terrain bumps its version).
-    last = _LAST
-    if last[0] is grid and last[1] == grid._version:
-        found: _Tables = last[2]
-        return found
+    # Fast path: this very grid object, unchanged since (set_terrain bumps its version).
     seen = _SEEN.get(id(grid))
     if seen is not None and seen[0] is grid and seen[1] == grid._version:
-        tables = seen[2]
-    else:
-        tables = _tables_slow(grid)
-        if len(_SEEN) >= _CACHE_SIZE:
-            del _SEEN[next(iter(_SEEN))]
-        _SEEN[id(grid)] = (grid, grid._version, tables)
-    last[:] = (grid, grid._version, tables)
+        return seen[2]
+    tables = _tables_slow(grid)
+    if len(_SEEN) >= _CACHE_SIZE:
+        del _SEEN[next(iter(_SEEN))]
+    _SEEN[id(grid)] = (grid, grid._version, tables)
     return tables
 
 
@@ -638,11 +630,6 @@ class _SearchTable(_IndexedTable):
         end: int = self._rows.item(_kernels.R_ENDS, k)
         return end
 
-    def move_order(self, k: int) -> Order:
-        if 0 <= k < self._count:  # _end's common case, inlined: every move asks once
-            return self._t.move_order(self._rows.item(_R_ENDS, k))
-        return self._t.move_order(self._end(k))
-
     def position(self, sq: Square) -> int | None:
         t = self._t
         x, y = sq
@@ -651,20 +638,13 @@ class _SearchTable(_IndexedTable):
         k: int = self._rows.item(_kernels.R_RANK, (y + 1) * t.pw + x + 1)
         return k if k >= 0 else None
 
-    def plan(self, sq: Square, *, with_path: bool = True) -> MovePlan:
-        t = self._t
-        i = (sq[1] + 1) * t.pw + sq[0] + 1
-        if with_path:
-            return self._plan_at(i)
-        # Only the end and its cost, built here (every move asks once).
-        dest = t.squares[i]
-        assert dest is not None
-        return MovePlan(dest, self._rows.item(_R_BEST, i), ())
-
     def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
-        # Always with the path: plan() builds a plan without one itself.
         squares = self._t.squares
         item = self._rows.item
+        if not with_path:
+            dest = squares[i]
+            assert dest is not None
+            return MovePlan(dest, item(_kernels.R_BEST, i), (), None)
         start = self._start
         path: list[Square] = []
         j = i
@@ -720,8 +700,6 @@ def _row_major(square: Square) -> tuple[int, int]:
 
 
 _INT64 = np.dtype(np.int64)  # a dtype object: np.empty reads it faster than the type
-_R_ENDS = _kernels.R_ENDS
-_R_BEST = _kernels.R_BEST
 
 
 def _corner_rule(state: FBState) -> bool:
@@ -744,7 +722,7 @@ def destination_table(
     units, me = state.unit_table_row(unit)
     rows = np.empty(t.rows_shape, _INT64)
     ends, reached = _kernels.plain_search(maps, params, units, me, budget, rows)
-    return _SearchTable(t, (anchor[1] + 1) * t.pw + anchor[0] + 1, rows, ends, reached)
+    return _SearchTable(t, t.index(anchor), rows, ends, reached)
 
 
 def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
@@ -978,9 +956,8 @@ def _charge_rows(state: FBState, unit: Unit, budget: int, t: _Tables) -> tuple[i
     corner = _corner_rule(state)
     units, me = state.unit_table_row(unit)
     key = (corner, state.table_version, me, budget)
-    anchor = unit.anchor
-    assert anchor is not None
-    start = (anchor[1] + 1) * t.pw + anchor[0] + 1
+    assert unit.anchor is not None
+    start = t.index(unit.anchor)
     last = t.last_charge
     if last is not None and last[0] == key:
         return start, last[1]

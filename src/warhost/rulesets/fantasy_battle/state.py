@@ -233,12 +233,7 @@ class FBState:
 
     def unit_table_row(self, unit: Unit) -> tuple[np.ndarray, int]:
         """:meth:`unit_table` and the unit's row in it, in one call (every search asks)."""
-        table = self._table
-        rows = self._table_rows
-        if table is None or len(rows) != len(self.units):  # unit_table's check, inlined (hot)
-            table = self.unit_table()
-            rows = self._table_rows
-        return table, rows[unit.id]
+        return self.unit_table(), self._table_rows[unit.id]
 
     def sync(self, unit: Unit) -> None:
         """Write the unit's row of the unit table again (after any change of its anchor, status,
@@ -264,16 +259,7 @@ class FBState:
     def set_facing(self, unit: Unit, facing: Square | None) -> None:
         """Turn a unit (a Pike's facing; None for units without one)."""
         unit.facing = facing
-        table = self._table
-        row = self._table_rows.get(unit.id)
-        if (table is None or row is None or facing is None or unit.cls != "pike"
-                or not table[row, _kernels.U_ACTIVE]):
-            self.sync(unit)
-            return
-        # A Pike on the map turning (the common case) changes only the facing in its row.
-        self.table_version = next(_TABLE_VERSIONS)
-        table[row, _kernels.U_FDX] = facing[0]
-        table[row, _kernels.U_FDY] = facing[1]
+        self.sync(unit)
 
     def set_status(self, unit: Unit, status: str) -> None:
         """Set a unit's status (on the map, defeated or in the pool)."""
