@@ -315,7 +315,7 @@ def test_illegal_scripted_order_names_file_and_line(tmp_path: Path) -> None:
     path = write_tiny(tmp_path, a_commander="scripted", orders="a.orders")
     line = assert_user_error(run("battle", path, "--seed", "1"), f"{orders}:3: order: ",
                              "activate nobody")
-    assert "illegal order" in line
+    assert "does not answer the activate" in line
 
 
 def test_scripted_orders_are_followed(tmp_path: Path) -> None:

@@ -213,7 +213,7 @@ def odds(
     squares unless --at-attacker/--at-defender place them; modifiers (flanking, range, line of
     fire, Pike arcs ...) follow from the position.
     """
-    from warhost.cli import _print_json
+    from warhost.commands._shared import print_json
 
     scenario = load_scenario(scenario_file)
     situation = _situation(kind, charge, at_attacker, at_defender, face_attacker,
@@ -230,7 +230,7 @@ def odds(
             exc.args = (exc.message,)
         raise
     if as_json:
-        _print_json({"scenario": scenario.name, "ruleset": scenario.ruleset.name,
+        print_json({"scenario": scenario.name, "ruleset": scenario.ruleset.name,
                      **report.to_json()})
         return
     print_report(Console(highlight=False, soft_wrap=True), report, scenario.name)

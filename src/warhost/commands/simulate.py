@@ -1,10 +1,9 @@
-"""``warhost simulate`` (many battles of one scenario into a result database) and ``warhost
-results`` (its summary again, SQL queries, Parquet export)."""
+"""``warhost simulate``: many battles of one scenario into a result database, with each
+side's win probability. Its summary printer and plotter serve ``warhost results`` too."""
 
 from __future__ import annotations
 
 import importlib
-
 import json
 import sys
 import time
@@ -14,14 +13,14 @@ from pathlib import Path
 from typing import Annotated, Any, Self
 
 import typer
-
-from warhost.cli_options import BatchCommanders
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from warhost.cli_options import BatchCommanders
 
-def _paragraphs(text: str) -> str:
+
+def paragraphs(text: str) -> str:
     """Help text with each paragraph on one line, so that the terminal width wraps it."""
     return "\n\n".join(" ".join(part.split()) for part in text.split("\n\n"))
 
@@ -42,12 +41,6 @@ versions), and may raise -n.
 --scheduler tcp://HOST:PORT runs the batches on a Dask cluster instead of local processes
 (--workers is then ignored; needs the "cluster" extra of warhost, and warhost on the
 workers)."""
-
-RESULTS_HELP = """Show a result file again: the summary, an SQL query, or a Parquet export.
-
-Tables: meta(key, value), battles(battle, seed, winner, rounds, reason), scores(battle,
-side, score), units(battle, slot, unit, side, name, start, survivors, losses, fate).
-FILE may also be a Parquet export."""
 
 DUCKDB_SUFFIXES = (".duckdb", ".db")
 
@@ -72,7 +65,7 @@ def _num(value: Any, digits: int = 2) -> str:
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
-def print_summary(console: Console, summary: Mapping[str, Any], file: str | None = None) -> None:
+def print_run_summary(console: Console, summary: Mapping[str, Any], file: str | None = None) -> None:
     """The summary as rich tables: outcome per side, rounds, and each unit's fate."""
     commanders = summary.get("commanders") or {}
     who = ", ".join(f"{side}={kind}" for side, kind in commanders.items())
@@ -111,7 +104,7 @@ def print_summary(console: Console, summary: Mapping[str, Any], file: str | None
         console.print(Text(f"Results in {file}"))
 
 
-def _dump(data: Any) -> None:
+def dump_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
@@ -195,11 +188,11 @@ def _work_file(out: Path) -> tuple[Path, Path | None]:
                        "name", field="out")
 
 
-def _plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
+def plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
     """``plot_summary``, imported now so that a missing plotting module fails before the run."""
     if plot is None:
         return None
-    from warhost.cli import _check_output
+    from warhost.commands._shared import check_output
     from warhost.core.errors import WarhostError
 
     try:  # through sys.modules, so a missing or replaced module is seen
@@ -210,7 +203,7 @@ def _plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
     check = getattr(plots, "figure_format", None)
     if check is not None:
         check(plot, "plot")
-    _check_output(plot, "plot")
+    check_output(plot, "plot")
     draw: Callable[[Any, Any, Path], None] = plots.plot_summary
     return draw
 
@@ -221,7 +214,7 @@ def _plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
 def register(app: typer.Typer) -> None:
     """Add ``warhost simulate`` and ``warhost results`` to ``app``."""
 
-    @app.command("simulate", help=_paragraphs(SIMULATE_HELP), short_help="Run N battles; win probabilities.")
+    @app.command("simulate", help=paragraphs(SIMULATE_HELP), short_help="Run N battles; win probabilities.")
     def simulate_command(
         scenario_file: Annotated[Path, typer.Argument(metavar="SCENARIO", help="Scenario YAML.")],
         n: Annotated[int, typer.Option("-n", min=1, help="Battles to run.")] = 1000,
@@ -256,19 +249,19 @@ def register(app: typer.Typer) -> None:
                          help="Run on this Dask scheduler instead of local processes."),
         ] = None,
     ) -> None:
-        from warhost.cli import EXIT_INTERRUPTED, _check_output, _parse_overrides
+        from warhost.commands._shared import EXIT_INTERRUPTED, check_output, parse_overrides
         from warhost.core.errors import WarhostError
         from warhost.core.scenario import load_scenario
         from warhost.sim.runner import resolve_commanders, run_meta, simulate
         from warhost.sim.store import ResultStore
 
-        draw = _plotter(plot)
+        draw = plotter(plot)
         scenario = load_scenario(scenario_file)
-        kinds = resolve_commanders(scenario, _parse_overrides(scenario, commander or []))
+        kinds = resolve_commanders(scenario, parse_overrides(scenario, commander or []))
         target = out if out is not None else scenario_file.with_name(
             f"{scenario_file.stem}.sim.duckdb")
         work, parquet = _work_file(target)
-        _check_output(target, "out")
+        check_output(target, "out")
         if parquet is not None and parquet.exists() and not work.exists():
             raise WarhostError(f"exists, and is not the export of a run in {work.name}: pass "
                                "another --out (it is never overwritten)", file=str(parquet),
@@ -298,71 +291,15 @@ def register(app: typer.Typer) -> None:
                                "seconds": round(run.seconds, 3),
                                "battles_per_second": round(run.rate, 2)}}
         if as_json:
-            _dump(document)
+            dump_json(document)
             return
         console = Console(highlight=False, soft_wrap=True)
-        print_summary(console, document)
+        print_run_summary(console, document)
         console.print(Text(
             f"Results in {target}" + (f" (run in {work})" if parquet is not None else "")
             + (f"; {run.ran} battles run now at {run.rate:.1f} battles/s" if run.ran else "")))
         if plot is not None:
             console.print(Text(f"Plot written to {plot}"))
 
-    @app.command("results", help=_paragraphs(RESULTS_HELP), short_help="Show a result file again.")
-    def results_command(
-        file: Annotated[Path, typer.Argument(metavar="FILE", help="A result file.")],
-        sql: Annotated[
-            str | None, typer.Option("--sql", metavar="QUERY", help="Run a SQL query on it.")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
-        export: Annotated[
-            Path | None,
-            typer.Option("--export", metavar="FILE.parquet", help="Write every battle to Parquet."),
-        ] = None,
-        plot: Annotated[
-            Path | None, typer.Option("--plot", metavar="FILE", help="Draw the results (.png or .svg).")
-        ] = None,
-    ) -> None:
-        from warhost.cli import _check_output
-        from warhost.core.errors import WarhostError
-        from warhost.sim.store import ResultStore
 
-        if export is not None and export.suffix.lower() != ".parquet":
-            raise WarhostError(f"cannot tell the format from {export.name!r}: use a .parquet "
-                               "name", field="export")
-        _check_output(export, "export")
-        draw = _plotter(plot)
-        with ResultStore.load(file) as store:
-            if export is not None:
-                store.export_parquet(export)
-            output: Any
-            if sql is not None:
-                columns, rows = store.query(sql)
-                output = [dict(zip(columns, row, strict=True)) for row in rows]
-            else:
-                summary = store.summary()
-                n = int(store.meta.get("n", summary["battles"]))
-                output = {"file": str(file), "n": n, "complete": summary["battles"] >= n,
-                          **summary}
-            if draw is not None and plot is not None:
-                draw(store.summary() if sql is not None else summary, store.records(), plot)
-        if as_json:
-            _dump(output)
-            return
-        console = Console(highlight=False, soft_wrap=True)
-        if sql is not None:
-            table = Table(title=f"{len(rows)} row{'s' if len(rows) != 1 else ''}")
-            for column in columns:
-                table.add_column(column)
-            for row in rows:
-                table.add_row(*("NULL" if v is None else str(v) for v in row))
-            console.print(table)
-        else:
-            print_summary(console, output)
-        if export is not None:
-            console.print(Text(f"Exported to {export}"))
-        if plot is not None:
-            console.print(Text(f"Plot written to {plot}"))
-
-
-__all__ = ["print_summary", "register"]
+__all__ = ["dump_json", "paragraphs", "plotter", "print_run_summary", "register"]

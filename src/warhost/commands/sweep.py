@@ -163,7 +163,7 @@ def register(app: typer.Typer) -> None:
                          help="Store every battle in a DuckDB file (replaced if it exists)."),
         ] = None,
     ) -> None:
-        from warhost.cli import _check_output, _parse_overrides, _print_json
+        from warhost.commands._shared import check_output, parse_overrides, print_json
         from warhost.core.scenario import load_scenario
         from warhost.render.plots import figure_format, plot_sweep
         from warhost.sim.runner import resolve_commanders
@@ -171,11 +171,11 @@ def register(app: typer.Typer) -> None:
 
         if plot is not None:
             figure_format(plot, "plot")
-        _check_output(plot, "plot")
-        _check_output(out, "out")
+        check_output(plot, "plot")
+        check_output(out, "out")
         parsed = parse_vary(vary)
         scenario = load_scenario(scenario_file)
-        overrides = _parse_overrides(scenario, commander or [])
+        overrides = parse_overrides(scenario, commander or [])
         kinds = resolve_commanders(scenario, overrides)  # fails on scripted sides
         scenarios = sweep_scenarios(scenario, parsed)  # every value checked before any battle
         result = _run_with_progress(scenario, parsed, n, seed, workers, kinds, scenarios)
@@ -188,7 +188,7 @@ def register(app: typer.Typer) -> None:
         if out is not None:
             store_sweep(result, out)
         if as_json:
-            _print_json(result.to_json())
+            print_json(result.to_json())
             return
         console = Console(highlight=False, soft_wrap=True)
         print_table(console, result)

@@ -14,21 +14,35 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from warhost.core.decisions import Decision
+from warhost.core.decisions import Decision, Refusal, describe_decision, generic_refusal
 from warhost.core.errors import IllegalOrderError, ReplayError, WarhostError
 from warhost.core.orders import Order
 
 _LITTLE_ENDIAN = sys.byteorder == "little"
 
 
+class Referee(Protocol):
+    """Judges orders: the battle a commander is bound to (:meth:`Battle.judge`)."""
+
+    def judge(self, decision: Decision, order: Order | str) -> Order | Refusal:
+        """The legal order ``order`` stands for, or why it is refused."""
+        ...
+
+
 class Commander(ABC):
     """Answers decisions for one side. ``state`` is the battle state, for reading only."""
 
     kind = "commander"
+    referee: Referee | None = None
+    """The battle, set when the commander is bound to one: :meth:`Referee.judge` checks an
+    order and explains a refusal."""
+    reads_orders = False
+    """True for commanders that read orders people wrote (a script, a person): they are told
+    of decisions with a single legal option (:meth:`forced`) and asked open ones."""
     answers_with_options = False
     """True for commanders that always return ``decision.option(i)`` itself, so the engine
     need not check the answer against the legal orders."""
@@ -48,6 +62,24 @@ class Commander(ABC):
     def choose_index(self, count: int) -> int:
         """The index of the option taken among ``count`` (only for :attr:`chooses_by_count`)."""
         raise NotImplementedError(f"{self.kind} commanders read the whole decision")
+
+    def forced(self, kind: str, only: Order) -> None:
+        """A decision of ``kind`` had ``only`` as its single legal answer (only called for
+        commanders that :attr:`reads_orders`). Default: nothing."""
+
+    def finish(self) -> None:
+        """The battle is over. Raise :class:`WarhostError` to object (default: nothing)."""
+
+    def judge(self, decision: Decision, order: Order | str) -> Order | Refusal:
+        """:meth:`Referee.judge` of the battle this commander is bound to."""
+        if self.referee is not None:
+            return self.referee.judge(decision, order)
+        try:  # not bound to a battle: the listed options alone decide
+            wanted = Order.parse(order) if isinstance(order, str) else order
+        except ValueError:
+            return Refusal("an empty line is not an order")
+        found = decision.find(wanted)
+        return found if found is not None else generic_refusal(decision, wanted)
 
 
 class RandomCommander(Commander):
@@ -129,13 +161,20 @@ class FirstOptionCommander(Commander):
 
 
 class ScriptedCommander(Commander):
-    """Orders from a list (text, line number). Decisions of another kind go to ``fallback``.
+    """Orders from a list of (text, line number), read strictly in order.
 
-    The next scripted order is used when its kind is the kind of one of the legal options;
-    it must then be legal, or an :class:`IllegalOrderError` names the file and line.
+    Each line answers the next decision its side is asked: a line that is not a legal answer
+    to that decision stops the battle with an :class:`IllegalOrderError` naming the file and
+    line, the order, the decision and the reason. A decision with a single legal option takes
+    a line only when that line names that option. A line reading ``ai`` hands that one
+    decision to ``fallback`` (by default the AI), which also answers every decision after the
+    last line. Lines still unread when the battle ends are an error too.
     """
 
     kind = "scripted"
+    reads_orders = True
+    DELEGATE = "ai"
+    """A line that hands one decision to the fallback commander."""
 
     def __init__(
         self, orders: Sequence[tuple[str, int]], fallback: Commander, source: str = "<orders>"
@@ -150,8 +189,9 @@ class ScriptedCommander(Commander):
         """Read a file with one order per line; blank lines and ``#`` comments are skipped."""
         try:
             text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise WarhostError(f"cannot read orders: {exc.strerror}", file=str(path)) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            raise WarhostError(f"cannot read orders: {reason}", file=str(path)) from None
         orders = []
         for number, line in enumerate(text.splitlines(), start=1):
             line = line.split("#", 1)[0].strip()
@@ -166,30 +206,37 @@ class ScriptedCommander(Commander):
         self.fallback.bind(side, rng)
 
     def choose(self, decision: Decision, state: Any) -> Order:
+        if self.position >= len(self.orders):
+            return self.fallback.choose(decision, state)
+        text, line = self.orders[self.position]
+        self.position += 1
+        if text == self.DELEGATE:
+            return self.fallback.choose(decision, state)
+        verdict = self.judge(decision, text)
+        if isinstance(verdict, Refusal):
+            raise IllegalOrderError(
+                f"{text!r} does not answer the {describe_decision(decision)} decision: "
+                f"{verdict}",
+                file=self.source, line=line, field="order")
+        return verdict
+
+    def forced(self, kind: str, only: Order) -> None:
         if self.position < len(self.orders):
-            text, line = self.orders[self.position]
+            text = self.orders[self.position][0]
             try:
-                wanted = Order.parse(text)
+                named = Order.parse(text) == only
             except ValueError:
-                raise IllegalOrderError(
-                    f"cannot read order {text!r}", file=self.source, line=line, field="order"
-                ) from None
-            if any(option.kind == wanted.kind for option in decision.options):
+                named = False
+            if named:
                 self.position += 1
-                found = decision.find(wanted)
-                if found is None:
-                    legal = ", ".join(str(o) for o in decision.options[:8])
-                    more = " ..." if len(decision.options) > 8 else ""
-                    raise IllegalOrderError(
-                        f"illegal order {text!r} for {decision.kind}"
-                        f"{' of ' + decision.subject if decision.subject else ''}; "
-                        f"legal: {legal}{more}",
-                        file=self.source,
-                        line=line,
-                        field="order",
-                    )
-                return found
-        return self.fallback.choose(decision, state)
+
+    def finish(self) -> None:
+        left = len(self.orders) - self.position
+        if left > 0:
+            text, line = self.orders[self.position]
+            raise IllegalOrderError(
+                f"the battle ended with {left} order(s) unread, the first {text!r}",
+                file=self.source, line=line, field="order")
 
 
 class ReplayCommander(Commander):
@@ -227,6 +274,7 @@ class HumanCommander(Commander):
     """
 
     kind = "human"
+    reads_orders = True
 
     def __init__(
         self,
@@ -249,12 +297,19 @@ class HumanCommander(Commander):
                 continue
             if answer == "" and decision.default is not None:
                 return decision.default
-            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
-                return decision.options[int(answer) - 1]
-            found = decision.find(answer) if answer else None
-            if found is not None:
-                return found
-            self.show(f"'{answer}' is not a legal order here; type a number from the list or ?")
+            if answer.isdigit():
+                if 1 <= int(answer) <= len(decision.options):
+                    return decision.options[int(answer) - 1]
+                self.show(f"{answer}: no order has that number; the list runs from 1 to "
+                          f"{len(decision.options)}")
+                continue
+            if not answer:
+                self.show("type the number of an order, its text, or ? for the list")
+                continue
+            verdict = self.judge(decision, answer)
+            if isinstance(verdict, Order):
+                return verdict
+            self.show(f"{answer}: {verdict}")
 
     def _list(self, decision: Decision) -> None:
         lines = [f"  {i}. {o}" for i, o in enumerate(decision.options, start=1)]

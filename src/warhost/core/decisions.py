@@ -9,6 +9,28 @@ from typing import Any
 from warhost.core.orders import Order
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an order is not a legal answer: a short reason and, where one applies, the ID of
+    the catalog rule it breaks. Its text is ``reason (RULE-ID)``.
+
+    Example:
+        >>> str(Refusal("7 squares, an Infantry unit moves at most 6", "FB-MOVE-01"))
+        '7 squares, an Infantry unit moves at most 6 (FB-MOVE-01)'
+    """
+
+    reason: str
+    rule: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.reason} ({self.rule})" if self.rule else self.reason
+
+
+Acceptor = Callable[[Order], "Order | Refusal | None"]
+"""Judges an order that is not among a decision's listed options (an *open* decision, such as a
+move to any point): the legal order it stands for, a :class:`Refusal`, or None (no opinion:
+the ruleset's explanation hook then says why)."""
+
 _NO_INFO: Any = object()  # marks "no info given": each decision then gets its own dict
 _UNSET: Any = object()  # a lazy default not worked out yet
 
@@ -20,6 +42,8 @@ class Decision:
     ``kind`` names the sort of choice (``activate``, ``move``, ``attack``, ``fate`` ...) and
     ``subject`` the unit it concerns, if any. ``info`` carries plain data a commander may use.
     ``default`` is what a script that does not address this decision gets.
+    ``accept``, when given, makes the decision *open*: orders beyond the listed options (a move
+    to any point, say) are judged by it (see :data:`Acceptor`).
 
     Commanders that need only one option (or only their number) can use :attr:`option_count`
     and :meth:`option`: with a :class:`LazyDecision` these build no other option.
@@ -32,6 +56,7 @@ class Decision:
     subject: str = ""
     default: Order | None = None
     info: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    accept: Acceptor | None = field(default=None, compare=False, hash=False)
 
     def __init__(
         self,
@@ -42,6 +67,7 @@ class Decision:
         subject: str = "",
         default: Order | None = None,
         info: dict[str, Any] = _NO_INFO,
+        accept: Acceptor | None = None,
     ) -> None:
         # What the generated __init__ of a frozen dataclass does, written straight into the
         # instance dict (decisions are made hundreds of times a battle).
@@ -53,6 +79,7 @@ class Decision:
         fields["subject"] = subject
         fields["default"] = default
         fields["info"] = {} if info is _NO_INFO else info
+        fields["accept"] = accept
 
     @property
     def option_count(self) -> int:
@@ -118,6 +145,7 @@ class LazyDecision(Decision):
         info: dict[str, Any] | None = None,
         locate: Callable[[Order], int | None] | None = None,
         default_of: Callable[[], Order | None] | None = None,
+        accept: Acceptor | None = None,
     ) -> None:
         fields = self.__dict__  # as in Decision.__init__
         fields["side"] = side
@@ -127,6 +155,7 @@ class LazyDecision(Decision):
         fields["_default"] = _UNSET if default_of is not None else default
         fields["_default_of"] = default_of
         fields["info"] = {} if info is None else info
+        fields["accept"] = accept
         fields["_count"] = count
         fields["_make"] = make
         fields["_locate"] = locate
@@ -184,3 +213,21 @@ class LazyDecision(Decision):
                         return option
                 return super().find(wanted)
         return super().find(wanted)
+
+
+def describe_decision(decision: Decision) -> str:
+    """The decision in a few words, for messages: ``move of g-spear-1 (Good)``."""
+    about = f" of {decision.subject}" if decision.subject else ""
+    return f"{decision.kind}{about} ({decision.side})"
+
+
+def generic_refusal(decision: Decision, order: Order) -> Refusal:
+    """Why ``order`` is not legal, when the ruleset has nothing more precise to say."""
+    options = decision.options
+    kinds = sorted({option.kind for option in options})
+    if order.kind not in kinds:
+        return Refusal(f"a {order.kind!r} order does not answer this decision, which takes "
+                       f"{' or '.join(repr(k) for k in kinds)}")
+    same = [str(option) for option in options if option.kind == order.kind]
+    shown = ", ".join(same[:6]) + (f" and {len(same) - 6} more" if len(same) > 6 else "")
+    return Refusal(f"not one of the legal {order.kind} orders here ({shown})")

@@ -5,12 +5,8 @@ from __future__ import annotations
 import difflib
 import importlib
 import pkgutil
-from typing import TYPE_CHECKING
-
 from warhost.core.errors import WarhostError
-
-if TYPE_CHECKING:
-    from warhost.core.ruleset import Ruleset
+from warhost.core.ruleset import Ruleset
 
 _REGISTRY: dict[str, Ruleset] = {}
 _discovered = False

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from warhost.core.errors import WarhostError
-
-if TYPE_CHECKING:
-    from warhost.core.commanders import Commander
-    from warhost.core.engine import Battle, Outcome
-    from warhost.core.odds import OddsReport
-    from warhost.core.scenario import Scenario
+from warhost.core.battle import Battle
+from warhost.core.commanders import Commander
+from warhost.core.decisions import Decision, Refusal
+from warhost.core.errors import FieldPath, WarhostError
+from warhost.core.odds import OddsReport
+from warhost.core.orders import Order
+from warhost.core.outcome import Outcome
 
 
 class Ruleset(ABC):
@@ -92,6 +93,13 @@ class Ruleset(ABC):
         """Plain data for drawing the battlefield (see :mod:`warhost.render.maps`)."""
         raise NotImplementedError(f"{self.name} has no map view")
 
+    def explain_refusal(self, state: Any, decision: Decision, order: Order) -> Refusal | None:
+        """Why ``order`` is not a legal answer to ``decision`` in ``state``: the reason in a few
+        words and the rule ID it breaks (``7 squares, an Infantry unit moves at most 6``,
+        ``FB-MOVE-01``). Only called for orders that are not legal. Default: None, and the
+        engine gives a generic reason."""
+        return None
+
     def describe_event(self, event: dict[str, Any]) -> str | None:
         """One line of narrative for an event, or None to use the generic text."""
         return None
@@ -113,3 +121,32 @@ class Ruleset(ABC):
         """Example scenario files shipped for this ruleset."""
         root = Path(__file__).resolve().parents[3] / "examples" / self.name
         return sorted(root.glob("*.yaml")) if root.is_dir() else []
+
+
+@dataclass
+class Scenario:
+    """A validated scenario: the ruleset, its model, the plain data and where it came from.
+
+    It lives beside :class:`Ruleset` because each refers to the other (a scenario is read by
+    its ruleset's model; the ruleset's hooks take scenarios); :mod:`warhost.core.scenario`
+    reads the files.
+    """
+
+    ruleset: Ruleset
+    model: Any
+    data: dict[str, Any]
+    source: str = "<scenario>"
+    lines: dict[FieldPath, int] = field(default_factory=dict, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The scenario's name (or its file name)."""
+        return str(self.data.get("name") or Path(self.source).stem)
+
+    def line_of(self, path: FieldPath) -> int | None:
+        """The line of the deepest known part of ``path``."""
+        for cut in range(len(path), -1, -1):
+            line = self.lines.get(tuple(path[:cut]))
+            if line is not None:
+                return line
+        return None

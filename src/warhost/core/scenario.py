@@ -8,7 +8,6 @@ from __future__ import annotations
 import difflib
 import types
 import typing
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
@@ -17,35 +16,12 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
-from warhost.core.errors import ScenarioError, WarhostError, read_user_file
+from warhost.core.errors import FieldPath, ScenarioError, WarhostError, read_user_file
 from warhost.core.registry import get_ruleset
-from warhost.core.ruleset import Ruleset
+from warhost.core.ruleset import Scenario
 
-Path_ = tuple[str | int, ...]
-
-
-@dataclass
-class Scenario:
-    """A validated scenario: the ruleset, its model, the plain data and where it came from."""
-
-    ruleset: Ruleset
-    model: Any
-    data: dict[str, Any]
-    source: str = "<scenario>"
-    lines: dict[Path_, int] = field(default_factory=dict, repr=False)
-
-    @property
-    def name(self) -> str:
-        """The scenario's name (or its file name)."""
-        return str(self.data.get("name") or Path(self.source).stem)
-
-    def line_of(self, path: Path_) -> int | None:
-        """The line of the deepest known part of ``path``."""
-        for cut in range(len(path), -1, -1):
-            line = self.lines.get(tuple(path[:cut]))
-            if line is not None:
-                return line
-        return None
+Path_ = FieldPath
+__all__ = ["Scenario", "field_name", "load_scenario", "read_yaml", "scenario_from_data"]
 
 
 def field_name(path: Path_) -> str:

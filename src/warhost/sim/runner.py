@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -55,11 +55,15 @@ from warhost import __version__
 from warhost.core.engine import run_battle
 from warhost.core.errors import WarhostError
 from warhost.core.scenario import Scenario, scenario_from_data
+from warhost.sim.records import BattleRecord, UnitRow
 from warhost.sim.seeds import battle_seed
 from warhost.sim.stats import run_summary, summarize_tallies, tally
 
 if TYPE_CHECKING:
     from warhost.sim.store import ResultStore
+
+__all__ = ["BattleRecord", "UnitRow", "SimulationRun", "play", "resolve_commanders",
+           "run_batch", "run_meta", "shutdown_workers", "simulate", "timed_batch"]
 
 FORMAT_VERSION = 1
 """Version of the result layout (meta keys and tables); stored in every result file."""
@@ -71,40 +75,6 @@ FIRST_BATCH = 4
 """Adaptive batch size until the first batch has been timed."""
 SIMULATED_KINDS = ("ai", "random", "first")
 """Commander kinds a simulation can use (``human`` sides are played by the AI)."""
-
-
-@dataclass
-class UnitRow:
-    """What became of one unit in one battle (``survivors + losses == start``)."""
-
-    unit: str
-    side: str
-    start: int
-    survivors: int
-    losses: int
-    fate: str
-    name: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain data."""
-        return asdict(self)
-
-
-@dataclass
-class BattleRecord:
-    """One battle of a run: its index and seed, the outcome, and every unit's fate."""
-
-    battle: int
-    seed: int
-    winner: str | None
-    rounds: int
-    reason: str
-    scores: dict[str, int]
-    units: list[UnitRow] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain data."""
-        return asdict(self)
 
 
 # --------------------------------------------------------------------------- one batch

@@ -29,13 +29,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-if TYPE_CHECKING:
-    from warhost.sim.runner import BattleRecord
+from warhost.sim.records import BattleRecord
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""

@@ -38,7 +38,7 @@ import duckdb
 import numpy as np
 
 from warhost.core.errors import WarhostError
-from warhost.sim.runner import BattleRecord, UnitRow
+from warhost.sim.records import BattleRecord, UnitRow
 from warhost.sim.stats import Tallies, UnitTally, run_summary, summarize_tallies
 
 FORMAT = "warhost-simulation"

@@ -7,7 +7,8 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from warhost.core.commanders import FirstOptionCommander, ScriptedCommander
+from tests.orders_by_kind import OrdersByKind
+from warhost.core.commanders import FirstOptionCommander
 from warhost.core.dice import ScriptedDice
 from warhost.core.engine import Battle
 from warhost.core.registry import get_ruleset
@@ -99,7 +100,7 @@ def make_battle(
     """A battle runtime with scripted dice faces and scripted orders per side; decisions the
     orders do not address take the default (or first) option."""
     commanders = {
-        side: ScriptedCommander([(o, i + 1) for i, o in enumerate((orders or {}).get(side, []))],
+        side: OrdersByKind((orders or {}).get(side, []),
                                 FirstOptionCommander())
         for side in SIDES
     }

@@ -11,7 +11,8 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from warhost.core.commanders import Commander, ScriptedCommander
+from tests.orders_by_kind import OrdersByKind
+from warhost.core.commanders import Commander
 from warhost.core.decisions import Decision
 from warhost.core.dice import ScriptedDice
 from warhost.core.engine import Battle
@@ -98,7 +99,7 @@ def quiet_ctx(model: Dnd5eTacticsScenario, dice: Sequence[int] = (),
     """Like :func:`ctx_for`, but decisions the script does not address are answered by
     :class:`Passive`."""
     commanders = {
-        side: ScriptedCommander([(o, i + 1) for i, o in enumerate((orders or {}).get(side, []))],
+        side: OrdersByKind((orders or {}).get(side, []),
                                 Passive())
         for side in SIDES
     }

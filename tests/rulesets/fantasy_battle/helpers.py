@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from warhost.core.commanders import FirstOptionCommander, ScriptedCommander
+from tests.orders_by_kind import OrdersByKind
+from warhost.core.commanders import FirstOptionCommander
 from warhost.core.dice import ScriptedDice
 from warhost.core.engine import Battle
 from warhost.geometry.grid import Grid, Square
@@ -83,7 +84,7 @@ def make_battle(
     from warhost.core.registry import get_ruleset
 
     commanders = {
-        side: ScriptedCommander([(o, i + 1) for i, o in enumerate((orders or {}).get(side, []))],
+        side: OrdersByKind((orders or {}).get(side, []),
                                 FirstOptionCommander())
         for side in state.sides
     }
