@@ -9,9 +9,25 @@ Example:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from warhost.core.engine import BattleResult, run_battle
-from warhost.core.scenario import Scenario, load_scenario
+if TYPE_CHECKING:
+    from warhost.core.engine import BattleResult, run_battle
+    from warhost.core.scenario import Scenario, load_scenario
 
 __all__ = ["BattleResult", "Scenario", "__version__", "load_scenario", "run_battle"]
+
+_LAZY = {"BattleResult": "warhost.core.engine", "run_battle": "warhost.core.engine",
+         "Scenario": "warhost.core.scenario", "load_scenario": "warhost.core.scenario"}
+
+
+def __getattr__(name: str) -> Any:
+    """The library's entry points, imported when first used (``warhost --version`` stays fast)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'warhost' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

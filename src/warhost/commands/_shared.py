@@ -4,27 +4,42 @@ checks, JSON and the battle summary table. Exit codes live here too."""
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+import typer
 
-from warhost.core.commanders import Commander, ScriptedCommander
-from warhost.core.engine import BattleResult, build_commanders, make_commander
 from warhost.core.errors import WarhostError
-from warhost.core.scenario import Scenario, field_name
-from warhost.render.narrative import Narrator
+
+if TYPE_CHECKING:  # command modules import the engine only when a command runs
+    from rich.console import Console
+
+    from warhost.core.commanders import Commander, ScriptedCommander
+    from warhost.core.outcome import BattleResult
+    from warhost.core.scenario import Scenario
+    from warhost.render.narrative import Narrator
 
 EXIT_DIFFERS = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 COMMANDER_KINDS = ("ai", "random", "first", "scripted")
+MAX_SEED = 2**63 - 1
+"""Seeds are whole numbers from 0 to this (NumPy's seed sequences take no negative ones)."""
+PIPED_WIDTH = 200
+"""Console width when the output is not a terminal: tables keep their natural width."""
+
+Force = Annotated[
+    bool, typer.Option("--force", help="Overwrite output files that exist (never done otherwise).")
+]
+Seed = Annotated[
+    int | None,
+    typer.Option(min=0, max=MAX_SEED, help="Seed (default: a random one, shown)."),
+]
 
 
 def one_line(text: str) -> str:
@@ -32,16 +47,28 @@ def one_line(text: str) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
 
 
-def out_console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+def out_console(stderr: bool = False) -> Console:
+    """A console for results (or for messages, on stderr). When the output is piped or
+    redirected, tables are not squeezed to 80 columns: the width is ``$COLUMNS`` if set, else
+    :data:`PIPED_WIDTH`."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    width = None
+    if not stream.isatty():
+        width = int(os.environ.get("COLUMNS", "0") or 0) or PIPED_WIDTH
+    return Console(highlight=False, soft_wrap=True, stderr=stderr, width=width)
 
 
 def print_json(data: Any) -> None:
+    """``data`` as indented JSON on stdout."""
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def check_output(path: Path | None, option: str) -> None:
-    """Fail before any work when an output file could not be written later."""
+def check_output(path: Path | None, option: str, force: bool = False) -> None:
+    """Fail before any work when an output file could not be written later: no such
+    directory, a directory in its place, no permission to write there, or (unless ``force``)
+    a file that exists already. Commands call it for every output path before they start."""
     if path is None:
         return
     parent = path.parent if str(path.parent) else Path(".")
@@ -49,6 +76,12 @@ def check_output(path: Path | None, option: str) -> None:
         raise WarhostError("no such directory", file=str(parent), field=option)
     if path.is_dir():
         raise WarhostError("is a directory, not a file name", file=str(path), field=option)
+    if path.exists() and not force:
+        raise WarhostError("exists already; pass --force to overwrite it, or choose another "
+                           "name", file=str(path), field=option)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise WarhostError("cannot write in this directory (permission denied)",
+                           file=str(parent), field=option)
 
 
 def side_specs(scenario: Scenario) -> dict[str, tuple[int, dict[str, Any]]]:
@@ -63,6 +96,7 @@ def side_specs(scenario: Scenario) -> dict[str, tuple[int, dict[str, Any]]]:
 
 
 def require_side(sides: Sequence[str], side: str, option: str) -> None:
+    """Fail unless ``side`` is one of ``sides``."""
     if side not in sides:
         raise WarhostError(f"no side named {side!r} (sides: {', '.join(sides)})", field=option)
 
@@ -87,6 +121,9 @@ def parse_overrides(scenario: Scenario, overrides: Sequence[str]) -> dict[str, s
 
 def scripted_commander(scenario: Scenario, side: str) -> ScriptedCommander:
     """The scripted commander of ``side``: orders from the file the scenario names."""
+    from warhost.core.commanders import ScriptedCommander
+    from warhost.core.scenario import field_name
+
     index, spec = side_specs(scenario).get(side, (0, {}))
     orders = spec.get("orders")
     where = ("sides", index, "orders") if orders else ("sides", index, "commander")
@@ -111,6 +148,8 @@ def make_commanders(
     """One commander per side: a person where ``people`` names one, else the override kind,
     else the scenario's kind. Scripted sides read their orders file; ``human`` sides not
     played by a person here are played by the AI."""
+    from warhost.core.engine import build_commanders, make_commander
+
     ruleset = scenario.ruleset
     kinds = ruleset.commander_kinds(scenario.model)
     chosen: dict[str, Commander | str] = {}
@@ -129,19 +168,28 @@ def make_commanders(
 
 
 def commander_kinds(commanders: Mapping[str, Commander]) -> dict[str, str]:
+    """The kind of each side's commander, by side."""
     return {side: c.kind for side, c in commanders.items()}
 
 
 def pick_seed(seed: int | None) -> int:
+    """The seed given, or a fresh random one."""
     return seed if seed is not None else secrets.randbelow(2**31)
 
 
 def print_narrative(console: Console, result: BattleResult, narrator: Narrator) -> None:
+    """The battle's events, one narrated line each."""
+    from rich.text import Text
+
     for text, style in narrator.lines(result.log.events):
         console.print(Text(text, style=style))
 
 
 def print_summary(console: Console, result: BattleResult) -> None:
+    """Every unit's fate as a table, then the winner, the scores and the rounds."""
+    from rich.table import Table
+    from rich.text import Text
+
     outcome = result.outcome
     table = Table(title=f"{result.scenario} ({result.ruleset}, seed {result.seed})")
     for name, justify in (("Side", "left"), ("Unit", "left"), ("Name", "left"),

@@ -6,9 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from warhost.commands._shared import (
+    Force,
+    Seed,
     check_output,
     commander_kinds,
     make_commanders,
@@ -19,15 +20,11 @@ from warhost.commands._shared import (
     print_narrative,
     print_summary,
 )
-from warhost.core.engine import run_battle
-from warhost.core.replay import save_replay
-from warhost.core.scenario import load_scenario
-from warhost.render.narrative import Narrator
 
 
 def battle(
     scenario_file: Annotated[Path, typer.Argument(metavar="SCENARIO", help="Scenario YAML.")],
-    seed: Annotated[int | None, typer.Option(help="Seed (default: a random one, shown).")] = None,
+    seed: Seed = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print only the result as one JSON document.")
     ] = False,
@@ -40,9 +37,17 @@ def battle(
                      help="Who commands a side: ai, random, first or scripted. Repeatable."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final summary.")] = False,
+    force: Force = False,
 ) -> None:
     """Fight one battle and narrate it turn by turn, dice shown."""
-    check_output(replay, "replay")
+    from rich.text import Text
+
+    from warhost.core.engine import run_battle
+    from warhost.core.replay import save_replay
+    from warhost.core.scenario import load_scenario
+    from warhost.render.narrative import Narrator
+
+    check_output(replay, "replay", force)
     scenario = load_scenario(scenario_file)
     commanders = make_commanders(scenario, parse_overrides(scenario, commander or []))
     kinds = commander_kinds(commanders)
@@ -63,4 +68,4 @@ def battle(
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command('battle')(battle)
+    app.command("battle")(battle)

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from warhost.commands._shared import check_output, make_commanders, parse_overrides, pick_seed
-from warhost.core.battle import Battle
-from warhost.core.commanders import Commander
-from warhost.core.dice import DiceSource
-from warhost.core.engine import build_commanders
+from warhost.commands._shared import (
+    Force,
+    Seed,
+    check_output,
+    make_commanders,
+    parse_overrides,
+    pick_seed,
+)
 from warhost.core.errors import WarhostError
-from warhost.core.replay import Replay, load_replay, replay_commanders, replay_dice, replay_scenario
-from warhost.core.scenario import Scenario, load_scenario
+
+if TYPE_CHECKING:
+    from warhost.core.commanders import Commander
+    from warhost.core.dice import DiceSource
+    from warhost.core.replay import Replay
+    from warhost.core.scenario import Scenario
 
 
 def map_command(
@@ -29,19 +36,20 @@ def map_command(
                      help="Draw the end of this round (0: after deployment; default: the end "
                           "of the battle)."),
     ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed for a scenario (default: a random one, shown).")
-    ] = None,
+    seed: Seed = None,
     commander: Annotated[
         list[str] | None,
         typer.Option("--commander", metavar="SIDE=KIND", help="As for battle. Repeatable."),
     ] = None,
+    force: Force = False,
 ) -> None:
     """Draw the battlefield at the end of a round, from a scenario or a replay."""
+    from warhost.core.replay import replay_commanders, replay_dice, replay_scenario
+    from warhost.core.scenario import load_scenario
     from warhost.render.maps import draw_map, map_title, output_format
 
     output_format(out)
-    check_output(out, "out")
+    check_output(out, "out", force)
     loaded = _replay_or_none(source)
     if loaded is not None:
         if seed is not None or commander:
@@ -73,6 +81,8 @@ def map_command(
 
 def _replay_or_none(path: Path) -> Replay | None:
     """The replay in ``path``, or None when ``path`` is not a replay file."""
+    from warhost.core.replay import load_replay
+
     try:
         head = path.read_text(encoding="utf-8")[:4096]
     except (OSError, UnicodeDecodeError):
@@ -96,6 +106,9 @@ def _view_at(
     the result, and the last round may end the battle before its round observers run).
     The dice and decisions are the same, so the battle is the same.
     """
+    from warhost.core.battle import Battle
+    from warhost.core.engine import build_commanders
+
     ruleset = scenario.ruleset
     battle = Battle(ruleset, scenario, seed, build_commanders(scenario, commanders()), dice())
     state = ruleset.new_state(scenario, battle)
@@ -110,6 +123,7 @@ def _view_at(
 
     battle.round_observers.append(observe)
     ruleset.play(state, battle)
+    battle.finish()
     rounds = ruleset.outcome(state).rounds
     if round_ is None or (round_ == rounds and round_ not in views):
         return ruleset.map_view(state), f"end of the battle (round {rounds})"
@@ -121,4 +135,4 @@ def _view_at(
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command('map')(map_command)
+    app.command("map")(map_command)

@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from warhost.core.errors import WarhostError
-from warhost.core.odds import IllegalAttackError, OddsReport, fraction_json, option_value
-from warhost.core.scenario import load_scenario
+
+from warhost.commands._shared import out_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from warhost.core.odds import OddsReport
 
 OPTION_OF_FIELD: dict[str, str] = {
     "attacker": "--attacker",
@@ -67,6 +68,8 @@ def _situation(
     extra: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The situation for the hook: only what the user set."""
+    from warhost.core.odds import option_value
+
     situation: dict[str, Any] = {}
     for key, value in (("kind", kind), ("at_attacker", at_attacker),
                        ("at_defender", at_defender), ("facing_attacker", face_attacker),
@@ -98,11 +101,16 @@ def _percent(value: Fraction) -> str:
 
 
 def _fraction(value: Fraction) -> str:
+    from warhost.core.odds import fraction_json
+
     return str(fraction_json(value)["fraction"])
 
 
 def print_report(console: Console, report: OddsReport, scenario_name: str) -> None:
     """The report as a table of outcomes, with the dice, the modifiers and the notes."""
+    from rich.table import Table
+    from rich.text import Text
+
     console.print(Text(f"{scenario_name}: {report.attacker} attacks {report.defender} "
                        f"({report.kind})", style="bold"))
     if report.dice:
@@ -143,6 +151,8 @@ def _is_distribution(value: Any) -> bool:
 
 def print_distribution(console: Console, name: str, values: dict[str, Any]) -> None:
     """One exact distribution from a report's details (damage, casualties ...) as a table."""
+    from rich.table import Table
+
     table = Table(title=f"{name.replace('_', ' ').capitalize()} (exact)")
     table.add_column(name.replace("_", " "), justify="right")
     table.add_column("Fraction", justify="right")
@@ -214,6 +224,8 @@ def odds(
     fire, Pike arcs ...) follow from the position.
     """
     from warhost.commands._shared import print_json
+    from warhost.core.odds import IllegalAttackError
+    from warhost.core.scenario import load_scenario
 
     scenario = load_scenario(scenario_file)
     situation = _situation(kind, charge, at_attacker, at_defender, face_attacker,
@@ -233,4 +245,4 @@ def odds(
         print_json({"scenario": scenario.name, "ruleset": scenario.ruleset.name,
                      **report.to_json()})
         return
-    print_report(Console(highlight=False, soft_wrap=True), report, scenario.name)
+    print_report(out_console(), report, scenario.name)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.text import Text
 
 from warhost.commands._shared import (
+    Seed,
     check_output,
     commander_kinds,
     make_commanders,
@@ -17,19 +17,17 @@ from warhost.commands._shared import (
     print_summary,
     require_side,
 )
-from warhost.core.commanders import HumanCommander
-from warhost.core.decisions import Decision
-from warhost.core.dice import DiceSource, ManualDice, SeededDice
-from warhost.core.engine import run_battle
-from warhost.core.replay import RecordingDice, save_replay
-from warhost.core.scenario import load_scenario
-from warhost.render.narrative import Narrator
+
+if TYPE_CHECKING:
+    from warhost.core.decisions import Decision
+    from warhost.core.dice import DiceSource
+    from warhost.core.replay import RecordingDice
 
 
 def play(
     scenario_file: Annotated[Path, typer.Argument(metavar="SCENARIO", help="Scenario YAML.")],
     side: Annotated[str, typer.Option("--side", help="The side you command.")],
-    seed: Annotated[int | None, typer.Option(help="Seed (default: a random one, shown).")] = None,
+    seed: Seed = None,
     manual_dice: Annotated[
         bool, typer.Option("--manual-dice", help="Type in the faces of real dice.")
     ] = False,
@@ -38,6 +36,15 @@ def play(
     ] = None,
 ) -> None:
     """Command one side yourself; the other keeps the scenario's commander."""
+    from rich.text import Text
+
+    from warhost.core.commanders import HumanCommander
+    from warhost.core.dice import ManualDice, SeededDice
+    from warhost.core.engine import run_battle
+    from warhost.core.replay import RecordingDice, save_replay
+    from warhost.core.scenario import load_scenario
+    from warhost.render.narrative import Narrator
+
     check_output(replay, "replay")
     scenario = load_scenario(scenario_file)
     ruleset = scenario.ruleset

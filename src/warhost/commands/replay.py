@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from warhost.commands._shared import EXIT_DIFFERS, one_line, print_json
-from warhost.core.engine import BattleResult
 from warhost.core.errors import DiceExhaustedError, ReplayError
-from warhost.core.replay import compare, load_replay, rerun
+
+if TYPE_CHECKING:
+    from warhost.core.outcome import BattleResult
 
 
 def replay_command(
@@ -18,6 +19,8 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Re-run a saved battle and check that it comes out the same (exit 0; else exit 1)."""
+    from warhost.core.replay import compare, load_replay, rerun
+
     loaded = load_replay(file)
     result: BattleResult | None = None
     try:
@@ -51,4 +54,4 @@ def replay_command(
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command('replay')(replay_command)
+    app.command("replay")(replay_command)

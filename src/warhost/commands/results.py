@@ -4,14 +4,16 @@ and its plot."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from warhost.commands.simulate import dump_json, paragraphs, plotter, print_run_summary
+
+from warhost.commands._shared import Force, check_output, out_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 RESULTS_HELP = """Show a result file again: the summary, an SQL query, or a Parquet export.
 
@@ -33,16 +35,20 @@ def results_command(
     plot: Annotated[
         Path | None, typer.Option("--plot", metavar="FILE", help="Draw the results (.png or .svg).")
     ] = None,
+    force: Force = False,
 ) -> None:
-    from warhost.commands._shared import check_output
+    """A stored run's summary, an SQL query on it, a Parquet export or a plot."""
+    from rich.table import Table
+    from rich.text import Text
+
     from warhost.core.errors import WarhostError
     from warhost.sim.store import ResultStore
 
     if export is not None and export.suffix.lower() != ".parquet":
         raise WarhostError(f"cannot tell the format from {export.name!r}: use a .parquet "
                            "name", field="export")
-    check_output(export, "export")
-    draw = plotter(plot)
+    check_output(export, "export", force)
+    draw = plotter(plot, force)
     with ResultStore.load(file) as store:
         if export is not None:
             store.export_parquet(export)
@@ -60,7 +66,7 @@ def results_command(
     if as_json:
         dump_json(output)
         return
-    console = Console(highlight=False, soft_wrap=True)
+    console = out_console()
     if sql is not None:
         table = Table(title=f"{len(rows)} row{'s' if len(rows) != 1 else ''}")
         for column in columns:

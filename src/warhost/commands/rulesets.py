@@ -6,18 +6,19 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from warhost.commands._shared import print_json
-from warhost.core.registry import all_rulesets
+from warhost.commands._shared import out_console, print_json
 
 
 def rulesets(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """List the registered rule systems."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from warhost.core.registry import all_rulesets
+
     found = all_rulesets()
     rows: list[dict[str, Any]] = []
     for ruleset in found.values():
@@ -34,13 +35,14 @@ def rulesets(
         names = [Path(p).name for p in row["examples"]]
         table.add_row(str(row["name"]), str(row["version"]), str(row["title"]),
                       str(row["summary"]), "\n".join(names) or "-")
-    console = Console(highlight=False)
+    console = out_console()
     console.print(table)
     if any(row["examples"] for row in rows):
         console.print(Text("Examples live in examples/<ruleset>/ (rulesets --json gives paths)."))
 
 
 def _relative(path: Path) -> str:
+    """``path`` relative to the working directory where it lies below it."""
     try:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
@@ -49,4 +51,4 @@ def _relative(path: Path) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command('rulesets')(rulesets)
+    app.command("rulesets")(rulesets)

@@ -7,13 +7,14 @@ from typing import Annotated
 import typer
 
 from warhost.commands._shared import print_json
-from warhost.core.registry import get_ruleset
 
 
 def schema(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A registered ruleset name.")],
 ) -> None:
     """Print the JSON Schema of the ruleset's scenario files."""
+    from warhost.core.registry import get_ruleset
+
     found = get_ruleset(ruleset)
     document = {"$schema": "https://json-schema.org/draft/2020-12/schema",
                 **found.scenario_model.model_json_schema()}
@@ -22,4 +23,4 @@ def schema(
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command('schema')(schema)
+    app.command("schema")(schema)

@@ -10,14 +10,16 @@ import time
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, Any, Self
+from typing import TYPE_CHECKING, Annotated, Any, Self
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from warhost.cli_options import BatchCommanders
+
+from warhost.commands._shared import out_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def paragraphs(text: str) -> str:
@@ -67,6 +69,9 @@ def _num(value: Any, digits: int = 2) -> str:
 
 def print_run_summary(console: Console, summary: Mapping[str, Any], file: str | None = None) -> None:
     """The summary as rich tables: outcome per side, rounds, and each unit's fate."""
+    from rich.table import Table
+    from rich.text import Text
+
     commanders = summary.get("commanders") or {}
     who = ", ".join(f"{side}={kind}" for side, kind in commanders.items())
     n = summary.get("n", summary.get("battles"))
@@ -188,8 +193,9 @@ def _work_file(out: Path) -> tuple[Path, Path | None]:
                        "name", field="out")
 
 
-def plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
-    """``plot_summary``, imported now so that a missing plotting module fails before the run."""
+def plotter(plot: Path | None, force: bool = False) -> Callable[[Any, Any, Path], None] | None:
+    """``plot_summary``, imported now so that a missing plotting module (or a plot file that
+    exists, unless ``force``) fails before the run."""
     if plot is None:
         return None
     from warhost.commands._shared import check_output
@@ -203,7 +209,7 @@ def plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
     check = getattr(plots, "figure_format", None)
     if check is not None:
         check(plot, "plot")
-    check_output(plot, "plot")
+    check_output(plot, "plot", force)
     draw: Callable[[Any, Any, Path], None] = plots.plot_summary
     return draw
 
@@ -212,7 +218,7 @@ def plotter(plot: Path | None) -> Callable[[Any, Any, Path], None] | None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``warhost simulate`` and ``warhost results`` to ``app``."""
+    """Add ``warhost simulate`` to ``app``."""
 
     @app.command("simulate", help=paragraphs(SIMULATE_HELP), short_help="Run N battles; win probabilities.")
     def simulate_command(
@@ -248,25 +254,30 @@ def register(app: typer.Typer) -> None:
             typer.Option("--scheduler", metavar="tcp://HOST:PORT",
                          help="Run on this Dask scheduler instead of local processes."),
         ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", help="Overwrite the --plot file if it exists.")
+        ] = False,
     ) -> None:
+        from rich.text import Text
+
         from warhost.commands._shared import EXIT_INTERRUPTED, check_output, parse_overrides
         from warhost.core.errors import WarhostError
         from warhost.core.scenario import load_scenario
         from warhost.sim.runner import resolve_commanders, run_meta, simulate
         from warhost.sim.store import ResultStore
 
-        draw = plotter(plot)
+        draw = plotter(plot, force)
         scenario = load_scenario(scenario_file)
         kinds = resolve_commanders(scenario, parse_overrides(scenario, commander or []))
         target = out if out is not None else scenario_file.with_name(
             f"{scenario_file.stem}.sim.duckdb")
         work, parquet = _work_file(target)
-        check_output(target, "out")
+        check_output(target, "out", force=True)  # the result store never overwrites a run
         if parquet is not None and parquet.exists() and not work.exists():
             raise WarhostError(f"exists, and is not the export of a run in {work.name}: pass "
                                "another --out (it is never overwritten)", file=str(parquet),
                                field="out")
-        errors = Console(stderr=True, highlight=False, soft_wrap=True)
+        errors = out_console(stderr=True)
         with ExitStack() as stack:
             store = stack.enter_context(
                 ResultStore.open(work, run_meta(scenario, n, seed, kinds), resume))
@@ -293,7 +304,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             dump_json(document)
             return
-        console = Console(highlight=False, soft_wrap=True)
+        console = out_console()
         print_run_summary(console, document)
         console.print(Text(
             f"Results in {target}" + (f" (run in {work})" if parquet is not None else "")

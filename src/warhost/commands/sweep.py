@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from warhost.cli_options import BatchCommanders
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from warhost.sim.sweep import SweepResult, parse_path
+from warhost.commands._shared import Force, out_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from warhost.sim.sweep import SweepResult
+
 
 SWEEP_HELP = """Run N battles for each value of one number in the scenario and show how
 each side's win probability moves with it.
@@ -54,6 +56,11 @@ def _interval(low: float, high: float) -> str:
 
 def print_table(console: Console, result: SweepResult) -> None:
     """The sweep as a rich table, then the break-even line."""
+    from warhost.sim.sweep import parse_path
+
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=Text(f"{result.scenario}: {result.vary.path} from {result.vary.start:g} "
                              f"to {result.vary.stop:g} ({result.n} battles per value, seed "
                              f"{result.seed})", style="italic"))
@@ -160,9 +167,12 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path | None,
             typer.Option("--out", metavar="FILE",
-                         help="Store every battle in a DuckDB file (replaced if it exists)."),
+                         help="Store every battle in a DuckDB file."),
         ] = None,
+        force: Force = False,
     ) -> None:
+        from rich.text import Text
+
         from warhost.commands._shared import check_output, parse_overrides, print_json
         from warhost.core.scenario import load_scenario
         from warhost.render.plots import figure_format, plot_sweep
@@ -171,8 +181,8 @@ def register(app: typer.Typer) -> None:
 
         if plot is not None:
             figure_format(plot, "plot")
-        check_output(plot, "plot")
-        check_output(out, "out")
+        check_output(plot, "plot", force)
+        check_output(out, "out", force)
         parsed = parse_vary(vary)
         scenario = load_scenario(scenario_file)
         overrides = parse_overrides(scenario, commander or [])
@@ -190,7 +200,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(result.to_json())
             return
-        console = Console(highlight=False, soft_wrap=True)
+        console = out_console()
         print_table(console, result)
         if plot is not None:
             console.print(Text(f"Plot written to {plot}"))
@@ -213,11 +223,12 @@ def _run_with_progress(
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
+    from rich.text import Text
 
     from warhost.sim.sweep import run_sweep
 
     values = list(vary.values)
-    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    errors = out_console(stderr=True)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("left"),
                         TimeRemainingColumn(), console=errors, transient=True,

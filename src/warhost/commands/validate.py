@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from warhost.commands._shared import EXIT_USAGE, one_line, print_json, scripted_commander
 from warhost.core.errors import WarhostError
-from warhost.core.scenario import Scenario, load_scenario
+
+if TYPE_CHECKING:
+    from warhost.core.scenario import Scenario
 
 
 def validate(
@@ -17,6 +19,8 @@ def validate(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Check a scenario; list every problem with its file, line and field (exit 2)."""
+    from warhost.core.scenario import load_scenario
+
     problems: list[WarhostError] = []
     scenario: Scenario | None = None
     try:
@@ -51,4 +55,4 @@ def validate(
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command('validate')(validate)
+    app.command("validate")(validate)

@@ -252,6 +252,11 @@ def _one_per_line(text: str, start: int | None, count: int) -> bool:
     )
 
 
+def _looks_like_scenario(text: str) -> bool:
+    """Whether ``text`` reads like a YAML scenario (a top-level ``ruleset:`` line)."""
+    return any(line.startswith("ruleset:") for line in text[:65536].splitlines())
+
+
 def load_replay(path: str | Path) -> Replay:
     """Read and check a replay file.
 
@@ -264,6 +269,10 @@ def load_replay(path: str | Path) -> Replay:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        if _looks_like_scenario(text):
+            raise ReplayError("this is a scenario file, not a replay: fight it with "
+                              "'warhost battle FILE' (add --replay OUT to save a replay)",
+                              file=source, line=1) from None
         raise ReplayError(f"malformed JSON: {exc.msg}", file=source, line=exc.lineno) from None
     lines = _top_level_lines(text)
     if isinstance(data, dict) and isinstance(data.get("decisions"), list) and not _one_per_line(
@@ -339,6 +348,12 @@ def replay_scenario(replay: Replay) -> Scenario:
     if have != replay.ruleset:
         raise ReplayError(
             f"made with ruleset {replay.ruleset}; this warhost has {have}",
+            file=replay.path, line=replay.line_of("ruleset"), field="ruleset",
+        )
+    stored = replay.scenario.get("ruleset") if isinstance(replay.scenario, dict) else None
+    if stored != name:
+        raise ReplayError(
+            f"the replay names ruleset {name!r} but its scenario is a {stored!r} scenario",
             file=replay.path, line=replay.line_of("ruleset"), field="ruleset",
         )
     try:

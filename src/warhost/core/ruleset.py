@@ -12,17 +12,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
-
-from warhost.core.battle import Battle
-from warhost.core.commanders import Commander
-from warhost.core.decisions import Decision, Refusal
 from warhost.core.errors import FieldPath, WarhostError
-from warhost.core.odds import OddsReport
-from warhost.core.orders import Order
-from warhost.core.outcome import Outcome
+
+if TYPE_CHECKING:  # types only: importing the ruleset interface stays cheap
+    from pydantic import BaseModel
+
+    from warhost.core.battle import Battle
+    from warhost.core.commanders import Commander
+    from warhost.core.decisions import Decision, Refusal
+    from warhost.core.odds import OddsReport
+    from warhost.core.orders import Order
+    from warhost.core.outcome import Outcome
 
 
 class Ruleset(ABC):
@@ -33,13 +35,18 @@ class Ruleset(ABC):
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""
-    scenario_model: ClassVar[type[BaseModel]]
     package_dir: ClassVar[Path | None] = None
 
     @property
     def versioned_name(self) -> str:
         """``name@version``, as stored in replays."""
         return f"{self.name}@{self.version}"
+
+    @property
+    @abstractmethod
+    def scenario_model(self) -> type[BaseModel]:
+        """The pydantic model of this ruleset's scenario files (import it inside the property,
+        so that listing rulesets does not load every ruleset's code)."""
 
     def check_scenario(self, model: Any) -> None:
         """Setup rules that the schema alone cannot express (placement, squad sizes ...).

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
-
-from warhost.core.commanders import Commander
-from warhost.core.engine import Battle, Outcome
-from warhost.core.odds import OddsReport
 from warhost.core.registry import register
-from warhost.core.ruleset import Ruleset
-from warhost.core.scenario import Scenario
-from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario
+from warhost.core.ruleset import Ruleset, Scenario
+
+if TYPE_CHECKING:  # the rules themselves are imported by each hook when first needed
+    from pydantic import BaseModel
+
+    from warhost.core.battle import Battle
+    from warhost.core.commanders import Commander
+    from warhost.core.odds import OddsReport
+    from warhost.core.outcome import Outcome
 
 ROUND_CAP = 100
 """Rounds after which a battle with no ``max_rounds`` is stopped as a draw (safety net)."""
@@ -37,8 +38,13 @@ class Dnd5eTactics(Ruleset):
         "stances, Tactics Tracks, d6 divisor table, pooled damage, morale, flight and rout."
     )
     source: ClassVar[str] = "seeds/002_d21dbec98cb2af73.txt"
-    scenario_model: ClassVar[type[BaseModel]] = Dnd5eTacticsScenario
     package_dir: ClassVar[Path | None] = Path(__file__).parent
+
+    @property
+    def scenario_model(self) -> type[BaseModel]:
+        from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario
+
+        return Dnd5eTacticsScenario
 
     def check_scenario(self, model: Any) -> None:
         from warhost.rulesets.dnd5e_tactics.validate import check_scenario

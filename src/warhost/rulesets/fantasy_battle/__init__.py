@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
-
-from warhost.core.commanders import Commander
-from warhost.core.engine import Battle, Outcome
-from warhost.core.odds import OddsReport
 from warhost.core.registry import register
-from warhost.core.ruleset import Ruleset
-from warhost.core.scenario import Scenario
-from warhost.rulesets.fantasy_battle.model import FantasyBattleScenario
+from warhost.core.ruleset import Ruleset, Scenario
+
+if TYPE_CHECKING:  # the rules themselves are imported by each hook when first needed
+    from pydantic import BaseModel
+
+    from warhost.core.battle import Battle
+    from warhost.core.commanders import Commander
+    from warhost.core.odds import OddsReport
+    from warhost.core.outcome import Outcome
 
 
 class FantasyBattle(Ruleset):
@@ -31,8 +32,13 @@ class FantasyBattle(Ruleset):
         "Fate Points and Heroic Feats; first to the victory total wins."
     )
     source: ClassVar[str] = "seeds/004_b550d7f4614d3716.txt"
-    scenario_model: ClassVar[type[BaseModel]] = FantasyBattleScenario
     package_dir: ClassVar[Path | None] = Path(__file__).parent
+
+    @property
+    def scenario_model(self) -> type[BaseModel]:
+        from warhost.rulesets.fantasy_battle.model import FantasyBattleScenario
+
+        return FantasyBattleScenario
 
     def check_scenario(self, model: Any) -> None:
         from warhost.rulesets.fantasy_battle.validate import check_scenario
