@@ -49,14 +49,12 @@ def one_line(text: str) -> str:
 
 def out_console(stderr: bool = False) -> Console:
     """A console for results (or for messages, on stderr). When the output is piped or
-    redirected, tables are not squeezed to 80 columns: the width is ``$COLUMNS`` if set, else
-    :data:`PIPED_WIDTH`."""
+    redirected, tables are not squeezed to a terminal's width: they get up to
+    :data:`PIPED_WIDTH` columns."""
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    width = None
-    if not stream.isatty():
-        width = int(os.environ.get("COLUMNS", "0") or 0) or PIPED_WIDTH
+    width = None if stream.isatty() else PIPED_WIDTH
     return Console(highlight=False, soft_wrap=True, stderr=stderr, width=width)
 
 
