@@ -66,6 +66,7 @@ __all__ = [
     "edges_crossed",
     "formation",
     "gap",
+    "inches",
     "line",
     "nearest_edge",
     "offset",
@@ -144,6 +145,16 @@ def point_word(point: Point) -> str:
 def _coordinate_word(value: float) -> str:
     short = f"{value:.1f}"
     return short if float(short) == value else repr(value)
+
+
+def inches(value: float) -> str:
+    """A length in inches for messages, to two decimals at most.
+
+    Example:
+        >>> inches(3.0), inches(4.6), inches(4.555)
+        ('3', '4.6', '4.55')
+    """
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def read_point(text: object) -> Point | None:

@@ -1239,21 +1239,41 @@ def save_needs_die(state: T5State, covered: int, needed: int) -> bool:
 def area_targets(ctx: Ctx, user: Body, area_name: str, *, by_commander: bool) -> list[Body]:
     """Bodies an area effect of the user can be aimed at usefully: its duel opponent while its
     character duels (T5-AREA-09); otherwise enemy units and free Single Characters the best
-    placement covers at least once."""
+    placement covers at least once (:func:`why_not_area`)."""
     state = ctx.state
     spec = area_spec(user, area_name, by_commander)
     if _dueling_area(user, by_commander):
-        opponent = state.bodies[character_of(user).duel or ""]
-        return [opponent] if place_area(state, user, spec, opponent)[1] > 0 else []
-    out = []
-    for body in state.active(state.enemy_of(user.side)):
-        if not targetable(body):
-            continue
-        if isinstance(body, Single) and body.character.duel is not None:
-            continue
-        if place_area(state, user, spec, body)[1] > 0:
-            out.append(body)
-    return out
+        candidates = [state.bodies[character_of(user).duel or ""]]
+    else:
+        candidates = state.active(state.enemy_of(user.side))
+    return [body for body in candidates
+            if why_not_area(state, user, spec, body, by_commander=by_commander) is None]
+
+
+def why_not_area(state: T5State, user: Body, spec: AreaSpec, target: Body, *,
+                 by_commander: bool) -> Refusal | None:
+    """Why the area effect ``spec`` of the user (its members, its commander or a Single
+    Character) cannot be aimed at ``target`` now, or None: a dueling character's area hits
+    only its opponent (T5-AREA-09); otherwise an enemy with members to hit, not a dueling
+    Single Character (T5-SINGLE-07); and some placement must cover it (T5-AREA-01)."""
+    if _dueling_area(user, by_commander):
+        if target.id != character_of(user).duel:
+            return Refusal(f"{spec.name} cast in a duel affects only the opposing character",
+                           "T5-AREA-09")
+    else:
+        if target.side == user.side or not target.on_table:
+            return Refusal(f"{target.id} is not an enemy on the table",
+                           "T5-DEC-13" if isinstance(user, Unit) and not by_commander
+                           else "T5-DEC-11")
+        if not targetable(target):
+            return Refusal(f"{target.id} has no members left to hit", "T5-AMB-50")
+        if isinstance(target, Single) and target.character.duel is not None:
+            return Refusal(f"{target.id} is in a duel: only its opponent may attack it",
+                           "T5-SINGLE-07")
+    if place_area(state, user, spec, target)[1] <= 0:
+        return Refusal(f"no placement of {spec.name} from where {user.id} stands covers "
+                       f"{target.id}", "T5-AREA-01")
+    return None
 
 
 def _declared_count(ctx: Ctx, user: Body, spec: AreaSpec, target: Unit, default: int) -> int:

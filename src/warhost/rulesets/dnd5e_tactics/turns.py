@@ -50,6 +50,7 @@ from warhost.geometry.table import (
     distance,
     edges_crossed,
     gap,
+    inches,
     offset,
     path_cost,
     point_word,
@@ -596,11 +597,6 @@ def _cost(state: T5State, start: Point, dest: Point) -> float:
 # --------------------------------------------------------------------------- moves to any point
 
 
-def inches(value: float) -> str:
-    """A length for messages: ``3``, ``4.6``, ``4.55`` (inches)."""
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
 MOVE_WORDS = {"move": "", "dash": " with a Dash", "disengage": " when it Disengages"}
 """The order words of moves to a point, and how their limit is said."""
 
@@ -928,16 +924,43 @@ def callout_targets(ctx: Ctx, body: Body) -> list[Body]:
     turn, and the two bodies engaged. A unit's commander may call out the commander of an
     engaged enemy unit or an engaged Single Character; a Single only a unit's commander."""
     state = ctx.state
-    own = character_of(body)
-    if not can_act(own) or own.duel is not None or own.called_out_this_turn:
+    if callout_problem(body) is not None:
         return []
-    found = []
-    for enemy in state.engaged_with(body):
-        if isinstance(body, Single) and isinstance(enemy, Single):
-            continue
-        if combat.can_duel(character_of(enemy)):
-            found.append(enemy)
-    return found
+    return [enemy for enemy in state.engaged_with(body) if _partner_problem(body, enemy) is None]
+
+
+def callout_problem(body: Body) -> Refusal | None:
+    """Why ``body``'s character may call out nobody now, or None (T5-AMB-13, T5-DUEL-04)."""
+    own = character_of(body)
+    if not can_act(own):
+        return Refusal(f"{own.name} cannot act", "T5-AMB-13")
+    if own.duel is not None:
+        return Refusal(f"{own.name} is already dueling", "T5-DUEL-04")
+    if own.called_out_this_turn:
+        return Refusal(f"{own.name} has already called out an enemy this turn", "T5-AMB-13")
+    return None
+
+
+def why_not_callout(state: T5State, body: Body, enemy: Body) -> Refusal | None:
+    """Why ``body``'s character may not call out ``enemy``'s now, or None (T5-DUEL-01,
+    T5-AMB-13, T5-SINGLE-07)."""
+    problem = callout_problem(body)
+    if problem is not None:
+        return problem
+    if enemy.side == body.side or not enemy.on_table:
+        return Refusal(f"{enemy.id} is not an enemy on the table", "T5-DUEL-01")
+    if not state.engaged(body, enemy):
+        return Refusal(f"{body.id} is not engaged with {enemy.id}", "T5-DUEL-01")
+    return _partner_problem(body, enemy)
+
+
+def _partner_problem(body: Body, enemy: Body) -> Refusal | None:
+    if isinstance(body, Single) and isinstance(enemy, Single):
+        return Refusal("two Single Characters do not duel each other", "T5-SINGLE-07")
+    if not combat.can_duel(character_of(enemy)):
+        return Refusal(f"{character_of(enemy).name} cannot act or is already dueling",
+                       "T5-AMB-13")
+    return None
 
 
 def callout_step(ctx: Ctx, body: Body) -> None:
@@ -1004,19 +1027,32 @@ def best_skill(stats: StatBlock) -> str:
 
 
 def heal_targets(ctx: Ctx, body: Body, heal: HealSpec) -> list[Body]:
-    """Friendly bodies within range that have something to heal: a unit with pooled damage
-    (T5-AMB-39) or a wounded Single Character."""
+    """Friendly bodies within range that have something to heal (:func:`why_not_heal`)."""
     state = ctx.state
-    found: list[Body] = []
-    for friend in state.active(body.side):
-        if gap(body.footprint, friend.footprint) > feet(heal.range) + EPS:
-            continue
-        if isinstance(friend, Unit):
-            if friend.tdr > 0 and state.options.unit_healing != "disabled":
-                found.append(friend)
-        elif friend.character.hp < friend.stats.hp:
-            found.append(friend)
-    return found
+    return [friend for friend in state.active(body.side)
+            if why_not_heal(state, body, heal, friend) is None]
+
+
+def why_not_heal(state: T5State, body: Body, heal: HealSpec, friend: Body) -> Refusal | None:
+    """Why ``heal`` of ``body``'s character cannot be used on ``friend`` now, or None: a
+    friendly body within range with something to heal, pooled damage for a unit (T5-AMB-39)
+    or lost hit points for a Single Character."""
+    if friend.side != body.side or not friend.on_table:
+        return Refusal(f"{friend.id} is not a friendly body on the table", "T5-DEC-11")
+    spread = gap(body.footprint, friend.footprint)
+    if spread > feet(heal.range) + EPS:
+        return Refusal(f"{friend.id} is {spread * 10:.0f} ft away, beyond {heal.name}'s "
+                       f"{heal.range} ft", "T5-GEN-02")
+    if isinstance(friend, Unit):
+        if state.options.unit_healing == "disabled":
+            return Refusal("healing a unit has no effect (option unit_healing: disabled)",
+                           "T5-AMB-39")
+        if friend.tdr <= 0:
+            return Refusal(f"{friend.id} has received no damage this round to heal",
+                           "T5-AMB-39")
+    elif friend.character.hp >= friend.stats.hp:
+        return Refusal(f"{friend.id} has all its hit points", "T5-GEN-02")
+    return None
 
 
 def heals_left(character: Character, heal: HealSpec) -> bool:
