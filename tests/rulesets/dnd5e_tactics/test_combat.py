@@ -311,10 +311,13 @@ def test_no_shot_across_ruins_or_forest(piece) -> None:  # type: ignore[no-untyp
     ctx = shooters([piece])
     a, b = unit(ctx, "a"), unit(ctx, "b")
     assert combat.legal_targets(ctx, a, "ranged") == []
-    assert piece["name"] in str(combat.why_not_unit(ctx.state, a, b, "ranged") or "")
+    refusal = combat.why_not_unit(ctx.state, a, b, "ranged")
+    assert refusal is not None and piece["name"] in refusal.reason
+    assert refusal.rule == {"ruins": "T5-TERRAIN-05", "forest": "T5-TERRAIN-07"}[piece["kind"]]
     # a commander's shot is blocked as well
     crossbow = a.member.attacks[1]
-    assert combat.shot_blocked(ctx.state, a, b) == piece["name"]
+    blocked = combat.shot_blocked(ctx.state, a, b)
+    assert blocked is not None and blocked.name == piece["name"]
     assert combat.why_not_character(ctx.state, a, crossbow, b) is not None
     # the target standing inside the piece is not "on the other side"
     b.centre = (24.0, 14.5)
