@@ -15,8 +15,10 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from warhost.core.commanders import Commander
+from warhost.core.decisions import Decision, Refusal
 from warhost.core.engine import Battle, Outcome
 from warhost.core.odds import OddsReport
+from warhost.core.orders import Order
 from warhost.core.registry import register
 from warhost.core.ruleset import Ruleset
 from warhost.core.scenario import Scenario
@@ -83,6 +85,11 @@ class Dnd5eTactics(Ruleset):
         from warhost.rulesets.dnd5e_tactics.view import map_view
 
         return map_view(state)
+
+    def explain_refusal(self, state: Any, decision: Decision, order: Order) -> Refusal | None:
+        from warhost.rulesets.dnd5e_tactics.explain import explain_refusal
+
+        return explain_refusal(state, decision, order)
 
     def describe_event(self, event: dict[str, Any]) -> str | None:
         from warhost.rulesets.dnd5e_tactics.view import describe_event

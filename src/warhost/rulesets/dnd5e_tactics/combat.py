@@ -1043,7 +1043,7 @@ def area_spec(user: Body, area_name: str, by_commander: bool) -> AreaSpec:
     return spec
 
 
-def area_uses_left(ctx: Ctx, user: Body, area_name: str, by_commander: bool) -> int | None:
+def area_uses_left(user: Body, area_name: str, by_commander: bool) -> int | None:
     """Uses left of a limited area effect (None: unlimited). Characters keep theirs in
     ``Character.uses``; a unit's members share one count per battle."""
     spec = area_spec(user, area_name, by_commander)

@@ -650,7 +650,7 @@ class MoveJudge:
                            "T5-MOVE-03")
         foe = state.bodies.get(str(order.args[0]))
         if foe is None or not foe.on_table:
-            return no_such_body(state, str(order.args[0]))
+            return no_such_body(state, str(order.args[0]), "T5-MOVE-03")
         problem = charge_problem(state, body, self.plan, foe)
         if problem is not None:
             return problem
@@ -734,9 +734,10 @@ def move_problem(state: T5State, body: Body, plan: Plan, kind: str, point: Point
 def place_problem(state: T5State, body: Body, point: Point, facing: int, budget: float,
                   way: str = "") -> Refusal | None:
     """Why a straight move of ``body`` to ``point`` facing ``facing`` within ``budget`` inches
-    (moving ``way``: " with a Dash") breaks a rule, or None: the table edge, impassable ground on the way (T5-TERRAIN-01), the
-    cost with difficult terrain counted double (T5-ROUND-12, T5-TERRAIN-09), and the checks of
-    :func:`fit_check` (other bodies, sweeping through an enemy)."""
+    (moving ``way``, as " with a Dash") breaks a rule, or None: the table edge, impassable
+    ground on the way (T5-TERRAIN-01), the cost with difficult terrain counted double
+    (T5-ROUND-12, T5-TERRAIN-09), and the checks of :func:`fit_check` (other bodies,
+    sweeping through an enemy)."""
     start = body.centre
     where = point_word(point)
     fit = fit_check(state, body, [(point, facing, 0.0)])
@@ -1089,7 +1090,7 @@ def character_options(ctx: Ctx, body: Body, *, bonus: bool) -> tuple[list[Order]
         if attacks and (character.duel is not None or isinstance(body, Single)):
             default = attacks[0]
     for area in stats.areas:
-        if area.action == slot and combat.area_uses_left(ctx, body, area.name,
+        if area.action == slot and combat.area_uses_left(body, area.name,
                                                          by_commander) != 0:
             options += [Order.of("area", word(area.name), t.id) for t in
                         combat.area_targets(ctx, body, area.name, by_commander=by_commander)]
@@ -1171,7 +1172,7 @@ def unit_action_options(ctx: Ctx, unit: Unit) -> tuple[list[Order], Order]:
                 attacks += [Order.of("attack", kind, t.id)
                             for t in combat.legal_targets(ctx, unit, kind)]
         for area in unit.member.areas:
-            if area.action == "action" and combat.area_uses_left(ctx, unit, area.name,
+            if area.action == "action" and combat.area_uses_left(unit, area.name,
                                                                  False) != 0:
                 attacks += [Order.of("area", word(area.name), t.id) for t in
                             combat.area_targets(ctx, unit, area.name, by_commander=False)]
