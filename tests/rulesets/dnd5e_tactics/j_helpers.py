@@ -10,16 +10,17 @@ from warhost.core.orders import Order
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 
 
-def judging(ctx: Ctx, kind: str, texts: Sequence[str], subject: str | None = None
-            ) -> dict[str, Order | Refusal]:
+def judging(ctx: Ctx, kind: str, texts: Sequence[str], subject: str | None = None,
+            where: Callable[[Decision], bool] | None = None) -> dict[str, Order | Refusal]:
     """Judge each of ``texts`` with :meth:`Battle.judge` when the first decision of ``kind``
-    (about ``subject``, if given) comes, in the state of that moment. The verdicts, by text,
-    fill the returned dict then; the decision itself goes on as usual."""
+    (about ``subject`` and passing ``where``, if given) comes, in the state of that moment.
+    The verdicts, by text, fill the returned dict then; the decision goes on as usual."""
     verdicts: dict[str, Order | Refusal] = {}
     decide: Callable[[Decision], Order] = ctx.battle.decide
 
     def wrapped(decision: Decision) -> Order:
-        if decision.kind == kind and not verdicts and subject in (None, decision.subject):
+        if decision.kind == kind and not verdicts and subject in (None, decision.subject) \
+                and (where is None or where(decision)):
             for text in texts:
                 verdicts[text] = ctx.battle.judge(decision, text)
         return decide(decision)

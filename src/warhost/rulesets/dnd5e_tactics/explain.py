@@ -142,10 +142,11 @@ def _no_arguments(decision: Decision, order: Order) -> Refusal | None:
 
 def _unknown(what: str, name: str, choices: Sequence[str], rule: str | None) -> Refusal:
     """``name`` is none of ``choices``: the list, and the nearest one if it is close."""
+    if not choices:
+        return Refusal(f"there is no {what} {name!r} to use", rule)
     close = difflib.get_close_matches(name, list(choices), n=1)
     hint = f"; did you mean {close[0]}?" if close else ""
-    listed = ", ".join(choices) if choices else "none"
-    return Refusal(f"{what} {name!r} is not one of: {listed}{hint}", rule)
+    return Refusal(f"{what} {name!r} is not one of: {', '.join(choices)}{hint}", rule)
 
 
 def _form(order: Order, count: int, usage: str, rule: str) -> Refusal | None:
