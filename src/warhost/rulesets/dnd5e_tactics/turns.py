@@ -7,7 +7,8 @@ A unit's turn: its controlled mounts' action, then the move, then its commander 
 bonus action, action), then the unit's bonus action and action. A Single Character moves, may
 call out, then takes its bonus action and action. Candidate destinations are a compact set:
 contact (and reach) distance toward the nearest enemies, the edge and the middle of each
-terrain piece, straight back, and eight bearings at full speed.
+terrain piece, straight back, and eight bearings at full speed. The move decision is open: a
+person may name any point and facing (:class:`MoveJudge`), judged by the same checks.
 
 Rulings of our own (beyond the catalog):
 
