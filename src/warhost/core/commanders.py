@@ -256,6 +256,9 @@ class ReplayCommander(Commander):
             if record["side"] != self.side:
                 continue
             found = decision.find(str(record["order"]))
+            if found is None and decision.accept is not None and record["kind"] == decision.kind:
+                verdict = self.judge(decision, str(record["order"]))  # an open decision's order
+                found = verdict if isinstance(verdict, Order) else None
             if record["kind"] != decision.kind or found is None:
                 raise ReplayError(
                     f"replay diverged at decision {self.position}: recorded "

@@ -63,12 +63,16 @@ __all__ = [
     "cube",
     "distance",
     "edge_bearing",
+    "edges_crossed",
     "formation",
     "gap",
+    "inches",
     "line",
     "nearest_edge",
     "offset",
     "path_cost",
+    "point_word",
+    "read_point",
     "single_footprint",
     "sphere",
     "toward",
@@ -127,6 +131,52 @@ def gap(a: Any, b: Any) -> float:
     return float(a.distance(b))
 
 
+def point_word(point: Point) -> str:
+    """A point as one order word ``x,y``: one decimal where that is exact, else every digit
+    needed to read the same floats back (:func:`read_point`).
+
+    Example:
+        >>> point_word((7.0, 8.25)), read_point(point_word((7.0, 8.25)))
+        ('7.0,8.25', (7.0, 8.25))
+    """
+    return ",".join(_coordinate_word(float(v)) for v in point)
+
+
+def _coordinate_word(value: float) -> str:
+    short = f"{value:.1f}"
+    return short if float(short) == value else repr(value)
+
+
+def inches(value: float) -> str:
+    """A length in inches for messages, to two decimals at most.
+
+    Example:
+        >>> inches(3.0), inches(4.6), inches(4.555)
+        ('3', '4.6', '4.55')
+    """
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def read_point(text: object) -> Point | None:
+    """The point an order word ``x,y`` names (inches), or None when it names none: two finite
+    numbers separated by one comma.
+
+    Example:
+        >>> read_point("7,8.5"), read_point("7;8"), read_point("nan,1")
+        ((7.0, 8.5), None, None)
+    """
+    parts = str(text).split(",")
+    if len(parts) != 2:
+        return None
+    try:
+        x, y = float(parts[0]), float(parts[1])
+    except ValueError:
+        return None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return None
+    return x, y
+
+
 # --------------------------------------------------------------------------- the board
 
 
@@ -159,6 +209,20 @@ class Board:
     def leaves(self, shape: Any) -> bool:
         """True when any part of ``shape`` lies beyond the board edge."""
         return not self.contains(shape)
+
+
+def edges_crossed(board: Board, shape: Any, tolerance: float = _TIE) -> list[str]:
+    """The edges (in :data:`EDGES` order) that some part of ``shape`` lies more than
+    ``tolerance`` inches beyond.
+
+    Example:
+        >>> edges_crossed(Board(10, 10), box(8.0, -1.0, 11.0, 2.0))
+        ['east', 'south']
+    """
+    x0, y0, x1, y1 = shape.bounds
+    beyond = {"north": y1 > board.height + tolerance, "east": x1 > board.width + tolerance,
+              "south": y0 < -tolerance, "west": x0 < -tolerance}
+    return [edge for edge in EDGES if beyond[edge]]
 
 
 def nearest_edge(board: Board, point: Point, prefer: str | None = None) -> str:

@@ -283,10 +283,10 @@ def test_limited_uses_of_a_units_area() -> None:
     """The Battle Mage's Fireball has 2 uses: the unit's members share them."""
     ctx = ctx_of(duo({"member": MAGE, "members": 3}, b_at=FAR), dice=[1, 1])
     a = unit(ctx, "a")
-    assert combat.area_uses_left(ctx, a, "Fireball", False) == 2
+    assert combat.area_uses_left(a, "Fireball", False) == 2
     cast(ctx, by_commander=False)
     cast(ctx, by_commander=False)
-    assert combat.area_uses_left(ctx, a, "Fireball", False) == 0
+    assert combat.area_uses_left(a, "Fireball", False) == 0
     with pytest.raises(ValueError):
         cast(ctx, by_commander=False)
 

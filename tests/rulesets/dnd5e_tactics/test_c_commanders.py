@@ -199,7 +199,7 @@ def test_duel_melee_needs_reach_over_the_gap_between_the_units() -> None:
     a, b = unit(ctx, "a"), unit(ctx, "b")
     combat.start_duel(ctx, a, b)
     assert combat.commander_targets(ctx, a, greatsword(ctx)) == []
-    assert "reach" in (combat.why_not_character(ctx.state, a, greatsword(ctx), b) or "")
+    assert "reach" in str(combat.why_not_character(ctx.state, a, greatsword(ctx), b) or "")
 
 
 # --------------------------------------------------------------------------- slain commanders

@@ -226,7 +226,7 @@ def test_melee_needs_engagement() -> None:
     ctx = ctx_of(duo(b_at=FAR))
     a, b = unit(ctx, "a"), unit(ctx, "b")
     assert combat.legal_targets(ctx, a, "melee") == []
-    assert "not engaged" in (combat.why_not_unit(ctx.state, a, b, "melee") or "")
+    assert "not engaged" in str(combat.why_not_unit(ctx.state, a, b, "melee") or "")
 
 
 @pytest.mark.rule("T5-AMB-12")
@@ -311,10 +311,13 @@ def test_no_shot_across_ruins_or_forest(piece) -> None:  # type: ignore[no-untyp
     ctx = shooters([piece])
     a, b = unit(ctx, "a"), unit(ctx, "b")
     assert combat.legal_targets(ctx, a, "ranged") == []
-    assert piece["name"] in (combat.why_not_unit(ctx.state, a, b, "ranged") or "")
+    refusal = combat.why_not_unit(ctx.state, a, b, "ranged")
+    assert refusal is not None and piece["name"] in refusal.reason
+    assert refusal.rule == {"ruins": "T5-TERRAIN-05", "forest": "T5-TERRAIN-07"}[piece["kind"]]
     # a commander's shot is blocked as well
     crossbow = a.member.attacks[1]
-    assert combat.shot_blocked(ctx.state, a, b) == piece["name"]
+    blocked = combat.shot_blocked(ctx.state, a, b)
+    assert blocked is not None and blocked.name == piece["name"]
     assert combat.why_not_character(ctx.state, a, crossbow, b) is not None
     # the target standing inside the piece is not "on the other side"
     b.centre = (24.0, 14.5)
@@ -347,7 +350,7 @@ def test_no_unit_shot_at_an_engaged_enemy() -> None:
     a, b = unit(ctx, "a"), unit(ctx, "b")
     assert ctx.state.engaged(b, unit(ctx, "c"))
     assert combat.legal_targets(ctx, a, "ranged") == []
-    assert "engaged" in (combat.why_not_unit(ctx.state, a, b, "ranged") or "")
+    assert "engaged" in str(combat.why_not_unit(ctx.state, a, b, "ranged") or "")
 
 
 @pytest.mark.rule("T5-AMB-32")
@@ -430,7 +433,7 @@ def test_three_quarters_becomes_total_cover_and_forbids_the_mounted_shot() -> No
     b.three_quarter_cover = True
     assert combat.cover(ctx, a, b, "ranged", by_unit=True) == combat.TOTAL
     assert combat.legal_targets(ctx, a, "ranged") == []
-    assert "total cover" in (combat.why_not_unit(ctx.state, a, b, "ranged") or "")
+    assert "total cover" in str(combat.why_not_unit(ctx.state, a, b, "ranged") or "")
     foot = shooters([RUINS], a_member=ARCHER)
     unit(foot, "b").three_quarter_cover = True
     assert combat.legal_targets(foot, unit(foot, "a"), "ranged") == [unit(foot, "b")]

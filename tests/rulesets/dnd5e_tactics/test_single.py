@@ -159,7 +159,7 @@ def test_a_single_in_a_duel_fights_only_that_commander() -> None:
     assert {u.id for u in combat.legal_targets(ctx, s, "melee")} == {"a", "c"}
     combat.start_duel(ctx, a, s)
     assert combat.legal_targets(ctx, c, "melee") == []
-    assert "duel" in (combat.why_not_unit(ctx.state, c, s, "melee") or "")
+    assert "duel" in str(combat.why_not_unit(ctx.state, c, s, "melee") or "")
     assert combat.legal_targets(ctx, s, "melee") == [a]
     club = s.stats.attacks[0]
     with pytest.raises(ValueError):

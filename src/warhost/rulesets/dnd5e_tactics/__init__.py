@@ -20,7 +20,9 @@ if TYPE_CHECKING:  # the rules themselves are imported by each hook when first n
 
     from warhost.core.battle import Battle
     from warhost.core.commanders import Commander
+    from warhost.core.decisions import Decision, Refusal
     from warhost.core.odds import OddsReport
+    from warhost.core.orders import Order
     from warhost.core.outcome import Outcome
 
 ROUND_CAP = 100
@@ -89,6 +91,11 @@ class Dnd5eTactics(Ruleset):
         from warhost.rulesets.dnd5e_tactics.view import map_view
 
         return map_view(state)
+
+    def explain_refusal(self, state: Any, decision: Decision, order: Order) -> Refusal | None:
+        from warhost.rulesets.dnd5e_tactics.explain import explain_refusal
+
+        return explain_refusal(state, decision, order)
 
     def describe_event(self, event: dict[str, Any]) -> str | None:
         from warhost.rulesets.dnd5e_tactics.view import describe_event

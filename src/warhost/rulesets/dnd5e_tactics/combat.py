@@ -33,8 +33,10 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 from shapely.ops import nearest_points
 
+from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.table import (
+    Region,
     bearing,
     cone,
     count_covered,
@@ -150,7 +152,7 @@ def inside(state: T5State, body: Body, kind: str) -> bool:
     return any(r.kind == kind for r in state.region_at(body.centre))
 
 
-def _crossed(state: T5State, a: Body, b: Body, kinds: Sequence[str]) -> str | None:
+def _crossed(state: T5State, a: Body, b: Body, kinds: Sequence[str]) -> Region | None:
     """The first piece of one of ``kinds`` that the line between the two footprint centres
     crosses while neither body is inside it (T5-AMB-02), or None."""
     for region in state.regions:
@@ -159,14 +161,19 @@ def _crossed(state: T5State, a: Body, b: Body, kinds: Sequence[str]) -> str | No
         if region.contains(a.centre) or region.contains(b.centre):
             continue
         if region.crossed_by(a.centre, b.centre):
-            return region.name
+            return region
     return None
 
 
-def shot_blocked(state: T5State, shooter: Body, target: Body) -> str | None:
+def shot_blocked(state: T5State, shooter: Body, target: Body) -> Region | None:
     """The Ruins or Forest piece that forbids a shot from ``shooter`` at ``target``
     (T5-TERRAIN-05, T5-TERRAIN-07), or None when the line is open."""
     return _crossed(state, shooter, target, BLOCKING)
+
+
+def _blocked_shot(region: Region) -> Refusal:
+    return Refusal(f"the shot crosses {region.name}",
+                   "T5-TERRAIN-05" if region.kind == "ruins" else "T5-TERRAIN-07")
 
 
 def cover_of(
@@ -615,71 +622,81 @@ def action_distribution(
 
 
 def why_not_unit(state: T5State, unit: Unit, target: Body, kind: str, *,
-                 charge: bool = False) -> str | None:
+                 charge: bool = False) -> Refusal | None:
     """Why ``unit`` cannot make a ``kind`` Attack action on ``target`` now (None: it can;
     T5-RANGED-01, T5-RANGED-04, T5-TERRAIN-05, T5-TERRAIN-07, T5-SINGLE-07, T5-AMB-32)."""
     if not unit.on_table or unit.members <= 0:
-        return f"{unit.id} has no members left to attack"
+        return Refusal(f"{unit.id} has no members left to attack", "T5-ATTACK-03")
     if target.side == unit.side:
-        return f"{target.id} is on the same side"
+        return Refusal(f"{target.id} is on the same side", "T5-DEC-13")
     if not targetable(target):
-        return f"{target.id} is not on the table or has no members to hit"
+        return Refusal(f"{target.id} is not on the table or has no members to hit",
+                       "T5-AMB-50")
     if isinstance(target, Single) and target.character.duel is not None:
-        return f"{target.id} is in a duel: only its opponent may attack it (T5-SINGLE-07)"
+        return Refusal(f"{target.id} is in a duel: only its opponent may attack it",
+                       "T5-SINGLE-07")
     routine = unit_routine(unit, kind, charge=charge)
     if not routine:
-        return f"{unit.id} has no {kind} attack"
+        return Refusal(f"{unit.id} has no {kind} attack", "T5-DEC-13")
     distance = gap(unit.footprint, target.footprint)
     if kind == "melee":
         if not state.engaged(unit, target):
-            return f"{unit.id} is not engaged with {target.id} (T5-AMB-10)"
+            return Refusal(f"{unit.id} is not engaged with {target.id}", "T5-AMB-10")
         if state.options.engagement_model == "footprint" and \
                 distance > _max_reach(routine) + _EPS:
-            return f"{target.id} is {distance * 10:.0f} ft away, beyond the unit's reach"
+            return Refusal(f"{target.id} is {distance * 10:.0f} ft away, beyond the unit's "
+                           "reach", "T5-AMB-10")
         return None
     attack = routine[0]
     if state.in_melee(target):
-        return f"{target.id} is engaged in melee (T5-RANGED-01, T5-AMB-32)"
+        return Refusal(f"{target.id} is engaged in melee", "T5-RANGED-01")
     if _range_state(attack, distance) == "out":
         longest = attack.long_range if attack.long_range is not None else attack.range
-        return f"{target.id} is {distance * 10:.0f} ft away, beyond {attack.name}'s " \
-               f"{longest} ft"
+        return Refusal(f"{target.id} is {distance * 10:.0f} ft away, beyond {attack.name}'s "
+                       f"{longest} ft", "T5-GEN-02")
     blocked = shot_blocked(state, unit, target)
     if blocked is not None:
-        return f"the shot crosses {blocked} (T5-TERRAIN-05, T5-TERRAIN-07)"
+        return _blocked_shot(blocked)
     if cover_of(state, unit, target, "ranged", by_unit=True) >= TOTAL:
-        return f"{target.id} has total cover against a mounted unit's shot (T5-RANGED-04)"
+        return Refusal(f"{target.id} has total cover against a mounted unit's shot",
+                       "T5-RANGED-04")
     return None
 
 
 def why_not_character(state: T5State, owner: Body, attack: AttackSpec,
-                      target: Body) -> str | None:
+                      target: Body) -> Refusal | None:
     """Why the commander of ``owner`` (or the Single Character ``owner``) cannot attack
     ``target`` with ``attack`` now (None: it can; T5-DUEL-02, T5-SINGLE-07, T5-AMB-14)."""
     char = character_of(owner)
     if not owner.on_table or not character_can_act(char):
-        return f"the character of {owner.id} cannot act"
+        return Refusal(f"the character of {owner.id} cannot act",
+                       "T5-AMB-18" if char.alive else "T5-SLAIN-02")
     if char.duel is not None:
         if target.id != char.duel:
-            return f"{char.name} is dueling and may attack only its opponent (T5-DUEL-02)"
+            return Refusal(f"{char.name} is dueling and may attack only its opponent",
+                           "T5-DUEL-02")
         opponent = character_of(target)
         if not target.on_table or not opponent.alive:
-            return "the duel opponent is gone"
+            return Refusal("the duel opponent is gone", "T5-DUEL-05")
     else:
         if target.side == owner.side or not targetable(target):
-            return f"{target.id} is not an enemy on the table with members to hit"
+            return Refusal(f"{target.id} is not an enemy on the table with members to hit",
+                           "T5-DEC-11")
         if isinstance(target, Single) and target.character.duel is not None:
-            return f"{target.id} is in a duel: only its opponent may attack it (T5-SINGLE-07)"
+            return Refusal(f"{target.id} is in a duel: only its opponent may attack it",
+                           "T5-SINGLE-07")
     distance = gap(owner.footprint, target.footprint)
     if attack.kind == "melee":
         if distance > feet(attack.reach) + _EPS:
-            return f"{target.id} is {distance * 10:.0f} ft away, beyond {attack.name}'s reach"
+            return Refusal(f"{target.id} is {distance * 10:.0f} ft away, beyond "
+                           f"{attack.name}'s reach",
+                           "T5-AMB-14" if char.duel is not None else "T5-GEN-02")
         return None
     if _range_state(attack, distance) == "out":
-        return f"{target.id} is beyond {attack.name}'s range"
+        return Refusal(f"{target.id} is beyond {attack.name}'s range", "T5-GEN-02")
     blocked = shot_blocked(state, owner, target)
     if blocked is not None:
-        return f"the shot crosses {blocked} (T5-TERRAIN-05, T5-TERRAIN-07)"
+        return _blocked_shot(blocked)
     return None
 
 
@@ -1026,7 +1043,7 @@ def area_spec(user: Body, area_name: str, by_commander: bool) -> AreaSpec:
     return spec
 
 
-def area_uses_left(ctx: Ctx, user: Body, area_name: str, by_commander: bool) -> int | None:
+def area_uses_left(user: Body, area_name: str, by_commander: bool) -> int | None:
     """Uses left of a limited area effect (None: unlimited). Characters keep theirs in
     ``Character.uses``; a unit's members share one count per battle."""
     spec = area_spec(user, area_name, by_commander)
@@ -1222,21 +1239,41 @@ def save_needs_die(state: T5State, covered: int, needed: int) -> bool:
 def area_targets(ctx: Ctx, user: Body, area_name: str, *, by_commander: bool) -> list[Body]:
     """Bodies an area effect of the user can be aimed at usefully: its duel opponent while its
     character duels (T5-AREA-09); otherwise enemy units and free Single Characters the best
-    placement covers at least once."""
+    placement covers at least once (:func:`why_not_area`)."""
     state = ctx.state
     spec = area_spec(user, area_name, by_commander)
     if _dueling_area(user, by_commander):
-        opponent = state.bodies[character_of(user).duel or ""]
-        return [opponent] if place_area(state, user, spec, opponent)[1] > 0 else []
-    out = []
-    for body in state.active(state.enemy_of(user.side)):
-        if not targetable(body):
-            continue
-        if isinstance(body, Single) and body.character.duel is not None:
-            continue
-        if place_area(state, user, spec, body)[1] > 0:
-            out.append(body)
-    return out
+        candidates = [state.bodies[character_of(user).duel or ""]]
+    else:
+        candidates = state.active(state.enemy_of(user.side))
+    return [body for body in candidates
+            if why_not_area(state, user, spec, body, by_commander=by_commander) is None]
+
+
+def why_not_area(state: T5State, user: Body, spec: AreaSpec, target: Body, *,
+                 by_commander: bool) -> Refusal | None:
+    """Why the area effect ``spec`` of the user (its members, its commander or a Single
+    Character) cannot be aimed at ``target`` now, or None: a dueling character's area hits
+    only its opponent (T5-AREA-09); otherwise an enemy with members to hit, not a dueling
+    Single Character (T5-SINGLE-07); and some placement must cover it (T5-AREA-01)."""
+    if _dueling_area(user, by_commander):
+        if target.id != character_of(user).duel:
+            return Refusal(f"{spec.name} cast in a duel affects only the opposing character",
+                           "T5-AREA-09")
+    else:
+        if target.side == user.side or not target.on_table:
+            return Refusal(f"{target.id} is not an enemy on the table",
+                           "T5-DEC-13" if isinstance(user, Unit) and not by_commander
+                           else "T5-DEC-11")
+        if not targetable(target):
+            return Refusal(f"{target.id} has no members left to hit", "T5-AMB-50")
+        if isinstance(target, Single) and target.character.duel is not None:
+            return Refusal(f"{target.id} is in a duel: only its opponent may attack it",
+                           "T5-SINGLE-07")
+    if place_area(state, user, spec, target)[1] <= 0:
+        return Refusal(f"no placement of {spec.name} from where {user.id} stands covers "
+                       f"{target.id}", "T5-AREA-01")
+    return None
 
 
 def _declared_count(ctx: Ctx, user: Body, spec: AreaSpec, target: Unit, default: int) -> int:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from warhost.core.decisions import Decision
+from warhost.core.decisions import Acceptor, Decision
 from warhost.core.engine import Battle
 from warhost.core.orders import Order
 from warhost.rulesets.dnd5e_tactics.state import Body, T5State, Unit
@@ -44,13 +44,15 @@ class Ctx:
         prompt: str = "",
         subject: str = "",
         default: Order | None = None,
+        accept: Acceptor | None = None,
         **info: Any,
     ) -> Order:
-        """Put a decision to ``side``'s commander and return the legal order it chose."""
+        """Put a decision to ``side``'s commander and return the legal order it chose.
+        ``accept`` makes it open: it judges orders beyond ``options`` (a move to any point)."""
         return self.battle.decide(
             Decision(
                 side=side, kind=kind, options=tuple(options), prompt=prompt, subject=subject,
-                default=default, info=info,
+                default=default, info=info, accept=accept,
             )
         )
 

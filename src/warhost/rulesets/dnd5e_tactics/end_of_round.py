@@ -15,18 +15,23 @@ Example:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from shapely.geometry import Polygon
 
+from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.table import (
     along,
     away,
     edge_bearing,
     formation,
+    inches,
     nearest_edge,
     path_cost,
+    point_word,
+    read_point,
 )
 from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
@@ -502,17 +507,57 @@ def follow_through_options(ctx: Ctx, unit: Unit) -> list[Point]:
             point = _reachable(ctx, unit, bearing_deg, share, limit)
             if point is None or point == here or point in found:
                 continue
-            shape = shape_at(unit, point)
-            if not state.board.contains(shape):
-                continue
-            if any(r.impassable and r.polygon.intersection(shape).area > 1e-9
-                   for r in state.regions):
-                continue
-            if any(o is not unit and o.footprint.intersection(shape).area > 1e-9
-                   for o in state.active()):
-                continue
-            found.append(point)
+            if _follow_place_problem(state, unit, point) is None:
+                found.append(point)
     return found
+
+
+def _follow_place_problem(state: T5State, unit: Unit, point: Point) -> Refusal | None:
+    """Why the unit may not end a follow-through at ``point``: past the table edge, on
+    impassable ground or over another body; or None."""
+    shape = shape_at(unit, point)
+    where = point_word(point)
+    if not state.board.contains(shape):
+        return Refusal(f"at {where} {unit.id} would reach past the edge of the table; only a "
+                       "flight leaves the table", "T5-FLEE-02")
+    for region in state.regions:
+        if region.impassable and region.polygon.intersection(shape).area > 1e-9:
+            return Refusal(f"at {where} {unit.id} would stand on impassable {region.name}",
+                           "T5-TERRAIN-01")
+    for other in state.active():
+        if other is not unit and other.footprint.intersection(shape).area > 1e-9:
+            return Refusal(f"at {where} {unit.id} would overlap {other.id}", "T5-GEN-02")
+    return None
+
+
+def follow_through_problem(state: T5State, unit: Unit, point: Point) -> Refusal | None:
+    """Why the unit may not follow through to ``point`` (T5-STANCE-03, T5-DEC-20): a straight
+    move of at most half its speed, difficult terrain counting double, not into impassable
+    ground; then where it ends (:func:`_follow_place_problem`). None when it may."""
+    limit = feet(unit.speed) / 2
+    cost = path_cost([unit.centre, point], state.regions)
+    where = point_word(point)
+    if cost == math.inf:
+        return Refusal(f"the straight way to {where} enters impassable ground", "T5-TERRAIN-01")
+    if cost > limit + 1e-9:
+        return Refusal(f"{where} is {inches(cost)} in of movement away; a follow-through moves "
+                       f"at most half the speed, {inches(limit)} in", "T5-STANCE-03")
+    return _follow_place_problem(state, unit, point)
+
+
+def judge_follow_through(state: T5State, unit: Unit, order: Order) -> Order | Refusal | None:
+    """The follow-through decision is open: ``move X,Y`` to any point the unit may reach (it
+    keeps its facing), judged by :func:`follow_through_problem`."""
+    if order.kind == "stay":
+        return Refusal("stay takes no arguments", "T5-DEC-20")
+    if order.kind != "move":
+        return None
+    point = read_point(order.args[0]) if len(order.args) == 1 else None
+    if point is None:
+        return Refusal("a follow-through move needs x,y, as in 'move 7.0,8.0' (the facing is "
+                       "kept)", "T5-DEC-20")
+    problem = follow_through_problem(state, unit, point)
+    return Order.of("move", point_word(point)) if problem is None else problem
 
 
 def _reachable(ctx: Ctx, unit: Unit, bearing_deg: int, share: float, limit: float) -> Point | None:
@@ -534,10 +579,12 @@ def follow_through(ctx: Ctx, unit: Unit) -> None:
     Emits ``follow_through``."""
     points = follow_through_options(ctx, unit)
     options = [Order.of("stay")] + [Order.of("move", point_text(p)) for p in points]
+    state = ctx.state
     order = ctx.ask(
         unit.side, "follow_through", options,
-        prompt=f"{unit.name} may follow through up to half its speed", subject=unit.id,
-        default=Order.of("stay"),
+        prompt=f"{unit.name} may follow through up to half its speed (move X,Y: any point)",
+        subject=unit.id, default=Order.of("stay"),
+        accept=lambda wanted: judge_follow_through(state, unit, wanted),
     )
     start = unit.centre
     if order.kind == "stay":

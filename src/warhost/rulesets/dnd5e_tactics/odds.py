@@ -359,7 +359,8 @@ def exact_odds(
         raise WarhostError("a Charge ends in a melee Attack action", field="charge")
     if not combat.unit_routine(att, kind):
         raise WarhostError(f"{att.id} has no {kind} attack", field="kind")
-    problem = combat.why_not_unit(state, att, dfn, kind, charge=charge)
+    refusal = combat.why_not_unit(state, att, dfn, kind, charge=charge)
+    problem = None if refusal is None else str(refusal)
     if problem is not None and not situation_flag(situation, "ignore_position"):
         raise IllegalAttackError(
             f"{att.id} cannot make a {kind} attack on {dfn.id} where they stand: {problem}",

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from warhost.core.engine import Battle, Outcome, UnitFate
+from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.rulesets.dnd5e_tactics import ROUND_CAP
 from warhost.rulesets.dnd5e_tactics.context import Ctx
@@ -89,18 +90,31 @@ def begin_round(ctx: Ctx) -> None:
 
 def stance_fits(state: T5State, unit: Unit, stance: str) -> bool:
     """Whether the unit re-formed in ``stance`` stays on the board, off impassable ground and
-    clear of other bodies."""
+    clear of other bodies (:func:`stance_problem`)."""
+    return stance == unit.stance or stance_problem(state, unit, stance) is None
+
+
+def stance_problem(state: T5State, unit: Unit, stance: str) -> Refusal | None:
+    """Why the unit, re-formed in ``stance`` around its centre (T5-AMB-09), would not fit where
+    it stands: past the table edge, on impassable ground or over another body; or None."""
     if stance == unit.stance:
-        return True
+        return None
     before = unit.stance
     unit.stance = stance
     shape = footprint_at(unit, unit.centre, unit.facing)
     unit.stance = before
     if not state.board.contains(shape):
-        return False
-    if any(r.impassable and overlaps(shape, r.polygon) for r in state.regions):
-        return False
-    return not any(overlaps(shape, b.footprint) for b in state.active() if b is not unit)
+        return Refusal(f"re-formed in {stance} stance, {unit.id} would reach past the edge of "
+                       "the table", "T5-AMB-09")
+    for region in state.regions:
+        if region.impassable and overlaps(shape, region.polygon):
+            return Refusal(f"re-formed in {stance} stance, {unit.id} would stand on "
+                           f"impassable {region.name}", "T5-AMB-09")
+    for body in state.active():
+        if body is not unit and overlaps(shape, body.footprint):
+            return Refusal(f"re-formed in {stance} stance, {unit.id} would overlap {body.id}",
+                           "T5-AMB-09")
+    return None
 
 
 def stance_step(ctx: Ctx) -> None:

@@ -9,12 +9,14 @@ Distances on the table are inches; stat blocks keep feet (``feet / 10`` gives in
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from shapely.geometry import Polygon
 
+from warhost.core.decisions import Refusal
 from warhost.geometry.table import (
     Board,
     Formation,
@@ -377,3 +379,15 @@ class T5State:
 def area_named(stats: StatBlock, name: str) -> AreaSpec | None:
     """The stat block's area effect called ``name``."""
     return next((a for a in stats.areas if a.name == name), None)
+
+
+def no_such_body(state: T5State, name: str, rule: str | None = None) -> Refusal:
+    """Why ``name`` names no body an order can use: gone from the table, or unknown (with the
+    nearest id on the table, if one is close). ``rule``: the rule of the order's choice."""
+    body = state.bodies.get(name)
+    if body is not None:
+        return Refusal(f"{name} is no longer on the table ({body.status})", rule)
+    on_table = [b.id for b in state.active()]
+    close = difflib.get_close_matches(name, on_table, n=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return Refusal(f"there is no unit or Single Character {name!r}{hint}", rule)

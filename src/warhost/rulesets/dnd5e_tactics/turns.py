@@ -7,7 +7,8 @@ A unit's turn: its controlled mounts' action, then the move, then its commander 
 bonus action, action), then the unit's bonus action and action. A Single Character moves, may
 call out, then takes its bonus action and action. Candidate destinations are a compact set:
 contact (and reach) distance toward the nearest enemies, the edge and the middle of each
-terrain piece, straight back, and eight bearings at full speed.
+terrain piece, straight back, and eight bearings at full speed. The move decision is open: a
+person may name any point and facing (:class:`MoveJudge`), judged by the same checks.
 
 Rulings of our own (beyond the catalog):
 
@@ -42,8 +43,21 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 from shapely.ops import nearest_points
 
+from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.geometry.table import bearing, distance, gap, offset, travel_many
+from warhost.geometry.table import (
+    Region,
+    bearing,
+    distance,
+    edges_crossed,
+    gap,
+    inches,
+    offset,
+    path_cost,
+    point_word,
+    read_point,
+    travel_many,
+)
 from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
@@ -55,6 +69,7 @@ from warhost.rulesets.dnd5e_tactics.state import (
     T5State,
     Unit,
     feet,
+    no_such_body,
 )
 
 Point = tuple[float, float]
@@ -387,26 +402,48 @@ def _representative(polygon: Polygon) -> Point:
     return float(point.x), float(point.y)
 
 
-def fitting(ctx: Ctx, body: Body, moves: Sequence[tuple[Point, int, float]]) -> list[bool]:
-    """Which moves end on the board, off impassable ground and clear of other bodies, without
-    sweeping through an enemy (friends may be passed, as in 5e)."""
-    if not moves:
-        return []
-    state = ctx.state
+@dataclass
+class Fit:
+    """How a batch of moves ``(centre, facing, cost)`` stands with the placement rules, move
+    by move: ``on_board``; ``hits[i, j]``, move ``i`` ends overlapping ``blockers[j]`` (another
+    body, or impassable terrain); ``swept[i, j]``, it sweeps through the enemy ``foes[j]``."""
+
+    on_board: npt.NDArray[np.bool_]
+    blockers: list[Body | Region]
+    hits: npt.NDArray[np.bool_] | None
+    foes: list[Body]
+    swept: npt.NDArray[np.bool_] | None
+
+    def ok(self) -> npt.NDArray[np.bool_]:
+        """Which moves break none of them."""
+        ok = self.on_board.copy()
+        if self.hits is not None:
+            ok &= ~np.any(self.hits, axis=1)
+        if self.swept is not None:
+            ok &= ~np.any(self.swept, axis=1)
+        return ok
+
+
+def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, float]]) -> Fit:
+    """Check moves (at least one) against the board edges, impassable ground, other bodies'
+    footprints and sweeping through an enemy (friends may be passed, as in 5e)."""
     centres = [m[0] for m in moves]
     shapes = footprints(body, centres, [m[1] for m in moves])
-    ok = np.ones(len(moves), dtype=bool)
     bounds = shapely.bounds(shapes)
     w, h = state.board.width, state.board.height
-    ok &= (bounds[:, 0] >= -EPS) & (bounds[:, 1] >= -EPS)
-    ok &= (bounds[:, 2] <= w + EPS) & (bounds[:, 3] <= h + EPS)
-    blockers = [b.footprint for b in others(state, body)]
-    blockers += [r.polygon for r in state.regions if r.impassable]
+    on_board = (bounds[:, 0] >= -EPS) & (bounds[:, 1] >= -EPS)
+    on_board &= (bounds[:, 2] <= w + EPS) & (bounds[:, 3] <= h + EPS)
+    near = others(state, body)
+    closed = [r for r in state.regions if r.impassable]
+    blockers: list[Body | Region] = [*near, *closed]
+    hits = None
     if blockers:
-        hit = shapely.relate_pattern(shapes[:, None], np.asarray(blockers)[None, :], "T********")
-        ok &= ~np.any(hit, axis=1)
-    foes = shapely.buffer(np.asarray([e.footprint for e in state.active(
-        state.enemy_of(body.side))]), -0.05)
+        outlines = [b.footprint for b in near] + [r.polygon for r in closed]
+        hits = shapely.relate_pattern(shapes[:, None], np.asarray(outlines)[None, :],
+                                      "T********")
+    enemy_bodies = state.active(state.enemy_of(body.side))
+    foes = shapely.buffer(np.asarray([e.footprint for e in enemy_bodies]), -0.05)
+    swept = None
     if len(foes):
         here = np.asarray(body.footprint.exterior.coords)[:-1]
         ends = shapely.get_coordinates(shapes).reshape(len(moves), -1, 2)[:, :-1, :]
@@ -414,8 +451,27 @@ def fitting(ctx: Ctx, body: Body, moves: Sequence[tuple[Point, int, float]]) -> 
                                 axis=1)
         hulls = shapely.convex_hull(shapely.multipoints(points))
         swept = shapely.relate_pattern(hulls[:, None], foes[None, :], "T********")
-        ok &= ~np.any(swept, axis=1)
-    return [bool(v) for v in ok]
+    return Fit(on_board, blockers, hits, enemy_bodies, swept)
+
+
+def fitting(ctx: Ctx, body: Body, moves: Sequence[tuple[Point, int, float]]) -> list[bool]:
+    """Which moves end on the board, off impassable ground and clear of other bodies, without
+    sweeping through an enemy (:func:`fit_check`)."""
+    if not moves:
+        return []
+    return [bool(v) for v in fit_check(ctx.state, body, moves).ok()]
+
+
+def closes_with(body: Body, move: tuple[Point, int, float], foe: Body) -> bool:
+    """Whether ``move`` ends adjacent to ``foe``, as a Charge must (T5-MOVE-03)."""
+    dest, face, _ = move
+    return gap(footprint_at(body, dest, face), foe.footprint) <= ADJACENT + EPS
+
+
+def leaves_reach(shape: Polygon, threats: Sequence[Body]) -> bool:
+    """Whether a body standing as ``shape`` is out of the reach of one of ``threats``: what a
+    Disengage is for (T5-MOVE-02)."""
+    return any(gap(shape, e.footprint) > e.reach + EPS for e in threats)
 
 
 @dataclass
@@ -458,9 +514,7 @@ def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
         if not fits or distance(dest, body.centre) < 0.05:
             continue
         if kind == "charge":
-            foe = state.bodies[target]
-            if target not in out.charges and gap(footprint_at(body, dest, face),
-                                                 foe.footprint) <= ADJACENT + EPS:
+            if target not in out.charges and closes_with(body, move, state.bodies[target]):
                 out.charges[target] = move
             continue
         if kind == "dash" and cost <= base + EPS:
@@ -491,8 +545,7 @@ def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
     if engaged and not body.disengaged:
         threats = state.engaged_with(body)
         for p, f, _ in found.moves:
-            shape = footprint_at(body, p, f)
-            if any(gap(shape, e.footprint) > e.reach + EPS for e in threats):
+            if leaves_reach(footprint_at(body, p, f), threats):
                 options.append(Order.of("disengage", point_text(p), f))
     options += [Order.of("charge", foe_id) for foe_id in found.charges]
     default = HOLD
@@ -512,8 +565,9 @@ def movement_step(ctx: Ctx, body: Body, plan: Plan) -> None:
     """Ask for and make the body's move (T5-DEC-12; Dash, Disengage and Charge use the
     action, T5-MOVE-03). The footprint centre moves; facing is set at the end (T5-AMB-09)."""
     options, default, charges = move_options(ctx, body, plan)
-    order = ctx.ask(body.side, "move", options, prompt=f"how {body.name} moves",
-                    subject=body.id, default=default)
+    order = ctx.ask(body.side, "move", options, subject=body.id, default=default,
+                    prompt=f"how {body.name} moves (or move X,Y FACING to any point)",
+                    accept=MoveJudge(ctx, body, plan, options, charges))
     if order.kind == "hold":
         return
     state = ctx.state
@@ -539,6 +593,188 @@ def movement_step(ctx: Ctx, body: Body, plan: Plan) -> None:
 def _cost(state: T5State, start: Point, dest: Point) -> float:
     _, cost = walk(state, start, dest, math.inf)
     return cost
+
+
+# --------------------------------------------------------------------------- moves to any point
+
+
+MOVE_WORDS = {"move": "", "dash": " with a Dash", "disengage": " when it Disengages"}
+"""The order words of moves to a point, and how their limit is said."""
+
+
+@dataclass(eq=False)
+class MoveJudge:
+    """The ``move`` decision is open (T5-DEC-12): this judges an order beyond the listed ones.
+
+    ``move``, ``dash`` or ``disengage X,Y FACING`` goes to any point, facing any way
+    (T5-AMB-09), if it obeys every rule the listed moves obey (:func:`move_problem`); a
+    ``charge`` may name any enemy unit a straight Dash brings adjacent. The answer is the legal
+    order (carried out exactly as a listed one), a :class:`Refusal` with the rule and the
+    numbers, or None for an order that is no move at all.
+    """
+
+    ctx: Ctx
+    body: Body
+    plan: Plan
+    options: Sequence[Order]
+    charges: dict[str, tuple[Point, int, float]]
+
+    def __call__(self, order: Order) -> Order | Refusal | None:
+        if order.kind in MOVE_WORDS:
+            return self.to_point(order)
+        if order.kind == "charge":
+            return self.charge(order)
+        if order.kind == "hold":
+            return Refusal("hold takes no arguments", "T5-DEC-12")
+        return None
+
+    def to_point(self, order: Order) -> Order | Refusal:
+        """A move, Dash or Disengage to the point and facing the order names."""
+        kind, args = order.kind, order.args
+        point = read_point(args[0]) if len(args) == 2 and isinstance(args[1], int) else None
+        if point is None:
+            return Refusal(f"{kind} needs x,y and a facing in whole degrees, as in "
+                           f"'{kind} 7.0,8.0 90'", "T5-DEC-12")
+        facing = int(args[1]) % 360
+        legal = Order.of(kind, point_word(point), facing)
+        for option in self.options:
+            if option == legal:
+                return option
+        problem = move_problem(self.ctx.state, self.body, self.plan, kind, point, facing)
+        return legal if problem is None else problem
+
+    def charge(self, order: Order) -> Order | Refusal:
+        """A Charge at an enemy unit not among the listed ones (T5-MOVE-03)."""
+        state, body = self.ctx.state, self.body
+        if len(order.args) != 1:
+            return Refusal("charge needs the id of the enemy unit, as in 'charge b-orcs'",
+                           "T5-MOVE-03")
+        foe = state.bodies.get(str(order.args[0]))
+        if foe is None or not foe.on_table:
+            return no_such_body(state, str(order.args[0]), "T5-MOVE-03")
+        problem = charge_problem(state, body, self.plan, foe)
+        if problem is not None:
+            return problem
+        speed = speed_inches(body)
+        facing = approach_facing(body, foe)
+        point = approach_point(body, foe, facing, CONTACT_GAP)
+        if point is None:  # pragma: no cover - closer than contact means adjacent
+            return Refusal(f"{body.id} is already adjacent to {foe.id}", "T5-MOVE-03")
+        dest, cost = walk(state, body.centre, point, 2 * speed)
+        move = (dest, facing, cost)
+        if fitting(self.ctx, body, [move])[0] and distance(dest, body.centre) >= 0.05 and \
+                closes_with(body, move, foe):
+            self.charges[foe.id] = move
+            return Order.of("charge", foe.id)
+        return place_problem(state, body, point, facing, 2 * speed, " with a Dash") or Refusal(
+            f"no straight Dash brings {body.id} adjacent to {foe.id}", "T5-MOVE-03")
+
+
+def charge_problem(state: T5State, body: Body, plan: Plan, foe: Body) -> Refusal | None:
+    """Why ``body`` may not Charge ``foe`` at all this turn (T5-MOVE-03), or None: reach is
+    judged by the straight Dash that follows."""
+    if not isinstance(body, Unit):
+        return Refusal("only a unit charges; a Single Character moves, then attacks",
+                       "T5-MOVE-03")
+    if body.members <= 0 or not any(a.kind == "melee" for a in body.member.attacks):
+        return Refusal(f"{body.id} has no members with a melee attack to charge with",
+                       "T5-MOVE-03")
+    if speed_inches(body) <= 0:
+        return Refusal(f"{body.id} has speed 0 and cannot move", "T5-ROUND-12")
+    if plan.mount_dash:
+        return Refusal("a Charge is the riders' Dash, which does not add to the mounts' Dash "
+                       "already taken", "T5-AMB-29")
+    if foe.side == body.side:
+        return Refusal(f"{foe.id} is not an enemy", "T5-MOVE-03")
+    if not isinstance(foe, Unit):
+        return Refusal(f"{foe.id} is a Single Character; a Charge ends adjacent to an enemy "
+                       "unit", "T5-MOVE-03")
+    if state.adjacent(body, foe):
+        return Refusal(f"{body.id} is already adjacent to {foe.id}: a Charge is a Dash that "
+                       "ends adjacent, so attack it with the action instead", "T5-MOVE-03")
+    return None
+
+
+def move_problem(state: T5State, body: Body, plan: Plan, kind: str, point: Point,
+                 facing: int) -> Refusal | None:
+    """Why ``body`` may not make a ``kind`` move ('move', 'dash' or 'disengage') to ``point``
+    facing ``facing`` this turn, or None when it may: the speed (doubled by a Dash or the
+    mounts' Dash), Dash and Disengage being available, then :func:`place_problem`; a
+    Disengage must leave an engaged enemy's reach. Leaving reach without Disengage is legal:
+    it provokes (T5-MOVE-02)."""
+    speed = speed_inches(body)
+    if speed <= 0:
+        return Refusal(f"{body.id} has speed 0 and cannot move", "T5-ROUND-12")
+    budget = speed * (2 if plan.mount_dash else 1)
+    threats: list[Body] = []
+    if kind == "dash":
+        if plan.mount_dash:
+            return Refusal("its mounts' Dash already doubles the move and the riders' Dash "
+                           "does not add to it: order move", "T5-AMB-29")
+        budget = 2 * speed
+    elif kind == "disengage":
+        threats = state.engaged_with(body)
+        if not threats:
+            return Refusal(f"{body.id} is engaged with no enemy: there is nothing to "
+                           "disengage from", "T5-MOVE-02")
+        if body.disengaged:
+            return Refusal("its mounts' Disengage already covers this move: order move",
+                           "T5-MOUNT-01")
+    way = MOVE_WORDS[kind] + (" (its mounts' Dash doubles it)" if plan.mount_dash else "")
+    problem = place_problem(state, body, point, facing, budget, way)
+    if problem is not None:
+        return problem
+    if threats and not leaves_reach(footprint_at(body, point, facing), threats):
+        near = ", ".join(e.id for e in threats)
+        return Refusal(f"at {point_word(point)} {body.id} is still within reach of {near}; "
+                       "Disengage is for a move that leaves an engaged enemy's reach",
+                       "T5-MOVE-02")
+    return None
+
+
+def place_problem(state: T5State, body: Body, point: Point, facing: int, budget: float,
+                  way: str = "") -> Refusal | None:
+    """Why a straight move of ``body`` to ``point`` facing ``facing`` within ``budget`` inches
+    (moving ``way``, as " with a Dash") breaks a rule, or None: the table edge, impassable
+    ground on the way (T5-TERRAIN-01), the cost with difficult terrain counted double
+    (T5-ROUND-12, T5-TERRAIN-09), and the checks of :func:`fit_check` (other bodies,
+    sweeping through an enemy)."""
+    start = body.centre
+    where = point_word(point)
+    fit = fit_check(state, body, [(point, facing, 0.0)])
+    if not fit.on_board[0]:
+        edges = edges_crossed(state.board, footprint_at(body, point, facing), EPS)
+        return Refusal(f"at {where} facing {facing} {body.id} would reach past the "
+                       f"{' and '.join(edges) or 'board'} edge of the table; only a flight "
+                       "leaves the table", "T5-FLEE-02")
+    reached, cost = walk(state, start, point, math.inf)
+    if distance(reached, point) > EPS:
+        blocked = [r.name for r in state.regions
+                   if r.impassable and path_cost([start, point], [r]) == math.inf]
+        return Refusal(f"the straight way from {point_text(start)} to {where} enters "
+                       f"impassable {' and '.join(blocked)} at {point_text(reached)}",
+                       "T5-TERRAIN-01")
+    if cost > budget + EPS:
+        terrain = " (difficult terrain counts double)" if cost > \
+            distance(start, point) + EPS else ""
+        return Refusal(f"{where} is {inches(cost)} in of movement away{terrain}; {body.id} "
+                       f"moves at most {inches(budget)} in{way}", "T5-ROUND-12")
+    if fit.hits is not None:
+        for blocker, hit in zip(fit.blockers, fit.hits[0]):
+            if not hit:
+                continue
+            if isinstance(blocker, Region):
+                return Refusal(f"at {where} {body.id} would stand on impassable "
+                               f"{blocker.name}", "T5-TERRAIN-01")
+            return Refusal(f"at {where} facing {facing} {body.id} would overlap "
+                           f"{blocker.id}; bodies may pass friends but not end in another's "
+                           "space", "T5-GEN-02")
+    if fit.swept is not None:
+        for foe, hit in zip(fit.foes, fit.swept[0]):
+            if hit:
+                return Refusal(f"the way to {where} passes through the enemy {foe.id}",
+                               "T5-GEN-02")
+    return None
 
 
 def make_move(ctx: Ctx, body: Body, dest: Point, facing: float, cost: float, kind: str) -> None:
@@ -690,16 +926,43 @@ def callout_targets(ctx: Ctx, body: Body) -> list[Body]:
     turn, and the two bodies engaged. A unit's commander may call out the commander of an
     engaged enemy unit or an engaged Single Character; a Single only a unit's commander."""
     state = ctx.state
-    own = character_of(body)
-    if not can_act(own) or own.duel is not None or own.called_out_this_turn:
+    if callout_problem(body) is not None:
         return []
-    found = []
-    for enemy in state.engaged_with(body):
-        if isinstance(body, Single) and isinstance(enemy, Single):
-            continue
-        if combat.can_duel(character_of(enemy)):
-            found.append(enemy)
-    return found
+    return [enemy for enemy in state.engaged_with(body) if _partner_problem(body, enemy) is None]
+
+
+def callout_problem(body: Body) -> Refusal | None:
+    """Why ``body``'s character may call out nobody now, or None (T5-AMB-13, T5-DUEL-04)."""
+    own = character_of(body)
+    if not can_act(own):
+        return Refusal(f"{own.name} cannot act", "T5-AMB-13")
+    if own.duel is not None:
+        return Refusal(f"{own.name} is already dueling", "T5-DUEL-04")
+    if own.called_out_this_turn:
+        return Refusal(f"{own.name} has already called out an enemy this turn", "T5-AMB-13")
+    return None
+
+
+def why_not_callout(state: T5State, body: Body, enemy: Body) -> Refusal | None:
+    """Why ``body``'s character may not call out ``enemy``'s now, or None (T5-DUEL-01,
+    T5-AMB-13, T5-SINGLE-07)."""
+    problem = callout_problem(body)
+    if problem is not None:
+        return problem
+    if enemy.side == body.side or not enemy.on_table:
+        return Refusal(f"{enemy.id} is not an enemy on the table", "T5-DUEL-01")
+    if not state.engaged(body, enemy):
+        return Refusal(f"{body.id} is not engaged with {enemy.id}", "T5-DUEL-01")
+    return _partner_problem(body, enemy)
+
+
+def _partner_problem(body: Body, enemy: Body) -> Refusal | None:
+    if isinstance(body, Single) and isinstance(enemy, Single):
+        return Refusal("two Single Characters do not duel each other", "T5-SINGLE-07")
+    if not combat.can_duel(character_of(enemy)):
+        return Refusal(f"{character_of(enemy).name} cannot act or is already dueling",
+                       "T5-AMB-13")
+    return None
 
 
 def callout_step(ctx: Ctx, body: Body) -> None:
@@ -766,19 +1029,32 @@ def best_skill(stats: StatBlock) -> str:
 
 
 def heal_targets(ctx: Ctx, body: Body, heal: HealSpec) -> list[Body]:
-    """Friendly bodies within range that have something to heal: a unit with pooled damage
-    (T5-AMB-39) or a wounded Single Character."""
+    """Friendly bodies within range that have something to heal (:func:`why_not_heal`)."""
     state = ctx.state
-    found: list[Body] = []
-    for friend in state.active(body.side):
-        if gap(body.footprint, friend.footprint) > feet(heal.range) + EPS:
-            continue
-        if isinstance(friend, Unit):
-            if friend.tdr > 0 and state.options.unit_healing != "disabled":
-                found.append(friend)
-        elif friend.character.hp < friend.stats.hp:
-            found.append(friend)
-    return found
+    return [friend for friend in state.active(body.side)
+            if why_not_heal(state, body, heal, friend) is None]
+
+
+def why_not_heal(state: T5State, body: Body, heal: HealSpec, friend: Body) -> Refusal | None:
+    """Why ``heal`` of ``body``'s character cannot be used on ``friend`` now, or None: a
+    friendly body within range with something to heal, pooled damage for a unit (T5-AMB-39)
+    or lost hit points for a Single Character."""
+    if friend.side != body.side or not friend.on_table:
+        return Refusal(f"{friend.id} is not a friendly body on the table", "T5-DEC-11")
+    spread = gap(body.footprint, friend.footprint)
+    if spread > feet(heal.range) + EPS:
+        return Refusal(f"{friend.id} is {spread * 10:.0f} ft away, beyond {heal.name}'s "
+                       f"{heal.range} ft", "T5-GEN-02")
+    if isinstance(friend, Unit):
+        if state.options.unit_healing == "disabled":
+            return Refusal("healing a unit has no effect (option unit_healing: disabled)",
+                           "T5-AMB-39")
+        if friend.tdr <= 0:
+            return Refusal(f"{friend.id} has received no damage this round to heal",
+                           "T5-AMB-39")
+    elif friend.character.hp >= friend.stats.hp:
+        return Refusal(f"{friend.id} has all its hit points", "T5-GEN-02")
+    return None
 
 
 def heals_left(character: Character, heal: HealSpec) -> bool:
@@ -815,7 +1091,7 @@ def character_options(ctx: Ctx, body: Body, *, bonus: bool) -> tuple[list[Order]
         if attacks and (character.duel is not None or isinstance(body, Single)):
             default = attacks[0]
     for area in stats.areas:
-        if area.action == slot and combat.area_uses_left(ctx, body, area.name,
+        if area.action == slot and combat.area_uses_left(body, area.name,
                                                          by_commander) != 0:
             options += [Order.of("area", word(area.name), t.id) for t in
                         combat.area_targets(ctx, body, area.name, by_commander=by_commander)]
@@ -897,7 +1173,7 @@ def unit_action_options(ctx: Ctx, unit: Unit) -> tuple[list[Order], Order]:
                 attacks += [Order.of("attack", kind, t.id)
                             for t in combat.legal_targets(ctx, unit, kind)]
         for area in unit.member.areas:
-            if area.action == "action" and combat.area_uses_left(ctx, unit, area.name,
+            if area.action == "action" and combat.area_uses_left(unit, area.name,
                                                                  False) != 0:
                 attacks += [Order.of("area", word(area.name), t.id) for t in
                             combat.area_targets(ctx, unit, area.name, by_commander=False)]
