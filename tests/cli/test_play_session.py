@@ -429,10 +429,40 @@ def test_long_option_lists_are_grouped_and_filtered(
     grouped, listed, no_kind, refused = move.split(PROMPT)[:4]
     assert "56 orders for a-sword, by kind" in grouped
     assert 'move (56): x 0-7, y 0-7; type "move X Y"' in grouped
-    assert "      1 oooo.ooo" in grouped  # a-pike stands on (4, 1)
+    assert "\n  1 oooo.ooo\n" in grouped  # a-pike stands on (4, 1)
     assert len(grouped.strip().splitlines()) < 15
     assert "56. move 2 7" in listed and "move (56):" in listed
     assert "? hold: no order here is of that kind or names it (kinds: move)" in no_kind
     # a refused order is explained and the question asked again
     assert "move 9 9: not one of the legal move orders here" in refused
     assert "A decides move: move 3 3" in result.stdout
+
+
+def test_resume_of_a_file_that_no_longer_fits_the_battle(
+    tmp_path: Path, person_factory: Callable[..., Person]
+) -> None:
+    tiny = write_tiny(tmp_path)
+    out = tmp_path / "broken.json"
+    person_factory(ANSWERS, stop_after=5)
+    assert play(tiny, "--side", "A", "--seed", "4", "--replay", out).exit_code == 2
+    text = out.read_text(encoding="utf-8")
+    # another side's recorded decision that the battle no longer makes
+    b_move = next(d["order"] for d in load(out)["decisions"] if d["side"] == "B"
+                  and d["kind"] == "move")
+    other = tmp_path / "other.json"
+    edited = text.replace(f'"order": "{b_move}"', '"order": "move 0 0"')
+    other.write_text(edited, encoding="utf-8")
+    person_factory(stop_after=0)
+    result = play("--resume", other)
+    assert result.exit_code == 2
+    assert re.fullmatch(rf"error: {re.escape(str(other))}: decisions: decision \d+ differs on "
+                        r"re-running: the file has B move 'move 0 0', the battle now gives B "
+                        rf"move '{b_move}'\n", result.stderr)
+    assert other.read_text(encoding="utf-8") == edited  # left as it was, not rewritten
+    # the person's own recorded decision that is not legal
+    mine = tmp_path / "mine.json"
+    mine.write_text(text.replace('"order": "move 4 3"', '"order": "move 9 9"'), encoding="utf-8")
+    result = play("--resume", mine)
+    assert result.exit_code == 2
+    assert "recorded decision 3 of A, 'move 9 9', does not answer the move of a-pike (A) " \
+           "decision" in result.stderr

@@ -16,10 +16,10 @@ Example:
     16 orders for a1, by kind (numbers count through the full list; ? lists it, ? KIND one kind):
       1. hold
       move (15): x 0-4, y 0-2; type "move X Y"
-          2 ooooo
-          1 ooooo
-          0 ooooo
-            01234
+      2 ooooo
+      1 ooooo
+      0 ooooo
+        01234
 """
 
 from __future__ import annotations
@@ -145,8 +145,8 @@ def destination_grid(entries: Sequence[Entry]) -> list[str]:
     rows = []
     for y in range(max(ys), min(ys) - 1, -1):
         marks = "".join("o" if (x, y) in cells else "." for x in range(width))
-        rows.append(f"    {y:>3} {marks}")
-    rows.append("        " + "".join(str(x % 10) for x in range(width)))
+        rows.append(f"{y:>3} {marks}")
+    rows.append("    " + "".join(str(x % 10) for x in range(width)))
     return rows
 
 
