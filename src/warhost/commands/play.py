@@ -31,6 +31,7 @@ from warhost.commands._shared import (
     print_summary,
     require_side,
 )
+from warhost.commands.simulate import paragraphs
 from warhost.core.battle import Battle
 from warhost.core.commanders import HumanCommander, UndoRequested
 from warhost.core.decisions import Decision
@@ -42,6 +43,16 @@ from warhost.core.scenario import load_scenario
 from warhost.render.maps import map_title, text_map
 from warhost.render.narrative import Narrator
 from warhost.render.options import option_listing
+
+
+PLAY_HELP = """Command one side yourself; the other keeps the scenario's commander.
+
+The battle is saved to a play file as it goes (default: beside SCENARIO, its stem +
+.play.json; an existing file is never overwritten). If you stop (Ctrl-C, end of input, a
+closed terminal), continue it with warhost play --resume FILE.
+
+At a decision type the number of an order or its text; ? lists every order, ? KIND one kind,
+undo takes back your last decision, map draws the map again, help lists the rest."""
 
 
 class HangUp(KeyboardInterrupt):
@@ -68,12 +79,7 @@ def play(
         typer.Option("--resume", metavar="FILE", help="Continue the unfinished battle in FILE."),
     ] = None,
 ) -> None:
-    """Command one side yourself; the other keeps the scenario's commander.
-
-    The battle is saved as it goes: if you stop (Ctrl-C, end of input), continue it with
-    --resume FILE. At a decision, type the number of an order or its text; ? lists the orders,
-    undo takes back your last decision, map draws the map, help lists the rest.
-    """
+    """Command one side yourself; the other keeps the scenario's commander (see PLAY_HELP)."""
     if resume is not None:
         given = [name for name, value in (("SCENARIO", scenario_file), ("--side", side),
                                           ("--seed", seed), ("--replay", replay))
@@ -316,4 +322,5 @@ def _battle_dice_seed(seed: int) -> Any:
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command('play')(play)
+    app.command('play', help=paragraphs(PLAY_HELP),
+                short_help="Command one side yourself at the terminal.")(play)
