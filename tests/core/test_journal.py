@@ -129,3 +129,11 @@ def test_undo_takes_back_the_last_decision_and_the_dice_after_it(tmp_path: Path)
     assert not journal.live
     journal.save()
     assert len(load_replay(journal.path, unfinished=True).decisions) == 2
+
+
+def test_dice_that_run_out_before_the_recorded_decisions_are_an_error(tmp_path: Path) -> None:
+    journal = PlayJournal.resume(_unfinished(tmp_path, dice=[]))
+    journal.start_run(PlaybackDice(journal.faces, ScriptedDice([])), {"A": "human", "B": "ai"})
+    assert not journal.live  # two recorded decisions to re-play
+    with pytest.raises(ReplayError, match="dice ran out with 2 recorded decision.s. still"):
+        journal.go_live()

@@ -9,7 +9,8 @@ from warhost.render.options import GROUP_ABOVE, LINE_WIDTH, option_listing
 
 def grid_moves(width: int = 15, height: int = 10) -> Decision:
     """``hold`` and a move to every square of a ``width`` x ``height`` grid but (2, 3)."""
-    moves = [Order.of("move", x, y) for y in range(height) for x in range(width) if (x, y) != (2, 3)]
+    moves = [Order.of("move", x, y) for y in range(height) for x in range(width)
+             if (x, y) != (2, 3)]
     return Decision("A", "move", (Order.of("hold"), *moves), subject="a-1",
                     default=Order.of("hold"))
 

@@ -187,6 +187,10 @@ class PlayJournal:
         """The run has reached the person: check it re-played the file faithfully, then keep
         the file up to date from now on."""
         dice = self._dice
+        if len(self.marks) < len(self.orders):
+            raise ReplayError(f"the recorded dice ran out with {len(self.orders) - len(self.marks)}"
+                              " recorded decision(s) still to re-play", file=str(self.path),
+                              field="dice")
         if isinstance(dice, PlaybackDice) and dice.replaying:
             raise ReplayError(f"{len(dice.faces) - dice.used} recorded dice were not used "
                               "before the person's next decision", file=str(self.path),
