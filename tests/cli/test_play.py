@@ -82,7 +82,10 @@ def test_play_input_ends(tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", str(write_tiny(tmp_path)), "--side", "A", "--seed", "4"],
                            input="")
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines()[-1] == "error: input ended before the battle did"
+    saved = tmp_path / "tiny.play.json"
+    assert result.stderr.strip().splitlines() == [
+        f"error: input ended before the battle did; the battle so far is saved in {saved}: "
+        f"continue it with warhost play --resume {saved}"]
     assert "Traceback" not in result.output
 
 
@@ -93,4 +96,7 @@ def test_play_interrupted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(Console, "input", interrupt)
     result = runner.invoke(app, ["play", str(write_tiny(tmp_path)), "--side", "A", "--seed", "4"])
     assert result.exit_code == 130
-    assert result.stderr.splitlines() == ["error: interrupted"]
+    saved = tmp_path / "tiny.play.json"
+    assert result.stderr.splitlines() == [
+        f"error: interrupted; the battle so far is saved in {saved}: continue it with "
+        f"warhost play --resume {saved}"]

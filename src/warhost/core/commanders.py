@@ -270,52 +270,155 @@ class ReplayCommander(Commander):
         raise ReplayError("replay ran out of recorded decisions", file=self.source, field="decisions")
 
 
+class UndoRequested(Exception):
+    """The person typed ``undo``: take back their last decision. Whoever runs the battle
+    catches it and re-runs the battle to just before that decision (see ``warhost play``)."""
+
+
+Lister = Callable[[Decision, "str | None"], "str | None"]
+"""Lists a decision's options for a person: ``query`` None for the overview shown when the
+decision is asked, ``""`` for every option numbered, a word for the options of that kind (None
+when nothing matches). Numbers always count through the full list."""
+
+
+def plain_listing(decision: Decision, query: str | None = None) -> str | None:
+    """Every option numbered, one per line (a word keeps only that kind); the default
+    :data:`Lister` (``warhost play`` groups long lists, see :mod:`warhost.render.options`)."""
+    entries = [(i, decision.option(i - 1)) for i in range(1, decision.option_count + 1)]
+    if query:
+        entries = [(i, o) for i, o in entries if o.kind == query]
+        if not entries:
+            return None
+    lines = [f"  {i}. {o}" for i, o in entries]
+    if decision.default is not None:
+        lines.append(f"  (Enter = {decision.default})")
+    return "\n".join(lines)
+
+
 class HumanCommander(Commander):
     """A person at the terminal. ``show`` displays text, ``ask`` reads one answer.
 
-    The person types the number of an option or the order's text; ``?`` lists the options again.
+    The person types the number of an option, the order's text (any legal order, listed or
+    not), Enter for the default, ``?`` for every option (``? KIND`` for one kind), ``help``,
+    ``map`` (when ``redraw`` is given) or ``undo`` (when ``undo`` is True: raises
+    :class:`UndoRequested` if there is a decision to take back). A refused answer is explained
+    (reason and rule ID) and the person is asked again.
+
+    ``describe(decision, state)`` gives the heading shown before each question; ``lister``
+    formats the options (default :func:`plain_listing`). ``recorded`` holds the texts of
+    decisions already taken (a resumed or undone battle re-run): they answer the first
+    decisions without asking. ``on_answer(decision, order)`` is told of every answer, recorded
+    or typed.
     """
 
     kind = "human"
     reads_orders = True
+    HELP = (
+        "  NUMBER       the order with that number (numbers count through the full list)\n"
+        "  ORDER        an order's text, e.g. move 4 7 (any legal order, listed or not)\n"
+        "  Enter        the default order, when there is one\n"
+        "  ?            every order, numbered;  ? KIND  only that kind, e.g. ? move"
+    )
 
     def __init__(
         self,
         ask: Callable[[str], str],
         show: Callable[[str], None],
         describe: Callable[[Decision, Any], str] | None = None,
+        *,
+        lister: Lister | None = None,
+        redraw: Callable[[Any], None] | None = None,
+        recorded: Sequence[str] = (),
+        on_answer: Callable[[Decision, Order], None] | None = None,
+        undo: bool = False,
     ) -> None:
         self.ask = ask
         self.show = show
         self.describe = describe
+        self.lister: Lister = lister if lister is not None else plain_listing
+        self.redraw = redraw
+        self.recorded = list(recorded)
+        self.on_answer = on_answer
+        self.undo = undo
+        self.taken = 0
+        """Decisions answered so far in this battle (recorded ones included)."""
 
     def choose(self, decision: Decision, state: Any) -> Order:
-        if self.describe is not None:
-            self.show(self.describe(decision, state))
-        self._list(decision)
+        if self.taken < len(self.recorded):
+            order = self._recorded(decision)
+        else:
+            if self.describe is not None:
+                self.show(self.describe(decision, state))
+            self._list(decision, None)
+            order = self._typed(decision, state)
+        self.taken += 1
+        if self.on_answer is not None:
+            self.on_answer(decision, order)
+        return order
+
+    def _recorded(self, decision: Decision) -> Order:
+        text = self.recorded[self.taken]
+        verdict = self.judge(decision, text)
+        if isinstance(verdict, Refusal):
+            raise ReplayError(
+                f"recorded decision {self.taken + 1} of {self.side}, {text!r}, does not answer "
+                f"the {describe_decision(decision)} decision: {verdict}", field="decisions")
+        return verdict
+
+    def _typed(self, decision: Decision, state: Any) -> Order:
+        """Ask until the person gives a legal order."""
         while True:
             answer = self.ask(f"[{self.side}] {decision.prompt or decision.kind} > ").strip()
-            if answer in {"?", "help"}:
-                self._list(decision)
+            if answer == "?" or answer.startswith("? "):
+                self._list(decision, answer[1:].strip())
+                continue
+            if answer == "help":
+                self.show(self._help())
+                continue
+            if answer == "map" and self.redraw is not None:
+                self.redraw(state)
+                continue
+            if answer == "undo" and self.undo:
+                if self.taken:
+                    raise UndoRequested()
+                self.show("undo: nothing to take back yet; this is your first decision")
                 continue
             if answer == "" and decision.default is not None:
                 return decision.default
             if answer.isdigit():
-                if 1 <= int(answer) <= len(decision.options):
-                    return decision.options[int(answer) - 1]
-                self.show(f"{answer}: no order has that number; the list runs from 1 to "
-                          f"{len(decision.options)}")
+                count = decision.option_count
+                if 1 <= int(answer) <= count:
+                    return decision.option(int(answer) - 1)
+                self.show(f"{answer}: no order has that number; the list runs from 1 to {count}")
                 continue
             if not answer:
-                self.show("type the number of an order, its text, or ? for the list")
+                self.show("type the number of an order, its text, or ? for the list "
+                          "(help lists the rest)")
                 continue
             verdict = self.judge(decision, answer)
             if isinstance(verdict, Order):
                 return verdict
             self.show(f"{answer}: {verdict}")
 
-    def _list(self, decision: Decision) -> None:
-        lines = [f"  {i}. {o}" for i, o in enumerate(decision.options, start=1)]
-        if decision.default is not None:
-            lines.append(f"  (Enter = {decision.default})")
-        self.show("\n".join(lines))
+    def _list(self, decision: Decision, query: str | None) -> None:
+        text = self.lister(decision, query)
+        if text is None:
+            kinds = dict.fromkeys(decision.option(i).kind for i in range(decision.option_count))
+            text = f"? {query}: no order here is of that kind or names it " \
+                   f"(kinds: {', '.join(kinds)})"
+        self.show(text)
+
+    def _help(self) -> str:
+        lines = [self.HELP]
+        if self.redraw is not None:
+            lines.append("  map          draw the map again")
+        if self.undo:
+            lines.append("  undo         take back your last decision (again to go further back)")
+        lines.append("  help         this list")
+        return "\n".join(lines)
+
+    def finish(self) -> None:
+        left = len(self.recorded) - self.taken
+        if left > 0:
+            raise ReplayError(f"the battle ended with {left} recorded decision(s) of "
+                              f"{self.side} unused", field="decisions")

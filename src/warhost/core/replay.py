@@ -18,6 +18,10 @@ A replay is a JSON document::
       "log": [{"seq": 0, "type": "battle_start", ...}, ...]
     }
 
+A battle still being played (``warhost play`` writes its file as it goes) is stored as an
+*unfinished* replay: ``"finished": false``, the decisions and typed dice so far, and no
+``events``, ``log_sha256`` or ``log`` yet (see :func:`unfinished_replay_data`).
+
 Re-running it (:func:`rerun`) plays the battle again with every side answered by a
 :class:`~warhost.core.commanders.ReplayCommander` and must give the same event log: the same
 digest and, where the log is stored, the same events one by one.
@@ -146,6 +150,8 @@ class Replay:
     log: list[Event] | None = None
     dice: list[int] | None = None
     lines: dict[str, int] = field(default_factory=dict, repr=False)
+    finished: bool = True
+    """False for the file of a battle still being played (no log digest yet)."""
 
     def line_of(self, key: str) -> int | None:
         """The line of a top-level field in the file, when known."""
@@ -169,6 +175,35 @@ def replay_data(
     keep_log: bool = True,
 ) -> dict[str, Any]:
     """The replay document of a finished battle, as plain data."""
+    data = _head(scenario, result.seed, commanders, dice)
+    data["decisions"] = list(result.decisions)
+    data["events"] = len(result.log)
+    data["log_sha256"] = result.log.digest()
+    if keep_log and result.log.record:
+        data["log"] = list(result.log.events)
+    return data
+
+
+def unfinished_replay_data(
+    scenario: Scenario,
+    seed: int,
+    commanders: Mapping[str, str],
+    decisions: Sequence[Mapping[str, Any]],
+    *,
+    dice: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """The replay document of a battle still being played: ``"finished": false`` and the
+    decisions (and typed dice) so far; it has no log yet."""
+    data = _head(scenario, seed, commanders, dice)
+    data["finished"] = False
+    data["decisions"] = [dict(d) for d in decisions]
+    return data
+
+
+def _head(
+    scenario: Scenario, seed: int, commanders: Mapping[str, str], dice: Sequence[int] | None
+) -> dict[str, Any]:
+    """The fields every replay document starts with."""
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -176,16 +211,11 @@ def replay_data(
         "ruleset": scenario.ruleset.versioned_name,
         "scenario_file": scenario.source,
         "scenario": scenario.data,
-        "seed": result.seed,
+        "seed": seed,
         "commanders": dict(commanders),
     }
     if dice is not None:
         data["dice"] = list(dice)
-    data["decisions"] = list(result.decisions)
-    data["events"] = len(result.log)
-    data["log_sha256"] = result.log.digest()
-    if keep_log and result.log.record:
-        data["log"] = list(result.log.events)
     return data
 
 
@@ -257,12 +287,12 @@ def _looks_like_scenario(text: str) -> bool:
     return any(line.startswith("ruleset:") for line in text[:65536].splitlines())
 
 
-def load_replay(path: str | Path) -> Replay:
+def load_replay(path: str | Path, *, unfinished: bool = False) -> Replay:
     """Read and check a replay file.
 
     Raises :class:`ReplayError` naming the file (and line and field where known) when the file
     cannot be read, is not JSON, is not a replay, or comes from another warhost or ruleset
-    version.
+    version; also for the file of an unfinished battle unless ``unfinished`` is True.
     """
     source = str(path)
     text = read_user_file(path, ReplayError, "replay")
@@ -295,7 +325,15 @@ def load_replay(path: str | Path) -> Replay:
             "(a replay is only checked by the version that made it)",
             file=source, line=lines.get("warhost"), field="version",
         )
+    finished = data.get("finished", True)
+    if not isinstance(finished, bool):
+        raise fail("must be true or false", "finished")
+    if not finished and not unfinished:
+        raise fail("the battle in this file is unfinished: continue it with "
+                   f"warhost play --resume {source}", "finished")
     for key, kind in _REQUIRED.items():
+        if not finished and key in ("events", "log_sha256"):
+            continue
         if key not in data:
             raise ReplayError("missing required field", file=source, line=1, field=key)
         if not isinstance(data[key], kind) or isinstance(data[key], bool):
@@ -324,11 +362,12 @@ def load_replay(path: str | Path) -> Replay:
         seed=data["seed"],
         commanders={str(k): str(v) for k, v in data["commanders"].items()},
         decisions=data["decisions"],
-        events=data["events"],
-        log_sha256=data["log_sha256"],
+        events=data.get("events", 0),
+        log_sha256=data.get("log_sha256", ""),
         log=log,
         dice=dice,
         lines=lines,
+        finished=finished,
     )
     replay_scenario(replay)  # checks the ruleset version and the scenario itself
     return replay
