@@ -54,7 +54,7 @@ def test_generic_lines_for_engine_events() -> None:
                         "rounds": 4, "reason": "round limit"})
     assert end == "Draw after 4 round(s) (round limit); scores: A 1, B 1"
     assert generic_line({"seq": 2, "type": "odd_thing", "unit": "x", "at": [1, 2]}) == \
-        "odd_thing: unit=x, at=(1, 2)"
+        "odd thing: unit x, at (1, 2)"
 
 
 def test_ruleset_wording_comes_first_and_falls_back() -> None:
@@ -64,7 +64,7 @@ def test_ruleset_wording_comes_first_and_falls_back() -> None:
     roll = {"seq": 1, "type": "roll", "expr": "1d6", "faces": [5], "why": "first player"}
     assert narrator.line(roll) == "rolls 1d6: 5 (first player)"
     # an event the ruleset would word, but with fields missing: the generic text
-    assert narrator.line({"seq": 2, "type": "move", "unit": "g1"}) == "move: unit=g1"
+    assert narrator.line({"seq": 2, "type": "move", "unit": "g1"}) == "move: unit g1"
 
 
 def test_narrator_reads_a_growing_log() -> None:
