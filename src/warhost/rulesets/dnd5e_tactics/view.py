@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from warhost.rulesets.dnd5e_tactics.state import T5State, Unit
+from warhost.rulesets.dnd5e_tactics.state import ACTIVE, T5State, Unit
 
 
 def _outline(shape: Any) -> list[list[float]]:
@@ -13,21 +13,33 @@ def _outline(shape: Any) -> list[list[float]]:
 
 
 def map_view(state: T5State) -> dict[str, Any]:
-    """The table: terrain areas and every body's footprint, in inches."""
+    """The table: terrain areas and every body's footprint, in inches.
+
+    Bodies are listed in turn order (fixed after set-up), so their short labels on the map
+    stay the same from round to round; name, kind and strength feed the map's key.
+    """
     from warhost.rulesets.dnd5e_tactics.end_of_round import side_scores
 
     units = []
     for body_id in state.order:
         body = state.bodies[body_id]
+        status = body.status
         if isinstance(body, Unit):
-            label = f"{body.name} {body.members}"
+            cmd = body.commander
+            kind = f"unit of {body.member.name}, {body.stance} stance, {body.track} track"
+            strength = f"{body.members}/{body.start_members} members, " + (
+                f"commander {cmd.hp} hp" if cmd.alive else "commander slain")
             stance: str | None = body.stance
+            if body.fled and status == ACTIVE:
+                status = "fled"
         else:
-            label = f"{body.name} {body.character.hp}hp"
+            char = body.character
+            kind = f"single character ({char.stats.name})"
+            strength = f"{char.hp}/{char.stats.hp} hp"
             stance = None
         units.append({
-            "id": body.id, "side": body.side, "label": label,
-            "polygon": _outline(body.footprint), "status": body.status,
+            "id": body.id, "side": body.side, "name": body.name, "kind": kind,
+            "strength": strength, "polygon": _outline(body.footprint), "status": status,
             "stance": stance, "facing": body.facing,
         })
     return {

@@ -5,15 +5,42 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from warhost.rulesets.fantasy_battle.state import FACING_NAMES, FBState
+from warhost.rulesets.fantasy_battle.state import (
+    DEFEATED,
+    FACING_NAMES,
+    IN_POOL,
+    RANK_DICE,
+    FBState,
+    Unit,
+)
 
 _SHORT = {"warrior": "W", "pike": "P", "archer": "A", "knight": "K", "lancer": "L",
           "mounted_archer": "MA"}
 _RANK = {"standard": "", "elite": "*", "champion": "**"}
+_CLASS = {"warrior": "Warrior", "pike": "Pike", "archer": "Archer", "knight": "Knight",
+          "lancer": "Lancer", "mounted_archer": "Mounted Archer"}
+_STATUS = {DEFEATED: "defeated", IN_POOL: "in the pool"}
+
+
+def _marks(units: list[Unit]) -> list[list[str]]:
+    """``[symbol, meaning]`` for each class letter and rank mark the units show, in a fixed
+    order (the map legend explains them)."""
+    classes = {u.cls for u in units}
+    ranks = {u.rank for u in units}
+    out = [[_SHORT[c], _CLASS[c]] for c in _SHORT if c in classes]
+    out += [[_RANK[r], f"{r} ({RANK_DICE[r]} dice)"] for r in ("elite", "champion") if r in ranks]
+    if "standard" in ranks:
+        out.append(["", f"no star: standard ({RANK_DICE['standard']} die)"])
+    return out
 
 
 def map_view(state: FBState) -> dict[str, Any]:
-    """Plain data for the map renderer (see warhost.render.maps)."""
+    """Plain data for the map renderer (see warhost.render.maps).
+
+    Every unit is listed, in the scenario's order, so that its short label on the map stays
+    the same from round to round; a unit off the map (defeated, or in the reinforcement pool)
+    has no position and is only listed in the key.
+    """
     cells = [
         {"x": x, "y": y, "terrain": state.grid.terrain((x, y)), "level": state.grid.level((x, y))}
         for (x, y) in state.grid.squares()
@@ -21,18 +48,24 @@ def map_view(state: FBState) -> dict[str, Any]:
     ]
     units = []
     for unit in state.units.values():
-        if not unit.on_map or unit.anchor is None:
-            continue
+        here = unit.anchor if unit.on_map else None
+        fate = f", {unit.fate_left} Fate" if unit.fate_left else ""
         units.append({
-            "id": unit.id, "side": unit.side,
-            "label": _SHORT[unit.cls] + _RANK[unit.rank],
-            "x": unit.anchor[0], "y": unit.anchor[1], "w": unit.size, "h": unit.size,
-            "facing": list(unit.facing) if unit.facing else None,
-            "status": unit.status, "wounded": unit.wounded,
+            "id": unit.id, "side": unit.side, "name": unit.name,
+            "mark": _SHORT[unit.cls] + _RANK[unit.rank],
+            "kind": f"{unit.rank} {_CLASS[unit.cls]} ({unit.type})"
+                    + (", dismounted" if unit.dismounted else ""),
+            "strength": f"{RANK_DICE[unit.rank]}d6{fate}",
+            "x": here[0] if here else None, "y": here[1] if here else None,
+            "w": unit.size, "h": unit.size,
+            "facing": list(unit.facing) if unit.facing and here else None,
+            "status": "active" if here else _STATUS.get(unit.status, "off the map"),
+            "wounded": unit.wounded,
         })
     return {
         "width": state.grid.width, "height": state.grid.height, "cells": cells, "units": units,
         "sides": list(state.sides),
+        "marks": _marks(list(state.units.values())),
         "victory_areas": [{"name": a["name"], "squares": [list(s) for s in a["squares"]]}
                           for a in state.victory_areas],
         "round": state.round, "scores": dict(state.scores),
