@@ -172,3 +172,14 @@ def test_text_map_stays_compact_for_the_grand_battle(grand: dict[str, Any]) -> N
     """30 rows, the axis, at most 4 legend lines and the key, several units a line."""
     lines = text_map(grand).splitlines()
     assert len(lines) <= 30 + 1 + 4 + 16
+
+
+def test_a_grid_too_wide_for_labels_shows_side_letters_and_still_keys_them() -> None:
+    view = {"width": 100, "height": 3, "sides": ["Good", "Evil"], "cells": [],
+            "units": [{"id": "g1", "side": "Good", "x": 1, "y": 1, "wounded": True},
+                      {"id": "e1", "side": "Evil", "x": 5, "y": 1}]}
+    lines = text_map(view).splitlines()
+    assert lines[1] == "  1 .g...E" + "." * 94
+    assert lines[4] == "Legend: . clear; G a unit of Good; E a unit of Evil; g wounded (lower case)"
+    assert lines[5:] == ["Good: g1 (wounded)", "Evil: e1"]
+    assert text_map(dict(view, width=130)) == ""
