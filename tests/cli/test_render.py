@@ -22,11 +22,11 @@ VIEW: dict[str, Any] = {
         {"x": 7, "y": 4, "terrain": "deep_water", "level": 0},
     ],
     "units": [
-        {"id": "a1", "side": "Good", "label": "P*", "x": 1, "y": 1, "w": 1, "h": 1,
+        {"id": "a1", "side": "Good", "mark": "P*", "x": 1, "y": 1, "w": 1, "h": 1,
          "facing": [0, 1], "status": "active", "wounded": False},
-        {"id": "a2", "side": "Good", "label": "K", "x": 4, "y": 0, "w": 2, "h": 2,
+        {"id": "a2", "side": "Good", "mark": "K", "x": 4, "y": 0, "w": 2, "h": 2,
          "facing": None, "status": "active", "wounded": True},
-        {"id": "b1", "side": "Evil", "label": "W**", "x": 5, "y": 6, "w": 1, "h": 1,
+        {"id": "b1", "side": "Evil", "mark": "W**", "x": 5, "y": 6, "w": 1, "h": 1,
          "facing": None, "status": "active", "wounded": False},
     ],
     "sides": ["Good", "Evil"],
@@ -54,7 +54,7 @@ def test_generic_lines_for_engine_events() -> None:
                         "rounds": 4, "reason": "round limit"})
     assert end == "Draw after 4 round(s) (round limit); scores: A 1, B 1"
     assert generic_line({"seq": 2, "type": "odd_thing", "unit": "x", "at": [1, 2]}) == \
-        "odd_thing: unit=x, at=(1, 2)"
+        "odd thing: unit x, at (1, 2)"
 
 
 def test_ruleset_wording_comes_first_and_falls_back() -> None:
@@ -64,7 +64,7 @@ def test_ruleset_wording_comes_first_and_falls_back() -> None:
     roll = {"seq": 1, "type": "roll", "expr": "1d6", "faces": [5], "why": "first player"}
     assert narrator.line(roll) == "rolls 1d6: 5 (first player)"
     # an event the ruleset would word, but with fields missing: the generic text
-    assert narrator.line({"seq": 2, "type": "move", "unit": "g1"}) == "move: unit=g1"
+    assert narrator.line({"seq": 2, "type": "move", "unit": "g1"}) == "move: unit g1"
 
 
 def test_narrator_reads_a_growing_log() -> None:
@@ -97,7 +97,7 @@ def test_draw_svg_has_labels_and_legend(tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     assert "<svg" in text[:400]
     for words in ("Test map", "Good", "Evil", "blocking", "deep water", "wounded",
-                  "pike facing", "victory area", "ford"):
+                  "facing (arrow)", "victory area", "ford"):
         assert words in text, words
 
 
@@ -115,10 +115,9 @@ def test_draw_refuses_other_formats(tmp_path: Path) -> None:
 
 def test_text_map() -> None:
     lines = text_map(VIEW).splitlines()
-    assert len(lines) == 9
     assert lines[0].startswith("  7 ")
-    row = {int(line[:3]): line[4:] for line in lines[:-1]}
-    assert row[3][2:4] == "#%"
-    assert row[1][1] == "G" and row[0][4:6] == "gg" and row[6][5] == "E"
-    assert row[6][8] == "*"
-    assert lines[-1].strip() == "0123456789"
+    row = {int(line[:3]): line[4:] for line in lines[:8]}
+    assert row[3][6:12] == "#  %  "
+    assert row[1][3:5] == "G1" and row[0][12:17] == "g2 g2" and row[6][15:17] == "E1"
+    assert row[6][24] == "+"
+    assert lines[8].strip() == "0  1  2  3  4  5  6  7  8  9"

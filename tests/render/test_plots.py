@@ -9,7 +9,15 @@ import pytest
 
 from warhost.core.errors import WarhostError
 from warhost.core.scenario import load_scenario
-from warhost.render.plots import outcome_rates, plot_summary, plot_sweep, side_strengths
+from warhost.render.plots import (
+    outcome_rates,
+    plot_summary,
+    plot_sweep,
+    side_strengths,
+    summary_figure,
+    sweep_figure,
+    wrap_name,
+)
 from warhost.sim.runner import BattleRecord, UnitRow, simulate
 from warhost.sim.stats import wilson
 
@@ -112,3 +120,68 @@ def test_unknown_image_format(tmp_path: Path) -> None:
         plot_sweep(_points([0.5]), tmp_path / "sweep.gif")
     assert info.value.field == "plot"
     assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- long names, many sides
+
+LONG = ["The Grand Alliance of the Northern Kingdoms", "Horde of the Ashen Wastes and Its Allies",
+        "Free Companies of the Southern Marches", "Children of the Drowned Moon, Sea Raiders"]
+
+
+def _long_records(sides: list[str]) -> list[BattleRecord]:
+    out = []
+    for i in range(40):
+        units = [UnitRow(f"u{s}{j}", side, 3, (i * (s + 1) + j) % 4, 0, "alive")
+                 for s, side in enumerate(sides) for j in range(2)]
+        winner = sides[i % (len(sides) + 1)] if i % (len(sides) + 1) < len(sides) else None
+        out.append(BattleRecord(i, i, winner, 1 + i % 7, "", {}, units))
+    return out
+
+
+def _overlapping_texts(fig: Any) -> list[tuple[str, str]]:
+    """Pairs of texts of the drawn figure whose boxes overlap (tick labels, legends, titles,
+    annotations): measured with the renderer after the figure is laid out."""
+    from itertools import combinations
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
+    return [(a, b) for (a, box_a), (b, box_b) in combinations(boxes, 2) if box_a.overlaps(box_b)]
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_summary_with_long_side_names_has_no_overlapping_text(count: int) -> None:
+    sides = LONG[:count]
+    fig = summary_figure({"scenario": "Long names", "battles": 40}, _long_records(sides))
+    assert _overlapping_texts(fig) == []
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert len(ticks) == count + 1 and ticks[-1].startswith("Draw")
+    assert all(len(line) <= 16 for tick in ticks for line in tick.splitlines())  # wrapped
+    legend = [t.get_text().replace("\n", " ") for t in fig.legends[0].get_texts()]
+    for side in sides:  # the full names, once each, under the panels
+        assert sum(entry.startswith(side + " survivors mean") for entry in legend) == 1
+
+
+def test_sweep_with_four_long_side_names_has_no_overlapping_text() -> None:
+    points = []
+    for value in range(3, 9):
+        wins = (value * 5, 40, 20, 40 - value * 5)
+        points.append({"value": value, "n": 100, "sides": {
+            side: {"wins": k, "win_probability": k / 100, "interval": list(wilson(k, 100))}
+            for side, k in zip(LONG, wins, strict=True)}})
+    fig = sweep_figure(points, label="victory_points")
+    assert _overlapping_texts(fig) == []
+    legend = [t.get_text().replace("\n", " ") for t in fig.axes[0].get_legend().get_texts()]
+    assert legend[:4] == [f"{side} wins" for side in LONG]
+    assert legend[4] == f"break-even ({LONG[0]} at 50%): none in range"
+
+
+def test_wrap_name() -> None:
+    assert wrap_name("Horde of the Ashen Wastes", 10) == "Horde of\nthe Ashen\nWastes"
+    assert wrap_name("The Grand Alliance of the Northern Kingdoms", 10, 2) == \
+        "The Grand\nAlliance…"

@@ -4,28 +4,39 @@ A map view is plain data::
 
     {"width": 30, "height": 20,
      "cells": [{"x": 3, "y": 4, "terrain": "hindering", "level": 0}, ...],   # non-clear squares
-     "units": [{"id": "g1", "side": "Good", "label": "W*", "x": 2, "y": 0, "w": 1, "h": 1,
-                "facing": [0, 1] or None, "status": "active", "wounded": False}, ...],
+     "units": [{"id": "g1", "side": "Good", "name": "Ser Corvin", "mark": "W*",
+                "kind": "elite Warrior (infantry)", "strength": "2d6, 1 Fate",
+                "x": 2, "y": 0, "w": 1, "h": 1, "facing": [0, 1] or None,
+                "status": "active", "wounded": False}, ...],
+     "marks": [["W", "Warrior"], ["*", "elite (2 dice)"], ...],
      "sides": ["Good", "Evil"],
      "victory_areas": [{"name": "ford", "squares": [[10, 10], ...]}],
      "round": 3, "scores": {"Good": 2, "Evil": 5}}
 
-Square ``(x, y)`` covers ``[x, x+1] x [y, y+1]``; y grows upwards (north).
+Square ``(x, y)`` covers ``[x, x+1] x [y, y+1]``; y grows upwards (north). A unit off the map
+(``x`` None: defeated, say) is listed in the key only. ``mark`` is a short symbol drawn on the
+unit and ``marks`` explains its parts in the legend; ``name``, ``kind`` and ``strength`` are
+words for the key. All of them are optional.
 
 Battles fought on an open table (see :mod:`warhost.geometry.table`) give a *table* view instead,
 in inches from the south-west corner, with facings as compass bearings (0 north, 90 east)::
 
     {"geometry": "table", "width": 48, "height": 36,
      "areas": [{"name": "Old wood", "kind": "forest", "polygon": [[x, y], ...]}, ...],
-     "units": [{"id": "H-1", "side": "Humans", "label": "Spears 38", "polygon": [[x, y], ...],
+     "units": [{"id": "H-1", "side": "Humans", "name": "Spears", "kind": "...",
+                "strength": "38/40 members", "polygon": [[x, y], ...],
                 "status": "active" | "fled" | "routed" | "destroyed",
                 "stance": "close" | "open" | None, "facing": 90.0 | None}, ...],
      "sides": ["Humans", "Orcs"], "round": 3, "scores": {"Humans": 1, "Orcs": 0}}
 
 A unit without a polygon (one that left the table, say) is not drawn.
 
-:func:`draw_map` writes a PNG or SVG with matplotlib; :func:`text_map` gives a small text
-picture for the terminal. Both accept either kind of view.
+Every unit drawn is labelled with its id or, when ids do not fit on their units, with a short
+label (``G1``, see :mod:`warhost.render.map_key`); a key under the map gives each unit's
+label, id, name, kind, strength and state, and the legend beside it explains every colour and
+symbol used. :func:`draw_map` writes a PNG or SVG with matplotlib (:func:`map_figure` gives the
+figure itself); :func:`text_map` gives the text picture for the terminal. Both accept either
+kind of view.
 """
 
 from __future__ import annotations
@@ -37,6 +48,14 @@ from typing import Any
 
 from warhost.core.errors import WarhostError
 from warhost.core.replay import atomic_output
+from warhost.render.map_key import is_placed, key_lines, key_rows, unit_labels
+from warhost.render.text_maps import AREA_LETTERS, TERRAIN_LETTERS, text_map, text_table_map
+
+__all__ = [
+    "AREA_COLOURS", "AREA_LETTERS", "FORMATS", "SIDE_COLOURS", "TERRAIN_COLOURS",
+    "TERRAIN_LETTERS", "WOUNDED_COLOUR", "area_colour", "draw_map",
+    "map_figure", "map_title", "output_format", "side_colours", "text_map", "text_table_map",
+]
 
 FORMATS = ("png", "svg")
 
@@ -52,11 +71,6 @@ TERRAIN_COLOURS: dict[str, str] = {
     "deep_water": "#2f6fb0",
 }
 """Fill colour of each terrain type (unknown types are drawn in grey)."""
-
-TERRAIN_LETTERS: dict[str, str] = {
-    "clear": ".", "blocking": "#", "hindering": "%", "elevated": "^", "slope": "/",
-    "cliff": "|", "concealing": "&", "shallow_water": "~", "deep_water": "=",
-}
 
 SIDE_COLOURS = ("#1f5fbf", "#c0392b", "#8e44ad", "#d4870b", "#16a085", "#2c3e50")
 """Unit colours, one per side in the view's side order."""
@@ -74,16 +88,18 @@ AREA_COLOURS: dict[str, str] = {
 }
 """Fill colour of each kind of table area (other kinds are drawn in light grey)."""
 
-AREA_LETTERS: dict[str, str] = {
-    "forest": "%", "wood": "%", "woods": "%", "ruins": "#", "fields": ":", "field": ":",
-    "water": "~", "river": "~", "lake": "~", "stream": "~",
-}
-"""Character of each kind of table area in :func:`text_map` (other kinds are ``+``)."""
-
 _OTHER_AREA = "#c4c4c4"
-_OTHER_AREA_LETTER = "+"
-_STATUS_ALPHA = {"active": 1.0, "fled": 0.45, "routed": 0.45, "destroyed": 0.25}
-_STATUS_HATCH = {"fled": "//", "routed": "..", "destroyed": "xx"}
+_STATUS_ALPHA = {"active": 1.0, "fled": 0.45, "routed": 0.45, "destroyed": 0.25, "slain": 0.25}
+_STATUS_HATCH = {"fled": "//", "routed": "..", "destroyed": "xx", "slain": "xx"}
+_INK = "#1e1e1e"
+_MIN_FONT = 3.5
+"""Smallest font a unit label is drawn at; a smaller unit keeps its label in the key only."""
+_KEY_FONT = 6.5
+_LEGEND_FONT = 7.0
+_CHAR = 0.62
+"""Width of a bold sans-serif character, in ems (generous, so labels never spill over)."""
+_MONO_CHAR = 0.602
+"""Width of a DejaVu Sans Mono character, in ems."""
 
 
 def side_colours(sides: Sequence[str]) -> dict[str, str]:
@@ -114,27 +130,125 @@ def output_format(path: str | Path) -> str:
 def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None) -> None:
     """Draw ``view`` into ``path`` (``.png`` or ``.svg``), replacing it atomically.
 
-    Terrain squares are filled by type, grid lines mark the squares, units are rectangles in
-    their side's colour with their label, Pikes get an arrow for their facing and wounded
-    units a red dot; the legend names terrain, sides and markers, and the title gives the
-    round and the scores. A table view (``"geometry": "table"``) is drawn by
-    :func:`draw_table_map`.
+    See :func:`map_figure` for what the picture shows.
+    """
+    fmt = output_format(path)
+    fig = map_figure(view, title)
+    with atomic_output(path) as temp:
+        fig.savefig(temp, format=fmt, bbox_inches="tight", pad_inches=0.15)
+
+
+def map_figure(view: Mapping[str, Any], title: str | None = None) -> Any:
+    """The map of ``view`` as a matplotlib ``Figure``.
+
+    Grid views: terrain squares filled by type (with their height level where it matters),
+    grid lines, victory areas hatched, units as rectangles in their side's colour with their
+    label and class mark, an arrow for a facing and a yellow dot when wounded. Table views:
+    areas filled by kind and named, units as their footprints with their label along the
+    frontage and a tick on the front edge; units that fled or routed are faded and hatched,
+    destroyed ones nearly transparent. Both: a legend beside the map for every colour and
+    symbol used, the key under it, and the round and scores in the title.
     """
     if view.get("geometry") == "table":
-        draw_table_map(view, path, title)
+        return _table_figure(view, title)
+    return _grid_figure(view, title)
+
+
+# --------------------------------------------------------------------------- legend and key
+
+
+def _tex(symbol: str) -> str:
+    """A symbol as a mathtext marker (``*`` is an operator there)."""
+    return "$\\mathsf{" + symbol.replace("*", "\\ast") + "}$"
+
+
+def _symbol(symbol: str, meaning: str) -> Any:
+    """A legend entry showing ``symbol`` as text (none for an empty symbol)."""
+    from matplotlib.lines import Line2D
+
+    if not symbol:
+        return Line2D([], [], linestyle="", label=meaning)
+    return Line2D([], [], linestyle="", marker=_tex(symbol), color=_INK,
+                  markersize=5.5 * max(1.0, len(symbol) * 0.75), label=meaning)
+
+
+def _unit_handles(view: Mapping[str, Any], labels: Mapping[str, str], short: bool,
+                  dropped: bool) -> list[Any]:
+    """Legend entries for how units are named: the label, the marks, units off the map."""
+    units = list(view.get("units", []))
+    placed = [u for u in units if is_placed(u)]
+    handles = []
+    if short and placed:
+        example = labels[str(placed[0]["id"])]
+        handles.append(_symbol(example, "unit label (see the key)"))
+    handles += [_symbol(sym, str(meaning)) for sym, meaning in view.get("marks", [])]
+    if len(placed) < len(units):
+        handles.append(_symbol("", "units off the map: in the key only"))
+    if dropped:
+        handles.append(_symbol("", "units too small for a label: see the key"))
+    return handles
+
+
+def _place_key(fig: Any, ax: Any, legend: Any, lines: list[str]) -> None:
+    """Write the key (``lines``: header, then one line per unit) under the map: one column,
+    or more side by side (as many as the map and legend are wide) when one would be taller than
+    half the map; below the legend where it reaches under it."""
+    if len(lines) < 2:
         return
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+    px = fig.dpi / 72  # pixels per point
+    ax_box = ax.get_tightbbox(renderer)
+    leg_box = legend.get_window_extent(renderer)
+    header, body = lines[0], lines[1:]
+    col = (max(len(line) for line in lines) + 4) * _MONO_CHAR * _KEY_FONT * px
+    line_h = 1.2 * _KEY_FONT * px
+    left, right = ax_box.x0, max(ax_box.x1, leg_box.x1)
+    # One column, unless it would run past half the map's height and there is room for more.
+    tall = max(10, int(ax.get_window_extent(renderer).height / 2 // line_h))
+    cols = max(1, min(int((right - left) // col), math.ceil(len(body) / tall)))
+    per = math.ceil(len(body) / cols)
+    cols = math.ceil(len(body) / per)
+    gap = 8 * px
+    top = ax_box.y0 - gap
+    if left + cols * col > leg_box.x0 and leg_box.y0 - gap < top:
+        top = leg_box.y0 - gap
+    width, height = fig.bbox.width, fig.bbox.height
+    fig.text(left / width, top / height, "Key", fontsize=_KEY_FONT + 1, fontweight="bold",
+             va="top", ha="left", color=_INK)
+    top -= 1.6 * line_h
+    for i in range(cols):
+        chunk = body[i * per:(i + 1) * per]
+        fig.text((left + i * col) / width, top / height, "\n".join([header, *chunk]),
+                 family="monospace", fontsize=_KEY_FONT, va="top", ha="left", color=_INK,
+                 linespacing=1.2)
+
+
+def _legend(ax: Any, handles: list[Any]) -> Any:
+    return ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                     fontsize=_LEGEND_FONT, frameon=False, borderaxespad=0, handlelength=1.6)
+
+
+def _fits(text: str, font: float, room_pt: float) -> bool:
+    return len(text) * _CHAR * font <= room_pt
+
+
+# --------------------------------------------------------------------------- grid maps
+
+
+def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
     from matplotlib.collections import LineCollection
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, Rectangle
 
-    fmt = output_format(path)
     width, height = int(view["width"]), int(view["height"])
     colours = side_colours(list(view.get("sides", [])))
     cell = max(0.06, min(0.32, 11.0 / max(width, height)))  # inches per square
-    fig = Figure(figsize=(width * cell + 3.2, height * cell + 1.0), dpi=110)
-    ax = fig.add_axes((0.6 / (width * cell + 3.2), 0.5 / (height * cell + 1.0),
-                       width * cell / (width * cell + 3.2), height * cell / (height * cell + 1.0)))
+    fig_w, fig_h = width * cell + 3.2, height * cell + 1.0
+    fig = Figure(figsize=(fig_w, fig_h), dpi=110)
+    ax = fig.add_axes((0.6 / fig_w, 0.5 / fig_h, width * cell / fig_w, height * cell / fig_h))
     ax.set_xlim(0, width)
     ax.set_ylim(0, height)
     ax.set_aspect("equal")
@@ -142,6 +256,7 @@ def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None
     font = max(4.0, min(9.0, cell * 26))
 
     present = []
+    has_level = False
     for c in view.get("cells", []):
         name = str(c["terrain"])
         if name not in present:
@@ -150,6 +265,7 @@ def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None
                                facecolor=TERRAIN_COLOURS.get(name, _UNKNOWN_TERRAIN), zorder=1))
         level = int(c.get("level") or 0)
         if level and (level != 1 or name != "elevated") and cell >= 0.15:
+            has_level = True
             ax.text(c["x"] + 0.5, c["y"] + 0.5, str(level), ha="center", va="center",
                     fontsize=font * 0.8, color="#333333", zorder=2)
 
@@ -170,20 +286,36 @@ def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None
             ax.text(x0, y1 + 0.1, str(area.get("name", "")), fontsize=font * 0.8,
                     color="#8a6500", va="bottom", zorder=6)
 
-    has_wounded = has_facing = False
-    for u in view.get("units", []):
-        if u.get("x") is None or u.get("y") is None:
-            continue
+    labels = unit_labels(view)
+    placed = [u for u in view.get("units", []) if is_placed(u)]
+
+    def room(u: Mapping[str, Any]) -> float:  # points across the unit's rectangle
+        return (min(float(u.get("w", 1)), float(u.get("h", 1))) - 0.2) * cell * 72
+
+    short = not all(_fits(str(u["id"]), font, room(u)) for u in placed)
+    has_wounded = has_facing = dropped = False
+    for u in placed:
         x, y, w, h = u["x"], u["y"], u.get("w", 1), u.get("h", 1)
         colour = colours.get(u.get("side", ""), "#444444")
         active = u.get("status", "active") == "active"
         ax.add_patch(Rectangle((x + 0.08, y + 0.08), w - 0.16, h - 0.16, facecolor=colour,
                                edgecolor="black", linewidth=0.6, alpha=1.0 if active else 0.45,
                                zorder=5))
-        if cell * min(w, h) >= 0.12:
-            ax.text(x + w / 2, y + h / 2, str(u.get("label") or u.get("id", "")),
-                    ha="center", va="center", color="white", fontsize=font * min(w, h) ** 0.5,
-                    fontweight="bold", zorder=7)
+        text = labels[str(u["id"])] if short else str(u["id"])
+        size = min(font * min(w, h) ** 0.5, room(u) / (_CHAR * len(text)))
+        mark = str(u.get("mark") or "")
+        two = min(size, room(u) / 2.0)  # label over mark: about two lines of text
+        if size < _MIN_FONT:
+            dropped = True
+        elif mark and two >= 5.0 and _fits(mark, 0.8 * two, room(u)):
+            centre = (x + w / 2, y + h / 2)
+            for words, scale, dy in ((text, 1.0, 0.5 * two), (mark, 0.8, -0.55 * two)):
+                ax.annotate(words, centre, xytext=(0, dy), textcoords="offset points",
+                            ha="center", va="center", color="white", fontsize=two * scale,
+                            fontweight="bold", zorder=7)
+        else:
+            ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", color="white",
+                    fontsize=size, fontweight="bold", zorder=7)
         facing = u.get("facing")
         if facing:
             has_facing = True
@@ -194,7 +326,7 @@ def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None
                                     "shrinkA": 0, "shrinkB": 0}, zorder=8)
         if u.get("wounded"):
             has_wounded = True
-            ax.plot([x + w - 0.22], [y + h - 0.22], marker="o", markersize=max(2.5, font * 0.6),
+            ax.plot([x + w - 0.13], [y + h - 0.13], marker="o", markersize=max(2.5, font * 0.5),
                     color=WOUNDED_COLOUR, markeredgecolor="black", markeredgewidth=0.6, zorder=9)
 
     tick = max(1, step, (max(width, height) // 15))
@@ -207,65 +339,25 @@ def draw_map(view: Mapping[str, Any], path: str | Path, title: str | None = None
                                 label="clear")]
     handles += [Patch(facecolor=TERRAIN_COLOURS.get(n, _UNKNOWN_TERRAIN), label=n.replace("_", " "))
                 for n in present if n != "clear"]
-    handles += [Patch(facecolor=c, edgecolor="black", label=s) for s, c in colours.items()]
+    if has_level:
+        handles.append(_symbol("2", "height level of the square"))
     if view.get("victory_areas"):
         handles.append(Patch(fill=False, hatch="//", edgecolor="#d4a017", label="victory area"))
+    handles += [Patch(facecolor=c, edgecolor="black", label=s) for s, c in colours.items()]
+    handles += _unit_handles(view, labels, short, dropped)
     if has_facing:
         handles.append(Line2D([], [], marker=">", color="black", linestyle="-",
-                              label="pike facing"))
+                              label="facing (arrow)"))
     if has_wounded:
         handles.append(Line2D([], [], marker="o", color=WOUNDED_COLOUR, markeredgecolor="black",
                               linestyle="", label="wounded"))
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7,
-              frameon=False, borderaxespad=0)
+    legend = _legend(ax, handles)
     ax.set_title(title if title is not None else map_title(view), fontsize=9)
-
-    with atomic_output(path) as temp:
-        fig.savefig(temp, format=fmt, bbox_inches="tight", pad_inches=0.15)
-
-
-def text_map(view: Mapping[str, Any], max_width: int = 120) -> str:
-    """A text picture of the view: terrain letters, units by the initial of their side (upper
-    case; lower case when wounded; A, B ... when initials clash). North is up. Empty for maps
-    wider than ``max_width``. A table view is drawn by :func:`text_table_map`."""
-    if view.get("geometry") == "table":
-        return text_table_map(view, max_width=max_width)
-    width, height = int(view["width"]), int(view["height"])
-    if width > max_width:
-        return ""
-    rows = [[TERRAIN_LETTERS["clear"]] * width for _ in range(height)]
-    for c in view.get("cells", []):
-        rows[c["y"]][c["x"]] = TERRAIN_LETTERS.get(str(c["terrain"]), "?")
-    for area in view.get("victory_areas", []):
-        for sq in area.get("squares", []):
-            if rows[sq[1]][sq[0]] == TERRAIN_LETTERS["clear"]:
-                rows[sq[1]][sq[0]] = "*"
-    marks = _side_marks(view)
-    for u in view.get("units", []):
-        if u.get("x") is None:
-            continue
-        mark = marks.get(str(u.get("side")), "?")
-        if u.get("wounded"):
-            mark = mark.lower()
-        for dy in range(u.get("h", 1)):
-            for dx in range(u.get("w", 1)):
-                if 0 <= u["y"] + dy < height and 0 <= u["x"] + dx < width:
-                    rows[u["y"] + dy][u["x"] + dx] = mark
-    lines = [f"{y:>3} " + "".join(rows[y]) for y in range(height - 1, -1, -1)]
-    lines.append("    " + "".join(str(x % 10) for x in range(width)))
-    return "\n".join(lines)
+    _place_key(fig, ax, legend, key_lines(key_rows(view, labels if short else None)))
+    return fig
 
 
-def _side_marks(view: Mapping[str, Any]) -> dict[str, str]:
-    """Initial of each side for text maps (A, B ... when initials clash)."""
-    sides = [str(s) for s in view.get("sides", [])]
-    initials = [s[:1].upper() or "?" for s in sides]
-    if len(set(initials)) != len(initials):
-        initials = [chr(ord("A") + i) for i in range(len(sides))]
-    return dict(zip(sides, initials))
-
-
-# --------------------------------------------------------------------------- table views
+# --------------------------------------------------------------------------- table maps
 
 
 def area_colour(kind: str) -> str:
@@ -289,15 +381,31 @@ def _facing_tick(corners: Sequence[tuple[float, float]], facing: float,
     return start, (start[0] + fx * length, start[1] + fy * length)
 
 
-def draw_table_map(view: Mapping[str, Any], path: str | Path, title: str | None = None) -> None:
-    """Draw a table view into ``path`` (``.png`` or ``.svg``), replacing it atomically.
+def _bounds(corners: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    return (min(xs), min(ys), max(xs), max(ys))
 
-    Areas are filled by kind and named, units are their footprints in their side's colour
-    with their label along the frontage (beside them when too small to hold it) and a tick on
-    the front edge for their facing; units
-    that fled or routed are faded and hatched, destroyed ones nearly transparent. Light lines
-    mark every 6 inches (1 foot).
-    """
+
+def _overlap(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether two boxes ``(x0, y0, x1, y1)`` overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _frontage(corners: Sequence[tuple[float, float]],
+              facing: float | None) -> tuple[float, float, float]:
+    """``(frontage, depth, angle)``: the shape's extent along and across its front (in
+    inches) and the angle that runs text along the front, kept upright."""
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    frontage, depth = max(xs) - min(xs), max(ys) - min(ys)
+    angle = 0.0
+    if facing is not None:
+        angle = (-float(facing) + 90.0) % 180.0 - 90.0
+        if abs(angle) > 45:
+            frontage, depth = depth, frontage
+    return frontage, depth, angle
+
+
+def _table_figure(view: Mapping[str, Any], title: str | None) -> Any:
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -305,7 +413,6 @@ def draw_table_map(view: Mapping[str, Any], path: str | Path, title: str | None 
     from shapely.geometry import Polygon as ShapelyPolygon
     from shapely.ops import polylabel
 
-    fmt = output_format(path)
     width, height = float(view["width"]), float(view["height"])
     colours = side_colours(list(view.get("sides", [])))
     scale = max(0.03, min(0.25, 11.0 / max(width, height)))  # figure inches per table inch
@@ -340,15 +447,34 @@ def draw_table_map(view: Mapping[str, Any], path: str | Path, title: str | None 
             if not shape.contains(spot):  # a bent shape: its deepest inside point instead
                 spot = polylabel(shape, tolerance=0.1)
             ax.text(spot.x, spot.y, str(area["name"]), ha="center", va="center",
-                    fontsize=font * 0.9, style="italic", color="#1e1e1e", zorder=2)
+                    fontsize=font * 0.9, style="italic", color=_INK, zorder=2)
 
+    labels = unit_labels(view)
+    placed = [u for u in view.get("units", []) if is_placed(u)]
+
+    def inside(u: Mapping[str, Any], text: str) -> bool:  # the text fits along the front
+        front, depth, _ = _frontage(_xy(u["polygon"]), u.get("facing"))
+        return depth * scale * 72 >= 1.3 * font and _fits(text, font, front * scale * 72 * 0.9)
+
+    def beside(u: Mapping[str, Any], text: str) -> tuple[float, float, float, float]:
+        """The box (inches) of a label written beside the unit, east of it."""
+        corners = _xy(u["polygon"])
+        x0 = max(p[0] for p in corners) + 0.3
+        cy = sum(p[1] for p in corners) / len(corners)
+        half = 0.6 * font / 72 / scale
+        return (x0, cy - half, x0 + len(text) * _CHAR * 0.9 * font / 72 / scale, cy + half)
+
+    # Ids where they fit inside their units or beside them without running into another
+    # unit or label; else short labels for all.
+    boxes = [_bounds(_xy(u["polygon"])) for u in placed]
+    outside = [beside(u, str(u["id"])) for u in placed if not inside(u, str(u["id"]))]
+    short = any(b[2] > width or any(_overlap(b, o) for o in boxes + outside if o is not b)
+                for b in outside)
     statuses: list[str] = []
     has_facing = False
     tick = max(0.4, 0.025 * max(width, height))
-    for u in view.get("units", []):
-        corners = _xy(u.get("polygon") or [])
-        if len(corners) < 3:
-            continue
+    for u in placed:
+        corners = _xy(u["polygon"])
         status = str(u.get("status") or "active")
         if status != "active" and status not in statuses:
             statuses.append(status)
@@ -357,30 +483,21 @@ def draw_table_map(view: Mapping[str, Any], path: str | Path, title: str | None 
                                   linewidth=0.6, alpha=_STATUS_ALPHA.get(status, 0.45),
                                   hatch=_STATUS_HATCH.get(status), zorder=5))
         facing = u.get("facing")
-        if facing is not None and status != "destroyed":
+        if facing is not None and status in ("active", "fled"):
             has_facing = True
             a, b = _facing_tick(corners, float(facing), tick)
             ax.plot([a[0], b[0]], [a[1], b[1]], color="black", linewidth=1.4,
                     solid_capstyle="butt", zorder=6)
-        label = str(u.get("label") or u.get("id", ""))
-        if not label:
-            continue
+        text = labels[str(u["id"])] if short else str(u["id"])
         xs, ys = [p[0] for p in corners], [p[1] for p in corners]
         cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
-        frontage = max(xs) - min(xs)
-        depth = max(ys) - min(ys)
-        angle = 0.0
-        if facing is not None:  # run the label along the frontage, kept upright
-            angle = (-float(facing) + 90.0) % 180.0 - 90.0
-            if abs(angle) > 45:
-                frontage, depth = depth, frontage
-        if min(frontage, depth) * scale >= 0.1 and len(label) * font * 0.55 / 72 <= (
-                frontage * scale * 1.15):
-            ax.text(cx, cy, label, ha="center", va="center", rotation=angle,
-                    color="white" if status == "active" else "#1e1e1e", fontsize=font,
+        if inside(u, text):
+            ax.text(cx, cy, text, ha="center", va="center",
+                    rotation=_frontage(corners, facing)[2],
+                    color="white" if status == "active" else _INK, fontsize=font,
                     fontweight="bold", zorder=7)
         else:  # too small to hold its label: write it beside the unit
-            ax.text(max(xs) + 0.3, cy, label, ha="left", va="center", color=colour,
+            ax.text(max(xs) + 0.3, cy, text, ha="left", va="center", color=colour,
                     fontsize=font * 0.9, fontweight="bold", zorder=7,
                     alpha=1.0 if status == "active" else 0.6)
 
@@ -389,94 +506,17 @@ def draw_table_map(view: Mapping[str, Any], path: str | Path, title: str | None 
     ticks = list(range(0, int(height) + 1, step))
     ax.set_yticks(ticks, [f"{t}" for t in ticks])
     ax.tick_params(labelsize=6, length=2)
-    ax.set_xlabel("inches (1 in = 10 ft)", fontsize=6)
+    ax.set_xlabel(f"inches (1 in = 10 ft); grid lines every {step} in", fontsize=6)
 
     handles: list[Any] = [Patch(facecolor=area_colour(k), edgecolor="#3d3d3d", alpha=0.85,
                                 label=k.replace("_", " ") or "area") for k in kinds]
     handles += [Patch(facecolor=c, edgecolor="black", label=s) for s, c in colours.items()]
     handles += [Patch(facecolor="#777777", edgecolor="black", alpha=_STATUS_ALPHA.get(s, 0.45),
                       hatch=_STATUS_HATCH.get(s), label=s) for s in statuses]
+    handles += _unit_handles(view, labels, short, False)
     if has_facing:
         handles.append(Line2D([], [], color="black", linewidth=1.4, label="facing (front edge)"))
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7,
-              frameon=False, borderaxespad=0)
+    legend = _legend(ax, handles)
     ax.set_title(title if title is not None else map_title(view), fontsize=9)
-
-    with atomic_output(path) as temp:
-        fig.savefig(temp, format=fmt, bbox_inches="tight", pad_inches=0.15)
-
-
-def text_table_map(view: Mapping[str, Any], inches_per_char: float = 2.0,
-                   max_width: int = 120) -> str:
-    """A coarse text picture of a table view, one character per ``inches_per_char`` square.
-
-    A unit shows as its side's initial (upper case; lower case when it fled or routed;
-    destroyed units are left out) on every square it fills to 30% or more and on the square
-    holding its centre. Elsewhere an area covering the middle of the square shows by
-    :data:`AREA_LETTERS`, else ``.``. North is up; rows are labelled with the inch at their south
-    edge and the bottom line marks every 10 inches. Empty when wider than ``max_width``.
-    """
-    import numpy as np
-    import shapely
-
-    width, height = float(view["width"]), float(view["height"])
-    cols = max(1, math.ceil(width / inches_per_char - 1e-9))
-    nrows = max(1, math.ceil(height / inches_per_char - 1e-9))
-    if cols > max_width:
-        return ""
-    xs = (np.arange(cols) + 0.5) * inches_per_char
-    ys = (np.arange(nrows) + 0.5) * inches_per_char
-    gx, gy = np.meshgrid(xs, ys)  # gx[row, col], row 0 southmost
-    rows = [[TERRAIN_LETTERS["clear"]] * cols for _ in range(nrows)]
-
-    def paint(corners: list[tuple[float, float]], mark: str, unit: bool) -> None:
-        poly = shapely.Polygon(corners)
-        if not unit:
-            hit = shapely.intersects_xy(poly, gx, gy)
-            for r, c in zip(*np.nonzero(hit)):
-                rows[int(r)][int(c)] = mark
-            return
-        # A unit marks every square it fills to 30% or more, and the square holding its centre.
-        x0, y0, x1, y1 = poly.bounds
-        c0, c1 = max(0, int(x0 // inches_per_char)), min(cols - 1, int(x1 // inches_per_char))
-        r0, r1 = max(0, int(y0 // inches_per_char)), min(nrows - 1, int(y1 // inches_per_char))
-        if c0 <= c1 and r0 <= r1:
-            cc, rr = np.meshgrid(np.arange(c0, c1 + 1), np.arange(r0, r1 + 1))
-            cells = shapely.box(cc * inches_per_char, rr * inches_per_char,
-                                (cc + 1) * inches_per_char, (rr + 1) * inches_per_char)
-            share = shapely.area(shapely.intersection(cells, poly)) / inches_per_char**2
-            for r, c in zip(rr[share >= 0.3], cc[share >= 0.3]):
-                rows[int(r)][int(c)] = mark
-        cx = sum(p[0] for p in corners) / len(corners)
-        cy = sum(p[1] for p in corners) / len(corners)
-        c, r = int(cx // inches_per_char), int(cy // inches_per_char)
-        if 0 <= r < nrows and 0 <= c < cols:
-            rows[r][c] = mark
-
-    for area in view.get("areas", []):
-        corners = _xy(area.get("polygon") or [])
-        if len(corners) >= 3:
-            paint(corners, AREA_LETTERS.get(str(area.get("kind", "")), _OTHER_AREA_LETTER),
-                  False)
-    marks = _side_marks(view)
-    for u in view.get("units", []):
-        corners = _xy(u.get("polygon") or [])
-        status = str(u.get("status") or "active")
-        if len(corners) < 3 or status == "destroyed":
-            continue
-        mark = marks.get(str(u.get("side")), "?")
-        paint(corners, mark.lower() if status in ("fled", "routed") else mark, True)
-
-    def inch(v: float) -> str:
-        return f"{v:g}"
-
-    label_w = max(len(inch(r * inches_per_char)) for r in range(nrows))
-    lines = [f"{inch(r * inches_per_char):>{label_w}} " + "".join(rows[r])
-             for r in range(nrows - 1, -1, -1)]
-    axis = [" "] * (cols + 6)
-    for v in range(0, math.ceil(width), 10):  # a label at the column whose west edge is v
-        c, text = int(v // inches_per_char), str(v)
-        if all(ch == " " for ch in axis[max(0, c - 1):c + len(text)]):
-            axis[c:c + len(text)] = list(text)
-    lines.append(" " * (label_w + 1) + "".join(axis).rstrip())
-    return "\n".join(lines)
+    _place_key(fig, ax, legend, key_lines(key_rows(view, labels if short else None)))
+    return fig

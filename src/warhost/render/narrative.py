@@ -17,6 +17,11 @@ from warhost.core.ruleset import Ruleset
 
 _SKIP = {"seq", "type"}
 
+CORE_EVENTS = frozenset({"roll", "decision", "battle_start", "battle_end", "deployed",
+                         "round_start", "round_end"})
+"""Event types :func:`generic_line` words itself; any other type gets its fields in words, a
+fallback the rulesets' own wordings make unneeded (the narration tests check that)."""
+
 STYLES: dict[str, str] = {
     "battle_start": "bold",
     "battle_end": "bold",
@@ -38,12 +43,19 @@ def _value(value: Any) -> str:
         return f"({value[0]}, {value[1]})"
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return str(value)
 
 
 def _fields(event: Mapping[str, Any], skip: Iterable[str] = ()) -> str:
+    """``unit x, at (1, 2)``: the fields of an event no wording knows, in words (empty values
+    left out), never as ``key=value``."""
     drop = _SKIP | set(skip)
-    return ", ".join(f"{k}={_value(v)}" for k, v in event.items() if k not in drop)
+    return ", ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in event.items()
+                     if k not in drop and v is not None and v != "")
 
 
 def generic_line(event: Mapping[str, Any]) -> str:
@@ -77,9 +89,10 @@ def generic_line(event: Mapping[str, Any]) -> str:
         return f"=== Round {event.get('round')} ==="
     if kind == "round_end":
         rest = _fields(event, ("round",))
-        return f"--- end of round {event.get('round')}" + (f": {rest}" if rest else "")
+        return f"--- end of round {event.get('round')}" + (f"; {rest}" if rest else "")
+    name = str(kind).replace("_", " ")
     rest = _fields(event)
-    return f"{kind}: {rest}" if rest else str(kind)
+    return f"{name}: {rest}" if rest else name
 
 
 class Narrator:

@@ -65,6 +65,26 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
 
 
+def wrap_name(name: str, width: int, lines: int = 3) -> str:
+    """``name`` on at most ``lines`` lines of about ``width`` characters (cut with ``…``)."""
+    import textwrap
+
+    width = max(4, width)
+    parts = textwrap.wrap(name, width, break_long_words=True, break_on_hyphens=False) or [""]
+    if len(parts) > lines:
+        parts = parts[:lines]
+        parts[-1] = parts[-1][:width - 1].rstrip() + "…"
+    return "\n".join(parts)
+
+
+def _chars_across(ax: Any, parts: int, fontsize: float) -> int:
+    """How many characters of ``fontsize`` fit across one of ``parts`` equal slices of the
+    axes' width (with a margin between neighbours)."""
+    fig = ax.get_figure()
+    inches = ax.get_position().width * fig.get_figwidth() / max(1, parts)
+    return int(inches * 72 * 0.88 / (0.62 * fontsize))
+
+
 def _style(ax: Any) -> None:
     ax.spines["top"].set_visible(False)
     ax.spines["right"].set_visible(False)
@@ -225,11 +245,13 @@ def _draw_outcomes(ax: Any, rates: list[tuple[str, float, float, float]],
         ax.annotate(f"{100 * p:.1f}%", xy=(x, 100 * high), xytext=(0, 5),
                     textcoords="offset points", ha="center", va="bottom", fontsize=9,
                     fontweight="bold", color=_INK)
-    names = [f"{label} wins" if label in colours else "Draw" for label in labels]
+    across = _chars_across(ax, len(labels), 8.5)
+    names = [wrap_name(f"{label} wins", across) if label in colours else "Draw"
+             for label in labels]
     ax.set_xticks(xs, [f"{name}\n{100 * low:.1f}–{100 * high:.1f}%"
                        for name, (_, _, low, high) in zip(names, rates, strict=True)])
     for tick in ax.get_xticklabels():
-        tick.set_linespacing(1.5)
+        tick.set_linespacing(1.3)
     ax.set_ylim(0, 112)
     ax.set_yticks(range(0, 101, 20), [f"{t}%" for t in range(0, 101, 20)])
     ax.axhline(50, color="#999999", linewidth=0.9, linestyle=(0, (4, 3)), zorder=0)
@@ -304,10 +326,8 @@ def _draw_strength(ax: Any, strengths: Mapping[str, list[int]], starts: Mapping[
             n = len(values)
             shares = [100 * sum(1 for v in values if v == x) / n for x in range(high + 1)]
             offset = (i - (len(sides) - 1) / 2) * width
-            mean = sum(values) / n
             ax.bar([x + offset for x in range(high + 1)], shares, width=width * 0.95,
-                   color=colours[side], edgecolor="white", linewidth=0.4,
-                   label=f"{side}: mean {mean:.1f} of {starts.get(side, 0)}")
+                   color=colours[side], edgecolor="white", linewidth=0.4)
         step = max(1, math.ceil((high + 1) / 14))
         ax.set_xticks(range(0, high + 1, step))
         ax.set_xlim(-0.6, high + 0.6)
@@ -315,13 +335,11 @@ def _draw_strength(ax: Any, strengths: Mapping[str, list[int]], starts: Mapping[
         bins = min(30, high + 1)
         for side in sides:
             values = strengths[side]
-            mean = sum(values) / len(values)
             weights = [100 / len(values)] * len(values)
             ax.hist(values, bins=bins, range=(0, high), weights=weights, histtype="stepfilled",
                     alpha=0.35, color=colours[side])
             ax.hist(values, bins=bins, range=(0, high), weights=weights, histtype="step",
-                    linewidth=1.6, color=colours[side],
-                    label=f"{side}: mean {mean:.1f} of {starts.get(side, 0)}")
+                    linewidth=1.6, color=colours[side])
     top = float(ax.dataLim.y1)
     for side in sides:
         values = strengths[side]
@@ -333,7 +351,50 @@ def _draw_strength(ax: Any, strengths: Mapping[str, list[int]], starts: Mapping[
     ax.set_title("Surviving strength at the end", fontsize=10, color=_INK)
     ax.set_xlabel("survivors, summed over the side's units (dashed: mean)", fontsize=9)
     ax.set_ylabel("share of battles", fontsize=9)
-    ax.legend(fontsize=7.5, frameon=False, loc="upper center")
+
+
+def _side_legend(fig: Any, sides: Sequence[str], colours: Mapping[str, str],
+                 notes: Mapping[str, str], top: float) -> None:
+    """One legend under the panels naming every side in full: its colour and ``notes``."""
+    from matplotlib.patches import Patch
+
+    if not sides:
+        return
+    labels = [wrap_name(side, 50, 2) + (f"\n{notes[side]}" if notes.get(side) else "")
+              for side in sides]
+    widest = max(len(line) for label in labels for line in label.splitlines())
+    ncol = max(1, min(len(sides), int(fig.get_figwidth() * 72 / (0.62 * 9 * (widest + 6)))))
+    handles = [Patch(facecolor=colours[side], label=label) for side, label in zip(sides, labels)]
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, top), ncol=ncol,
+               fontsize=9, frameon=False)
+
+
+def summary_figure(summary: Mapping[str, Any], records: Sequence[Any]) -> Any:
+    """The figure :func:`plot_summary` draws (a matplotlib ``Figure``)."""
+    from matplotlib.figure import Figure
+
+    sides = summary_sides(summary, records)
+    colours = _colours(sides)
+    # More sides: a wider outcome panel, so each bar's name and interval have room.
+    bars = len(sides) + 1
+    fig = Figure(figsize=(max(15.0, 3.5 * bars), 4.9))
+    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [max(1.0, bars / 3), 1.15, 1.15],
+                                           "wspace": 0.28})
+    for ax in axes:
+        _style(ax)
+    _draw_outcomes(axes[0], outcome_rates(summary, records), colours)
+    _draw_rounds(axes[1], [int(_get(r, "rounds", 0)) for r in records], summary)
+    strengths, starts = side_strengths(records, sides), side_starts(records, sides)
+    _draw_strength(axes[2], strengths, starts, colours)
+    fig.suptitle(_title(summary, records), fontsize=13, fontweight="bold", color=_INK)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+    bottom = min(ax.get_tightbbox(renderer).y0 for ax in axes) / fig.bbox.height
+    notes = {side: f"survivors mean {sum(v) / len(v):.1f} of {starts.get(side, 0)}"
+             for side, v in strengths.items() if v}
+    _side_legend(fig, sides, colours, notes, bottom - 0.02)
+    return fig
 
 
 def plot_summary(summary: Mapping[str, Any], records: Sequence[Any], path: str | Path) -> None:
@@ -341,23 +402,13 @@ def plot_summary(summary: Mapping[str, Any], records: Sequence[Any], path: str |
 
     Three panels: win probability of each side and the draw rate with 95% Wilson intervals;
     the distribution of rounds with its mean and 5th/50th/95th percentiles; each side's
-    surviving strength per battle. ``records`` are :class:`~warhost.sim.runner.BattleRecord`
-    objects (or their dict form); the title names the scenario, N and the seed.
+    surviving strength per battle. Under them a legend names each side in full with its
+    colour and mean survivors (long names are wrapped, never overlapping; any number of
+    sides). ``records`` are :class:`~warhost.sim.runner.BattleRecord` objects (or their dict
+    form); the title names the scenario, N and the seed.
     """
-    from matplotlib.figure import Figure
-
     figure_format(path)
-    sides = summary_sides(summary, records)
-    colours = _colours(sides)
-    fig = Figure(figsize=(15, 4.9))
-    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.0, 1.15, 1.15], "wspace": 0.28})
-    for ax in axes:
-        _style(ax)
-    _draw_outcomes(axes[0], outcome_rates(summary, records), colours)
-    _draw_rounds(axes[1], [int(_get(r, "rounds", 0)) for r in records], summary)
-    _draw_strength(axes[2], side_strengths(records, sides), side_starts(records, sides), colours)
-    fig.suptitle(_title(summary, records), fontsize=13, fontweight="bold", color=_INK)
-    _save(fig, path, "plot")
+    _save(summary_figure(summary, records), path, "plot")
 
 
 # --------------------------------------------------------------------------- sweep figure
@@ -374,25 +425,17 @@ def _point(point: Any) -> Mapping[str, Any]:
     raise TypeError(f"not a sweep point: {point!r}")
 
 
-def plot_sweep(
+def sweep_figure(
     points: Sequence[Any],
-    path: str | Path,
     *,
     label: str = "varied value",
     title: str | None = None,
     break_even: float | None = None,
-) -> None:
-    """Draw each side's win probability against the varied value into ``path``, atomically.
-
-    Each point is a :class:`~warhost.sim.sweep.SweepPoint` or its JSON form: ``{"value": v,
-    "n": N, "sides": {side: {"wins": k, "win_probability": p, "interval": [low, high]}},
-    "draws": {...}}``. Bands show the 95% Wilson intervals, a dashed line 50%, and a marker
-    the break-even value (where the first side's win probability crosses 50%; computed from
-    the points when not given).
-    """
+) -> Any:
+    """The figure :func:`plot_sweep` draws (a matplotlib ``Figure``)."""
     from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
 
-    figure_format(path)
     data = sorted((_point(p) for p in points), key=lambda p: float(p["value"]))
     sides: list[str] = []
     for p in data:
@@ -419,7 +462,7 @@ def plot_sweep(
                         linewidth=0)
         ax.plot(xs, ps, color=colour, linewidth=1.6 if dashed else 2.2,
                 linestyle="--" if dashed else "-", marker="o", markersize=4.5,
-                label="draw" if dashed else f"{name} wins")
+                label="draw" if dashed else wrap_name(f"{name} wins", 26, 4))
     ax.axhline(50, color="#666666", linewidth=1.0, linestyle=(0, (5, 4)), zorder=1)
     ax.annotate("50%", xy=(0.0, 50), xycoords=("axes fraction", "data"), xytext=(4, 3),
                 textcoords="offset points", va="bottom", fontsize=8.5, color="#666666")
@@ -428,11 +471,12 @@ def plot_sweep(
 
         firsts = [_probability(p["sides"].get(sides[0], {})) or 0.0 for p in data]
         break_even = find_break_even(xs, firsts)
+    handles, _ = ax.get_legend_handles_labels()
     if break_even is not None:
         ax.axvline(break_even, color=_INK, linewidth=1.1, linestyle=":")
         ax.plot([break_even], [50], marker="D", markersize=8, color="white",
                 markeredgecolor=_INK, markeredgewidth=1.6, zorder=5)
-        who = f" ({sides[0]} at 50%)" if sides else ""
+        who = f" ({wrap_name(sides[0], 24, 1)} at 50%)" if sides else ""
         right = bool(xs) and break_even > min(xs) + 0.6 * ((max(xs) - min(xs)) or 1.0)
         ax.annotate(f"break-even ≈ {break_even:.3g}{who}", xy=(break_even, 1.0),
                     xycoords=("data", "axes fraction"), xytext=(-6 if right else 6, -6),
@@ -441,9 +485,9 @@ def plot_sweep(
                     fontweight="bold", color=_INK,
                     bbox={"boxstyle": "round,pad=0.3", "facecolor": "white",
                           "edgecolor": "#bbbbbb", "alpha": 0.9})
-    elif sides:
-        ax.text(1.02, 0.02, f"break-even ({sides[0]} at 50%):\nnone in range",
-                transform=ax.transAxes, fontsize=8.5, color="#555555", va="bottom")
+    elif sides:  # said under the lines' names, so it never runs into them
+        handles.append(Line2D([], [], linestyle="", label=wrap_name(
+            f"break-even ({sides[0]} at 50%): none in range", 26, 4)))
     ax.set_ylim(-2, 104)
     ax.yaxis.set_major_formatter(_percent_formatter())
     if xs:
@@ -458,5 +502,26 @@ def plot_sweep(
     if n is not None and title is None:
         heading += f" — {n} battles per value"
     ax.set_title(heading, fontsize=12, fontweight="bold", color=_INK)
-    ax.legend(fontsize=9, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    _save(fig, path, "plot")
+    ax.legend(handles=handles, fontsize=9, frameon=False, loc="upper left",
+              bbox_to_anchor=(1.01, 1.0), labelspacing=0.8)
+    return fig
+
+
+def plot_sweep(
+    points: Sequence[Any],
+    path: str | Path,
+    *,
+    label: str = "varied value",
+    title: str | None = None,
+    break_even: float | None = None,
+) -> None:
+    """Draw each side's win probability against the varied value into ``path``, atomically.
+
+    Each point is a :class:`~warhost.sim.sweep.SweepPoint` or its JSON form: ``{"value": v,
+    "n": N, "sides": {side: {"wins": k, "win_probability": p, "interval": [low, high]}},
+    "draws": {...}}``. Bands show the 95% Wilson intervals, a dashed line 50%, and a marker
+    the break-even value (where the first side's win probability crosses 50%; computed from
+    the points when not given). Any number of sides; long names are wrapped in the legend.
+    """
+    figure_format(path)
+    _save(sweep_figure(points, label=label, title=title, break_even=break_even), path, "plot")
