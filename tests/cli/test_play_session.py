@@ -408,7 +408,7 @@ def test_map_before_every_decision(tmp_path: Path, person_factory: Callable[...,
         assert drawn or "[map as above; map draws it again]" in text, text
     assert maps >= 3
     # after a move (the 3rd answer) the map is drawn again, showing a-pike at (4, 3)
-    assert "Tiny — round" in before[3] and "  3 ....A..." in before[3]
+    assert "Tiny — round" in before[3] and "  3 .  .  .  .  A" in before[3]
     # "map" at the prompt draws it again at once
     assert before[4].startswith("Tiny — round 1")
 

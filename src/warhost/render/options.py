@@ -128,9 +128,9 @@ def kind_block(kind: str, entries: Sequence[Entry], units: Collection[str]) -> l
 def destination_grid(entries: Sequence[Entry]) -> list[str]:
     """A picture of the squares named by grid orders (``move X Y``): ``o`` marks each one.
 
-    Columns start at x = 0 and rows are labelled as in :func:`warhost.render.maps.text_map`, so
-    the picture lines up with the map above it. Empty when the orders are not all grid squares
-    or the picture would be too large.
+    Columns start at x = 0 and rows carry their y, numbered as on the map above it
+    (:func:`warhost.render.maps.text_map`), one character a square. Empty when the orders are
+    not all grid squares or the picture would be too large.
     """
     squares = {_square(o) for _, o in entries}
     if not squares or None in squares:
