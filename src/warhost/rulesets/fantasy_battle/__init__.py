@@ -12,8 +12,10 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from warhost.core.commanders import Commander
+from warhost.core.decisions import Decision, Refusal
 from warhost.core.engine import Battle, Outcome
 from warhost.core.odds import OddsReport
+from warhost.core.orders import Order
 from warhost.core.registry import register
 from warhost.core.ruleset import Ruleset
 from warhost.core.scenario import Scenario
@@ -74,6 +76,11 @@ class FantasyBattle(Ruleset):
         from warhost.rulesets.fantasy_battle.game import check_invariants
 
         return check_invariants(state, events)
+
+    def explain_refusal(self, state: Any, decision: Decision, order: Order) -> Refusal | None:
+        from warhost.rulesets.fantasy_battle.explain import explain_refusal
+
+        return explain_refusal(state, decision, order)
 
     def map_view(self, state: Any) -> dict[str, Any]:
         from warhost.rulesets.fantasy_battle.view import map_view
