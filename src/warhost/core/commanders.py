@@ -256,6 +256,11 @@ class ReplayCommander(Commander):
             if record["side"] != self.side:
                 continue
             found = decision.find(str(record["order"]))
+            if found is None and decision.accept is not None and record["kind"] == decision.kind:
+                # An order beyond the listed options that the open decision took (a move
+                # along a given path, say): judged again.
+                verdict = self.judge(decision, str(record["order"]))
+                found = verdict if isinstance(verdict, Order) else None
             if record["kind"] != decision.kind or found is None:
                 raise ReplayError(
                     f"replay diverged at decision {self.position}: recorded "

@@ -318,8 +318,7 @@ def _attack_problem(state: FBState, unit: Unit, target: Unit, *, throw: bool) ->
             return Refusal(f"{name} is {distance} squares away, beyond the longest range, "
                            f"{state.options.max_range}", "FB-AMB-30")
         if not combat.line_of_fire(state, unit, target)[0]:
-            blocks = combat.line_blockers(state, unit, target)
-            where = " and ".join(f"{what} at {sq_text(sq)}" for sq, what in blocks)
+            where = _blockers(combat.line_blockers(state, unit, target))
             return Refusal(f"no line of fire, {where}", "FB-ARCHER-03")
         if state.options.archer_ally_adjacency == "forbid":
             for friend in state.friends(unit.side):
@@ -342,6 +341,17 @@ def _attack_problem(state: FBState, unit: Unit, target: Unit, *, throw: bool) ->
     return None
 
 
+def _blockers(blocks: list[tuple[Square, str]]) -> str:
+    """``blocking terrain at (4,3) and (5,1)``: what blocks the candidate lines, each once."""
+    by_what: dict[str, list[Square]] = {}
+    for sq, what in blocks:
+        squares = by_what.setdefault(what, [])
+        if sq not in squares:
+            squares.append(sq)
+    return " and ".join(f"{what} at {' and '.join(sq_text(sq) for sq in squares)}"
+                        for what, squares in by_what.items())
+
+
 def _throw_problem(state: FBState, unit: Unit, target: Unit) -> Refusal | None:
     problem = _feat_problem(state, unit, "throw", "FB-FEAT-09")
     if problem is not None:
@@ -357,8 +367,7 @@ def _throw_problem(state: FBState, unit: Unit, target: Unit) -> Refusal | None:
             and not state.in_front_arc(unit, state.squares_of(target))):
         return Refusal(f"{target.id} is outside {unit.id}'s front arc", "FB-AMB-35")
     if not combat.throw_clear(state, unit, target):
-        blocks = combat.line_blockers(state, unit, target, units=True)
-        where = " and ".join(f"{what} at {sq_text(sq)}" for sq, what in blocks)
+        where = _blockers(combat.line_blockers(state, unit, target, units=True))
         return Refusal(f"the way to {target.id} is not clear: {where}", "FB-FEAT-09")
     return None
 
