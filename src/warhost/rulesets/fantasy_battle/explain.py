@@ -397,11 +397,10 @@ def _attack_out_of_phase(state: FBState, decision: Decision, order: Order) -> Re
     if latest is None:
         return None
     uid, plan = latest
-    now = f"this decision is {decision.kind}"
     if plan == "double":
-        return Refusal(f"{uid} Double-timed, giving up its attack phase; {now}", "FB-MOVE-07")
+        return Refusal(f"{uid} Double-timed and so gave up its attack phase", "FB-MOVE-07")
     if plan == "hold":
-        return Refusal(f"{uid} chose to do nothing this turn; {now}", "FB-ROUND-09")
+        return Refusal(f"{uid} chose to do nothing in its turn", "FB-ROUND-09")
     unit = state.units.get(uid)
     target = state.units.get(str(order.args[0])) if order.args else None
     if unit is None or target is None or decision.subject == uid:
@@ -409,8 +408,8 @@ def _attack_out_of_phase(state: FBState, decision: Decision, order: Order) -> Re
     why = _attack_problem(state, unit, target, throw=order.kind == "throw")
     if why is None:
         return None
-    return Refusal(f"{uid} could not attack {target.id} in its attack phase: {why.reason}; "
-                   f"{now}", why.rule)
+    return Refusal(f"{uid} could not attack {target.id} in its attack phase: {why.reason}",
+                   why.rule)
 
 
 # --------------------------------------------------------------------------- combat windows
