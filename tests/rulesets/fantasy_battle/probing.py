@@ -17,25 +17,40 @@ from warhost.rulesets.fantasy_battle import game
 from warhost.rulesets.fantasy_battle.state import FBState
 
 
+class Stop(Exception):
+    """Raised by a probe after the decision it was told to stop at (see ``stop_after``)."""
+
+
 class Probe(Commander):
-    """Judges each text in ``tries[kind]`` on the first decision of that kind (results in
-    :attr:`verdicts`, by text), then answers with the next text of ``script[kind]`` (which must
-    be legal) or the default."""
+    """Judges each text in ``tries[kind]`` on the first decision of that kind, or in
+    ``tries["kind#n"]`` on the n-th (results in :attr:`verdicts`, by text), then answers with
+    the next text of ``script[kind]`` (which must be legal) or the default. With
+    ``stop_after`` (a kind, or ``kind#n``) it raises :class:`Stop` once it has judged the tries
+    on that decision (to end a battle there)."""
 
     kind = "probe"
     reads_orders = True
 
     def __init__(self, script: Mapping[str, Sequence[str]] | None = None,
-                 tries: Mapping[str, Sequence[str]] | None = None) -> None:
+                 tries: Mapping[str, Sequence[str]] | None = None,
+                 stop_after: str | None = None) -> None:
         self.script = {k: list(v) for k, v in (script or {}).items()}
         self.tries = {k: list(v) for k, v in (tries or {}).items()}
         self.verdicts: dict[str, Order | Refusal] = {}
         self.asked: list[Decision] = []
+        self.stop_after = stop_after
+        self.seen: dict[str, int] = {}
 
     def choose(self, decision: Decision, state: Any) -> Order:
         self.asked.append(decision)
-        for text in self.tries.pop(decision.kind, []):
-            self.verdicts[text] = self.judge(decision, text)
+        kind = decision.kind
+        count = self.seen[kind] = self.seen.get(kind, 0) + 1
+        keys = [f"{kind}#{count}", kind] if count == 1 else [f"{kind}#{count}"]
+        for key in keys:
+            for text in self.tries.pop(key, []):
+                self.verdicts[text] = self.judge(decision, text)
+        if self.stop_after in keys:
+            raise Stop(kind)
         queue = self.script.get(decision.kind)
         if queue:
             verdict = self.judge(decision, queue.pop(0))

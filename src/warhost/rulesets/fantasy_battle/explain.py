@@ -435,13 +435,13 @@ def _protect(state: FBState, decision: Decision, order: Order) -> Refusal | None
     found = _find_unit(state, name, _listed(decision, "protect"))
     if isinstance(found, Refusal) or ally is None:
         return found if isinstance(found, Refusal) else None
-    if found.id == ally.id:
-        return Refusal("a Champion cannot protect itself", "FB-AMB-40")
     if found.side != ally.side:
         return Refusal(f"{name} is not friendly to {ally.id}", "FB-FEAT-08")
     problem = _feat_problem(state, found, "protect", "FB-FEAT-08")
     if problem is not None:
         return problem
+    if found.id == ally.id:
+        return Refusal("a Champion cannot protect itself", "FB-AMB-40")
     if not state.adjacent(found, ally):
         return Refusal(f"{name} is not adjacent to {ally.id}", "FB-AMB-40")
     return None
