@@ -353,10 +353,11 @@ def line_blockers(
     unit on the line, as for a Throw). Empty when some line is clear: only called to explain a
     refusal."""
     layout, bit = _layout_of(state, shooter, target)
-    sx, sy = shooter.anchor  # type: ignore[misc]
+    assert shooter.anchor is not None and target.anchor is not None
+    sx, sy = shooter.anchor
     grid = state.grid
     elevation = state.options.elevation_blocks_los
-    limit = max(state.square_level((sx, sy)), state.square_level(target.anchor))  # type: ignore[arg-type]
+    limit = max(state.square_level((sx, sy)), state.square_level(target.anchor))
     found: list[tuple[Square, str]] = []
     for blocked, _, offsets in layout.lines:
         first: tuple[Square, str] | None = None
