@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from warhost.core.decisions import Decision
+from warhost.core.decisions import Decision, Refusal
 from warhost.core.engine import run_battle
 from warhost.core.orders import Order
 from warhost.core.scenario import load_scenario
@@ -445,3 +445,112 @@ def test_orders_of_another_kind_get_the_engines_generic_reason() -> None:
     decision = Decision("A", "burst", (Order("no-burst"), Order("burst")), subject="a")
     assert explain_refusal(state, decision, Order("move", (3, 3))) is None
     assert explain_refusal(None, decision, Order("burst")) is None
+
+
+@rule("FB-CAV-06")
+@rule("FB-AMB-32")
+def test_a_dismounted_unit_is_set_down_on_one_of_its_own_free_squares() -> None:
+    state = make_state(units=[dict(id="a", at=(4, 2)),
+                              dict(id="k", side="B", rank="elite", cls="knight", at=(2, 2))])
+    probe = Probe(tries={"dismount": ["place 5 5", "place 4 2"]})
+    battle = probe_battle(state, dice=[6, 1, 1, 5], B=probe)
+    combat.resolve_attack(state, battle, state.units["a"], state.units["k"], "melee")
+    assert {t: probe.said(t) for t in probe.verdicts} == {
+        "place 5 5": "(5,5) is not one of the squares it may be set down on: (2,2), (2,3), "
+                     "(3,2), (3,3) (FB-CAV-06)",
+        "place 4 2": "(4,2) is held by a: the dismounted unit cannot stand there (FB-AMB-32)",
+    }
+
+
+@rule("FB-FEAT-06")
+@rule("FB-AMB-38")
+def test_frenzy_targets_follow_the_attack_rules() -> None:
+    state = make_state(units=[dict(id="c", rank="champion", feats=["frenzy"], at=(2, 2)),
+                              dict(id="dead", side="B", at=(3, 2)),
+                              dict(id="next", side="B", at=(2, 3)),
+                              dict(id="far", side="B", at=(6, 6))])
+    probe = Probe(tries={"frenzy": ["frenzy dead", "frenzy far"]})
+    battle = probe_battle(state, dice=[6, 6, 6, 1], A=probe)
+    combat.resolve_attack(state, battle, state.units["c"], state.units["dead"], "melee")
+    assert {t: probe.said(t) for t in probe.verdicts} == {
+        "frenzy dead": "dead is not on the battlefield (FB-COMBAT-07)",
+        "frenzy far": "far is 4 squares away: a Warrior attacks only adjacent enemies "
+                      "(FB-INF-01)",
+    }
+
+
+@rule("FB-REINF-04")
+def test_a_second_elite_in_one_round_is_refused() -> None:
+    state = make_state(units=[dict(id="e1", rank="elite"), dict(id="e2", rank="elite"),
+                              dict(id="s1"), dict(id="b", side="B", at=(9, 9))],
+                       reinforcements=True)
+    for uid in ("e1", "e2", "s1"):
+        state.units[uid].status = IN_POOL
+    probe = Probe(script={"reinforce": ["reinforce e1"]},
+                  tries={"reinforce#2": ["reinforce e2"]}, stop_after="reinforce#2")
+    with pytest.raises(Stop):
+        game.reinforce(state, probe_battle(state, A=probe), "A")
+    assert probe.said("reinforce e2") == (
+        "A has brought back 1 elite unit(s) this round, the most it may (FB-REINF-04)")
+
+
+@rule("FB-SETUP-13")
+def test_a_squad_member_is_deployed_next_to_a_squad_mate(tmp_path: Path) -> None:
+    path = _scenario(tmp_path, "skirmish.yaml", ("first_player: random", "first_player: A"),
+                     ("{id: g-spear-1, class: warrior, at: [5, 1]}",
+                      "{id: g-spear-1, class: warrior}"))
+    probe = Probe(tries={"deploy": ["deploy 0 0"]}, stop_after="deploy")
+    with pytest.raises(Stop):
+        run_battle(load_scenario(path), 1, {"Good": probe})
+    assert probe.said("deploy 0 0") == (
+        "g-spear-1 must be deployed next to a unit of its squad g-spears (FB-SETUP-13)")
+
+
+@rule("FB-SETUP-10")
+def test_terrain_placed_too_near_another_piece_is_refused(tmp_path: Path) -> None:
+    """Good's L-shaped wall goes at (2,2)-(4,2) and (2,3); its thorns may not touch it."""
+    path = _scenario(tmp_path, "constructed.yaml", ("first_player: random", "first_player: A"))
+    probe = Probe(script={"terrain": ["place 0 2 2"]}, tries={"terrain#2": ["place 1 2 5"]},
+                  stop_after="terrain#2")
+    with pytest.raises(Stop):
+        run_battle(load_scenario(path), 1, {"Good": probe})
+    assert probe.said("place 1 2 5") == (
+        "(2,5) is nearer than 2 squares to the terrain at (2,3) (FB-SETUP-10)")
+
+
+@rule("FB-AMB-47")
+def test_a_square_that_is_not_among_the_nearest_at_the_foot_of_the_slope() -> None:
+    state = make_state(units=[dict(id="a", at=(2, 2))])
+    decision = Decision("A", "forced_space", (Order("place", (1, 1)), Order("place", (3, 1))),
+                        subject="a")
+    assert str(explain_refusal(state, decision, Order("place", (5, 5)))) == (
+        "(5,5) is not one of the nearest legal spaces at the foot of the slope: (1,1), (3,1) "
+        "(FB-AMB-47)")
+
+
+class _Garbage(Probe):
+    """Judges odd orders at every decision (each must be answered, never raise), then
+    answers with an option drawn by its generator."""
+
+    TEXTS = ("move -5 99", "move 3 3 via 3 3", "move 1 1 via 1", "attack nobody", "attack 12",
+             "activate 12", "face 3", "reroll-own -1", "reroll-foe 9", "place 1", "place 1 2 3",
+             "deploy 0 0", "join 3", "protect 5", "frenzy", "charge 7", "member x", "throw 4",
+             "pass", "hold 1", "new-squad", "reinforce 2", "reform 1")
+
+    def choose(self, decision: Decision, state: object) -> Order:
+        texts = list(self.TEXTS)
+        for option in decision.options[:3]:
+            texts += [f"{option} x", *(f"{option.kind} {uid}" for uid in list(
+                getattr(state, "units", {}))[:4])]
+            if len(option.args) == 2:
+                x, y = option.args
+                texts += [f"move {x} {y + 1} via {x + 1} {y}", f"{option.kind} {x + 9} {y}"]
+        for text in texts:
+            verdict = self.judge(decision, text)
+            assert isinstance(verdict, (Order, Refusal)), (decision.kind, text)
+        return decision.options[int(self.rng.integers(decision.option_count))]
+
+
+def test_odd_orders_at_every_decision_of_a_battle_are_answered() -> None:
+    scenario = load_scenario(EXAMPLES / "skirmish.yaml")
+    run_battle(scenario, 0, {side: _Garbage() for side in ("Good", "Evil")})
