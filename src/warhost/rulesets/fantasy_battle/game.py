@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warhost.core.decisions import Decision
+from warhost.core.decisions import Acceptor, Decision, Refusal
 from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.orders import Order
 from warhost.rulesets.fantasy_battle import combat, feats, movement, paths, scoring
@@ -219,8 +219,14 @@ def movement_phase(
     if count:
         # A person may give the path (``move x y via ...``) where there is more than one end
         # (with one end, no path could change anything but its cost).
-        accept = paths.path_acceptor(state, unit, budget, double=double, vault=vault,
-                                     charge=charge is not None) if count > 1 else None
+        accept: Acceptor | None = None
+        if count > 1:
+            charging = charge is not None
+
+            def accept_path(order: Order) -> Order | Refusal | None:
+                return paths.accept_path(state, unit, order, budget, double, vault, charging)
+
+            accept = accept_path
         # Options are the end anchors in row-major order, built only when read (a random
         # commander reads one of them); the default (staying put) too.
         pick = battle.ask_lazy(unit.side, "move", count, table.move_order,

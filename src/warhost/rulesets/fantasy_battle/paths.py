@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from warhost.core.decisions import Acceptor, Refusal
+from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Square, footprint
 from warhost.rulesets.fantasy_battle import movement
@@ -336,17 +336,14 @@ def judge_path(
     return walk.plan
 
 
-def path_acceptor(
-    state: FBState, unit: Unit, budget: int, *, double: bool, vault: bool, charge: bool
-) -> Acceptor:
-    """The ``accept`` of a move decision: takes ``move X Y via ...`` along a legal path (the
-    order itself), refuses it with the step and rule it breaks; no opinion on other orders."""
-
-    def accept(order: Order) -> Order | Refusal | None:
-        if order.kind != "move" or VIA not in order.args:
-            return None
-        verdict = judge_path(state, unit, order, budget, double=double, vault=vault,
-                             charge=charge)
-        return verdict if isinstance(verdict, Refusal) else order
-
-    return accept
+def accept_path(
+    state: FBState, unit: Unit, order: Order, budget: int, double: bool, vault: bool,
+    charge: bool,
+) -> Order | Refusal | None:
+    """The ``accept`` of a move decision (see :data:`warhost.core.decisions.Acceptor`): takes
+    ``move X Y via ...`` along a legal path (the order itself) and refuses it with the step and
+    rule it breaks; no opinion on other orders."""
+    if order.kind != "move" or VIA not in order.args:
+        return None
+    verdict = judge_path(state, unit, order, budget, double=double, vault=vault, charge=charge)
+    return verdict if isinstance(verdict, Refusal) else order
