@@ -17,7 +17,9 @@ if TYPE_CHECKING:  # the rules themselves are imported by each hook when first n
 
     from warhost.core.battle import Battle
     from warhost.core.commanders import Commander
+    from warhost.core.decisions import Decision, Refusal
     from warhost.core.odds import OddsReport
+    from warhost.core.orders import Order
     from warhost.core.outcome import Outcome
 
 
@@ -80,6 +82,11 @@ class FantasyBattle(Ruleset):
         from warhost.rulesets.fantasy_battle.game import check_invariants
 
         return check_invariants(state, events)
+
+    def explain_refusal(self, state: Any, decision: Decision, order: Order) -> Refusal | None:
+        from warhost.rulesets.fantasy_battle.explain import explain_refusal
+
+        return explain_refusal(state, decision, order)
 
     def map_view(self, state: Any) -> dict[str, Any]:
         from warhost.rulesets.fantasy_battle.view import map_view

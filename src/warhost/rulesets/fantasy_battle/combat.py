@@ -75,6 +75,7 @@ __all__ = [
     "attack_options",
     "flanking",
     "has_attack_option",
+    "line_blockers",
     "line_of_fire",
     "modifiers",
     "range_modifier",
@@ -341,6 +342,41 @@ def throw_clear(state: FBState, thrower: Unit, target: Unit) -> bool:
         else:
             return True
     return False
+
+
+def line_blockers(
+    state: FBState, shooter: Unit, target: Unit, *, units: bool = False
+) -> list[tuple[Square, str]]:
+    """What blocks each FB-AMB-28 candidate line from ``shooter`` to ``target``, for people:
+    per line, its first blocking square (in square order) and what is there (``blocking
+    terrain``, ``higher ground`` under ``elevation_blocks_los``, or with ``units`` the id of a
+    unit on the line, as for a Throw). Empty when some line is clear: only called to explain a
+    refusal."""
+    layout, bit = _layout_of(state, shooter, target)
+    assert shooter.anchor is not None and target.anchor is not None
+    sx, sy = shooter.anchor
+    grid = state.grid
+    elevation = state.options.elevation_blocks_los
+    limit = max(state.square_level((sx, sy)), state.square_level(target.anchor))
+    found: list[tuple[Square, str]] = []
+    for blocked, _, offsets in layout.lines:
+        first: tuple[Square, str] | None = None
+        for ox, oy in offsets:
+            sq = (sx + ox, sy + oy)
+            if not grid.contains(sq):
+                continue
+            if blocked >> bit & 1 and state.terrain(sq).blocks_fire:
+                first = (sq, "blocking terrain")
+            elif blocked >> bit & 1 and elevation and state.square_level(sq) > limit:
+                first = (sq, "higher ground")
+            elif units and sq in state.occupied:
+                first = (sq, state.occupied[sq])
+            if first is not None:
+                break
+        if first is None:
+            return []
+        found.append(first)
+    return found
 
 
 def range_modifier(distance: int) -> int:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from warhost.core.decisions import Decision
+from warhost.core.decisions import Acceptor, Decision, Refusal
 from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.orders import Order
-from warhost.rulesets.fantasy_battle import combat, feats, movement, scoring
+from warhost.rulesets.fantasy_battle import combat, feats, movement, paths, scoring
 from warhost.rulesets.fantasy_battle.setup import legal_deploy_squares, unit_size
 from warhost.rulesets.fantasy_battle.state import (
     DEFEATED,
@@ -161,6 +161,7 @@ def unit_turn(state: FBState, battle: Battle, unit: Unit) -> None:
     plan = battle.ask(unit.side, "plan", tuple(plan_options(state, unit)),
                       f"what does {unit.id} do?", subject=unit.id, default=MOVE_ATTACK)
     battle.emit("plan", unit=unit.id, plan=str(plan))
+    state.last_plan[unit.side] = (unit.id, plan.kind)
     if plan is HOLD:
         return
     if plan is ATTACK_MOVE:
@@ -206,6 +207,7 @@ def movement_phase(
     if budget is None:
         burst = ask_burst(state, battle, unit)
         budget = movement.allowance(unit, double, burst)
+    vault = False
     if charge is not None:
         table = movement.charge_table(state, unit, budget)
         battle.emit("charge", unit=unit.id, target=charge)
@@ -215,20 +217,38 @@ def movement_phase(
     cost = 0
     count = len(table)
     if count:
+        # A person may give the path (``move x y via ...``) where there is more than one end
+        # (with one end, no path could change anything but its cost).
+        accept: Acceptor | None = None
+        if count > 1:
+            charging = charge is not None
+
+            def accept_path(order: Order) -> Order | Refusal | None:
+                return paths.accept_path(state, unit, order, budget, double, vault, charging)
+
+            accept = accept_path
         # Options are the end anchors in row-major order, built only when read (a random
         # commander reads one of them); the default (staying put) too.
         pick = battle.ask_lazy(unit.side, "move", count, table.move_order,
                                f"where does {unit.id} move?", subject=unit.id,
                                info={"double": double, "charge": charge, "budget": budget,
-                                     "destinations": table},
-                               locate=table.locate, default_of=table.stay_order)
-        dest = (int(pick.args[0]), int(pick.args[1]))
-        # The path is only logged: left out when the log keeps no fields.
-        plan = table.plan(dest, with_path=battle.records_fields)
+                                     "vault": vault, "destinations": table},
+                               locate=table.locate, default_of=table.stay_order,
+                               accept=accept)
+        given = len(pick.args) > 2
+        if given:  # a path the player gave, accepted above: its own squares and cost
+            found = paths.judge_path(state, unit, pick, budget, double=double, vault=vault,
+                                     charge=charge is not None)
+            assert isinstance(found, movement.MovePlan), found
+            plan = found
+        else:
+            # The path is only logged: left out when the log keeps no fields.
+            plan = table.plan((int(pick.args[0]), int(pick.args[1])),
+                              with_path=battle.records_fields)
         if plan.vaulted is not None:
             feats.use_feat(state, battle, unit, "vault")
-        if dest != unit.anchor:  # every end but staying put has a non-empty path
-            movement.apply_move(state, battle, unit, plan)
+        if plan.dest != unit.anchor:  # every end but staying put has a non-empty path
+            movement.apply_move(state, battle, unit, plan, given=given)
         cost = plan.cost
     if turn_pike and unit.has_facing and unit.on_map:
         choose_facing(state, battle, unit)

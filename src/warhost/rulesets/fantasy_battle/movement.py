@@ -1011,15 +1011,19 @@ def _touches_slope(state: FBState, unit: Unit, anchor: Square) -> bool:
     return any(cls[i + o] == _SLOPE for o in (0, 1, t.pw, t.pw + 1))
 
 
-def apply_move(state: FBState, battle: Battle, unit: Unit, plan: MovePlan) -> None:
+def apply_move(
+    state: FBState, battle: Battle, unit: Unit, plan: MovePlan, *, given: bool = False
+) -> None:
     """Move ``unit`` along ``plan`` and log a ``move`` event (``plan.path`` is read only for
-    the event's fields, when ``battle.records_fields``). A move that ends on slope (only
+    the event's fields, when ``battle.records_fields``; ``given``: the player gave the path,
+    and the event says so with ``given_path``). A move that ends on slope (only
     after a front-arc stop) is followed by a forced move to the nearest legal space at the foot
     of the slope, logged as ``forced_move`` (FB-TERRAIN-11, FB-AMB-47). The facing of a Pike is
     never changed here (FB-PIKE-04)."""
     origin = unit.anchor
     state.place(unit, plan.dest)
     if battle.records_fields:
+        extra = {"given_path": True} if given else {}
         battle.emit(
             "move",
             unit=unit.id,
@@ -1028,6 +1032,7 @@ def apply_move(state: FBState, battle: Battle, unit: Unit, plan: MovePlan) -> No
             path=[list(sq) for sq in plan.path],
             cost=plan.cost,
             vaulted=list(plan.vaulted) if plan.vaulted is not None else None,
+            **extra,
         )
     else:
         battle.emit("move")  # counted only: the fields would be thrown away

@@ -189,6 +189,8 @@ class FBState:
         self.turn_feats: set[str] = set()  # who used a Feat this turn (FB-FEAT-03)
         self.turn_index = 0
         self.reinforced: dict[str, dict[str, int]] = {}
+        # Each side's latest unit turn: (unit id, plan kind), read only to explain refusals.
+        self.last_plan: dict[str, tuple[str, str]] = {}
         # What the compiled movement searches read about the units (see unit_table).
         self._table: np.ndarray | None = None
         self._table_rows: dict[str, int] = {}
