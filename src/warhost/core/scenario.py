@@ -146,10 +146,26 @@ def _problem(
     elif kind == "missing":
         message = "missing required field"
     else:
-        message = err["msg"]
+        message = _PLAIN_WORDS.get(kind, err["msg"])
         if "input" in err and not isinstance(err["input"], (dict, list)):
-            message += f" (got {err['input']!r})"
+            message += f" (got {_short(err['input'])})"
     return ScenarioError(message, file=source, line=line, field=field_name(path) or None)
+
+
+_PLAIN_WORDS = {
+    "int_type": "expected a whole number",
+    "float_type": "expected a number",
+    "finite_number": "expected a finite number, not NaN or infinity",
+}
+"""Clearer words for pydantic's type errors (``true`` is refused where a number is wanted)."""
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters so one error stays one short line."""
+    if isinstance(value, bool):
+        return "a boolean, " + ("true" if value else "false")
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _data_path(loc: Path_) -> Path_:

@@ -63,11 +63,14 @@ def _stat_blocks(model: Dnd5eTacticsScenario) -> Iterator[tuple[FieldPath, StatB
 
 
 def _check_stats(stats: StatBlock, path: FieldPath) -> None:
-    melee = {a.name for a in stats.attacks if a.kind == "melee"}
+    kinds = {a.name: a.kind for a in stats.attacks}
     for k, name in enumerate(stats.multiattack):
-        if name not in melee:
-            fail(f"multiattack names {name!r}, which is not one of its melee attacks "
-                 f"({', '.join(sorted(melee)) or 'none'})", *path, "multiattack", k)
+        if name not in kinds:
+            fail(f"multiattack names {name!r}, which is not one of its attacks "
+                 f"({', '.join(sorted(kinds)) or 'none'})", *path, "multiattack", k)
+        if kinds[name] != kinds[stats.multiattack[0]]:
+            fail(f"multiattack mixes melee and ranged attacks ({stats.multiattack[0]!r} and "
+                 f"{name!r}); list only melee or only ranged attacks", *path, "multiattack", k)
     for k, attack in enumerate(stats.attacks):
         if attack.kind == "ranged" and attack.range <= 0:
             fail("a ranged attack needs a range in feet", *path, "attacks", k, "range")
