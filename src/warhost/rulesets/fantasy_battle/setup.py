@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from warhost.core.engine import Battle
+from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
 from warhost.geometry.grid import Grid, Square, footprint, space_distance
 from warhost.rulesets.fantasy_battle.model import (
@@ -163,11 +164,12 @@ def new_state(model: FantasyBattleScenario, battle: Battle | None = None) -> FBS
     for unit in state.units.values():  # positions fixed by the scenario are taken first
         if unit.anchor is not None:
             state.place(unit, unit.anchor)
+    room = Room(state) if battle is not None else None
     order = [state.first_player, state.other_side(state.first_player)]  # FB-SETUP-11
     for side in order:
         for unit in [u for u in state.units.values() if u.side == side]:
-            if unit.anchor is None and battle is not None:
-                state.place(unit, ask_deployment(state, battle, unit))
+            if unit.anchor is None and battle is not None and room is not None:
+                ask_deployment(state, battle, unit, room)
                 if unit.has_facing:
                     from warhost.rulesets.fantasy_battle.game import choose_facing
 
@@ -207,36 +209,127 @@ def choose_first_player(model: FantasyBattleScenario, battle: Battle | None) -> 
     return sides[0] if face <= 3 else sides[1]
 
 
-def legal_deploy_squares(state: FBState, unit: Unit) -> list[Square]:
-    """Anchors where ``unit`` may be deployed in its start area (FB-SETUP-12, FB-AMB-22)."""
+def legal_deploy_squares(
+    state: FBState, unit: Unit, taken: Collection[Square] = ()
+) -> list[Square]:
+    """Anchors where ``unit`` may be deployed in its start area (FB-SETUP-12, FB-AMB-22), with
+    the squares ``taken`` held too."""
     area = state.start_areas[unit.side]
     out = []
     for anchor in sorted(area, key=lambda s: (s[1], s[0])):
         space = footprint(anchor, unit.size)
         if all(sq in area and state.grid.contains(sq) and sq not in state.occupied
-               and state.terrain(sq).move_cost is not None and state.terrain(sq).can_end
-               for sq in space):
+               and sq not in taken and state.terrain(sq).move_cost is not None
+               and state.terrain(sq).can_end for sq in space):
             out.append(anchor)
     return out
 
 
-def ask_deployment(state: FBState, battle: Battle, unit: Unit) -> Square:
-    """Ask the owner where to deploy a unit the scenario left unplaced (decision 7)."""
-    legal = legal_deploy_squares(state, unit)
-    if unit.squad is not None:  # next to a squad-mate already placed (FB-SETUP-13)
-        mates = [state.units[m] for m in state.squads[unit.squad].members
-                 if m != unit.id and state.units[m].on_map]
-        if mates:
-            near = [a for a in legal if any(
-                space_distance(footprint(a, unit.size), state.squares_of(m)) == 1
-                for m in mates)]
-            legal = near or legal
-    if not legal:
-        from warhost.core.errors import ScenarioError
+Plan = dict[str, Square]
+"""Anchors planned for the units still to be deployed, by id."""
 
-        raise ScenarioError(f"no room left in the start area for {unit.id}", field="sides")
-    order = battle.decide(_deploy_decision(unit, legal))
-    return (int(order.args[0]), int(order.args[1]))
+
+class NoRoomError(ScenarioError):
+    """A unit the scenario leaves unplaced has no room in its start area; ``unit`` is its id."""
+
+    def __init__(self, message: str, unit: str) -> None:
+        super().__init__(message, field="sides")
+        self.unit = unit
+
+
+class Room:
+    """Keeps room in the start areas for every unit the scenario leaves unplaced.
+
+    It holds a *plan*: an anchor for each unit still to be deployed, found by deploying them in
+    order at the first square offered. A player is offered only the squares after which his
+    units still to come can all be deployed (by the plan, or by a new one made from there), so
+    a deployment that starts with a plan never runs out of room. While a side has only 1×1
+    units to come, any free square will do (the validator has counted them), so nothing is
+    planned. The validator makes the first plan, so a scenario it passes deploys whatever the
+    players choose.
+    """
+
+    def __init__(self, state: FBState) -> None:
+        self.state = state
+        self.queue = [u.id for u in state.units.values() if u.anchor is None]
+        """Units still to be deployed, in scenario order (the sides' areas are apart, so each
+        side's own order is all that matters)."""
+        plan = self.make_plan(self.queue, {})
+        if isinstance(plan, str):
+            unit = state.units[plan]
+            raise NoRoomError(f"no room left in the start area of {unit.side!r} for {plan} "
+                              f"once the units before it are deployed (FB-SETUP-12)", plan)
+        self.plan = plan
+
+    def choices(self, unit: Unit, planned: Plan) -> list[Square]:
+        """Legal anchors for ``unit`` with the ``planned`` units deployed too: next to a
+        squad-mate already deployed where possible (FB-SETUP-13)."""
+        state = self.state
+        taken = {sq for uid, anchor in planned.items()
+                 for sq in footprint(anchor, state.units[uid].size)}
+        legal = legal_deploy_squares(state, unit, taken)
+        if unit.squad is None:
+            return legal
+        mates = [state.squares_of(state.units[m]) for m in state.squads[unit.squad].members
+                 if m != unit.id and state.units[m].on_map]
+        mates += [footprint(planned[m], state.units[m].size)
+                  for m in state.squads[unit.squad].members if m in planned]
+        if not mates:
+            return legal
+        near = [a for a in legal if any(
+            space_distance(footprint(a, unit.size), mate) == 1 for mate in mates)]
+        return near or legal
+
+    def make_plan(self, queue: list[str], planned: Plan) -> Plan | str:
+        """Deploy ``queue`` in order at its first choice, after ``planned``; the plan, or the
+        id of the first unit left without room."""
+        planned = dict(planned)
+        plan: Plan = {}
+        for uid in queue:
+            squares = self.choices(self.state.units[uid], planned)
+            if not squares:
+                return uid
+            planned[uid] = plan[uid] = squares[0]
+        return plan
+
+    def options(self, unit: Unit) -> list[tuple[Square, Plan]]:
+        """The anchors the unit may take, each with the plan for the units after it."""
+        units = self.state.units
+        rest = [uid for uid in self.queue[self.queue.index(unit.id) + 1:]
+                if units[uid].side == unit.side]
+        squares = self.choices(unit, {})
+        if all(units[uid].size == 1 for uid in rest):
+            return [(a, {}) for a in squares]
+        kept = {uid: self.plan[uid] for uid in rest}
+        held = {sq for uid, anchor in kept.items() for sq in footprint(anchor, units[uid].size)}
+        mates = unit.squad is not None and any(units[uid].squad == unit.squad for uid in rest)
+        out: list[tuple[Square, Plan]] = []
+        for anchor in squares:
+            if not mates and held.isdisjoint(footprint(anchor, unit.size)):
+                out.append((anchor, kept))
+                continue
+            plan = self.make_plan(rest, {unit.id: anchor})
+            if not isinstance(plan, str):
+                out.append((anchor, plan))
+        return out
+
+    def place(self, unit: Unit, anchor: Square, plan: Plan) -> None:
+        """Deploy the unit at ``anchor``; ``plan`` deploys the units of its side after it."""
+        self.state.place(unit, anchor)
+        self.queue.remove(unit.id)
+        self.plan.update(plan)
+
+
+def ask_deployment(state: FBState, battle: Battle, unit: Unit, room: Room) -> None:
+    """Ask the owner where to deploy a unit the scenario left unplaced (decision 7): a legal
+    square, next to a squad-mate already deployed where possible (FB-SETUP-13), that leaves
+    room for the side's units still to come."""
+    choices = dict(room.options(unit))
+    if not choices:  # only if the plan was not checked first (validation makes it)
+        raise NoRoomError(f"no room left in the start area for {unit.id}", unit.id)
+    order = battle.decide(_deploy_decision(unit, list(choices)))
+    anchor = (int(order.args[0]), int(order.args[1]))
+    room.place(unit, anchor, choices[anchor])
 
 
 def _deploy_decision(unit: Unit, legal: list[Square]) -> Any:
