@@ -74,24 +74,30 @@ class _Plain:
     def __init__(self, source: str) -> None:
         self.source = source
         self.lines: dict[Path_, int] = {(): 1}
-        self.sizes: dict[int, int] = {}
+        self.sizes: dict[int, tuple[int, int]] = {}
 
-    def measure(self, node: Any, depth: int = 0) -> int:
-        """How many values ``node`` holds with its aliases expanded, counting each shared node
-        once (so an alias bomb is measured, not walked); refuses too many or too deep."""
+    def measure(self, node: Any) -> tuple[int, int]:
+        """How many values ``node`` holds with its aliases expanded, and how deep they nest,
+        measuring each shared node once (so an alias bomb is measured, not walked); refuses
+        too many or too deep."""
         if not isinstance(node, (CommentedMap, CommentedSeq)):
-            return 1
+            return 1, 0
         known = self.sizes.get(id(node))
         if known is not None:
             return known
-        if depth >= MAX_DEPTH:
-            self._refuse(f"nested more than {MAX_DEPTH} levels deep (through aliases)", node)
+        self.sizes[id(node)] = (1, MAX_DEPTH + 1)  # a node inside itself is too deep
         children = node.values() if isinstance(node, CommentedMap) else node
-        size = 1 + sum(self.measure(child, depth + 1) for child in children)
-        if size > MAX_VALUES:
-            self._refuse(f"more than {MAX_VALUES} values (alias expansion?)", node)
-        self.sizes[id(node)] = size
-        return size
+        size, height = 1, 0
+        for child in children:
+            child_size, child_height = self.measure(child)
+            size += child_size
+            height = max(height, child_height + 1)
+            if size > MAX_VALUES:
+                self._refuse(f"more than {MAX_VALUES} values (alias expansion?)", node)
+            if height > MAX_DEPTH:
+                self._refuse(f"nested more than {MAX_DEPTH} levels deep (through aliases)", node)
+        self.sizes[id(node)] = size, height
+        return size, height
 
     def _refuse(self, message: str, node: Any) -> None:
         line = getattr(getattr(node, "lc", None), "line", None)
