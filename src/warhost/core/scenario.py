@@ -236,6 +236,8 @@ def _problem(
         message = f"unknown field {path[-1]!r}{hint}"
     elif kind == "missing":
         message = "missing required field"
+    elif kind == "value_error":  # our own validators' words, which show the value
+        message = str(err["msg"]).removeprefix("Value error, ")
     else:
         message = _PLAIN_WORDS.get(kind, err["msg"])
         if "input" in err and not isinstance(err["input"], (dict, list)):
