@@ -15,7 +15,7 @@ from warhost.geometry.table import (
     Point,
     Region,
     edge_bearing,
-    formation,
+    formation_outline,
     gap,
     single_footprint,
 )
@@ -232,9 +232,9 @@ def deployment_spots(
 
 def footprint_at(body: Body, centre: Point, stance: str | None = None) -> Polygon:
     """The body's footprint if its centre were ``centre`` (in ``stance``, default its own)."""
-    if isinstance(body, Unit):
-        return formation(body.members, body.files, PITCH[stance or body.stance], centre,
-                         body.facing).polygon
+    if isinstance(body, Unit) and body.members > 0:
+        return formation_outline(body.members, body.files, PITCH[stance or body.stance], centre,
+                                 body.facing)
     return single_footprint(centre, 0.5, body.facing)
 
 
@@ -255,7 +255,8 @@ class Deployment:
     """Keeps room for every body the scenario leaves unplaced (T5-DEC-01).
 
     It holds a *plan*: a spot for each body still to be placed, found by placing them in
-    deployment order at the middle free spot, as the default answer does. A commander is
+    deployment order, each at the first free spot (packing them toward one end of the edge
+    leaves the most room for the next). A commander is
     offered only the spots after which the bodies still to come can all be placed (by the plan,
     or by a new one made from there), so a deployment that starts with a plan never runs out
     of room. A unit whose stance is still to be asked counts at its larger Open Stance
@@ -288,8 +289,8 @@ class Deployment:
                 for i in self.placed]
 
     def make_plan(self, queue: Sequence[str], shapes: list[Polygon]) -> Plan | str:
-        """Place ``queue`` in order at its middle free spot; the plan, or the id of the first
-        body left without room."""
+        """Place ``queue`` in order, each at its first free spot; the plan, or the id of the
+        first body left without room."""
         shapes = list(shapes)
         plan: Plan = {}
         for body_id in queue:
@@ -298,7 +299,7 @@ class Deployment:
             spots = deployment_spots(self.state, body, self.sides[body.side], shapes, stance)
             if not spots:
                 return body_id
-            shape = footprint_at(body, spots[len(spots) // 2], stance)
+            shape = footprint_at(body, spots[0], stance)
             plan[body_id] = shape
             shapes.append(shape)
         return plan
