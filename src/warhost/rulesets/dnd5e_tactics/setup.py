@@ -204,6 +204,40 @@ def zone_spots(state: T5State, side: SideSpec) -> list[Point]:
     return spots
 
 
+Shape = tuple[Polygon, tuple[float, float, float, float]]
+"""A footprint with its bounds (shapely's ``bounds`` is slow to ask again and again)."""
+
+
+def boxed(polygon: Polygon) -> Shape:
+    """A footprint with its bounds."""
+    return polygon, polygon.bounds
+
+
+def touching(a: Shape, b: Shape) -> bool:
+    """Whether two footprints touch or overlap (their bounds are compared first: cheaper)."""
+    ax0, ay0, ax1, ay1 = a[1]
+    bx0, by0, bx1, by1 = b[1]
+    if ax1 < bx0 or bx1 < ax0 or ay1 < by0 or by1 < ay0:
+        return False
+    return gap(a[0], b[0]) <= 0.0
+
+
+def spot_shapes(
+    state: T5State, body: Body, side: SideSpec, stance: str | None = None
+) -> list[tuple[Point, Shape]]:
+    """The spots of the side's zone where the body (in ``stance``, default its own) stands
+    wholly on the table and off impassable terrain, each with the footprint it has there."""
+    out = []
+    for spot in zone_spots(state, side):
+        shape = footprint_at(body, spot, stance)
+        if not state.board.contains(shape):
+            continue
+        if any(r.impassable and r.polygon.intersects(shape) for r in state.regions):
+            continue
+        out.append((spot, boxed(shape)))
+    return out
+
+
 def deployment_spots(
     state: T5State,
     body: Body,
@@ -217,17 +251,9 @@ def deployment_spots(
     if others is None:
         others = [b.footprint for b in state.bodies.values()
                   if b is not body and b.centre != (0.0, 0.0)]
-    free = []
-    for spot in zone_spots(state, side):
-        shape = footprint_at(body, spot, stance)
-        if not state.board.contains(shape):
-            continue
-        if any(r.impassable and r.polygon.intersects(shape) for r in state.regions):
-            continue
-        if any(touching(shape, o) for o in others):
-            continue
-        free.append(spot)
-    return free
+    boxes = [boxed(o) for o in others]
+    return [spot for spot, shape in spot_shapes(state, body, side, stance)
+            if not any(touching(shape, o) for o in boxes)]
 
 
 def footprint_at(body: Body, centre: Point, stance: str | None = None) -> Polygon:
@@ -238,16 +264,7 @@ def footprint_at(body: Body, centre: Point, stance: str | None = None) -> Polygo
     return single_footprint(centre, 0.5, body.facing)
 
 
-def touching(a: Polygon, b: Polygon) -> bool:
-    """Whether two footprints touch or overlap (their bounds are compared first: cheaper)."""
-    ax0, ay0, ax1, ay1 = a.bounds
-    bx0, by0, bx1, by1 = b.bounds
-    if ax1 < bx0 or bx1 < ax0 or ay1 < by0 or by1 < ay0:
-        return False
-    return gap(a, b) <= 0.0
-
-
-Plan = dict[str, Polygon]
+Plan = dict[str, Shape]
 """Footprints planned for the bodies still to be placed, by id."""
 
 
@@ -256,12 +273,12 @@ class Deployment:
 
     It holds a *plan*: a spot for each body still to be placed, found by placing them in
     deployment order, each at the first free spot (packing them toward one end of the edge
-    leaves the most room for the next). A commander is
-    offered only the spots after which the bodies still to come can all be placed (by the plan,
-    or by a new one made from there), so a deployment that starts with a plan never runs out
-    of room. A unit whose stance is still to be asked counts at its larger Open Stance
-    footprint, which holds its Close one. The validator makes the first plan, so a scenario
-    it passes deploys whatever the commanders choose.
+    leaves the most room for the next). A commander is offered only the spots after which the
+    bodies still to come can all be placed (by the plan, or by a new one made from there), so
+    a deployment that starts with a plan never runs out of room. A unit whose stance is still
+    to be asked counts at its larger Open Stance footprint, which holds its Close one. The
+    validator makes the first plan, so a scenario it passes deploys whatever the commanders
+    choose.
     """
 
     def __init__(self, state: T5State, model: Dnd5eTacticsScenario,
@@ -273,6 +290,8 @@ class Deployment:
         self.placed = [i for i, on in placed.items() if on]
         self.queue = [i for i, on in placed.items() if not on]
         """Bodies still to be placed, in deployment order (the scenario's)."""
+        self.spots: dict[tuple[str, str | None], list[tuple[Point, Shape]]] = {}
+        """:func:`spot_shapes` by body and stance, worked out once."""
         plan = self.make_plan(self.queue, self.shapes())
         if isinstance(plan, str):
             raise NoRoomError(self.no_room(plan), plan)
@@ -282,26 +301,32 @@ class Deployment:
         """The stance a body is counted in: Open while its stance is still to be asked."""
         return "open" if body.id in self.pending else None
 
-    def shapes(self) -> list[Polygon]:
+    def shapes(self) -> list[Shape]:
         """The footprints of the bodies already on the table (Open if not yet decided)."""
         bodies = self.state.bodies
-        return [footprint_at(bodies[i], bodies[i].centre, self.stance(bodies[i]))
+        return [boxed(footprint_at(bodies[i], bodies[i].centre, self.stance(bodies[i])))
                 for i in self.placed]
 
-    def make_plan(self, queue: Sequence[str], shapes: list[Polygon]) -> Plan | str:
+    def free(self, body: Body, others: list[Shape]) -> list[tuple[Point, Shape]]:
+        """The body's spots (in the stance it counts in) clear of ``others``."""
+        stance = self.stance(body) or (body.stance if isinstance(body, Unit) else None)
+        key = (body.id, stance)
+        if key not in self.spots:
+            self.spots[key] = spot_shapes(self.state, body, self.sides[body.side], stance)
+        return [(spot, shape) for spot, shape in self.spots[key]
+                if not any(touching(shape, o) for o in others)]
+
+    def make_plan(self, queue: Sequence[str], shapes: list[Shape]) -> Plan | str:
         """Place ``queue`` in order, each at its first free spot; the plan, or the id of the
         first body left without room."""
         shapes = list(shapes)
         plan: Plan = {}
         for body_id in queue:
-            body = self.state.bodies[body_id]
-            stance = self.stance(body)
-            spots = deployment_spots(self.state, body, self.sides[body.side], shapes, stance)
-            if not spots:
+            free = self.free(self.state.bodies[body_id], shapes)
+            if not free:
                 return body_id
-            shape = footprint_at(body, spots[0], stance)
-            plan[body_id] = shape
-            shapes.append(shape)
+            plan[body_id] = free[0][1]
+            shapes.append(free[0][1])
         return plan
 
     def no_room(self, body_id: str) -> str:
@@ -323,8 +348,7 @@ class Deployment:
         kept = {i: self.plan[i] for i in rest}
         shapes = self.shapes()
         out: list[tuple[Point, Plan]] = []
-        for spot in deployment_spots(self.state, body, self.sides[body.side], shapes):
-            shape = footprint_at(body, spot)
+        for spot, shape in self.free(body, shapes):
             if not any(touching(shape, planned) for planned in kept.values()):
                 out.append((spot, kept))
                 continue

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from shapely.geometry import Polygon
-
 from warhost.core.errors import FieldPath, fail
 from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import (
     Deployment,
     NoRoomError,
+    Shape,
+    boxed,
     footprint_at,
     initial_state,
     make_region,
@@ -103,7 +103,7 @@ def _check_positions(model: Dnd5eTacticsScenario) -> None:
     paths = {body_id: path for path, body_id in _body_paths(model)}
     given = {u.id: u.at for s in model.sides for u in s.units}
     given.update({c.id: c.at for s in model.sides for c in s.singles})
-    shapes: list[tuple[str, Polygon]] = []
+    shapes: list[tuple[str, Shape]] = []
     for body_id, body in state.bodies.items():
         if not placed[body_id]:
             continue
@@ -116,9 +116,9 @@ def _check_positions(model: Dnd5eTacticsScenario) -> None:
             if region.impassable and region.polygon.intersects(shape):
                 fail(f"{body_id} stands on impassable terrain ({region.name})", *at)
         for other, other_shape in shapes:
-            if touching(shape, other_shape):
+            if touching(boxed(shape), other_shape):
                 fail(f"{body_id} overlaps {other}", *at)
-        shapes.append((body_id, shape))
+        shapes.append((body_id, boxed(shape)))
     try:
         Deployment(state, model, placed)
     except NoRoomError as exc:
