@@ -137,7 +137,7 @@ def deploy(ctx: Ctx, model: Dnd5eTacticsScenario, placed: dict[str, bool]) -> No
     """Ask for what the scenario leaves open: positions (T5-DEC-01), starting tracks
     (T5-DEC-02) and stances (T5-DEC-03). Emits one ``deploy`` event per body."""
     unit_specs = {u.id: u for s in model.sides for u in s.units}
-    room = Deployment(ctx.state, model, placed)
+    room = Deployment(ctx.state, model, placed) if not all(placed.values()) else None
     for side in model.sides:
         for body_id in [u.id for u in side.units] + [c.id for c in side.singles]:
             body = ctx.state.bodies[body_id]
@@ -157,8 +157,9 @@ def deploy(ctx: Ctx, model: Dnd5eTacticsScenario, placed: dict[str, bool]) -> No
                         default=Order.of("stance", "close"),
                     )
                     body.stance = str(order.args[0])
-                    room.decided(body)
-            if not placed[body_id]:  # after the stance: it decides the footprint's size
+                    if room is not None:
+                        room.decided(body)
+            if not placed[body_id] and room is not None:  # after the stance: it sets the size
                 choose_position(ctx, body, room)
             ctx.emit("deploy", **deploy_fields(body))
 

@@ -164,7 +164,8 @@ def new_state(model: FantasyBattleScenario, battle: Battle | None = None) -> FBS
     for unit in state.units.values():  # positions fixed by the scenario are taken first
         if unit.anchor is not None:
             state.place(unit, unit.anchor)
-    room = Room(state) if battle is not None else None
+    unplaced = any(unit.anchor is None for unit in state.units.values())
+    room = Room(state) if battle is not None and unplaced else None
     order = [state.first_player, state.other_side(state.first_player)]  # FB-SETUP-11
     for side in order:
         for unit in [u for u in state.units.values() if u.side == side]:
