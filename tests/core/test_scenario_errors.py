@@ -195,8 +195,7 @@ def test_wrong_type(tmp_path: Path) -> None:
     path = write(tmp_path, "width: 10", "width: wide")
     err = error_for(path)
     assert (err.line, err.field) == (7, "battlefield.width")
-    assert err.message == ("Input should be a valid integer, unable to parse string as an "
-                           "integer (got 'wide')")
+    assert err.message == "expected a whole number (got 'wide')"
 
 
 def test_negative_count(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import NoReturn
 
@@ -75,11 +76,23 @@ class DiceExhaustedError(WarhostError):
     """A scripted dice source ran out of faces."""
 
 
-def read_user_file(path: str | Path, error: type[WarhostError], noun: str) -> str:
-    """The text of a file the user named; a missing or unreadable file raises ``error``."""
+def read_user_file(
+    path: str | Path, error: type[WarhostError], noun: str, max_bytes: int | None = None
+) -> str:
+    """The text of a file the user named; a missing or unreadable file raises ``error``, and
+    so does one longer than ``max_bytes`` (checked before it is read, and while reading, for
+    devices and pipes whose size is not known)."""
     source = str(path)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        if max_bytes is None:
+            return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > max_bytes:
+                raise error(f"the {noun} file is larger than {max_bytes} bytes", file=source)
+            data = handle.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise error(f"the {noun} file is larger than {max_bytes} bytes", file=source)
+        return data.decode("utf-8")
     except FileNotFoundError:
         raise error(f"no such {noun} file", file=source) from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -5,6 +5,7 @@ Every problem becomes a :class:`ScenarioError` naming the file, the line and the
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import types
 import typing
@@ -15,6 +16,8 @@ from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.scalarbool import ScalarBoolean
+from ruamel.yaml.scanner import RoundTripScanner, ScannerError
 
 from warhost.core.errors import FieldPath, ScenarioError, WarhostError, read_user_file
 from warhost.core.registry import get_ruleset
@@ -32,42 +35,126 @@ def field_name(path: Path_) -> str:
     return out
 
 
-def _plain(node: Any, path: Path_, lines: dict[Path_, int]) -> Any:
-    """Turn ruamel nodes into plain dicts and lists, noting each item's line (1-based)."""
-    if isinstance(node, CommentedMap):
-        out: dict[Any, Any] = {}
-        for key, value in node.items():
-            sub = (*path, str(key))
-            try:
-                lines[sub] = node.lc.key(key)[0] + 1
-            except (KeyError, TypeError):
-                lines[sub] = lines.get(path, 1)
-            out[str(key)] = _plain(value, sub, lines)
-        return out
-    if isinstance(node, CommentedSeq):
-        items = []
-        for index, value in enumerate(node):
-            sub = (*path, index)
-            try:
-                lines[sub] = node.lc.item(index)[0] + 1
-            except (KeyError, TypeError, IndexError):
-                lines[sub] = lines.get(path, 1)
-            items.append(_plain(value, sub, lines))
-        return items
-    if isinstance(node, str):
-        return str(node)
-    if isinstance(node, bool) or node is None:
-        return node
-    if isinstance(node, int):
-        return int(node)
-    if isinstance(node, float):
-        return float(node)
-    return node
+MAX_BYTES = 1_000_000
+"""The largest scenario file, in bytes: a hundred times the largest example. Checked before
+the file is read, so a huge file costs nothing."""
+
+MAX_DEPTH = 64
+"""The deepest nesting of lists and mappings (a real scenario needs about 8). Checked while
+the YAML is scanned, before a deep file can cost time."""
+
+MAX_VALUES = 200_000
+"""The most values (mappings, lists and scalars) a scenario may hold once its aliases are
+expanded: a file of a million bytes holds fewer, so more means an alias bomb."""
+
+
+class _GuardedScanner(RoundTripScanner):  # type: ignore[misc]
+    """ruamel's scanner, refusing nesting deeper than MAX_DEPTH as soon as it is met (its
+    scanning time grows with the square of the depth)."""
+
+    def fetch_flow_collection_start(self, TokenClass: Any, to_push: str) -> None:  # noqa: N803
+        if len(self.flow_context) >= MAX_DEPTH:
+            self._too_deep()
+        super().fetch_flow_collection_start(TokenClass, to_push)
+
+    def add_indent(self, column: int) -> bool:
+        if len(self.indents) >= MAX_DEPTH:
+            self._too_deep()
+        return bool(super().add_indent(column))
+
+    def _too_deep(self) -> None:
+        raise ScannerError(None, None, f"nested more than {MAX_DEPTH} levels deep",
+                           self.reader.get_mark())
+
+
+class _Plain:
+    """Turns ruamel nodes into plain dicts, lists and scalars, noting each item's line (1-based)
+    and counting values, so that aliases cannot expand without bound."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.lines: dict[Path_, int] = {(): 1}
+        self.sizes: dict[int, tuple[int, int]] = {}
+
+    def measure(self, node: Any) -> tuple[int, int]:
+        """How many values ``node`` holds with its aliases expanded, and how deep they nest,
+        measuring each shared node once (so an alias bomb is measured, not walked); refuses
+        too many or too deep."""
+        if not isinstance(node, (CommentedMap, CommentedSeq)):
+            return 1, 0
+        known = self.sizes.get(id(node))
+        if known is not None:
+            return known
+        self.sizes[id(node)] = (1, MAX_DEPTH + 1)  # a node inside itself is too deep
+        children = node.values() if isinstance(node, CommentedMap) else node
+        size, height = 1, 0
+        for child in children:
+            child_size, child_height = self.measure(child)
+            size += child_size
+            height = max(height, child_height + 1)
+            if size > MAX_VALUES:
+                self._refuse(f"more than {MAX_VALUES} values (alias expansion?)", node)
+            if height > MAX_DEPTH:
+                self._refuse(f"nested more than {MAX_DEPTH} levels deep (through aliases)", node)
+        self.sizes[id(node)] = size, height
+        return size, height
+
+    def _refuse(self, message: str, node: Any) -> None:
+        line = getattr(getattr(node, "lc", None), "line", None)
+        raise ScenarioError(message, file=self.source, line=line + 1 if line is not None else 1)
+
+    def convert(self, node: Any, path: Path_) -> Any:
+        """Plain data for ``node`` (call :meth:`measure` on the root first)."""
+        if isinstance(node, CommentedMap):
+            out: dict[Any, Any] = {}
+            for key, value in node.items():
+                sub = (*path, str(key))
+                try:
+                    self.lines[sub] = node.lc.key(key)[0] + 1
+                except (KeyError, TypeError):
+                    self.lines[sub] = self.lines.get(path, 1)
+                out[str(key)] = self.convert(value, sub)
+            return out
+        if isinstance(node, CommentedSeq):
+            items = []
+            for index, value in enumerate(node):
+                sub = (*path, index)
+                try:
+                    self.lines[sub] = node.lc.item(index)[0] + 1
+                except (KeyError, TypeError, IndexError):
+                    self.lines[sub] = self.lines.get(path, 1)
+                items.append(self.convert(value, sub))
+            return items
+        return self.scalar(node, path)
+
+    def scalar(self, node: Any, path: Path_) -> Any:
+        """A plain str, bool, int, float or None; a date as its text; anything else (a
+        custom tag, a set, binary data) is refused."""
+        if node is None or isinstance(node, bool):
+            return node
+        if isinstance(node, ScalarBoolean):  # an anchored true/false: an int subclass
+            return bool(node)
+        if isinstance(node, str):
+            return str(node)
+        if isinstance(node, int):
+            return int(node)
+        if isinstance(node, float):
+            return float(node)
+        if isinstance(node, (datetime.date, datetime.datetime)):
+            return node.isoformat()
+        tag = getattr(getattr(node, "tag", None), "value", None)
+        what = f"tag {tag}" if tag else type(node).__name__
+        raise ScenarioError(f"unsupported YAML value ({what}); use plain text, numbers, "
+                            f"true/false, lists and mappings", file=self.source,
+                            line=self.lines.get(path, 1), field=field_name(path) or None)
 
 
 def read_yaml(text: str, source: str) -> tuple[Any, dict[Path_, int]]:
     """Parse YAML text into plain data plus a map from field paths to line numbers."""
+    if len(text) > MAX_BYTES:
+        raise ScenarioError(f"the file is larger than {MAX_BYTES} bytes", file=source)
     yaml = YAML(typ="rt")
+    yaml.Scanner = _GuardedScanner
     try:
         node = yaml.load(text)
     except MarkedYAMLError as exc:
@@ -75,16 +162,20 @@ def read_yaml(text: str, source: str) -> tuple[Any, dict[Path_, int]]:
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "malformed YAML"
         raise ScenarioError(f"malformed YAML: {problem}", file=source, line=line) from None
+    except RecursionError:
+        raise ScenarioError(f"malformed YAML: nested more than {MAX_DEPTH} levels deep",
+                            file=source) from None
     except Exception as exc:  # ruamel raises a few non-marked errors for odd input
         raise ScenarioError(f"malformed YAML: {exc}", file=source) from None
-    lines: dict[Path_, int] = {(): 1}
-    return _plain(node, (), lines), lines
+    plain = _Plain(source)
+    plain.measure(node)
+    return plain.convert(node, ()), plain.lines
 
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file."""
     source = str(path)
-    text = read_user_file(path, ScenarioError, "scenario")
+    text = read_user_file(path, ScenarioError, "scenario", max_bytes=MAX_BYTES)
     data, lines = read_yaml(text, source)
     return scenario_from_data(data, source, lines)
 
@@ -145,11 +236,29 @@ def _problem(
         message = f"unknown field {path[-1]!r}{hint}"
     elif kind == "missing":
         message = "missing required field"
+    elif kind == "value_error":  # our own validators' words, which show the value
+        message = str(err["msg"]).removeprefix("Value error, ")
     else:
-        message = err["msg"]
+        message = _PLAIN_WORDS.get(kind, err["msg"])
         if "input" in err and not isinstance(err["input"], (dict, list)):
-            message += f" (got {err['input']!r})"
+            message += f" (got {_short(err['input'])})"
     return ScenarioError(message, file=source, line=line, field=field_name(path) or None)
+
+
+_PLAIN_WORDS = {
+    "int_type": "expected a whole number",
+    "float_type": "expected a number",
+    "finite_number": "expected a finite number, not NaN or infinity",
+}
+"""Clearer words for pydantic's type errors (``true`` is refused where a number is wanted)."""
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters so one error stays one short line."""
+    if isinstance(value, bool):
+        return "a boolean, " + ("true" if value else "false")
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _data_path(loc: Path_) -> Path_:

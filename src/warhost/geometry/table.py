@@ -348,10 +348,21 @@ def formation(
             points.append(_place(centre, facing, left + file * pitch, front - rank * pitch))
     member_points = np.array(points, dtype=np.float64)
     member_points.flags.writeable = False
+    return Formation(centre, facing, used, ranks, pitch,
+                     formation_outline(members, files, pitch, centre, facing, square),
+                     member_points, members, square)
+
+
+def formation_outline(
+    members: int, files: int, pitch: float, centre: Point, facing: float, square: float = 0.5
+) -> Polygon:
+    """The footprint :func:`formation` gives the same block (one or more members), without
+    placing each member: cheap for checking where a large unit would fit."""
+    used = min(files, members)
+    ranks = -(-members // files)
     width = (used - 1) * pitch + square
     depth = (ranks - 1) * pitch + square
-    return Formation(centre, facing, used, ranks, pitch,
-                     _oriented_rect(centre, facing, width, depth), member_points, members, square)
+    return _oriented_rect((float(centre[0]), float(centre[1])), _normal(facing), width, depth)
 
 
 def translate_to(f: Formation, centre: Point) -> Formation:

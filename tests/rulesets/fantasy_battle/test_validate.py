@@ -169,7 +169,7 @@ def test_victory_points_are_required_and_whole() -> None:
     data["victory_points"] = 2.5
     err = problem(data)
     assert err.field == "victory_points"
-    assert "integer" in err.message
+    assert "whole number" in err.message
 
 
 # --------------------------------------------------------------------------- squads and ranks

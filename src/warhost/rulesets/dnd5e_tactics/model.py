@@ -11,31 +11,81 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from warhost.core.bounds import (
+    MAX_DICE,
+    MAX_DICE_TERMS,
+    MAX_FLAT,
+    MAX_SIDES,
+    Finite,
+    Rounds,
+    Whole,
+)
+from warhost.rulesets.dnd5e_tactics.tables import DamageDice
+
 AbilityName = Literal["str", "dex", "con", "int", "wis", "cha"]
 SkillName = Literal["persuasion", "insight", "history"]
 TrackName = Literal["defensive", "aggressive", "supporting", "vicious"]
 StanceName = Literal["close", "open"]
 EdgeName = Literal["north", "east", "south", "west"]
 TerrainKind = Literal["ruins", "forest", "field", "impassable"]
-Point = tuple[float, float]
+
+BOARD_MAX = 400
+"""The widest and longest table, in inches."""
+
+TABLE_REACH = 1000
+"""Positions and terrain corners lie within this many inches of the table's corner (either
+way): anything further is off any table."""
+
+Coordinate = Annotated[Finite, Field(ge=-TABLE_REACH, le=TABLE_REACH)]
+Point = tuple[Coordinate, Coordinate]
+Bearing = Annotated[Finite, Field(ge=-360, le=360)]
+Modifier = Annotated[Whole, Field(ge=-50, le=50)]
+"""An ability modifier, saving throw, skill or attack bonus."""
+Feet = Annotated[Whole, Field(ge=0, le=10 * TABLE_REACH)]
+"""A length in feet inside a stat block (10 ft to the inch)."""
+Speed = Annotated[Whole, Field(ge=0, le=1000)]
+Uses = Annotated[Whole, Field(ge=1, le=100)]
+HitPoints = Annotated[Whole, Field(ge=1, le=10_000)]
 
 DAMAGE_PATTERN = re.compile(r"^\s*(\d+d\d+|\d+)(\s*[+-]\s*(\d+d\d+|\d+))*\s*$")
 """Damage expressions: dice and whole numbers joined by + or -, e.g. ``1d8+3`` or ``2d6+1d4``."""
+
+DICE_TERM = re.compile(r"(\d+)(?:d(\d+))?")
+"""One term of a damage expression: a count of dice and their faces, or a plain number."""
+
+DICE_TEXT_MAX = 100
+"""The longest damage or healing expression, in characters."""
 
 
 class Strict(BaseModel):
     """Base for every scenario model: unknown fields are errors."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 def _check_damage(value: str) -> str:
+    """A damage expression's form, then its bounds: at most MAX_DICE_TERMS terms, 1 to MAX_DICE
+    dice of 1 to MAX_SIDES faces a group, numbers up to MAX_FLAT, and a maximum of 0 or more."""
     if not DAMAGE_PATTERN.match(value):
         raise ValueError(f"{value!r} is not a damage expression like 1d8+3 or 2d6+1d4")
-    return value.replace(" ", "")
+    text = value.replace(" ", "")
+    terms = DICE_TERM.findall(text)
+    if len(terms) > MAX_DICE_TERMS:
+        raise ValueError(f"{text!r} has {len(terms)} terms; the most is {MAX_DICE_TERMS}")
+    for count, sides in terms:
+        if not sides and int(count) > MAX_FLAT:
+            raise ValueError(f"{text!r}: {count} is more than {MAX_FLAT}")
+        if sides and not 1 <= int(count) <= MAX_DICE:
+            raise ValueError(f"{text!r}: {count} dice in one group; use 1 to {MAX_DICE}")
+        if sides and not 1 <= int(sides) <= MAX_SIDES:
+            raise ValueError(f"{text!r}: a die of {sides} faces; use 1 to {MAX_SIDES}")
+    highest = DamageDice.parse(text).maximum
+    if highest < 0:
+        raise ValueError(f"{text!r} is at most {highest}; it may never be below 0 at its highest")
+    return text
 
 
-Dice = Annotated[str, AfterValidator(_check_damage)]
+Dice = Annotated[str, Field(max_length=DICE_TEXT_MAX), AfterValidator(_check_damage)]
 """A damage or healing expression, checked when the scenario is read."""
 
 
@@ -43,7 +93,7 @@ class Options(Strict):
     """Every ruling that is a matter of taste (see docs/rulings/dnd5e-tactics.md)."""
 
     rank_clamp: bool = Field(True, description="T5-AMB-05: ranks stay within -3..+3.")
-    formation_files: Annotated[int, Field(ge=1, le=100)] = Field(
+    formation_files: Annotated[Whole, Field(ge=1, le=100)] = Field(
         10, description="T5-AMB-09: files of a formation."
     )
     engagement_model: Literal["footprint", "declared"] = Field(
@@ -68,7 +118,7 @@ class Options(Strict):
     unit_healing: Literal["reduce_damage_received", "disabled"] = Field(
         "reduce_damage_received", description="T5-AMB-39"
     )
-    max_rounds: Annotated[int, Field(ge=1)] | None = Field(
+    max_rounds: Rounds | None = Field(
         None, description="T5-AMB-51: the battle ends after this round (none: no limit)."
     )
 
@@ -78,12 +128,12 @@ class AttackSpec(Strict):
 
     name: str
     kind: Literal["melee", "ranged"] = "melee"
-    bonus: int = Field(description="Attack bonus (+hit).")
+    bonus: Modifier = Field(description="Attack bonus (+hit).")
     damage: Dice = Field(description="Damage on a hit, e.g. 1d6+2 (extra on-hit dice included).")
     damage_type: str = "bludgeoning"
-    reach: Annotated[int, Field(ge=5)] = Field(5, description="Melee reach in feet.")
-    range: Annotated[int, Field(ge=0)] = Field(0, description="Normal range in feet (ranged).")
-    long_range: Annotated[int, Field(ge=0)] | None = Field(
+    reach: Annotated[Feet, Field(ge=5, le=1000)] = Field(5, description="Melee reach in feet.")
+    range: Feet = Field(0, description="Normal range in feet (ranged).")
+    long_range: Feet | None = Field(
         None, description="Long range in feet (disadvantage beyond normal range)."
     )
 
@@ -93,20 +143,20 @@ class AreaSpec(Strict):
 
     name: str
     shape: Literal["sphere", "cube", "cone", "line"]
-    size: Annotated[int, Field(ge=5)] = Field(
+    size: Annotated[Feet, Field(ge=5)] = Field(
         description="Feet: radius (sphere), side (cube) or length (cone, line)."
     )
-    width: Annotated[int, Field(ge=5)] = Field(5, description="Feet (lines only).")
-    range: Annotated[int, Field(ge=0)] = Field(
+    width: Annotated[Feet, Field(ge=5)] = Field(5, description="Feet (lines only).")
+    range: Feet = Field(
         0, description="Feet from the user to the point of origin (0: the user's own edge)."
     )
     save: AbilityName
-    dc: Annotated[int, Field(ge=1)]
+    dc: Annotated[Whole, Field(ge=1, le=50)]
     damage: Dice
     damage_type: str = "fire"
     on_save: Literal["half", "none"] = "half"
     lingering: bool = Field(False, description="T5-AREA-06: has a lingering effect.")
-    uses: Annotated[int, Field(ge=1)] | None = Field(None, description="Per battle (none: any).")
+    uses: Uses | None = Field(None, description="Per battle (none: any).")
     action: Literal["action", "bonus"] = "action"
 
 
@@ -115,8 +165,8 @@ class HealSpec(Strict):
 
     name: str
     amount: Dice = Field(description="Hit points restored, e.g. 2d8+3.")
-    range: Annotated[int, Field(ge=0)] = 60
-    uses: Annotated[int, Field(ge=1)] | None = None
+    range: Feet = 60
+    uses: Uses | None = None
     action: Literal["action", "bonus"] = "action"
 
 
@@ -124,7 +174,7 @@ class MountSpec(Strict):
     """The mounts of a mounted unit or commander (T5-AMB-29)."""
 
     name: str
-    speed: Annotated[int, Field(ge=0)] = Field(description="Feet per round.")
+    speed: Speed = Field(description="Feet per round.")
     control: Literal["controlled", "independent"] = "controlled"
     attacks: list[AttackSpec] = Field(default_factory=list)
     multiattack: list[str] = Field(default_factory=list)
@@ -134,18 +184,19 @@ class StatBlock(Strict):
     """A 5e stat block: of one member of a unit, a commander or a Single Character."""
 
     name: str
-    ac: Annotated[int, Field(ge=1)]
-    hp: Annotated[int, Field(ge=1)] = Field(description="Maximum hit points.")
-    speed: Annotated[int, Field(ge=0)] = Field(30, description="Feet per round.")
-    dex: int = Field(0, description="Dexterity modifier.")
-    saves: dict[AbilityName, int] = Field(
+    ac: Annotated[Whole, Field(ge=1, le=50)]
+    hp: HitPoints = Field(description="Maximum hit points.")
+    speed: Speed = Field(30, description="Feet per round.")
+    dex: Annotated[Whole, Field(ge=-10, le=20)] = Field(0, description="Dexterity modifier.")
+    saves: dict[AbilityName, Modifier] = Field(
         default_factory=dict, description="Saving throw bonuses (missing: +0, DEX: dex)."
     )
-    skills: dict[SkillName, int] = Field(default_factory=dict)
+    skills: dict[SkillName, Modifier] = Field(default_factory=dict)
     attacks: list[AttackSpec] = Field(default_factory=list)
     multiattack: list[str] = Field(
         default_factory=list,
-        description="Names of the melee attacks one Attack action makes (empty: the first once).",
+        description="Names of the attacks one Attack action makes, all melee or all ranged "
+        "(empty: the chosen attack once).",
     )
     areas: list[AreaSpec] = Field(default_factory=list)
     heals: list[HealSpec] = Field(default_factory=list)
@@ -160,14 +211,14 @@ class UnitSpec(Strict):
 
     id: str
     name: str | None = None
-    members: Annotated[int, Field(ge=1)]
+    members: Annotated[Whole, Field(ge=1, le=10_000)]
     member: StatBlock = Field(description="The Unit Info Card.")
-    member_hp: Annotated[int, Field(ge=1)] | None = Field(
+    member_hp: HitPoints | None = Field(
         None, description="T5-AMB-38: hit points per member for casualties (default: member.hp)."
     )
     commander: StatBlock = Field(description="The Commander minicard.")
     at: Point | None = Field(None, description="Footprint centre in inches; none: ask.")
-    facing: float | None = Field(None, description="Compass bearing; none: toward the enemy.")
+    facing: Bearing | None = Field(None, description="Compass bearing; none: toward the enemy.")
     stance: StanceName | None = Field(None, description="T5-DEC-03; none: ask.")
     track: TrackName | None = Field(None, description="T5-DEC-02; none: ask.")
 
@@ -179,7 +230,7 @@ class SingleSpec(Strict):
     name: str | None = None
     stats: StatBlock
     at: Point | None = None
-    facing: float | None = None
+    facing: Bearing | None = None
 
 
 class SideSpec(Strict):
@@ -189,7 +240,7 @@ class SideSpec(Strict):
     commander: Literal["ai", "random", "human", "scripted", "first"] = "ai"
     orders: str | None = Field(None, description="File of orders for a scripted commander.")
     edge: EdgeName = Field(description="The side's deployment edge.")
-    deployment_depth: Annotated[float, Field(gt=0)] = Field(
+    deployment_depth: Annotated[Finite, Field(gt=0, le=BOARD_MAX)] = Field(
         6.0, description="Inches from the edge that units may deploy in."
     )
     units: list[UnitSpec] = Field(default_factory=list)
@@ -201,17 +252,17 @@ class TerrainSpec(Strict):
 
     name: str = ""
     kind: TerrainKind
-    rect: tuple[float, float, float, float] | None = Field(
+    rect: tuple[Coordinate, Coordinate, Coordinate, Coordinate] | None = Field(
         None, description="x, y (south-west corner), width, height in inches."
     )
-    polygon: list[Point] | None = Field(None, min_length=3)
+    polygon: list[Point] | None = Field(None, min_length=3, max_length=1000)
 
 
 class BoardSpec(Strict):
     """The table, in inches."""
 
-    width: Annotated[float, Field(ge=6, le=400)] = 48
-    height: Annotated[float, Field(ge=6, le=400)] = 36
+    width: Annotated[Finite, Field(ge=6, le=BOARD_MAX)] = 48
+    height: Annotated[Finite, Field(ge=6, le=BOARD_MAX)] = 36
 
 
 class Dnd5eTacticsScenario(Strict):

@@ -12,9 +12,10 @@ from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
 from warhost.geometry.table import (
     Board,
+    Point,
     Region,
     edge_bearing,
-    formation,
+    formation_outline,
     gap,
     single_footprint,
 )
@@ -92,8 +93,9 @@ def make_single(spec: SingleSpec, side: SideSpec) -> Single:
     )
 
 
-def new_state(model: Dnd5eTacticsScenario, battle: Battle) -> T5State:
-    """The state after deployment, with the turn order fixed."""
+def initial_state(model: Dnd5eTacticsScenario) -> tuple[T5State, dict[str, bool]]:
+    """The state before anything is asked: every body made, those the scenario places at
+    their position, and which bodies those are."""
     bodies: dict[str, Body] = {}
     placed: dict[str, bool] = {}
     files = model.options.formation_files
@@ -113,10 +115,16 @@ def new_state(model: Dnd5eTacticsScenario, battle: Battle) -> T5State:
         sides=[s.name for s in model.sides],
         defender=model.defender,
     )
+    return state, placed
+
+
+def new_state(model: Dnd5eTacticsScenario, battle: Battle) -> T5State:
+    """The state after deployment, with the turn order fixed."""
+    state, placed = initial_state(model)
     battle.state = state
     ctx = Ctx(state, battle)
     deploy(ctx, model, placed)
-    state.order = turn_order(ctx, list(bodies.values()))
+    state.order = turn_order(ctx, list(state.bodies.values()))
     ctx.emit(
         "initiative",
         order=[{"id": b.id, "side": b.side, "initiative": b.initiative} for b in
@@ -129,6 +137,7 @@ def deploy(ctx: Ctx, model: Dnd5eTacticsScenario, placed: dict[str, bool]) -> No
     """Ask for what the scenario leaves open: positions (T5-DEC-01), starting tracks
     (T5-DEC-02) and stances (T5-DEC-03). Emits one ``deploy`` event per body."""
     unit_specs = {u.id: u for s in model.sides for u in s.units}
+    room = Deployment(ctx.state, model, placed) if not all(placed.values()) else None
     for side in model.sides:
         for body_id in [u.id for u in side.units] + [c.id for c in side.singles]:
             body = ctx.state.bodies[body_id]
@@ -148,8 +157,10 @@ def deploy(ctx: Ctx, model: Dnd5eTacticsScenario, placed: dict[str, bool]) -> No
                         default=Order.of("stance", "close"),
                     )
                     body.stance = str(order.args[0])
-            if not placed[body_id]:  # after the stance: it decides the footprint's size
-                choose_position(ctx, body, side)
+                    if room is not None:
+                        room.decided(body)
+            if not placed[body_id] and room is not None:  # after the stance: it sets the size
+                choose_position(ctx, body, room)
             ctx.emit("deploy", **deploy_fields(body))
 
 
@@ -175,54 +186,207 @@ def parse_point(text: object) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def deployment_spots(state: T5State, body: Body, side: SideSpec) -> list[tuple[float, float]]:
-    """Free footprint centres in the side's deployment zone, DEPLOY_STEP apart."""
+def zone_spots(state: T5State, side: SideSpec) -> list[Point]:
+    """Candidate footprint centres in the side's deployment zone: along its edge, DEPLOY_STEP
+    apart, half the zone's depth in, to one decimal (so that an order names a spot exactly)."""
     board = state.board
     depth = min(side.deployment_depth, board.height if side.edge in ("north", "south")
                 else board.width)
     along = board.width if side.edge in ("north", "south") else board.height
-    spots: list[tuple[float, float]] = []
     inset = depth / 2
     steps = int(along // DEPLOY_STEP)
+    spots = []
     for i in range(steps):
-        t = (i + 0.5) * along / steps
-        point = {
-            "south": (t, inset), "north": (t, board.height - inset),
-            "west": (inset, t), "east": (board.width - inset, t),
-        }[side.edge]
-        spots.append(point)
-    others = [b for b in state.bodies.values() if b is not body and b.centre != (0.0, 0.0)]
-    free = []
-    for spot in spots:
-        shape = footprint_at(body, spot)
-        if not board.contains(shape):
+        t = round((i + 0.5) * along / steps, 1)
+        spots.append({
+            "south": (t, round(inset, 1)), "north": (t, round(board.height - inset, 1)),
+            "west": (round(inset, 1), t), "east": (round(board.width - inset, 1), t),
+        }[side.edge])
+    return spots
+
+
+Shape = tuple[Polygon, tuple[float, float, float, float]]
+"""A footprint with its bounds (shapely's ``bounds`` is slow to ask again and again)."""
+
+
+def boxed(polygon: Polygon) -> Shape:
+    """A footprint with its bounds."""
+    return polygon, polygon.bounds
+
+
+def touching(a: Shape, b: Shape) -> bool:
+    """Whether two footprints touch or overlap (their bounds are compared first: cheaper)."""
+    ax0, ay0, ax1, ay1 = a[1]
+    bx0, by0, bx1, by1 = b[1]
+    if ax1 < bx0 or bx1 < ax0 or ay1 < by0 or by1 < ay0:
+        return False
+    return gap(a[0], b[0]) <= 0.0
+
+
+def spot_shapes(
+    state: T5State, body: Body, side: SideSpec, stance: str | None = None
+) -> list[tuple[Point, Shape]]:
+    """The spots of the side's zone where the body (in ``stance``, default its own) stands
+    wholly on the table and off impassable terrain, each with the footprint it has there."""
+    out = []
+    for spot in zone_spots(state, side):
+        shape = footprint_at(body, spot, stance)
+        if not state.board.contains(shape):
             continue
         if any(r.impassable and r.polygon.intersects(shape) for r in state.regions):
             continue
-        if any(gap(shape, o.footprint) <= 0.0 for o in others):
-            continue
-        free.append(spot)
-    return free
+        out.append((spot, boxed(shape)))
+    return out
 
 
-def footprint_at(body: Body, centre: tuple[float, float]) -> Polygon:
-    """The body's footprint if its centre were ``centre``."""
-    if isinstance(body, Unit):
-        return formation(body.members, body.files, PITCH[body.stance], centre, body.facing).polygon
+def deployment_spots(
+    state: T5State,
+    body: Body,
+    side: SideSpec,
+    others: Sequence[Polygon] | None = None,
+    stance: str | None = None,
+) -> list[Point]:
+    """Spots of the side's zone where the body (in ``stance``, default its own) stands wholly
+    on the table, off impassable terrain and clear of ``others`` (default: the footprints of
+    the bodies already on the table)."""
+    if others is None:
+        others = [b.footprint for b in state.bodies.values()
+                  if b is not body and b.centre != (0.0, 0.0)]
+    boxes = [boxed(o) for o in others]
+    return [spot for spot, shape in spot_shapes(state, body, side, stance)
+            if not any(touching(shape, o) for o in boxes)]
+
+
+def footprint_at(body: Body, centre: Point, stance: str | None = None) -> Polygon:
+    """The body's footprint if its centre were ``centre`` (in ``stance``, default its own)."""
+    if isinstance(body, Unit) and body.members > 0:
+        return formation_outline(body.members, body.files, PITCH[stance or body.stance], centre,
+                                 body.facing)
     return single_footprint(centre, 0.5, body.facing)
 
 
-def choose_position(ctx: Ctx, body: Body, side: SideSpec) -> None:
-    """T5-DEC-01: the owner picks a free spot in its deployment zone."""
-    spots = deployment_spots(ctx.state, body, side)
-    if not spots:
-        raise ScenarioError(f"no room to deploy {body.id} in {side.name}'s zone", field="at")
-    options = [Order.of("deploy", point_text(p)) for p in spots]
+Plan = dict[str, Shape]
+"""Footprints planned for the bodies still to be placed, by id."""
+
+
+class Deployment:
+    """Keeps room for every body the scenario leaves unplaced (T5-DEC-01).
+
+    It holds a *plan*: a spot for each body still to be placed, found by placing them in
+    deployment order, each at the first free spot (packing them toward one end of the edge
+    leaves the most room for the next). A commander is offered only the spots after which the
+    bodies still to come can all be placed (by the plan, or by a new one made from there), so
+    a deployment that starts with a plan never runs out of room. A unit whose stance is still
+    to be asked counts at its larger Open Stance footprint, which holds its Close one. The
+    validator makes the first plan, so a scenario it passes deploys whatever the commanders
+    choose.
+    """
+
+    def __init__(self, state: T5State, model: Dnd5eTacticsScenario,
+                 placed: dict[str, bool]) -> None:
+        self.state = state
+        self.sides = {s.name: s for s in model.sides}
+        self.pending = {u.id for s in model.sides for u in s.units if u.stance is None}
+        """Units whose stance is still to be asked."""
+        self.placed = [i for i, on in placed.items() if on]
+        self.queue = [i for i, on in placed.items() if not on]
+        """Bodies still to be placed, in deployment order (the scenario's)."""
+        self.spots: dict[tuple[str, str | None], list[tuple[Point, Shape]]] = {}
+        """:func:`spot_shapes` by body and stance, worked out once."""
+        plan = self.make_plan(self.queue, self.shapes())
+        if isinstance(plan, str):
+            raise NoRoomError(self.no_room(plan), plan)
+        self.plan = plan
+
+    def stance(self, body: Body) -> str | None:
+        """The stance a body is counted in: Open while its stance is still to be asked."""
+        return "open" if body.id in self.pending else None
+
+    def shapes(self) -> list[Shape]:
+        """The footprints of the bodies already on the table (Open if not yet decided)."""
+        bodies = self.state.bodies
+        return [boxed(footprint_at(bodies[i], bodies[i].centre, self.stance(bodies[i])))
+                for i in self.placed]
+
+    def free(self, body: Body, others: list[Shape]) -> list[tuple[Point, Shape]]:
+        """The body's spots (in the stance it counts in) clear of ``others``."""
+        stance = self.stance(body) or (body.stance if isinstance(body, Unit) else None)
+        key = (body.id, stance)
+        if key not in self.spots:
+            self.spots[key] = spot_shapes(self.state, body, self.sides[body.side], stance)
+        return [(spot, shape) for spot, shape in self.spots[key]
+                if not any(touching(shape, o) for o in others)]
+
+    def make_plan(self, queue: Sequence[str], shapes: list[Shape]) -> Plan | str:
+        """Place ``queue`` in order, each at its first free spot; the plan, or the id of the
+        first body left without room."""
+        shapes = list(shapes)
+        plan: Plan = {}
+        for body_id in queue:
+            free = self.free(self.state.bodies[body_id], shapes)
+            if not free:
+                return body_id
+            plan[body_id] = free[0][1]
+            shapes.append(free[0][1])
+        return plan
+
+    def no_room(self, body_id: str) -> str:
+        """Why ``body_id`` cannot be placed."""
+        body = self.state.bodies[body_id]
+        side = self.sides[body.side]
+        open_note = " (counted in Open Stance, as its stance is asked; give it stance: close " \
+            "if it only fits closed)" if body.id in self.pending else ""
+        return (f"no room to deploy {body_id} in the {side.deployment_depth:g} in zone along "
+                f"the {side.edge} edge of {side.name}{open_note} (T5-DEC-01)")
+
+    def decided(self, body: Body) -> None:
+        """The body's stance has been chosen: it now counts at its own footprint."""
+        self.pending.discard(body.id)
+
+    def options(self, body: Body) -> list[tuple[Point, Plan]]:
+        """The spots the body may take, each with the plan for the bodies after it."""
+        rest = self.queue[self.queue.index(body.id) + 1:]
+        kept = {i: self.plan[i] for i in rest}
+        shapes = self.shapes()
+        out: list[tuple[Point, Plan]] = []
+        for spot, shape in self.free(body, shapes):
+            if not any(touching(shape, planned) for planned in kept.values()):
+                out.append((spot, kept))
+                continue
+            plan = self.make_plan(rest, [*shapes, shape])
+            if not isinstance(plan, str):
+                out.append((spot, plan))
+        return out
+
+    def place(self, body: Body, spot: Point, plan: Plan) -> None:
+        """Put the body at ``spot``; ``plan`` places the bodies after it."""
+        body.centre = spot
+        self.queue.remove(body.id)
+        self.placed.append(body.id)
+        self.plan = plan
+
+
+class NoRoomError(ScenarioError):
+    """A body the scenario leaves unplaced has no room in its zone; ``body`` is its id."""
+
+    def __init__(self, message: str, body: str) -> None:
+        super().__init__(message)
+        self.body = body
+
+
+def choose_position(ctx: Ctx, body: Body, room: Deployment) -> None:
+    """T5-DEC-01: the owner picks a spot of its deployment zone that leaves room for the
+    bodies still to be placed."""
+    choices = room.options(body)
+    if not choices:  # only if the plan was not checked first (validation makes it)
+        raise NoRoomError(room.no_room(body.id), body.id)
+    options = [Order.of("deploy", point_text(p)) for p, _ in choices]
     order = ctx.ask(
-        side.name, "deploy", options, prompt=f"where {body.name} deploys", subject=body.id,
+        body.side, "deploy", options, prompt=f"where {body.name} deploys", subject=body.id,
         default=options[len(options) // 2],
     )
-    body.centre = parse_point(order.args[0])
+    spot, plan = choices[options.index(order)]
+    room.place(body, spot, plan)
 
 
 def turn_order(ctx: Ctx, bodies: Sequence[Body]) -> list[str]:

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from shapely.geometry import Polygon
-
 from warhost.core.errors import FieldPath, fail
-from warhost.geometry.table import Board, Region, formation, gap, single_footprint
 from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario, StatBlock
-from warhost.rulesets.dnd5e_tactics.setup import make_region
-from warhost.rulesets.dnd5e_tactics.state import PITCH
+from warhost.rulesets.dnd5e_tactics.setup import (
+    Deployment,
+    NoRoomError,
+    Shape,
+    boxed,
+    footprint_at,
+    initial_state,
+    make_region,
+    touching,
+)
 
 
 def check_scenario(model: Dnd5eTacticsScenario) -> None:
@@ -40,7 +45,6 @@ def check_scenario(model: Dnd5eTacticsScenario) -> None:
             seen[body_id] = path
     for path, stats in _stat_blocks(model):
         _check_stats(stats, path)
-    regions = []
     for k, spec in enumerate(model.terrain):
         if (spec.rect is None) == (spec.polygon is None):
             fail("give exactly one of rect or polygon", "terrain", k)
@@ -49,8 +53,7 @@ def check_scenario(model: Dnd5eTacticsScenario) -> None:
         region = make_region(spec, k)
         if not region.polygon.is_valid or region.polygon.area <= 0:
             fail("the polygon is not a simple shape with an area", "terrain", k, "polygon")
-        regions.append(region)
-    _check_positions(model, regions)
+    _check_positions(model)
 
 
 def _stat_blocks(model: Dnd5eTacticsScenario) -> Iterator[tuple[FieldPath, StatBlock]]:
@@ -63,11 +66,14 @@ def _stat_blocks(model: Dnd5eTacticsScenario) -> Iterator[tuple[FieldPath, StatB
 
 
 def _check_stats(stats: StatBlock, path: FieldPath) -> None:
-    melee = {a.name for a in stats.attacks if a.kind == "melee"}
+    kinds = {a.name: a.kind for a in stats.attacks}
     for k, name in enumerate(stats.multiattack):
-        if name not in melee:
-            fail(f"multiattack names {name!r}, which is not one of its melee attacks "
-                 f"({', '.join(sorted(melee)) or 'none'})", *path, "multiattack", k)
+        if name not in kinds:
+            fail(f"multiattack names {name!r}, which is not one of its attacks "
+                 f"({', '.join(sorted(kinds)) or 'none'})", *path, "multiattack", k)
+        if kinds[name] != kinds[stats.multiattack[0]]:
+            fail(f"multiattack mixes melee and ranged attacks ({stats.multiattack[0]!r} and "
+                 f"{name!r}); list only melee or only ranged attacks", *path, "multiattack", k)
     for k, attack in enumerate(stats.attacks):
         if attack.kind == "ranged" and attack.range <= 0:
             fail("a ranged attack needs a range in feet", *path, "attacks", k, "range")
@@ -87,28 +93,41 @@ def _check_stats(stats: StatBlock, path: FieldPath) -> None:
                  k if k < len(stats.areas) else k - len(stats.areas), "name")
 
 
-def _check_positions(model: Dnd5eTacticsScenario, regions: list[Region]) -> None:
-    board = Board(model.board.width, model.board.height)
-    shapes: list[tuple[str, Polygon]] = []
-    files = model.options.formation_files
+def _check_positions(model: Dnd5eTacticsScenario) -> None:
+    """Every given position keeps the footprint on the table, off impassable terrain and clear
+    of the bodies before it; then the bodies left unplaced must all find room, as at the start
+    of a battle (:class:`~warhost.rulesets.dnd5e_tactics.setup.Deployment`). A unit whose
+    stance is asked counts at its Open Stance footprint, the larger one."""
+    state, placed = initial_state(model)
+    pending = {u.id for s in model.sides for u in s.units if u.stance is None}
+    paths = {body_id: path for path, body_id in _body_paths(model)}
+    given = {u.id: u.at for s in model.sides for u in s.units}
+    given.update({c.id: c.at for s in model.sides for c in s.singles})
+    shapes: list[tuple[str, Shape]] = []
+    for body_id, body in state.bodies.items():
+        if not placed[body_id]:
+            continue
+        shape = footprint_at(body, body.centre, "open" if body_id in pending else None)
+        at = (*paths[body_id], "at")
+        if not state.board.contains(shape):
+            fail(f"{body_id} at {list(given[body_id] or ())} does not fit on the {model.board.width:g} x "
+                 f"{model.board.height:g} in board", *at)
+        for region in state.regions:
+            if region.impassable and region.polygon.intersects(shape):
+                fail(f"{body_id} stands on impassable terrain ({region.name})", *at)
+        for other, other_shape in shapes:
+            if touching(boxed(shape), other_shape):
+                fail(f"{body_id} overlaps {other}", *at)
+        shapes.append((body_id, boxed(shape)))
+    try:
+        Deployment(state, model, placed)
+    except NoRoomError as exc:
+        fail(exc.message, *paths[exc.body])
+
+
+def _body_paths(model: Dnd5eTacticsScenario) -> Iterator[tuple[FieldPath, str]]:
     for i, side in enumerate(model.sides):
-        entries = [("units", j, u.id, u.at, u.facing,
-                    formation(u.members, files, PITCH[u.stance or "close"], u.at, u.facing or 0.0)
-                    .polygon if u.at is not None else None) for j, u in enumerate(side.units)]
-        entries += [("singles", j, c.id, c.at, c.facing,
-                     single_footprint(c.at, 0.5, c.facing or 0.0) if c.at is not None else None)
-                    for j, c in enumerate(side.singles)]
-        for kind, j, body_id, at, _facing, shape in entries:
-            if shape is None or at is None:
-                continue
-            path = ("sides", i, kind, j, "at")
-            if not board.contains(shape):
-                fail(f"{body_id} at {list(at)} does not fit on the {model.board.width:g} x "
-                     f"{model.board.height:g} in board", *path)
-            for region in regions:
-                if region.impassable and region.polygon.intersects(shape):
-                    fail(f"{body_id} stands on impassable terrain ({region.name})", *path)
-            for other, other_shape in shapes:
-                if gap(shape, other_shape) <= 0.0:
-                    fail(f"{body_id} overlaps {other}", *path)
-            shapes.append((body_id, shape))
+        for j, unit in enumerate(side.units):
+            yield ("sides", i, "units", j), unit.id
+        for j, single in enumerate(side.singles):
+            yield ("sides", i, "singles", j), single.id

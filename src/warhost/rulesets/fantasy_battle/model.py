@@ -4,9 +4,24 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
-Coord = tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]]
+from warhost.core.bounds import Rounds, Whole
+
+MAP_MAX = 400
+"""The widest and tallest map, in squares."""
+
+PAINT_MAX = 4 * MAP_MAX * MAP_MAX
+"""The most squares a battlefield's terrain areas and hills may paint in all (rectangles and
+hills count every square they cover), so that building the map stays quick."""
+
+Index = Annotated[Whole, Field(ge=0, le=MAP_MAX - 1)]
+Coord = tuple[Index, Index]
+Span = Annotated[Whole, Field(ge=1, le=MAP_MAX)]
+Bonus = Annotated[Whole, Field(ge=-20, le=20)]
+FatePoints = Annotated[Whole, Field(ge=0, le=20)]
+Points = Annotated[Whole, Field(ge=1, le=1000)]
 Rank = Literal["standard", "elite", "champion"]
 UnitType = Literal["infantry", "cavalry"]
 UnitClass = Literal["warrior", "pike", "archer", "knight", "lancer", "mounted_archer"]
@@ -21,7 +36,7 @@ TerrainName = Literal[
 class Strict(BaseModel):
     """Base for every scenario model: unknown fields are errors."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class Options(Strict):
@@ -31,7 +46,7 @@ class Options(Strict):
     first_player: str = Field(
         "random", description="FB-AMB-13: 'random', or the name of the side that goes first."
     )
-    max_rounds: Annotated[int, Field(ge=1)] | None = Field(
+    max_rounds: Rounds | None = Field(
         None, description="FB-AMB-44: after this round the higher score wins (equal: draw)."
     )
     cavalry_footprint: Literal["2x2", "1x1"] = Field("2x2", description="FB-AMB-02")
@@ -46,11 +61,13 @@ class Options(Strict):
     corner_cutting: Literal["blocked_by_terrain", "always"] = Field(
         "blocked_by_terrain", description="FB-AMB-17"
     )
-    terrain_pieces_per_player: Annotated[int, Field(ge=0)] = Field(3, description="FB-AMB-19")
+    terrain_pieces_per_player: Annotated[Whole, Field(ge=0, le=20)] = Field(
+        3, description="FB-AMB-19"
+    )
     first_terrain_placer: Literal["attacker", "defender", "random"] = Field(
         "attacker", description="FB-AMB-19"
     )
-    max_terrain_piece_squares: Annotated[int, Field(ge=1)] | None = Field(
+    max_terrain_piece_squares: Annotated[Whole, Field(ge=1, le=MAP_MAX * MAP_MAX)] | None = Field(
         None, description="FB-AMB-19"
     )
     pike_facings: Literal[4, 8] = Field(4, description="FB-AMB-23")
@@ -58,7 +75,7 @@ class Options(Strict):
     mounted_archer_defense_penalty: bool = Field(True, description="FB-AMB-26")
     archer_ally_adjacency: Literal["forbid", "ignore"] = Field("forbid", description="FB-AMB-27")
     los_target_square_counts: bool = Field(False, description="FB-AMB-29")
-    max_range: Annotated[int, Field(ge=2)] = Field(36, description="FB-AMB-30")
+    max_range: Annotated[Whole, Field(ge=2, le=MAP_MAX)] = Field(36, description="FB-AMB-30")
     fate_on_dismount_roll: bool = Field(True, description="FB-AMB-32")
     champion_dismount_counts_as_wound: bool = Field(False, description="FB-AMB-33")
     feat_selection: Literal["choose", "roll_d6"] = Field("choose", description="FB-AMB-36")
@@ -72,10 +89,10 @@ class Ability(Strict):
     """A generic special ability (FB-AMB-05): a bonus to attack and/or defense rolls."""
 
     name: str = "ability"
-    attack: int = 0
-    defense: int = 0
+    attack: Bonus = 0
+    defense: Bonus = 0
     affects: Literal["self", "allies", "self_and_allies"] = "self"
-    range: Annotated[int, Field(ge=1)] | None = Field(
+    range: Span | None = Field(
         None, description="For abilities that affect allies: the greatest distance (none: any)."
     )
     types: list[UnitType] = Field(default_factory=list, description="Keyword filter (empty: any).")
@@ -95,7 +112,7 @@ class UnitSpec(Strict):
     at: Coord | None = Field(None, description="Square (anchor of a 2×2 base); none: ask.")
     facing: Facing | None = Field(None, description="Pikes only.")
     unique: bool = False
-    fate_points: Annotated[int, Field(ge=0)] = 0
+    fate_points: FatePoints = 0
     faction: str | None = Field(None, description="Default: the side's faction.")
     abilities: list[Ability] = Field(default_factory=list)
     feats: list[FeatName] = Field(default_factory=list, max_length=3)
@@ -112,7 +129,7 @@ class MemberSpec(Strict):
     at: Coord | None = None
     facing: Facing | None = None
     unique: bool = False
-    fate_points: Annotated[int, Field(ge=0)] = 0
+    fate_points: FatePoints = 0
     faction: str | None = Field(None, description="Default: the side's faction.")
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -148,7 +165,9 @@ class TerrainArea(Strict):
     """A patch of one terrain type: explicit squares and/or rectangles (inclusive corners)."""
 
     type: TerrainName
-    level: int | None = Field(None, description="Default: 1 for elevated, else 0.")
+    level: Annotated[Whole, Field(ge=-10, le=10)] | None = Field(
+        None, description="Default: 1 for elevated, else 0."
+    )
     squares: list[Coord] = Field(default_factory=list)
     rects: list[tuple[Coord, Coord]] = Field(default_factory=list)
 
@@ -165,7 +184,7 @@ class TerrainPiece(Strict):
 
     type: TerrainName | Literal["hill"]
     shape: list[Coord] = Field(default_factory=list, description="Squares relative to (0, 0).")
-    hill_size: tuple[Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]] | None = None
+    hill_size: tuple[Span, Span] | None = None
 
 
 class VictoryArea(Strict):
@@ -173,18 +192,38 @@ class VictoryArea(Strict):
 
     name: str = "victory area"
     squares: list[Coord] = Field(min_length=1)
-    points: Annotated[int, Field(ge=1)] = 1
+    points: Points = 1
 
 
 class Battlefield(Strict):
     """The map: size, terrain and victory areas."""
 
     kind: Literal["pregenerated", "constructed"] = "pregenerated"
-    width: Annotated[int, Field(ge=4, le=400)] = 30
-    height: Annotated[int, Field(ge=4, le=400)] = 30
+    width: Annotated[Whole, Field(ge=4, le=MAP_MAX)] = 30
+    height: Annotated[Whole, Field(ge=4, le=MAP_MAX)] = 30
     terrain: list[TerrainArea] = Field(default_factory=list)
     hills: list[HillSpec] = Field(default_factory=list)
     victory_areas: list[VictoryArea] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _paint_limit(self) -> Battlefield:
+        """Refuse terrain that would paint more than PAINT_MAX squares, before any is built."""
+        painted = sum(len(area.squares) + sum(_rect_squares(rect) for rect in area.rects)
+                      for area in self.terrain)
+        painted += sum(_rect_squares(hill.top, ring=1) for hill in self.hills)
+        if painted > PAINT_MAX:
+            raise PydanticCustomError(
+                "too_much_terrain",
+                "terrain areas and hills cover {painted} squares in all; the most is {limit}",
+                {"painted": painted, "limit": PAINT_MAX},
+            )
+        return self
+
+
+def _rect_squares(rect: tuple[Coord, Coord], ring: int = 0) -> int:
+    """Squares in a rectangle of inclusive corners, grown by ``ring`` squares on every side."""
+    (x0, y0), (x1, y1) = rect
+    return (abs(x1 - x0) + 1 + 2 * ring) * (abs(y1 - y0) + 1 + 2 * ring)
 
 
 class FantasyBattleScenario(Strict):
@@ -193,7 +232,7 @@ class FantasyBattleScenario(Strict):
     ruleset: Literal["fantasy-battle"]
     name: str = ""
     description: str = ""
-    victory_points: Annotated[int, Field(ge=1)] = Field(description="FB-WIN-01: points to win.")
+    victory_points: Points = Field(description="FB-WIN-01: points to win.")
     options: Options = Field(default_factory=Options)
     battlefield: Battlefield = Field(default_factory=Battlefield)
     sides: list[SideSpec] = Field(min_length=2, max_length=2)

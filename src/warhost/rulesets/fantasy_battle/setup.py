@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from warhost.core.engine import Battle
+from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
 from warhost.geometry.grid import Grid, Square, footprint, space_distance
 from warhost.rulesets.fantasy_battle.model import (
@@ -163,11 +164,13 @@ def new_state(model: FantasyBattleScenario, battle: Battle | None = None) -> FBS
     for unit in state.units.values():  # positions fixed by the scenario are taken first
         if unit.anchor is not None:
             state.place(unit, unit.anchor)
+    unplaced = any(unit.anchor is None for unit in state.units.values())
+    room = Room(state) if battle is not None and unplaced else None
     order = [state.first_player, state.other_side(state.first_player)]  # FB-SETUP-11
     for side in order:
         for unit in [u for u in state.units.values() if u.side == side]:
-            if unit.anchor is None and battle is not None:
-                state.place(unit, ask_deployment(state, battle, unit))
+            if unit.anchor is None and battle is not None and room is not None:
+                ask_deployment(state, battle, unit, room)
                 if unit.has_facing:
                     from warhost.rulesets.fantasy_battle.game import choose_facing
 
@@ -207,36 +210,222 @@ def choose_first_player(model: FantasyBattleScenario, battle: Battle | None) -> 
     return sides[0] if face <= 3 else sides[1]
 
 
-def legal_deploy_squares(state: FBState, unit: Unit) -> list[Square]:
-    """Anchors where ``unit`` may be deployed in its start area (FB-SETUP-12, FB-AMB-22)."""
+def legal_deploy_squares(
+    state: FBState, unit: Unit, taken: Collection[Square] = ()
+) -> list[Square]:
+    """Anchors where ``unit`` may be deployed in its start area (FB-SETUP-12, FB-AMB-22), with
+    the squares ``taken`` held too."""
     area = state.start_areas[unit.side]
     out = []
     for anchor in sorted(area, key=lambda s: (s[1], s[0])):
         space = footprint(anchor, unit.size)
         if all(sq in area and state.grid.contains(sq) and sq not in state.occupied
-               and state.terrain(sq).move_cost is not None and state.terrain(sq).can_end
-               for sq in space):
+               and sq not in taken and state.terrain(sq).move_cost is not None
+               and state.terrain(sq).can_end for sq in space):
             out.append(anchor)
     return out
 
 
-def ask_deployment(state: FBState, battle: Battle, unit: Unit) -> Square:
-    """Ask the owner where to deploy a unit the scenario left unplaced (decision 7)."""
-    legal = legal_deploy_squares(state, unit)
-    if unit.squad is not None:  # next to a squad-mate already placed (FB-SETUP-13)
-        mates = [state.units[m] for m in state.squads[unit.squad].members
-                 if m != unit.id and state.units[m].on_map]
-        if mates:
-            near = [a for a in legal if any(
-                space_distance(footprint(a, unit.size), state.squares_of(m)) == 1
-                for m in mates)]
-            legal = near or legal
-    if not legal:
-        from warhost.core.errors import ScenarioError
+Plan = dict[str, Square]
+"""Anchors planned for the units still to be deployed, by id."""
 
-        raise ScenarioError(f"no room left in the start area for {unit.id}", field="sides")
-    order = battle.decide(_deploy_decision(unit, legal))
-    return (int(order.args[0]), int(order.args[1]))
+
+class NoRoomError(ScenarioError):
+    """A unit the scenario leaves unplaced has no room in its start area; ``unit`` is its id."""
+
+    def __init__(self, message: str, unit: str) -> None:
+        super().__init__(message, field="sides")
+        self.unit = unit
+
+
+class Room:
+    """Keeps room in the start areas for every unit the scenario leaves unplaced.
+
+    It holds a *plan*: an anchor for each unit still to be deployed, found by deploying them in
+    order at the first square offered. A player is offered only the squares after which his
+    units still to come can all be deployed (by the plan, or by a new one made from there), so
+    a deployment that starts with a plan never runs out of room. Nothing is planned while a
+    side has only 1×1 units to come (any free square will do: the validator has counted them)
+    or has room to spare (:meth:`ample`). The validator makes the first plan, so a scenario it
+    passes deploys whatever the players choose.
+    """
+
+    def __init__(self, state: FBState) -> None:
+        self.state = state
+        self.queue = [u.id for u in state.units.values() if u.anchor is None]
+        """Units still to be deployed, in scenario order (the sides' areas are apart, so each
+        side's own order is all that matters)."""
+        self.rows = {side: sorted(area, key=lambda sq: (sq[1], sq[0]))
+                     for side, area in state.start_areas.items()}
+        """Each start area's squares in the order squares are offered: row by row."""
+        self.plan: Plan = {}
+        for side in state.sides:
+            queue = [uid for uid in self.queue if state.units[uid].side == side]
+            if not queue or self.free_to_choose(queue):
+                continue
+            plan = self.make_plan(queue, {})
+            if isinstance(plan, str):
+                raise NoRoomError(f"no room left in the start area of {side!r} for {plan} "
+                                  f"once the units before it are deployed (FB-SETUP-12)", plan)
+            self.plan.update(plan)
+
+    # ----------------------------------------------------------------------- legal squares
+
+    def legal(self, unit: Unit, anchor: Square, taken: Collection[Square]) -> bool:
+        """Whether ``unit`` may be deployed at ``anchor`` with ``taken`` held too (the test of
+        :func:`legal_deploy_squares`)."""
+        state = self.state
+        area = state.start_areas[unit.side]
+        return all(sq in area and state.grid.contains(sq) and sq not in state.occupied
+                   and sq not in taken and state.terrain(sq).move_cost is not None
+                   and state.terrain(sq).can_end for sq in footprint(anchor, unit.size))
+
+    def taken(self, planned: Plan) -> set[Square]:
+        """The squares of the ``planned`` units."""
+        units = self.state.units
+        return {sq for uid, anchor in planned.items() for sq in footprint(anchor, units[uid].size)}
+
+    def near(self, unit: Unit, planned: Plan, taken: Collection[Square]) -> list[Square]:
+        """Legal anchors next to a squad-mate deployed or ``planned`` (FB-SETUP-13), row by
+        row; empty when there are none or no squad-mate is down yet."""
+        state = self.state
+        if unit.squad is None:
+            return []
+        mates = [state.squares_of(state.units[m]) for m in state.squads[unit.squad].members
+                 if m != unit.id and state.units[m].on_map]
+        mates += [footprint(planned[m], state.units[m].size)
+                  for m in state.squads[unit.squad].members if m in planned]
+        found: set[Square] = set()
+        for mate in mates:
+            xs, ys = [sq[0] for sq in mate], [sq[1] for sq in mate]
+            for y in range(min(ys) - unit.size - 1, max(ys) + 3):
+                for x in range(min(xs) - unit.size - 1, max(xs) + 3):
+                    if (x, y) not in found and space_distance(footprint((x, y), unit.size),
+                                                              mate) == 1:
+                        found.add((x, y))
+        return sorted((a for a in found if self.legal(unit, a, taken)),
+                      key=lambda sq: (sq[1], sq[0]))
+
+    def choices(self, unit: Unit, planned: Plan) -> list[Square]:
+        """Legal anchors for ``unit`` with the ``planned`` units deployed too: next to a
+        squad-mate already deployed where possible (FB-SETUP-13)."""
+        taken = self.taken(planned)
+        return self.near(unit, planned, taken) or [
+            a for a in self.rows[unit.side] if self.legal(unit, a, taken)]
+
+    def first_choice(self, unit: Unit, planned: Plan, taken: set[Square]) -> Square | None:
+        """``choices(unit, planned)[0]`` (``taken`` holds the planned squares), found without
+        listing every choice."""
+        near = self.near(unit, planned, taken)
+        if near:
+            return near[0]
+        return next((a for a in self.rows[unit.side] if self.legal(unit, a, taken)), None)
+
+    # ----------------------------------------------------------------------- room to spare
+
+    def free_to_choose(self, queue: list[str]) -> bool:
+        """Whether every square now and later leaves room for the side's ``queue``: when only
+        1×1 units are to follow the first, or when there is room to spare (:meth:`ample`)."""
+        units = self.state.units
+        if all(units[uid].size == 1 for uid in queue[1:]):
+            return True
+        return self.ample(queue)
+
+    def ample(self, queue: list[str]) -> bool:
+        """Room to spare for ``queue``: a 2×2 base fits while one 2×2 block of a fixed tiling
+        of the start area is free; a 2×2 base spoils at most four blocks (two where the blocks
+        form one band) and a 1×1 unit one, so enough free blocks for the worst case leave room
+        whatever is chosen."""
+        units = self.state.units
+        return any(blocks >= sum(spoil if units[uid].size == 2 else 1 for uid in queue)
+                   for blocks, spoil in free_blocks(self.state, units[queue[0]].side))
+
+    # ----------------------------------------------------------------------- plans
+
+    def make_plan(self, queue: list[str], planned: Plan) -> Plan | str:
+        """Deploy ``queue`` in order at its first choice, after ``planned``; the plan, or the
+        id of the first unit left without room."""
+        units = self.state.units
+        planned = dict(planned)
+        taken = self.taken(planned)
+        plan: Plan = {}
+        for uid in queue:
+            anchor = self.first_choice(units[uid], planned, taken)
+            if anchor is None:
+                return uid
+            planned[uid] = plan[uid] = anchor
+            taken.update(footprint(anchor, units[uid].size))
+        return plan
+
+    def move_mates(self, unit: Unit, anchor: Square, kept: Plan, mates: list[str]) -> Plan | None:
+        """``kept`` with ``unit``'s squad-mates to come moved next to it at ``anchor``, one
+        after another; None when one finds no square next to a squad-mate."""
+        planned = {uid: a for uid, a in kept.items() if uid not in mates}
+        planned[unit.id] = anchor
+        for mate in mates:
+            near = self.near(self.state.units[mate], planned, self.taken(planned))
+            if not near:
+                return None
+            planned[mate] = near[0]
+        del planned[unit.id]
+        return planned
+
+    def options(self, unit: Unit) -> list[tuple[Square, Plan]]:
+        """The anchors the unit may take, each with the plan for the units after it."""
+        units = self.state.units
+        rest = [uid for uid in self.queue[self.queue.index(unit.id) + 1:]
+                if units[uid].side == unit.side]
+        squares = self.choices(unit, {})
+        if self.free_to_choose([unit.id, *rest]):
+            return [(a, {}) for a in squares]
+        kept = {uid: self.plan[uid] for uid in rest}
+        held = self.taken(kept)
+        mates = [uid for uid in rest if unit.squad is not None and units[uid].squad == unit.squad]
+        out: list[tuple[Square, Plan]] = []
+        for anchor in squares:
+            plan: Plan | str | None = None
+            if held.isdisjoint(footprint(anchor, unit.size)):
+                plan = self.move_mates(unit, anchor, kept, mates) if mates else kept
+            if plan is None:
+                plan = self.make_plan(rest, {unit.id: anchor})
+            if not isinstance(plan, str):
+                out.append((anchor, plan))
+        return out
+
+    def place(self, unit: Unit, anchor: Square, plan: Plan) -> None:
+        """Deploy the unit at ``anchor``; ``plan`` deploys the units of its side after it."""
+        self.state.place(unit, anchor)
+        self.queue.remove(unit.id)
+        self.plan.update(plan)
+
+
+def free_blocks(state: FBState, side: str) -> list[tuple[int, int]]:
+    """For each of the four tilings of the map by 2×2 blocks: how many blocks of the side's
+    start area are free, and how many of them one 2×2 base can overlap (2 when they lie in one
+    band of rows or of columns, else 4)."""
+    area = state.start_areas[side]
+    free = {sq for sq in area if state.grid.contains(sq) and sq not in state.occupied
+            and state.terrain(sq).move_cost is not None and state.terrain(sq).can_end}
+    out = []
+    for ax in (0, 1):
+        for ay in (0, 1):
+            blocks = [(x, y) for (x, y) in free if x % 2 == ax and y % 2 == ay
+                      and (x + 1, y) in free and (x, y + 1) in free and (x + 1, y + 1) in free]
+            band = len({y for _, y in blocks}) <= 1 or len({x for x, _ in blocks}) <= 1
+            out.append((len(blocks), 2 if band else 4))
+    return out
+
+
+def ask_deployment(state: FBState, battle: Battle, unit: Unit, room: Room) -> None:
+    """Ask the owner where to deploy a unit the scenario left unplaced (decision 7): a legal
+    square, next to a squad-mate already deployed where possible (FB-SETUP-13), that leaves
+    room for the side's units still to come."""
+    choices = dict(room.options(unit))
+    if not choices:  # only if the plan was not checked first (validation makes it)
+        raise NoRoomError(f"no room left in the start area for {unit.id}", unit.id)
+    order = battle.decide(_deploy_decision(unit, list(choices)))
+    anchor = (int(order.args[0]), int(order.args[1]))
+    room.place(unit, anchor, choices[anchor])
 
 
 def _deploy_decision(unit: Unit, legal: list[Square]) -> Any:

@@ -14,7 +14,14 @@ from warhost.core.errors import FieldPath, fail
 from warhost.geometry.grid import Grid, Square, footprint, space_distance
 from warhost.rulesets.fantasy_battle.construct import piece_squares
 from warhost.rulesets.fantasy_battle.model import FantasyBattleScenario, SideSpec
-from warhost.rulesets.fantasy_battle.setup import build_grid, start_area, unit_size
+from warhost.rulesets.fantasy_battle.setup import (
+    NoRoomError,
+    Room,
+    build_grid,
+    new_state,
+    start_area,
+    unit_size,
+)
 from warhost.rulesets.fantasy_battle.state import CAVALRY_CLASSES, INFANTRY_CLASSES
 from warhost.rulesets.fantasy_battle.terrain import TERRAIN
 
@@ -424,6 +431,18 @@ def check_deployment(model: FantasyBattleScenario, units: list[Entry]) -> None:
             fail(f"the units of {side.name!r} without a position need {need} squares but only "
                  f"{free} free squares are left in its start area", "sides", s)
     check_squad_deployment(model, units, grid, spaces)
+    check_room(model, units)
+
+
+def check_room(model: FantasyBattleScenario, units: list[Entry]) -> None:
+    """The units without a position can all be deployed, one after another, as in a battle
+    (:class:`~warhost.rulesets.fantasy_battle.setup.Room`): enough free squares is not enough
+    when 2×2 bases must fit between the units already there."""
+    try:
+        Room(new_state(model))
+    except NoRoomError as exc:
+        path = next(e.path for e in units if e.id == exc.unit)
+        fail(exc.message, *path, "at")
 
 
 def check_squad_deployment(
