@@ -437,7 +437,7 @@ def test_long_option_lists_are_grouped_and_filtered(
     assert "56. move 2 7" in listed and "move (56):" in listed
     assert "? hold: no order here is of that kind or names it (kinds: move)" in no_kind
     # a refused order is explained and the question asked again
-    assert "move 9 9: not one of the legal move orders here" in refused
+    assert "move 9 9: (9,9) is off the 8x8 map (FB-AMB-20)" in refused
     assert "A decides move: move 3 3" in result.stdout
 
 
