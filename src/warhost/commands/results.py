@@ -13,7 +13,7 @@ from warhost.commands.simulate import dump_json, paragraphs, plotter, print_run_
 from warhost.commands._shared import Force, check_output, out_console
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    pass
 
 RESULTS_HELP = """Show a result file again: the summary, an SQL query, or a Parquet export.
 

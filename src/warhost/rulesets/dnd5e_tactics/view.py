@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from warhost.core.events import Event
+from warhost.core.wordings import Wording, Wordings
 from warhost.rulesets.dnd5e_tactics.state import ACTIVE, T5State, Unit
 
 
@@ -57,26 +58,18 @@ def map_view(state: T5State) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- narrative
 
-Event = dict[str, Any]
-Wording = Callable[[Event], str]
 
-NARRATION: dict[str, Wording] = {}
+NARRATION = Wordings()
 """One wording per event type this ruleset words itself (``describe_event`` looks them up);
 the narration tests check that every ``emit`` in the package has one."""
 
 
-def _words(*types: str) -> Callable[[Wording], Wording]:
-    def register(fn: Wording) -> Wording:
-        for t in types:
-            NARRATION[t] = fn
-        return fn
-    return register
+_words = NARRATION.of
 
 
 def describe_event(event: dict[str, Any]) -> str | None:
     """One line of narrative per event (None: the generic text)."""
-    wording = NARRATION.get(event["type"])
-    return wording(event) if wording is not None else None
+    return NARRATION.describe(event)
 
 
 def _at(point: Any) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from warhost.core.events import Event
+from warhost.core.wordings import Wordings
 from warhost.rulesets.fantasy_battle.state import (
     DEFEATED,
     FACING_NAMES,
@@ -74,26 +75,18 @@ def map_view(state: FBState) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- narrative
 
-Event = dict[str, Any]
-Wording = Callable[[Event], str]
 
-NARRATION: dict[str, Wording] = {}
+NARRATION = Wordings()
 """One wording per event type this ruleset emits (``describe_event`` looks them up); the
 narration tests check that every ``emit`` in the package has one."""
 
 
-def _words(*types: str) -> Callable[[Wording], Wording]:
-    def register(fn: Wording) -> Wording:
-        for t in types:
-            NARRATION[t] = fn
-        return fn
-    return register
+_words = NARRATION.of
 
 
 def describe_event(event: dict[str, Any]) -> str | None:
     """One line of narrative for the events this ruleset emits (None: use the generic text)."""
-    wording = NARRATION.get(event["type"])
-    return wording(event) if wording is not None else None
+    return NARRATION.describe(event)
 
 
 def _sq(square: Any) -> str:
