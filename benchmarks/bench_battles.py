@@ -1,7 +1,8 @@
-"""Battles per second for each example, and time per battle as armies grow.
+"""Battles per second for each example.
 
-Run: .venv/bin/python benchmarks/bench_battles.py [--battles N] [--sizes 10,100,1000]
-                                                  [--examples skirmish] [--cpu] [--repeat R]
+Run: .venv/bin/python benchmarks/bench_battles.py [--battles N] [--examples skirmish]
+                                                  [--cpu] [--repeat R]
+(How cost grows with the army: benchmarks/bench_scale.py.)
 Prints figures only; nothing here asserts a time.
 """
 
@@ -10,11 +11,10 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from typing import Any
 
 from warhost.core.engine import run_battle
 from warhost.core.registry import all_rulesets
-from warhost.core.scenario import Scenario, load_scenario, scenario_from_data
+from warhost.core.scenario import Scenario, load_scenario
 
 
 def battles_per_second(
@@ -50,37 +50,9 @@ def _rates(rates: list[float]) -> str:
     return f"{rates[0]:>10.1f} {statistics.median(rates):>10.1f} {max(rates):>10.1f}"
 
 
-def army_scenario(units_per_side: int) -> dict[str, Any]:
-    """A plain field battle with ``units_per_side`` Standard Warriors a side, in squads of 4
-    deployed as 2x2 blocks."""
-    squads_per_side = max(1, units_per_side // 4)
-    width = max(20, min(400, 2 * int((squads_per_side * 4) ** 0.5) + 4))
-    width -= width % 2
-    blocks_per_row = width // 2
-    depth = 2 * -(-squads_per_side // blocks_per_row)
-    height = depth * 2 + 12
-    sides = []
-    for index, name in enumerate(["West", "East"]):
-        y_base = 0 if index == 0 else height - depth
-        squads = []
-        for s in range(squads_per_side):
-            bx, by = 2 * (s % blocks_per_row), y_base + 2 * (s // blocks_per_row)
-            corners = [(bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)]
-            members = [{"id": f"{name[0]}{s}-{m}", "class": "warrior", "at": list(corners[m])}
-                       for m in range(4)]
-            squads.append({"id": f"{name}-{s}", "type": "infantry", "members": members})
-        sides.append({"name": name, "start_area": [[0, y_base], [width - 1, y_base + depth - 1]],
-                      "squads": squads})
-    return {"ruleset": "fantasy-battle", "name": f"army-{units_per_side}",
-            "victory_points": squads_per_side * 4 // 2 + 1,
-            "options": {"max_rounds": 30, "first_player": "West"},
-            "battlefield": {"width": width, "height": height}, "sides": sides}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--battles", type=int, default=50)
-    parser.add_argument("--sizes", default="10,100,1000")
     parser.add_argument("--kinds", default="random,ai")
     parser.add_argument("--examples", default="", help="only examples whose name contains this")
     parser.add_argument("--cpu", action="store_true",
@@ -101,14 +73,6 @@ def main() -> None:
                 rates, rounds = battles_per_second(scenario, kind, args.battles, args.cpu,
                                                    args.repeat)
                 print(f"{name + '/' + path.stem:<40} {kind:<10} {_rates(rates)} {rounds:>7.1f}")
-    print()
-    print(f"{'units a side':>12} {'commanders':<10} {'s/battle':>10} {'rounds':>7}")
-    for size in (int(s) for s in args.sizes.split(",") if s):
-        scenario = scenario_from_data(army_scenario(size), f"<army-{size}>")
-        for kind in kinds:
-            count = 1 if size >= 1000 else 5
-            rates, rounds = battles_per_second(scenario, kind, count)
-            print(f"{size:>12} {kind:<10} {1 / rates[0]:>10.3f} {rounds:>7.1f}")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,12 @@ class Ruleset(ABC):
         """
         raise WarhostError(f"{self.name} has no exact odds")
 
+    def army_scenario(self, units_per_side: int, rounds: int = 30) -> dict[str, Any]:
+        """Plain scenario data of a field battle with ``units_per_side`` units a side that stops
+        after ``rounds`` rounds, for the scale benchmark and the tests of how cost grows with
+        the army. Default: none."""
+        raise NotImplementedError(f"{self.name} has no army scenario")
+
     def examples(self) -> list[Path]:
         """Example scenario files shipped for this ruleset."""
         root = Path(__file__).resolve().parents[3] / "examples" / self.name

@@ -83,6 +83,11 @@ class FantasyBattle(Ruleset):
 
         return check_invariants(state, events)
 
+    def army_scenario(self, units_per_side: int, rounds: int = 30) -> dict[str, Any]:
+        from warhost.rulesets.fantasy_battle.armies import army_scenario
+
+        return army_scenario(units_per_side, rounds)
+
     def explain_refusal(self, state: Any, decision: Decision, order: Order) -> Refusal | None:
         from warhost.rulesets.fantasy_battle.explain import explain_refusal
 
