@@ -1,6 +1,6 @@
 """Monte Carlo runs: many battles of one scenario, in batches, on local worker processes or on
-a Dask cluster, each finished batch written to a :class:`~warhost.sim.store.ResultStore` in
-one transaction (batches that finish together share one, so the writer keeps up).
+a Dask cluster, finished batches written to a :class:`~warhost.sim.store.ResultStore` in
+one transaction every :data:`WRITE_SECONDS` at most (so the writer costs little).
 
 Battle ``i`` is played with seed :func:`~warhost.sim.seeds.battle_seed` ``(seed, i)`` through
 :func:`warhost.core.engine.run_battle` (``record=False``), so its result depends only on the
@@ -82,6 +82,8 @@ TARGET_SECONDS = 1.0
 """Adaptive batches aim at about this much work each."""
 FIRST_BATCH = 4
 """Adaptive batch size until the first batch has been timed."""
+WRITE_SECONDS = 2.0
+"""Batches finished on workers are written (and progress reported) at most this often."""
 SIMULATED_KINDS = ("ai", "random", "first")
 """Commander kinds a simulation can use (``human`` sides are played by the AI)."""
 POOL_WORTH_SECONDS = 3.0
@@ -304,9 +306,10 @@ def simulate(
     ``workers``: local processes (1 plays in this process; by default one per CPU if the run
     is long enough to pay for them, see the module docstring); ignored when ``scheduler``
     names a Dask scheduler. ``later``: battles that later runs of this process will play
-    (a sweep's next values), counted when deciding whether the pool pays. ``commanders``: side -> kind overrides.
-    ``store``: where every finished batch is written at once (in one transaction, shared by
-    batches that finished together); without one the records are kept in memory.
+    (a sweep's next values), counted when deciding whether the pool pays. ``commanders``:
+    side -> kind overrides. ``store``: where finished batches are written (one transaction
+    for the batches finished here or in the last :data:`WRITE_SECONDS` on workers); without
+    one the records are kept in memory.
     ``resume``: the store may already hold battles of this run (it must not when ``False``:
     else :class:`WarhostError`). ``progress(done, n)`` is called at the start and after every
     write. SIGINT/SIGTERM/SIGHUP: see the module docstring.
@@ -537,8 +540,21 @@ def _drive(
     sink: Callable[[BattleColumns], None],
     stop: threading.Event,
 ) -> None:
-    """Keep about two batches per slot in flight; hand the finished batches to ``sink``."""
+    """Keep about two batches per slot in flight; hand the finished batches to ``sink``: the
+    first at once, then those finished in the last :data:`WRITE_SECONDS` together, so that
+    the writer's fixed cost per transaction stays small however many workers there are."""
     pending: set[Any] = set()
+    unsaved: list[BattleColumns] = []
+    written = -math.inf
+
+    def flush() -> None:
+        nonlocal written
+        if unsaved:
+            columns = BattleColumns.concat(unsaved)
+            unsaved.clear()
+            written = time.monotonic()
+            sink(columns)
+
     try:
         while True:
             while len(pending) < 2 * backend.slots() and not stop.is_set():
@@ -549,17 +565,16 @@ def _drive(
             if not pending:
                 break
             done, pending = backend.wait(pending, 0.2)
-            finished: list[BattleColumns] = []
             for future in done:
                 columns, seconds = backend.result(future)
                 batcher.observe(len(columns), seconds)
-                finished.append(columns)
-            if finished:
-                # batches that finished together share a transaction, so the writer keeps up
-                # however many workers there are
-                sink(BattleColumns.concat(finished))
+                unsaved.append(columns)
+            if not pending or time.monotonic() - written >= WRITE_SECONDS:
+                flush()
             if stop.is_set() and (pending or batcher.left()):
+                flush()  # the battles finished so far are kept
                 raise KeyboardInterrupt
+        flush()
     except BaseException:
         backend.abort(pending)
         raise
