@@ -4,6 +4,7 @@ clock), and that the results never depend on it: records, summaries and stored r
 from __future__ import annotations
 
 import json
+import os
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -96,7 +97,7 @@ class FakePool:
 def fake_pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakePool]]:
     """Two CPUs, no pool running, and the fake pool instead of a real one."""
     FakePool.started, FakePool.battles = [], []
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(runner, "_pool_running", lambda workers: False)
     monkeypatch.setattr(runner, "_PoolBackend", FakePool)
     yield FakePool
@@ -191,7 +192,7 @@ def test_a_running_pool_is_used_without_timing(monkeypatch: pytest.MonkeyPatch,
 
 def test_one_cpu_never_times(monkeypatch: pytest.MonkeyPatch, fake_pool: type[FakePool]) -> None:
     clock = with_clock(monkeypatch, FakeClock(10.0))
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
     assert simulate(skirmish(), 6, seed=0, commanders=RANDOM).workers == 1
     assert fake_pool.started == [] and clock.calls == 0
 
