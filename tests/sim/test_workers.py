@@ -9,7 +9,7 @@ import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -62,8 +62,8 @@ class FakePool:
     """Stands in for the process pool: plays each batch at once, in this process, and notes
     how many battles it was given."""
 
-    started: list[int] = []
-    battles: list[int] = []
+    started: ClassVar[list[int]] = []
+    battles: ClassVar[list[int]] = []
 
     def __init__(self, workers: int, scenario: Scenario, master: int,
                  commanders: dict[str, str]) -> None:

@@ -70,7 +70,7 @@ from warhost.sim.stats import run_summary, summarize_tallies, tally
 if TYPE_CHECKING:
     from warhost.sim.store import ResultStore
 
-__all__ = ["BattleColumns", "BattleRecord", "UnitRow", "SimulationRun", "play", "pool_pays",
+__all__ = ["BattleColumns", "BattleRecord", "SimulationRun", "UnitRow", "play", "pool_pays",
            "resolve_commanders", "run_batch", "run_columns", "run_meta", "shutdown_workers",
            "simulate", "timed_batch"]
 
