@@ -4,7 +4,7 @@ meaningful when other processes share the machine.
 
 Run: .venv/bin/python benchmarks/bench_simulate.py [--seconds 8] [--kinds random,ai]
                                                    [--ruleset fantasy-battle] [--examples skirmish]
-                                                   [--repeat R] [--no-store]
+                                                   [--repeat R] [--no-store] [--overhead N]
 Each cell simulates about --seconds worth of battles (sized from a short trial run) into a
 temporary result database, as ``warhost simulate`` does (--no-store: in memory). Columns:
 
@@ -17,6 +17,10 @@ temporary result database, as ``warhost simulate`` does (--no-store: in memory).
 
 With --repeat the 1- and 2-worker runs alternate R times; the best wall rate and the least
 CPU per battle of each are printed. Worker CPU is read from /proc (Linux).
+
+--overhead N: instead, what ``simulate`` itself costs per battle in one process (seeds,
+records, statistics, database), with ``run_battle`` replaced by a look-up of 20 battles played
+beforehand: CPU µs per battle over N battles, in memory and into a result database.
 """
 
 from __future__ import annotations
@@ -72,6 +76,32 @@ def measure(scenario, n: int, workers: int, kind: str, store: bool, folder: Path
     return n / wall, cpu / n, spent / n
 
 
+def overhead(scenario, kind: str, n: int, folder: Path) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """simulate's own CPU seconds per battle (in memory, into a database), battles replaced
+    by a look-up of 20 battles played before."""
+    from warhost.core.engine import run_battle
+    from warhost.sim.seeds import battle_seed
+
+    kinds = {s: kind for s in scenario.ruleset.side_names(scenario.model)}
+    played = [run_battle(scenario, battle_seed(0, i), dict(kinds), record=False)
+              for i in range(20)]
+    real = runner.run_battle
+    runner.run_battle = lambda scenario, seed, commanders, record=False: played[seed % 20]  # type: ignore[assignment]
+    try:
+        start = time.process_time()
+        simulate(scenario, n, seed=0, workers=1, commanders=kinds)
+        memory = (time.process_time() - start) / n
+        path = folder / f"overhead-{time.monotonic_ns()}.duckdb"
+        with ResultStore.open(path, run_meta(scenario, n, 0, kinds), False) as store:
+            start = time.process_time()
+            simulate(scenario, n, seed=0, workers=1, commanders=kinds, store=store)
+            stored = (time.process_time() - start) / n
+        path.unlink()
+    finally:
+        runner.run_battle = real
+    return memory, stored
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=8.0)
@@ -81,9 +111,25 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1,
                         help="alternate 1- and 2-worker runs this many times")
     parser.add_argument("--no-store", action="store_true", help="keep results in memory")
+    parser.add_argument("--overhead", type=int, default=0, metavar="N",
+                        help="measure simulate's own cost per battle over N battles instead")
     args = parser.parse_args()
     store = not args.no_store
     folder = Path(tempfile.mkdtemp(prefix="bench-simulate-"))
+    if args.overhead:
+        print(f"{'example':<36} {'kind':<7} {'in memory':>10} {'database':>10}  (CPU µs per battle)")
+        for name, ruleset in all_rulesets().items():
+            if args.ruleset and name != args.ruleset:
+                continue
+            for path in ruleset.examples():
+                if args.examples not in path.stem:
+                    continue
+                scenario = load_scenario(path)
+                for kind in args.kinds.split(","):
+                    memory, stored = overhead(scenario, kind, args.overhead, folder)
+                    print(f"{name + '/' + path.stem:<36} {kind:<7} {memory * 1e6:>10.1f} "
+                          f"{stored * 1e6:>10.1f}", flush=True)
+        return
     started = False
     startup = (0.0, 0.0, 0.0)
     print(f"{'example':<36} {'kind':<7} {'1 w/s':>7} {'2 w/s':>7} {'1 cpu':>7} {'2 work':>7} "
