@@ -227,8 +227,9 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(min=0, help="Master seed.")] = 0,
         workers: Annotated[
             int | None,
-            typer.Option(min=1, help="Worker processes (default: one per CPU; 1: in this "
-                                     "process)."),
+            typer.Option(min=1, help="Worker processes (1: in this process; default: one "
+                                     "per CPU if the first battles show the run is long "
+                                     "enough to pay for starting them, else 1)."),
         ] = None,
         out: Annotated[
             Path | None,
@@ -299,6 +300,7 @@ def register(app: typer.Typer) -> None:
         document = {"file": str(target), "n": n, "complete": summary["battles"] == n,
                     **summary,
                     "timing": {"ran": run.ran, "previously": run.previously,
+                               "workers": run.workers,
                                "seconds": round(run.seconds, 3),
                                "battles_per_second": round(run.rate, 2)}}
         if as_json:

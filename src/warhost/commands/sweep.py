@@ -156,7 +156,10 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(min=0, help="Master seed (the same for every value).")
         ] = 0,
         workers: Annotated[
-            int | None, typer.Option(min=1, help="Worker processes (default: one per CPU).")
+            int | None,
+            typer.Option(min=1, help="Worker processes (default: one per CPU if the first "
+                                     "battles show the sweep is long enough to pay for "
+                                     "starting them, else 1)."),
         ] = None,
         commander: BatchCommanders = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,

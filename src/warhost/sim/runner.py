@@ -1,6 +1,6 @@
 """Monte Carlo runs: many battles of one scenario, in batches, on local worker processes or on
-a Dask cluster, each finished batch written to a :class:`~warhost.sim.store.ResultStore` in
-one transaction (batches that finish together share one, so the writer keeps up).
+a Dask cluster, finished batches written to a :class:`~warhost.sim.store.ResultStore` in
+one transaction every :data:`WRITE_SECONDS` at most (so the writer costs little).
 
 Battle ``i`` is played with seed :func:`~warhost.sim.seeds.battle_seed` ``(seed, i)`` through
 :func:`warhost.core.engine.run_battle` (``record=False``), so its result depends only on the
@@ -9,12 +9,19 @@ sizes, or whether the run was interrupted and resumed.
 
 How the battles run:
 
-* ``workers=1`` (and no scheduler): in this process, one battle after another.
+* ``workers=None`` (the default; no scheduler): the first battles are played in this process
+  and timed (CPU time, the first battle, which warms the process up, not counted); the
+  others run on a pool of one process per CPU only if one process would need clearly more
+  than the pool costs to start (:data:`POOL_WORTH_SECONDS`), else here too. A pool already
+  running (kept from an earlier run) is used at once. See :func:`pool_pays`.
+* ``workers=1``: in this process, one battle after another.
 * ``workers=K > 1``: a :class:`concurrent.futures.ProcessPoolExecutor` of K processes started
   with the ``forkserver`` method where the platform has it (else ``spawn``): the server process
   starts clean and imports warhost once, then forks each worker from it, so workers start fast
-  and never inherit the threads (DuckDB, progress bar) or open files of this process. One batch
-  is one task; only this process writes results. The pool is kept for the next run in this
+  and never inherit the threads (DuckDB, progress bar) or open files of this process; it
+  preloads the modules that playing battles here has imported (a ruleset's compiled kernels).
+  One batch is one task; a worker sends it back as columns (:class:`BattleColumns`), which
+  this process, the only writer, inserts as they are. The pool is kept for the next run in this
   process (a sweep runs many); :func:`shutdown_workers` stops it. As with any multiprocessing
   code, a script that calls :func:`simulate` needs the ``if __name__ == "__main__":`` guard.
 * ``scheduler="tcp://host:port"``: the same batches as tasks on a Dask distributed cluster
@@ -40,6 +47,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -55,15 +63,16 @@ from warhost import __version__
 from warhost.core.engine import run_battle
 from warhost.core.errors import WarhostError
 from warhost.core.scenario import Scenario, scenario_from_data
-from warhost.sim.records import BattleRecord, UnitRow
+from warhost.sim.records import BattleColumns, BattleRecord, ColumnBuilder, UnitRow
 from warhost.sim.seeds import battle_seed
 from warhost.sim.stats import run_summary, summarize_tallies, tally
 
 if TYPE_CHECKING:
     from warhost.sim.store import ResultStore
 
-__all__ = ["BattleRecord", "UnitRow", "SimulationRun", "play", "resolve_commanders",
-           "run_batch", "run_meta", "shutdown_workers", "simulate", "timed_batch"]
+__all__ = ["BattleColumns", "BattleRecord", "SimulationRun", "UnitRow", "play", "pool_pays",
+           "resolve_commanders", "run_batch", "run_columns", "run_meta", "shutdown_workers",
+           "simulate", "timed_batch"]
 
 FORMAT_VERSION = 1
 """Version of the result layout (meta keys and tables); stored in every result file."""
@@ -73,8 +82,25 @@ TARGET_SECONDS = 1.0
 """Adaptive batches aim at about this much work each."""
 FIRST_BATCH = 4
 """Adaptive batch size until the first batch has been timed."""
+WRITE_SECONDS = 2.0
+"""Batches finished on workers are written (and progress reported) at most this often."""
 SIMULATED_KINDS = ("ai", "random", "first")
 """Commander kinds a simulation can use (``human`` sides are played by the AI)."""
+POOL_WORTH_SECONDS = 3.0
+"""Without ``workers``: the pool is started only if the battles left would take one process
+longer than this (starting it costs about 1.5–2 s before its workers play at full speed)."""
+PROBE_SECONDS = 0.25
+"""Without ``workers``: battles are timed here for about this much CPU time (after the first)."""
+
+
+def pool_pays(per_battle: float, battles: int) -> bool:
+    """Whether ``battles`` more battles of ``per_battle`` CPU seconds each are worth starting
+    the worker pool: one process would need more than :data:`POOL_WORTH_SECONDS`."""
+    return per_battle * battles > POOL_WORTH_SECONDS
+
+
+_probe_clock: Callable[[], float] = time.thread_time
+"""The clock that times the first battles (this thread's CPU time; tests replace it)."""
 
 
 # --------------------------------------------------------------------------- one batch
@@ -107,18 +133,20 @@ def _scenario(scenario_data: dict[str, Any], source: str) -> Scenario:
 
 def play(scenario: Scenario, index: int, master: int, commanders: Mapping[str, str]) -> BattleRecord:
     """Play battle ``index`` of the run with master seed ``master``."""
+    builder = ColumnBuilder()
+    _play_into(builder, scenario, index, master, commanders)
+    return builder.finish().records()[0]
+
+
+def _play_into(builder: ColumnBuilder, scenario: Scenario, index: int, master: int,
+               commanders: Mapping[str, str]) -> None:
+    """Play battle ``index`` and add its outcome to ``builder``."""
     seed = battle_seed(master, index)
     outcome = run_battle(scenario, seed, dict(commanders), record=False).outcome
-    return BattleRecord(
-        battle=index,
-        seed=seed,
-        winner=outcome.winner,
-        rounds=int(outcome.rounds),
-        reason=outcome.reason,
-        scores={str(side): int(score) for side, score in outcome.scores.items()},
-        units=[UnitRow(unit=u.id, side=u.side, start=int(u.start), survivors=int(u.survivors),
-                       losses=int(u.losses), fate=u.fate, name=u.name) for u in outcome.units],
-    )
+    builder.add(index, seed, outcome.winner, int(outcome.rounds), outcome.reason,
+                [(str(side), int(score)) for side, score in outcome.scores.items()],
+                [(u.id, u.side, u.name, int(u.start), int(u.survivors), int(u.losses), u.fate)
+                 for u in outcome.units])
 
 
 def run_batch(
@@ -133,8 +161,22 @@ def run_batch(
     The scenario is rebuilt from its plain data (and cached per process); ``commanders`` maps
     every side to a kind (``ai``, ``random``, ``first``).
     """
+    return run_columns(scenario_data, source, indices, master, commanders).records()
+
+
+def run_columns(
+    scenario_data: dict[str, Any],
+    source: str,
+    indices: list[int],
+    master: int,
+    commanders: dict[str, str],
+) -> BattleColumns:
+    """:func:`run_batch`, the battles as columns (what a worker sends back)."""
     scenario = _scenario(scenario_data, source)
-    return [play(scenario, i, master, commanders) for i in indices]
+    builder = ColumnBuilder()
+    for index in indices:
+        _play_into(builder, scenario, index, master, commanders)
+    return builder.finish()
 
 
 def timed_batch(
@@ -143,11 +185,11 @@ def timed_batch(
     indices: list[int],
     master: int,
     commanders: dict[str, str],
-) -> tuple[list[BattleRecord], float]:
-    """:func:`run_batch`, and the seconds it took (for adaptive batch sizes)."""
+) -> tuple[BattleColumns, float]:
+    """:func:`run_columns`, and the seconds it took (for adaptive batch sizes)."""
     started = time.perf_counter()
-    records = run_batch(scenario_data, source, indices, master, commanders)
-    return records, time.perf_counter() - started
+    columns = run_columns(scenario_data, source, indices, master, commanders)
+    return columns, time.perf_counter() - started
 
 
 # --------------------------------------------------------------------------- run identity
@@ -206,14 +248,16 @@ def run_meta(scenario: Scenario, n: int, seed: int, commanders: Mapping[str, str
 
 @dataclass
 class SimulationRun:
-    """A finished run. ``ran`` battles were played now, ``previously`` were in the store."""
+    """A finished run. ``ran`` battles were played now, ``previously`` were in the store;
+    ``workers``: the processes that played them (1: this one only; 0: none ran)."""
 
     meta: dict[str, Any]
     store: ResultStore | None = None
     ran: int = 0
     previously: int = 0
     seconds: float = 0.0
-    _records: list[BattleRecord] = field(default_factory=list, repr=False)
+    workers: int = 0
+    _parts: list[BattleColumns] = field(default_factory=list, repr=False)
 
     @property
     def n(self) -> int:
@@ -229,7 +273,7 @@ class SimulationRun:
         """All battles of the run, by battle index."""
         if self.store is not None:
             return self.store.records()
-        return sorted(self._records, key=lambda r: r.battle)
+        return sorted(BattleColumns.concat(self._parts).records(), key=lambda r: r.battle)
 
     def summary(self) -> dict[str, Any]:
         """The run's summary: its identity, then :func:`warhost.sim.stats.summarize`."""
@@ -255,13 +299,17 @@ def simulate(
     scheduler: str | None = None,
     batch_size: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    later: int = 0,
 ) -> SimulationRun:
     """Run the battles ``0 .. n-1`` that are not yet in ``store`` and return the run.
 
-    ``workers``: local processes (default ``os.cpu_count()``; 1 plays in this process);
-    ignored when ``scheduler`` names a Dask scheduler. ``commanders``: side -> kind overrides.
-    ``store``: where every finished batch is written at once (in one transaction, shared by
-    batches that finished together); without one the records are kept in memory.
+    ``workers``: local processes (1 plays in this process; by default one per CPU if the run
+    is long enough to pay for them, see the module docstring); ignored when ``scheduler``
+    names a Dask scheduler. ``later``: battles that later runs of this process will play
+    (a sweep's next values), counted when deciding whether the pool pays. ``commanders``:
+    side -> kind overrides. ``store``: where finished batches are written (one transaction
+    for the batches finished here or in the last :data:`WRITE_SECONDS` on workers); without
+    one the records are kept in memory.
     ``resume``: the store may already hold battles of this run (it must not when ``False``:
     else :class:`WarhostError`). ``progress(done, n)`` is called at the start and after every
     write. SIGINT/SIGTERM/SIGHUP: see the module docstring.
@@ -286,13 +334,13 @@ def simulate(
     run = SimulationRun(meta=meta, store=store, previously=n - len(todo))
     total = [run.previously]
 
-    def sink(records: list[BattleRecord]) -> None:
+    def sink(columns: BattleColumns) -> None:
         if store is not None:
-            store.write(records)
+            store.write(columns)
         else:
-            run._records.extend(records)
-        total[0] += len(records)
-        run.ran += len(records)
+            run._parts.append(columns)
+        total[0] += len(columns)
+        run.ran += len(columns)
         if progress is not None:
             progress(total[0], n)
 
@@ -304,15 +352,26 @@ def simulate(
             with _deferred_interrupts() as stop:
                 if scheduler is not None:
                     backend: _Backend = _DaskBackend(scheduler, scenario, seed, kinds)
+                    run.workers = backend.slots()
                     _drive(backend, _Batcher(todo, batch_size, backend.slots()), sink, stop)
                 else:
                     count = workers or os.cpu_count() or 1
-                    if count <= 1 or len(todo) <= 1:
-                        _run_here(scenario, _Batcher(todo, batch_size, 1), seed, kinds, sink,
-                                  stop)
+                    per_battle: float | None = None
+                    if workers is None and count > 1 and len(todo) > 1 and not _pool_running(
+                            count):
+                        played, per_battle = _probe(scenario, todo, seed, kinds, sink, stop)
+                        todo = todo[played:]
+                        if not pool_pays(per_battle, len(todo) + later):
+                            count = 1
+                    if len(todo) <= 1:
+                        count = 1
+                    batcher = _Batcher(todo, batch_size, count)
+                    batcher.per_battle = per_battle
+                    run.workers = count
+                    if count <= 1:
+                        _run_here(scenario, batcher, seed, kinds, sink, stop)
                     else:  # the pool starts its processes as they are needed
-                        pool = _PoolBackend(count, scenario, seed, kinds)
-                        _drive(pool, _Batcher(todo, batch_size, count), sink, stop)
+                        _drive(_PoolBackend(count, scenario, seed, kinds), batcher, sink, stop)
     finally:
         run.seconds = time.perf_counter() - started
     return run
@@ -390,27 +449,67 @@ def _deferred_interrupts() -> Iterator[threading.Event]:
             signal.signal(sig, old if old is not None else signal.SIG_DFL)
 
 
+def _probe(
+    scenario: Scenario,
+    todo: list[int],
+    master: int,
+    commanders: dict[str, str],
+    sink: Callable[[BattleColumns], None],
+    stop: threading.Event,
+) -> tuple[int, float]:
+    """Play the first battles of ``todo`` here to learn their CPU time each: the first (it
+    warms the process up: imports, compiled code) is not counted, then battles for about
+    :data:`PROBE_SECONDS`. Returns the battles played and the seconds per battle."""
+    builder = ColumnBuilder()
+    played, per_battle = 0, 0.0
+    clock = _probe_clock
+    try:
+        started = clock()
+        warm = started
+        for index in todo:
+            if stop.is_set():  # battles finished so far are still written
+                raise KeyboardInterrupt
+            _play_into(builder, scenario, index, master, commanders)
+            played += 1
+            now = clock()
+            if played == 1:
+                warm = now
+                per_battle = now - started  # warm-up included: an upper bound
+                if per_battle >= POOL_WORTH_SECONDS:
+                    break  # clearly long battles
+                continue
+            per_battle = (now - warm) / (played - 1)
+            if now - warm >= PROBE_SECONDS:
+                break
+    finally:
+        if played:
+            sink(builder.finish())
+    return played, per_battle
+
+
 def _run_here(
     scenario: Scenario,
     batcher: _Batcher,
     master: int,
     commanders: dict[str, str],
-    sink: Callable[[list[BattleRecord]], None],
+    sink: Callable[[BattleColumns], None],
     stop: threading.Event,
 ) -> None:
     """Play the battles in this process; an interruption keeps the battles finished."""
     while batch := batcher.take():
-        records: list[BattleRecord] = []
+        builder = ColumnBuilder()
+        played = 0
         started = time.perf_counter()
         try:
             for index in batch:
                 if stop.is_set():  # battles finished so far are still written
                     raise KeyboardInterrupt
-                records.append(play(scenario, index, master, commanders))
+                _play_into(builder, scenario, index, master, commanders)
+                played += 1
         finally:
-            if records:
-                sink(records)
-        batcher.observe(len(records), time.perf_counter() - started)
+            if played:
+                sink(builder.finish())
+        batcher.observe(played, time.perf_counter() - started)
 
 
 class _Backend(Protocol):
@@ -425,8 +524,8 @@ class _Backend(Protocol):
     def wait(self, pending: set[Any], timeout: float) -> tuple[set[Any], set[Any]]:
         """(done, still pending) after at most ``timeout`` seconds."""
 
-    def result(self, future: Any) -> tuple[list[BattleRecord], float]:
-        """A finished batch's records and seconds."""
+    def result(self, future: Any) -> tuple[BattleColumns, float]:
+        """A finished batch's battles and seconds."""
 
     def abort(self, pending: set[Any]) -> None:
         """Drop the batches in flight and stop the workers."""
@@ -438,11 +537,24 @@ class _Backend(Protocol):
 def _drive(
     backend: _Backend,
     batcher: _Batcher,
-    sink: Callable[[list[BattleRecord]], None],
+    sink: Callable[[BattleColumns], None],
     stop: threading.Event,
 ) -> None:
-    """Keep about two batches per slot in flight; hand the finished batches to ``sink``."""
+    """Keep about two batches per slot in flight; hand the finished batches to ``sink``: the
+    first at once, then those finished in the last :data:`WRITE_SECONDS` together, so that
+    the writer's fixed cost per transaction stays small however many workers there are."""
     pending: set[Any] = set()
+    unsaved: list[BattleColumns] = []
+    written = -math.inf
+
+    def flush() -> None:
+        nonlocal written
+        if unsaved:
+            columns = BattleColumns.concat(unsaved)
+            unsaved.clear()
+            written = time.monotonic()
+            sink(columns)
+
     try:
         while True:
             while len(pending) < 2 * backend.slots() and not stop.is_set():
@@ -453,17 +565,16 @@ def _drive(
             if not pending:
                 break
             done, pending = backend.wait(pending, 0.2)
-            finished: list[BattleRecord] = []
             for future in done:
-                records, seconds = backend.result(future)
-                batcher.observe(len(records), seconds)
-                finished.extend(records)
-            if finished:
-                # batches that finished together share a transaction, so the writer keeps up
-                # however many workers there are
-                sink(finished)
+                columns, seconds = backend.result(future)
+                batcher.observe(len(columns), seconds)
+                unsaved.append(columns)
+            if not pending or time.monotonic() - written >= WRITE_SECONDS:
+                flush()
             if stop.is_set() and (pending or batcher.left()):
+                flush()  # the battles finished so far are kept
                 raise KeyboardInterrupt
+        flush()
     except BaseException:
         backend.abort(pending)
         raise
@@ -502,12 +613,20 @@ _POOL_LOCK = threading.Lock()
 
 
 def _preload() -> list[str]:
-    """Modules the fork server imports once, so that every worker starts warm: this one and
-    those of the registered rulesets."""
+    """Modules the fork server imports once, so that every worker starts warm: this one,
+    those of the registered rulesets, and the rulesets' modules this process has imported
+    so far (playing battles here imports the compiled kernels, and numba with them)."""
     from warhost.core.registry import all_rulesets
 
     modules = {type(ruleset).__module__ for ruleset in all_rulesets().values()}
+    modules.update(name for name in list(sys.modules) if name.startswith("warhost.rulesets."))
     return ["warhost.sim.runner", *sorted(modules)]
+
+
+def _pool_running(workers: int) -> bool:
+    """Whether a pool of ``workers`` processes is kept from an earlier run."""
+    with _POOL_LOCK:
+        return _POOL is not None and _POOL[0] == workers
 
 
 def _shared_pool(workers: int) -> ProcessPoolExecutor:
@@ -565,7 +684,7 @@ class _PoolBackend:
     def slots(self) -> int:
         return self.workers
 
-    def submit(self, indices: list[int]) -> Future[tuple[list[BattleRecord], float]]:
+    def submit(self, indices: list[int]) -> Future[tuple[BattleColumns, float]]:
         return self.pool.submit(timed_batch, self.args[0], self.args[1], indices, self.master,
                                 self.commanders)
 
@@ -573,9 +692,9 @@ class _PoolBackend:
         done, still = wait_futures(pending, timeout=timeout, return_when=FIRST_COMPLETED)
         return set(done), set(still)
 
-    def result(self, future: Any) -> tuple[list[BattleRecord], float]:
-        records, seconds = future.result()
-        return records, seconds
+    def result(self, future: Any) -> tuple[BattleColumns, float]:
+        columns, seconds = future.result()
+        return columns, seconds
 
     def abort(self, pending: set[Any]) -> None:
         for future in pending:
@@ -636,10 +755,10 @@ class _DaskBackend:
         done &= pending
         return done, pending - done
 
-    def result(self, future: Any) -> tuple[list[BattleRecord], float]:
-        records, seconds = future.result()
+    def result(self, future: Any) -> tuple[BattleColumns, float]:
+        columns, seconds = future.result()
         future.release()
-        return records, seconds
+        return columns, seconds
 
     def abort(self, pending: set[Any]) -> None:
         try:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -38,7 +38,14 @@ import duckdb
 import numpy as np
 
 from warhost.core.errors import WarhostError
-from warhost.sim.records import BattleRecord, UnitRow
+from warhost.sim.records import (
+    BATTLE_COLUMNS,
+    SCORE_COLUMNS,
+    UNIT_COLUMNS,
+    BattleColumns,
+    BattleRecord,
+    UnitRow,
+)
 from warhost.sim.stats import Tallies, UnitTally, run_summary, summarize_tallies
 
 FORMAT = "warhost-simulation"
@@ -267,30 +274,26 @@ class ResultStore:
         if not self.writable:
             raise WarhostError("the result file is open for reading only", file=str(self.path))
 
-    def write(self, records: Sequence[BattleRecord]) -> None:
+    def write(self, records: Sequence[BattleRecord] | BattleColumns) -> None:
         """Add battles, with their scores and units, in one transaction."""
-        if not records:
+        columns = (records if isinstance(records, BattleColumns)
+                   else BattleColumns.from_records(records))
+        if not len(columns):
             return
         self._require_writable()
-        battles = (
-            [r.battle for r in records], [r.seed for r in records],
-            [r.winner for r in records], [r.rounds for r in records],
-            [r.reason for r in records],
-        )
-        score_rows = [(r.battle, side, score) for r in records for side, score in r.scores.items()]
-        unit_rows = [(r.battle, slot, u.unit, u.side, u.name, u.start, u.survivors, u.losses,
-                      u.fate) for r in records for slot, u in enumerate(r.units)]
         con = self.con
         con.execute("BEGIN TRANSACTION")
         try:
-            _insert(con, "battles", battles, ("BIGINT", "BIGINT", "VARCHAR", "INTEGER", "VARCHAR"))
-            if score_rows:
-                _insert(con, "scores", tuple(map(list, zip(*score_rows, strict=True))),
-                        ("BIGINT", "VARCHAR", "INTEGER"))
-            if unit_rows:
-                _insert(con, "units", tuple(map(list, zip(*unit_rows, strict=True))),
-                        ("BIGINT", "INTEGER", "VARCHAR", "VARCHAR", "VARCHAR", "INTEGER",
-                         "INTEGER", "INTEGER", "VARCHAR"))
+            # DuckDB scans the NumPy arrays of the local ``new`` in place (a replacement
+            # scan): ten times faster than list parameters, a hundred times faster than
+            # executemany, and without the cost of registering a view
+            for table, data, types in (("battles", columns.battles, _BATTLE_TYPES),
+                                       ("scores", columns.scores, _SCORE_TYPES),
+                                       ("units", columns.units, _UNIT_TYPES)):
+                if len(data["battle"]):
+                    new = dict(data)  # noqa: F841 (read by DuckDB)
+                    select = ", ".join(f"{name}::{kind}" for name, kind in types.items())
+                    con.execute(f"INSERT INTO {table} SELECT {select} FROM new")
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
@@ -338,7 +341,7 @@ class ResultStore:
             if side not in sides:
                 sides.append(side)
         scores = {side: np.asarray(con.execute(
-            "SELECT score FROM scores WHERE side = ?", [side]).fetchnumpy()["score"])
+            "SELECT score FROM scores WHERE side = ? ORDER BY battle", [side]).fetchnumpy()["score"])
             for side in sides}
         units = [UnitTally(unit, side, name, int(battles), int(survived), int(start),
                            int(kept))
@@ -408,9 +411,9 @@ class ResultStore:
         self.close()
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: Iterable[list[Any]],
-            types: Sequence[str]) -> None:
-    """Insert whole columns at once (list parameters, unnested side by side): much faster
-    than ``executemany``, which runs one statement per row."""
-    select = ", ".join(f"unnest(?::{kind}[])" for kind in types)
-    con.execute(f"INSERT INTO {table} SELECT {select}", list(columns))
+_BATTLE_TYPES = dict(zip(BATTLE_COLUMNS, ("BIGINT", "BIGINT", "VARCHAR", "INTEGER", "VARCHAR"),
+                         strict=True))
+_SCORE_TYPES = dict(zip(SCORE_COLUMNS, ("BIGINT", "VARCHAR", "INTEGER"), strict=True))
+_UNIT_TYPES = dict(zip(UNIT_COLUMNS, ("BIGINT", "INTEGER", "VARCHAR", "VARCHAR", "VARCHAR",
+                                      "INTEGER", "INTEGER", "INTEGER", "VARCHAR"), strict=True))
+

@@ -481,13 +481,14 @@ def run_sweep(
     varied = list(scenarios) if scenarios is not None else sweep_scenarios(scenario, vary)
     sides = list(scenario.ruleset.side_names(scenario.model))
     points: list[SweepPoint] = []
-    for value, current in varied:
+    for number, (value, current) in enumerate(varied):
         def report(done: int, total: int, value: float = value) -> None:
             if progress is not None:
                 progress(value, done, total)
 
+        # the values still to come count when deciding whether the worker pool pays
         run = simulate(current, n, seed=seed, workers=workers, commanders=kinds,
-                       progress=report)
+                       progress=report, later=n * (len(varied) - number - 1))
         points.append(point_from_records(value, sides, run.records()))
     return SweepResult(scenario=scenario.name, source=scenario.source, vary=vary, n=n,
                        seed=seed, sides=sides, commanders=kinds, points=points)
