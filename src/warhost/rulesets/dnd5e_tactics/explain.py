@@ -283,7 +283,7 @@ def _opportunity(state: T5State, decision: Decision, body: Body | None, order: O
     if attack is None:
         return _unknown("melee attack", str(order.args[0]), list(melee), "T5-DEC-16")
     if mover is not None:
-        spread = gap(body.footprint, mover.footprint)
+        spread = state.gap(body, mover)
         if feet(attack.reach) + turns.EPS < spread:
             return Refusal(f"{mover.id} is {spread * 10:.0f} ft away, beyond {attack.name}'s "
                            f"{attack.reach} ft reach", "T5-AMB-11")

@@ -157,7 +157,7 @@ def attack_odds(
         "expected_damage": _number(expected_damage),
         "attacker_at": list(attacker.centre),
         "defender_at": list(target.centre),
-        "gap_ft": round(gap(attacker.footprint, target.footprint) * 10, 3),
+        "gap_ft": round(state.gap(attacker, target) * 10, 3),
     }
     notes = [("Damage pools in the target's Total Damage Received and becomes casualties at "
               "the End of Round (T5-DAMAGE-08); the commander's attacks are not included.")]

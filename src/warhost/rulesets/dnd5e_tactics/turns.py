@@ -177,7 +177,7 @@ def others(state: T5State, body: Body) -> list[Body]:
 def enemies(state: T5State, body: Body) -> list[Body]:
     """Enemy bodies on the table, nearest first."""
     foes = state.active(state.enemy_of(body.side))
-    return sorted(foes, key=lambda e: (gap(body.footprint, e.footprint), e.id))
+    return sorted(foes, key=lambda e: (state.gap(body, e), e.id))
 
 
 # --------------------------------------------------------------------------- the turn
@@ -786,7 +786,7 @@ def make_move(ctx: Ctx, body: Body, dest: Point, facing: float, cost: float, kin
     if not body.disengaged:
         shape = footprint_at(body, dest, facing)
         provokers = [e for e in state.active(state.enemy_of(body.side))
-                     if gap(body.footprint, e.footprint) <= e.reach + EPS
+                     if state.gap(body, e) <= e.reach + EPS
                      and gap(shape, e.footprint) > e.reach + EPS]
         for enemy in provokers:
             if not body.on_table:
@@ -832,7 +832,7 @@ def drop_declared(state: T5State) -> None:
     """Forget declared engagements of bodies gone or too far apart."""
     for pair in list(state.declared):
         a, b = (state.bodies[i] for i in sorted(pair))
-        if not a.on_table or not b.on_table or gap(a.footprint, b.footprint) > \
+        if not a.on_table or not b.on_table or state.gap(a, b) > \
                 declare_limit(a, b) + EPS:
             state.declared.discard(pair)
 
@@ -842,7 +842,7 @@ def declare_engagements(ctx: Ctx, mover: Body) -> None:
     state = ctx.state
     for enemy in state.active(state.enemy_of(mover.side)):
         pair = frozenset((mover.id, enemy.id))
-        spread = gap(mover.footprint, enemy.footprint)
+        spread = state.gap(mover, enemy)
         if pair in state.declared or spread > declare_limit(mover, enemy) + EPS:
             continue
         engage = Order.of("engage", enemy.id)
@@ -882,7 +882,7 @@ def opportunity(ctx: Ctx, enemy: Body, mover: Body) -> None:
     state = ctx.state
     if not combat.targetable(mover):
         return  # a unit down to its commander offers nothing to strike (T5-COMMANDER-03)
-    spread = gap(enemy.footprint, mover.footprint)
+    spread = state.gap(enemy, mover)
     if isinstance(enemy, Unit) and not enemy.reaction_used and enemy.members > 0 \
             and melee_attacks(enemy.member) and may_attack(state, enemy, mover, commander=False):
         yes = Order("opportunity")
@@ -1041,7 +1041,7 @@ def why_not_heal(state: T5State, body: Body, heal: HealSpec, friend: Body) -> Re
     or lost hit points for a Single Character."""
     if friend.side != body.side or not friend.on_table:
         return Refusal(f"{friend.id} is not a friendly body on the table", "T5-DEC-11")
-    spread = gap(body.footprint, friend.footprint)
+    spread = state.gap(body, friend)
     if spread > feet(heal.range) + EPS:
         return Refusal(f"{friend.id} is {spread * 10:.0f} ft away, beyond {heal.name}'s "
                        f"{heal.range} ft", "T5-GEN-02")
