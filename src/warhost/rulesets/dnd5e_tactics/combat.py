@@ -707,14 +707,28 @@ def legal_targets(ctx: Ctx, attacker: Body, kind: str) -> list[Body]:
     duel a commander's only target is its opponent."""
     state = ctx.state
     if isinstance(attacker, Unit):
-        return [t for t in state.active(state.enemy_of(attacker.side))
-                if why_not_unit(state, attacker, t, kind) is None]
+        if kind == "melee" and attacker.on_table:
+            candidates = state.engaged_with(attacker)  # melee needs engagement
+        else:
+            candidates = _within_reach(state, attacker, unit_routine(attacker, kind))
+        return [t for t in candidates if why_not_unit(state, attacker, t, kind) is None]
     attacks = [a for a in attacker.stats.attacks if a.kind == kind]
     candidates = ([state.bodies[attacker.character.duel]]
                   if attacker.character.duel is not None
-                  else state.active(state.enemy_of(attacker.side)))
+                  else _within_reach(state, attacker, attacks))
     return [t for t in candidates
             if any(why_not_character(state, attacker, a, t) is None for a in attacks)]
+
+
+def _within_reach(state: T5State, attacker: Body, attacks: Sequence[AttackSpec]) -> list[Body]:
+    """Enemy bodies on the table, in turn order, that may lie within the reach or range of
+    one of ``attacks`` (all of them beyond that are left out: none could be attacked)."""
+    enemy = state.enemy_of(attacker.side)
+    if not attacker.on_table:
+        return state.active(enemy)
+    limit = max((feet(a.reach) if a.kind == "melee" else
+                 feet(max(a.range, a.long_range or 0)) for a in attacks), default=0.0)
+    return state.placement.near(attacker, limit + _EPS, enemy)
 
 
 def commander_targets(ctx: Ctx, owner: Body, attack: AttackSpec) -> list[Body]:
@@ -723,7 +737,7 @@ def commander_targets(ctx: Ctx, owner: Body, attack: AttackSpec) -> list[Body]:
     state = ctx.state
     char = character_of(owner)
     candidates = ([state.bodies[char.duel]] if char.duel is not None
-                  else state.active(state.enemy_of(owner.side)))
+                  else _within_reach(state, owner, [attack]))
     return [t for t in candidates if why_not_character(state, owner, attack, t) is None]
 
 

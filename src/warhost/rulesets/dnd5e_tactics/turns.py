@@ -44,6 +44,7 @@ from shapely.geometry import Polygon
 from shapely.ops import nearest_points
 
 from warhost.core.decisions import Refusal
+from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
     Region,
@@ -62,6 +63,7 @@ from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
+from warhost.rulesets.dnd5e_tactics.spatial import CELL
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -178,6 +180,44 @@ def enemies(state: T5State, body: Body) -> list[Body]:
     """Enemy bodies on the table, nearest first."""
     foes = state.active(state.enemy_of(body.side))
     return sorted(foes, key=lambda e: (state.gap(body, e), e.id))
+
+
+def _widest(state: T5State) -> float:
+    """A distance beyond which a search of the placement grid may as well take everything."""
+    return math.hypot(state.board.width, state.board.height) + CELL
+
+
+def nearest_enemies(state: T5State, body: Body, k: int) -> list[Body]:
+    """The first ``k`` of :func:`enemies`, looking only at the enemies near the body: the
+    search widens until ``k`` enemies lie within its radius (all beyond it are further)."""
+    side = state.enemy_of(body.side)
+    if not body.on_table:
+        return enemies(state, body)[:k]
+    radius, widest = CELL, _widest(state)
+    while True:
+        if radius >= widest:
+            return enemies(state, body)[:k]
+        found = sorted(state.placement.near(body, radius, side),
+                       key=lambda e: (state.gap(body, e), e.id))
+        if len(found) >= k and state.gap(body, found[k - 1]) <= radius:
+            return found[:k]
+        radius *= 2
+
+
+def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> list[Body]:
+    """Enemy bodies on the table among which, for every one of ``points``, lies the one
+    :func:`facing_toward` turns to (the nearest centre): every enemy may be further from all
+    the points than some enemy in the list (turn order)."""
+    side = state.enemy_of(body.side)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    box = (min(xs), min(ys), max(xs), max(ys))
+    radius, widest = CELL, _widest(state)
+    while radius < widest:
+        found = state.placement.near_box(box, radius, side)
+        if found and all(min(distance(p, e.centre) for e in found) <= radius for p in points):
+            return found
+        radius *= 2
+    return state.active(side)
 
 
 # --------------------------------------------------------------------------- the turn
@@ -348,13 +388,14 @@ class Survey:
     them would stop (independent of how far the body may go)."""
 
     foes: list[Body]
+    """The nearest few (:data:`NEAREST_ENEMIES`), nearest first."""
     approaches: list[tuple[Body, int, float, Point]]
     """``(enemy, facing, wanted gap, centre)`` for contact and, with reach, reach distance."""
 
 
 def survey(ctx: Ctx, body: Body) -> Survey:
     """Enemies nearest first and the approach points toward the nearest few."""
-    foes = enemies(ctx.state, body)
+    foes = nearest_enemies(ctx.state, body, NEAREST_ENEMIES)
     approaches = []
     wants = [CONTACT_GAP]
     if body.reach > ADJACENT + EPS:
@@ -433,18 +474,27 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
     w, h = state.board.width, state.board.height
     on_board = (bounds[:, 0] >= -EPS) & (bounds[:, 1] >= -EPS)
     on_board &= (bounds[:, 2] <= w + EPS) & (bounds[:, 3] <= h + EPS)
-    near = others(state, body)
+    # Only bodies whose bounds reach those of the moves (with the body where it stands, for
+    # the sweep) can overlap a move or be swept through: the others are left out.
+    here_box = state.placement.box(body) or body.footprint.bounds
+    box = (min(float(bounds[:, 0].min()), here_box[0]), min(float(bounds[:, 1].min()), here_box[1]),
+           max(float(bounds[:, 2].max()), here_box[2]), max(float(bounds[:, 3].max()), here_box[3]))
+    around = [b for b in state.placement.near_box(box, 0.0) if b is not body]
+    near = around
     closed = [r for r in state.regions if r.impassable]
     blockers: list[Body | Region] = [*near, *closed]
     hits = None
     if blockers:
         outlines = [b.footprint for b in near] + [r.polygon for r in closed]
+        count(GEOMETRY, len(moves) * len(outlines))
         hits = shapely.relate_pattern(shapes[:, None], np.asarray(outlines)[None, :],
                                       "T********")
-    enemy_bodies = state.active(state.enemy_of(body.side))
+    enemy = state.enemy_of(body.side)
+    enemy_bodies = [b for b in around if b.side == enemy]
     foes = shapely.buffer(np.asarray([e.footprint for e in enemy_bodies]), -0.05)
     swept = None
     if len(foes):
+        count(GEOMETRY, len(moves) * len(foes))
         here = np.asarray(body.footprint.exterior.coords)[:-1]
         ends = shapely.get_coordinates(shapes).reshape(len(moves), -1, 2)[:, :-1, :]
         points = np.concatenate([np.broadcast_to(here, (len(moves), *here.shape)), ends],
@@ -502,9 +552,11 @@ def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
                         not state.adjacent(body, foe):
                     requests.append(("charge", point, facing, dash, foe.id))
     walked = walk_many(state, body.centre, [r[1] for r in requests], [r[3] for r in requests])
+    free = [dest for (_, _, facing, _, _), (dest, _) in zip(requests, walked) if facing is None]
+    near = nearest_by_centre(state, body, free) if free else []
     moves = []
     for (kind, _, facing, _, target), (dest, cost) in zip(requests, walked):
-        face = facing_toward(body, dest, seen.foes) if facing is None else facing
+        face = facing_toward(body, dest, near) if facing is None else facing
         moves.append((dest, face, cost))
     good = fitting(ctx, body, moves)
     out = MoveChoices()
@@ -552,7 +604,7 @@ def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
     if found.charges:
         default = Order.of("charge", next(iter(found.charges)))
     elif not engaged and found.moves:
-        foes = enemies(state, body)
+        foes = nearest_enemies(state, body, 1)
         if foes:
             near = [o for o in options if o.kind == "move"]
             target = foes[0].centre
@@ -785,7 +837,10 @@ def make_move(ctx: Ctx, body: Body, dest: Point, facing: float, cost: float, kin
     start = body.centre
     if not body.disengaged:
         shape = footprint_at(body, dest, facing)
-        provokers = [e for e in state.active(state.enemy_of(body.side))
+        near = state.placement.near(body, state.placement.reach + EPS,
+                                    state.enemy_of(body.side)) if body.on_table \
+            else state.active(state.enemy_of(body.side))
+        provokers = [e for e in near
                      if state.gap(body, e) <= e.reach + EPS
                      and gap(shape, e.footprint) > e.reach + EPS]
         for enemy in provokers:
