@@ -524,7 +524,7 @@ def _follow_place_problem(state: T5State, unit: Unit, point: Point) -> Refusal |
         if region.impassable and region.polygon.intersection(shape).area > 1e-9:
             return Refusal(f"at {where} {unit.id} would stand on impassable {region.name}",
                            "T5-TERRAIN-01")
-    for other in state.active():
+    for other in state.placement.near_box(shape.bounds, 0.0):  # only these can overlap it
         if other is not unit and other.footprint.intersection(shape).area > 1e-9:
             return Refusal(f"at {where} {unit.id} would overlap {other.id}", "T5-GEN-02")
     return None

@@ -110,7 +110,7 @@ def stance_problem(state: T5State, unit: Unit, stance: str) -> Refusal | None:
         if region.impassable and overlaps(shape, region.polygon):
             return Refusal(f"re-formed in {stance} stance, {unit.id} would stand on "
                            f"impassable {region.name}", "T5-AMB-09")
-    for body in state.active():
+    for body in state.placement.near_box(shape.bounds, 0.0):  # only these can overlap it
         if body is not unit and overlaps(shape, body.footprint):
             return Refusal(f"re-formed in {stance} stance, {unit.id} would overlap {body.id}",
                            "T5-AMB-09")

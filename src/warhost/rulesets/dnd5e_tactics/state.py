@@ -23,7 +23,7 @@ from warhost.geometry.table import (
     Ground,
     Region,
     formation,
-    gap,
+    formation_outline,
     single_footprint,
 )
 from warhost.rulesets.dnd5e_tactics.model import (
@@ -155,6 +155,7 @@ class Unit:
     uses: dict[str, int] = field(default_factory=dict)
     """Uses left of the members' limited area effects, shared by the unit, by name."""
     _shape: Formation | None = None
+    _outline: tuple[Point, float, str, int, Polygon] | None = None
     _reach: tuple[StatBlock, float] | None = None
     _watch: set[Any] | None = None
     """The dirty set of the placement index watching this body (None: not watched)."""
@@ -188,8 +189,30 @@ class Unit:
 
     @property
     def footprint(self) -> Polygon:
-        """The unit's outline on the table."""
-        return self.formation.polygon
+        """The unit's outline on the table: the polygon of :attr:`formation`, drawn without
+        placing each member (re-drawn when the centre, facing, stance or size changes)."""
+        outline = self._outline
+        if (outline is None or outline[0] != self.centre or outline[1] != self.facing
+                or outline[2] != self.stance or outline[3] != self.members):
+            if self.members > 0:
+                polygon = formation_outline(self.members, self.files, PITCH[self.stance],
+                                            self.centre, self.facing)
+            else:
+                centre = (float(self.centre[0]), float(self.centre[1]))
+                polygon = single_footprint(centre, 0.5, self.facing)
+            outline = (self.centre, self.facing, self.stance, self.members, polygon)
+            self._outline = outline
+        return outline[4]
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width (across the facing) and depth of the footprint, in inches (as
+        :attr:`formation` gives them)."""
+        if self.members == 0:
+            return 0.5, 0.5
+        pitch = PITCH[self.stance]
+        ranks = -(-self.members // self.files)
+        return (min(self.files, self.members) - 1) * pitch + 0.5, (ranks - 1) * pitch + 0.5
 
     @property
     def cell(self) -> TrackCell:

@@ -63,7 +63,7 @@ from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
-from warhost.rulesets.dnd5e_tactics.spatial import CELL
+from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, corners, rect_gaps
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -118,8 +118,7 @@ def inside_ruins(state: T5State, body: Body) -> bool:
 def dims(body: Body) -> tuple[float, float]:
     """Footprint width (across the facing) and depth, in inches."""
     if isinstance(body, Unit):
-        shape = body.formation
-        return shape.width, shape.depth
+        return body.size
     return 0.5, 0.5
 
 
@@ -369,14 +368,29 @@ def approach_point(body: Body, target: Body, facing: int, want: float) -> Point 
     samples = max(16, min(96, int(length * 4)))
     ts = np.linspace(0.0, length, samples)
     centres = np.stack([start[0] + ux * ts, start[1] + uy * ts], axis=1)
-    gaps = shapely.distance(footprints(body, centres, [facing] * samples), target.footprint)
-    if gaps[0] <= want + EPS:
+    width, depth = dims(body)
+    rings = rect_coords(centres, [facing] * samples, width, depth)
+    aim = target.footprint
+    # The NumPy distances choose the samples; each value or comparison that decides the
+    # answer is shapely's distance of that sample's footprint.
+    rough = rect_gaps(rings, corners(aim)[None])[:, 0]
+    exact: dict[int, float] = {}
+
+    def true_gap(i: int) -> float:
+        if i not in exact:
+            count(GEOMETRY)
+            exact[i] = float(shapely.distance(shapely.polygons(rings[i]), aim))
+        return exact[i]
+
+    if true_gap(0) <= want + EPS:
         return None
-    ok = np.nonzero(gaps >= want)[0]
-    best = int(ok[-1])
+    ok = rough >= want + TOLERANCE
+    for i in np.nonzero(np.abs(rough - want) <= TOLERANCE)[0]:
+        ok[i] = true_gap(int(i)) >= want
+    best = int(np.nonzero(ok)[0][-1])
     t = float(ts[best])
     if best + 1 < samples:  # the gap shrinks about linearly between two samples
-        g0, g1 = float(gaps[best]), float(gaps[best + 1])
+        g0, g1 = true_gap(best), true_gap(best + 1)
         if g0 > g1:
             t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
     return start[0] + ux * t, start[1] + uy * t
