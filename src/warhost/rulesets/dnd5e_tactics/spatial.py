@@ -144,12 +144,20 @@ class Placement:
         self.refresh()
         bodies = self.state.bodies
         found: set[str] = set()
-        cells = _cells(box, radius)
-        for cell in cells:
-            here = self.grid.get(cell)
-            if here:
-                found |= here
-        count(GEOMETRY, len(cells) + len(found))
+        x0, x1 = math.floor((box[0] - radius) / CELL), math.floor((box[2] + radius) / CELL)
+        y0, y1 = math.floor((box[1] - radius) / CELL), math.floor((box[3] + radius) / CELL)
+        cells = (x1 - x0 + 1) * (y1 - y0 + 1)
+        if cells >= len(self.boxes):  # as many cells as bodies: look at every body
+            found = set(self.boxes)
+            count(GEOMETRY, len(found))
+        else:
+            grid = self.grid
+            for x in range(x0, x1 + 1):
+                for y in range(y0, y1 + 1):
+                    here = grid.get((x, y))
+                    if here:
+                        found |= here
+            count(GEOMETRY, cells + len(found))
         limit = radius + MARGIN
         rows = sorted(self.row[i] for i in found
                       if (side is None or bodies[i].side == side)

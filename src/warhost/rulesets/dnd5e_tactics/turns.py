@@ -63,7 +63,7 @@ from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
-from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, corners, rect_gaps
+from warhost.rulesets.dnd5e_tactics.spatial import CELL
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -112,7 +112,16 @@ def can_act(character: Character) -> bool:
 
 def inside_ruins(state: T5State, body: Body) -> bool:
     """Whether the footprint centre is inside a Ruins piece (T5-AMB-02)."""
-    return any(r.kind == "ruins" for r in state.region_at(body.centre))
+    if not state.regions:
+        return False
+    index = state.placement
+    index.refresh()
+    key = ("ruins", body.id, body.centre)
+    known: bool | None = index.memo.get(key)
+    if known is None:
+        known = any(r.kind == "ruins" for r in state.region_at(body.centre))
+        index.memo[key] = known
+    return known
 
 
 def dims(body: Body) -> tuple[float, float]:
@@ -373,7 +382,6 @@ def approach_point(body: Body, target: Body, facing: int, want: float) -> Point 
     aim = target.footprint
     # The NumPy distances choose the samples; each value or comparison that decides the
     # answer is shapely's distance of that sample's footprint.
-    rough = rect_gaps(rings, corners(aim)[None])[:, 0]
     exact: dict[int, float] = {}
 
     def true_gap(i: int) -> float:
@@ -384,10 +392,19 @@ def approach_point(body: Body, target: Body, facing: int, want: float) -> Point 
 
     if true_gap(0) <= want + EPS:
         return None
-    ok = rough >= want + TOLERANCE
-    for i in np.nonzero(np.abs(rough - want) <= TOLERANCE)[0]:
-        ok[i] = true_gap(int(i)) >= want
-    best = int(np.nonzero(ok)[0][-1])
+    # The last sample still ``want`` away. The body slides rigidly toward the target's centre,
+    # so the gap is a convex function of the distance slid that ends at 0: it falls all the
+    # way to ``want`` and below, and a bisection finds the same sample as a scan of them all
+    # (the gaps of neighbouring samples differ far more than rounding).
+    best, below = 0, samples - 1
+    if true_gap(below) >= want:
+        best = below
+    while below - best > 1:
+        middle = (best + below) // 2
+        if true_gap(middle) >= want:
+            best = middle
+        else:
+            below = middle
     t = float(ts[best])
     if best + 1 < samples:  # the gap shrinks about linearly between two samples
         g0, g1 = true_gap(best), true_gap(best + 1)
