@@ -22,11 +22,11 @@ _GUARD: dict[str, Any] = {
     "name": "Guard", "ac": 16, "hp": 11, "speed": 30, "dex": 1,
     "attacks": [{"name": "Spear", "bonus": 3, "damage": "1d6+1", "damage_type": "piercing"}],
 }
-_SCOUT: dict[str, Any] = {
-    "name": "Scout", "ac": 13, "hp": 16, "speed": 30, "dex": 2,
+_SLINGER: dict[str, Any] = {
+    "name": "Slinger", "ac": 13, "hp": 16, "speed": 30, "dex": 2,
     "attacks": [
-        {"name": "Longbow", "kind": "ranged", "bonus": 4, "damage": "1d8+2",
-         "damage_type": "piercing", "range": 150, "long_range": 600},
+        {"name": "Sling", "kind": "ranged", "bonus": 4, "damage": "1d4+2",
+         "damage_type": "bludgeoning", "range": 30, "long_range": 120},
         {"name": "Shortsword", "bonus": 4, "damage": "1d6+2", "damage_type": "piercing"},
     ],
     "multiattack": ["Shortsword", "Shortsword"],
@@ -36,8 +36,8 @@ _VETERAN: dict[str, Any] = {
     "saves": {"cha": 0}, "skills": {"persuasion": 1, "insight": 0, "history": 0},
     "attacks": [
         {"name": "Longsword", "bonus": 5, "damage": "1d8+3", "damage_type": "slashing"},
-        {"name": "Heavy-Crossbow", "kind": "ranged", "bonus": 3, "damage": "1d10+1",
-         "damage_type": "piercing", "range": 100, "long_range": 400},
+        {"name": "Javelin", "kind": "ranged", "bonus": 5, "damage": "1d6+3",
+         "damage_type": "piercing", "range": 30, "long_range": 120},
     ],
     "multiattack": ["Longsword", "Longsword"],
 }
@@ -45,8 +45,9 @@ _VETERAN: dict[str, Any] = {
 
 def army_scenario(units_per_side: int, rounds: int = 30) -> dict[str, Any]:
     """Scenario data: ``units_per_side`` units of 16 a side, each led by a Veteran, drawn up
-    in rows facing each other across 18 in of open ground (spearmen in the front row, archers
-    behind); the battle stops after ``rounds`` rounds.
+    in rows facing each other across 18 in of open ground (spearmen in the front row, slingers
+    behind); the battle stops after ``rounds`` rounds. Every range is short (120 ft at most),
+    so what one unit can reach or shoot at is the same at every size.
 
     Rows hold up to :data:`MOST_COLUMNS` units, two rows a side at least, so the board grows
     with the army and the number of units per square inch stays about the same."""
@@ -65,9 +66,9 @@ def army_scenario(units_per_side: int, rounds: int = 30) -> dict[str, Any]:
             x = COLUMN * (column + 0.5)
             listed.append({
                 "id": f"{name[0]}{k}",
-                "name": f"{name} {'spears' if row % 2 == 0 else 'bows'} {k}",
+                "name": f"{name} {'spears' if row % 2 == 0 else 'slingers'} {k}",
                 "members": MEMBERS,
-                "member": _GUARD if row % 2 == 0 else _SCOUT,
+                "member": _GUARD if row % 2 == 0 else _SLINGER,
                 "commander": _VETERAN,
                 "at": [x, y if index == 0 else height - y],
                 "facing": 0 if index == 0 else 180,

@@ -72,6 +72,8 @@ class Placement:
         """Footprint bounds of each body on the table."""
         self.filed: dict[str, list[tuple[int, int]]] = {}
         self.grid: dict[tuple[int, int], set[str]] = {}
+        self.extent = (0, 0, -1, -1)
+        """The cells any body was filed in lie within these (lowest x, y, highest x, y)."""
         self.version = 0
         """Bumped whenever a body changed (so callers may key their own caches on it)."""
         self.memo: dict[Any, Any] = {}
@@ -93,6 +95,7 @@ class Placement:
         self.boxes.clear()
         self.filed.clear()
         self.grid.clear()
+        self.extent = (0, 0, -1, -1)
         self.memo.clear()
         self.version += 1
         self.reach = max((b.reach for b in state.bodies.values()), default=0.0)
@@ -117,6 +120,11 @@ class Placement:
         self.filed[body.id] = cells
         for cell in cells:
             self.grid.setdefault(cell, set()).add(body.id)
+        x0, y0, x1, y1 = self.extent
+        if x1 < x0:  # the first body filed
+            x0, y0, x1, y1 = *cells[0], *cells[-1]
+        self.extent = (min(x0, cells[0][0]), min(y0, cells[0][1]),
+                       max(x1, cells[-1][0]), max(y1, cells[-1][1]))
 
     def refresh(self) -> None:
         """Re-file the bodies that changed since the last call."""
@@ -144,9 +152,13 @@ class Placement:
         self.refresh()
         bodies = self.state.bodies
         found: set[str] = set()
-        x0, x1 = math.floor((box[0] - radius) / CELL), math.floor((box[2] + radius) / CELL)
-        y0, y1 = math.floor((box[1] - radius) / CELL), math.floor((box[3] + radius) / CELL)
-        cells = (x1 - x0 + 1) * (y1 - y0 + 1)
+        # The cells within the radius, cut to those any body was ever filed in.
+        ex0, ey0, ex1, ey1 = self.extent
+        x0 = max(ex0, math.floor((box[0] - radius) / CELL))
+        x1 = min(ex1, math.floor((box[2] + radius) / CELL))
+        y0 = max(ey0, math.floor((box[1] - radius) / CELL))
+        y1 = min(ey1, math.floor((box[3] + radius) / CELL))
+        cells = max(0, x1 - x0 + 1) * max(0, y1 - y0 + 1)
         if cells >= len(self.boxes):  # as many cells as bodies: look at every body
             found = set(self.boxes)
             count(GEOMETRY, len(found))

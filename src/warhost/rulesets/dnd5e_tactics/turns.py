@@ -209,7 +209,7 @@ def nearest_enemies(state: T5State, body: Body, k: int) -> list[Body]:
                        key=lambda e: (state.gap(body, e), e.id))
         if len(found) >= k and state.gap(body, found[k - 1]) <= radius:
             return found[:k]
-        radius *= 2
+        radius += CELL
 
 
 def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> list[Body]:
@@ -224,7 +224,7 @@ def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> li
         found = state.placement.near_box(box, radius, side)
         if found and all(min(distance(p, e.centre) for e in found) <= radius for p in points):
             return found
-        radius *= 2
+        radius += CELL
     return state.active(side)
 
 
