@@ -132,7 +132,18 @@ def end_of_round(ctx: Ctx) -> None:
 
 def side_scores(state: T5State) -> dict[str, int]:
     """Each side's score: enemy members killed, plus members of enemy units that routed, plus
-    1 per enemy Single Character slain. It never falls, since members never come back."""
+    1 per enemy Single Character slain. It never falls, since members never come back.
+    (Worked out again only after members or a status changed.)"""
+    index = state.placement
+    index.refresh()
+    known: dict[str, int] | None = index.memo.get("scores")
+    if known is None:
+        known = _count_scores(state)
+        index.memo["scores"] = known
+    return dict(known)
+
+
+def _count_scores(state: T5State) -> dict[str, int]:
     scores = {side: 0 for side in state.sides}
     for body in state.bodies.values():
         enemy = state.enemy_of(body.side)

@@ -222,10 +222,31 @@ def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> li
     radius, widest = CELL, _widest(state)
     while radius < widest:
         found = state.placement.near_box(box, radius, side)
-        if found and all(min(distance(p, e.centre) for e in found) <= radius for p in points):
+        if found and float(_centre_distances(points, found).min(axis=1).max()) <= radius - EPS:
             return found
         radius += CELL
     return state.active(side)
+
+
+def _centre_distances(points: Sequence[Point], foes: Sequence[Body]) -> npt.NDArray[np.float64]:
+    """Distances ``(points, foes)`` from each point to each foe's centre (NumPy: within a
+    rounding error of :func:`distance`)."""
+    count(GEOMETRY, len(points) * len(foes))
+    here = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    there = np.asarray([e.centre for e in foes], dtype=np.float64).reshape(-1, 2)
+    return np.asarray(np.hypot(here[:, None, 0] - there[None, :, 0],
+                               here[:, None, 1] - there[None, :, 1]))
+
+
+def facings_toward(body: Body, points: Sequence[Point], foes: Sequence[Body]) -> list[int]:
+    """:func:`facing_toward` at each of ``points``: NumPy finds the few foes nearest each
+    point, :func:`facing_toward` chooses among them exactly."""
+    if not foes or not points:
+        return [facing_toward(body, p, foes) for p in points]
+    gaps = _centre_distances(points, foes)
+    lows = gaps.min(axis=1)
+    return [facing_toward(body, p, [foes[int(k)] for k in np.nonzero(gaps[row] <= lows[row] + EPS)[0]])
+            for row, p in enumerate(points)]
 
 
 # --------------------------------------------------------------------------- the turn
@@ -384,30 +405,39 @@ def approach_point(body: Body, target: Body, facing: int, want: float) -> Point 
     # answer is shapely's distance of that sample's footprint.
     exact: dict[int, float] = {}
 
-    def true_gap(i: int) -> float:
-        if i not in exact:
-            count(GEOMETRY)
-            exact[i] = float(shapely.distance(shapely.polygons(rings[i]), aim))
-        return exact[i]
+    def measure(picks: list[int]) -> None:
+        new = [i for i in picks if i not in exact]
+        if new:
+            count(GEOMETRY, len(new))
+            found = shapely.distance(shapely.polygons(rings[new]), aim)
+            exact.update(zip(new, (float(g) for g in found)))
 
-    if true_gap(0) <= want + EPS:
-        return None
     # The last sample still ``want`` away. The body slides rigidly toward the target's centre,
     # so the gap is a convex function of the distance slid that ends at 0: it falls all the
-    # way to ``want`` and below, and a bisection finds the same sample as a scan of them all
-    # (the gaps of neighbouring samples differ far more than rounding).
+    # way to ``want`` and below, and narrowing down on where it crosses finds the same sample
+    # as a scan of them all (the gaps of neighbouring samples differ far more than rounding).
+    # Each pass measures a few samples spread over the stretch left, all at once.
     best, below = 0, samples - 1
-    if true_gap(below) >= want:
+    measure([0, below])
+    if exact[0] <= want + EPS:
+        return None
+    if exact[below] >= want:
         best = below
     while below - best > 1:
-        middle = (best + below) // 2
-        if true_gap(middle) >= want:
-            best = middle
-        else:
-            below = middle
+        step = max(1, (below - best) // 8)
+        picks = list(range(best + step, below, step))
+        measure(picks)
+        for i in picks:
+            if exact[i] >= want:
+                best = i
+            else:
+                below = i
+                break
+    if best + 1 < samples:
+        measure([best + 1])
     t = float(ts[best])
     if best + 1 < samples:  # the gap shrinks about linearly between two samples
-        g0, g1 = true_gap(best), true_gap(best + 1)
+        g0, g1 = exact[best], exact[best + 1]
         if g0 > g1:
             t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
     return start[0] + ux * t, start[1] + uy * t
@@ -584,10 +614,11 @@ def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
                     requests.append(("charge", point, facing, dash, foe.id))
     walked = walk_many(state, body.centre, [r[1] for r in requests], [r[3] for r in requests])
     free = [dest for (_, _, facing, _, _), (dest, _) in zip(requests, walked) if facing is None]
-    near = nearest_by_centre(state, body, free) if free else []
+    turned = iter(facings_toward(body, free, nearest_by_centre(state, body, free)
+                                 if free else []))
     moves = []
     for (kind, _, facing, _, target), (dest, cost) in zip(requests, walked):
-        face = facing_toward(body, dest, near) if facing is None else facing
+        face = next(turned) if facing is None else facing
         moves.append((dest, face, cost))
     good = fitting(ctx, body, moves)
     out = MoveChoices()
