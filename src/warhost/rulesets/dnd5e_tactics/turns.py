@@ -201,13 +201,15 @@ def nearest_enemies(state: T5State, body: Body, k: int) -> list[Body]:
     side = state.enemy_of(body.side)
     if not body.on_table:
         return enemies(state, body)[:k]
-    radius, widest = CELL, _widest(state)
+    index = state.placement
+    key = ("nearest", body.id, k)
+    radius, widest = index.hints.get(key, CELL), _widest(state)
     while True:
         if radius >= widest:
             return enemies(state, body)[:k]
-        found = sorted(state.placement.near(body, radius, side),
-                       key=lambda e: (state.gap(body, e), e.id))
+        found = sorted(index.near(body, radius, side), key=lambda e: (state.gap(body, e), e.id))
         if len(found) >= k and state.gap(body, found[k - 1]) <= radius:
+            index.hints[key] = max(CELL, radius - CELL)
             return found[:k]
         radius += CELL
 
@@ -219,10 +221,13 @@ def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> li
     side = state.enemy_of(body.side)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     box = (min(xs), min(ys), max(xs), max(ys))
-    radius, widest = CELL, _widest(state)
+    index = state.placement
+    key = ("by centre", body.id)
+    radius, widest = index.hints.get(key, CELL), _widest(state)
     while radius < widest:
-        found = state.placement.near_box(box, radius, side)
+        found = index.near_box(box, radius, side)
         if found and float(_centre_distances(points, found).min(axis=1).max()) <= radius - EPS:
+            index.hints[key] = max(CELL, radius - CELL)
             return found
         radius += CELL
     return state.active(side)
