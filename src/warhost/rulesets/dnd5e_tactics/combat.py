@@ -41,7 +41,6 @@ from warhost.geometry.table import (
     cone,
     count_covered,
     cube,
-    gap,
     line,
     offset,
     sphere,

@@ -26,7 +26,6 @@ from warhost.geometry.table import (
     along,
     away,
     edge_bearing,
-    formation,
     inches,
     nearest_edge,
     path_cost,
@@ -38,7 +37,6 @@ from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
 from warhost.rulesets.dnd5e_tactics.state import (
-    PITCH,
     ROUTED,
     SLAIN,
     Body,
@@ -347,7 +345,7 @@ def apply_outcome(ctx: Ctx, unit: Unit, outcome: str) -> None:
 
 def shape_at(unit: Unit, centre: Point) -> Polygon:
     """The unit's footprint if its centre stood at ``centre`` (same facing and stance)."""
-    return formation(unit.members, unit.files, PITCH[unit.stance], centre, unit.facing).polygon
+    return unit.outline_at(centre, unit.facing)
 
 
 def flee_target(ctx: Ctx, unit: Unit, engaged: list[Body]) -> Body | None:

@@ -23,7 +23,7 @@ from typing import Any
 
 from warhost.core.decisions import Decision, Refusal
 from warhost.core.orders import Order
-from warhost.geometry.table import gap, read_point
+from warhost.geometry.table import read_point
 from warhost.rulesets.dnd5e_tactics import combat, turns
 from warhost.rulesets.dnd5e_tactics.rounds import stance_problem
 from warhost.rulesets.dnd5e_tactics.state import (

@@ -42,7 +42,7 @@ from warhost.core.odds import (
     with_options,
 )
 from warhost.core.scenario import Scenario
-from warhost.geometry.table import EDGES, edge_bearing, gap
+from warhost.geometry.table import EDGES, edge_bearing
 from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario

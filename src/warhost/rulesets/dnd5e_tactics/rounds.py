@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.decisions import Refusal
+from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.orders import Order
 from warhost.rulesets.dnd5e_tactics import ROUND_CAP
 from warhost.rulesets.dnd5e_tactics.context import Ctx

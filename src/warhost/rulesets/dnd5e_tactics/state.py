@@ -194,15 +194,18 @@ class Unit:
         outline = self._outline
         if (outline is None or outline[0] != self.centre or outline[1] != self.facing
                 or outline[2] != self.stance or outline[3] != self.members):
-            if self.members > 0:
-                polygon = formation_outline(self.members, self.files, PITCH[self.stance],
-                                            self.centre, self.facing)
-            else:
-                centre = (float(self.centre[0]), float(self.centre[1]))
-                polygon = single_footprint(centre, 0.5, self.facing)
+            polygon = self.outline_at(self.centre, self.facing)
             outline = (self.centre, self.facing, self.stance, self.members, polygon)
             self._outline = outline
         return outline[4]
+
+    def outline_at(self, centre: Point, facing: float) -> Polygon:
+        """The footprint the unit would have at ``centre`` facing ``facing``: the polygon
+        :func:`~warhost.geometry.table.formation` draws, without placing each member."""
+        if self.members > 0:
+            return formation_outline(self.members, self.files, PITCH[self.stance], centre,
+                                     facing)
+        return single_footprint((float(centre[0]), float(centre[1])), 0.5, facing)
 
     @property
     def size(self) -> tuple[float, float]:
