@@ -70,8 +70,11 @@ class Placement:
         """Turn-order position of each body id."""
         self.boxes: dict[str, Box] = {}
         """Footprint bounds of each body on the table."""
-        self.filed: dict[str, list[tuple[int, int]]] = {}
-        self.grid: dict[tuple[int, int], set[str]] = {}
+        self.filed: dict[str, list[tuple[str, int, int]]] = {}
+        self.grid: dict[tuple[str, int, int], set[str]] = {}
+        """Ids of the bodies in each cell, by side and cell."""
+        self.counts: dict[str, int] = {}
+        """Bodies on the table, by side."""
         self.extent = (0, 0, -1, -1)
         """The cells any body was filed in lie within these (lowest x, y, highest x, y)."""
         self.version = 0
@@ -98,6 +101,7 @@ class Placement:
         self.boxes.clear()
         self.filed.clear()
         self.grid.clear()
+        self.counts.clear()
         self.extent = (0, 0, -1, -1)
         self.memo.clear()
         self.version += 1
@@ -113,15 +117,17 @@ class Placement:
         if old is not None:
             for cell in old:
                 self.grid[cell].discard(body.id)
-        self.boxes.pop(body.id, None)
+        if self.boxes.pop(body.id, None) is not None:
+            self.counts[body.side] -= 1
         if not body.on_table:
             return
         box: Box = body.footprint.bounds
         count(GEOMETRY)
         self.boxes[body.id] = box
+        self.counts[body.side] = self.counts.get(body.side, 0) + 1
         cells = _cells(box, 0.0)
-        self.filed[body.id] = cells
-        for cell in cells:
+        self.filed[body.id] = [(body.side, x, y) for x, y in cells]
+        for cell in self.filed[body.id]:
             self.grid.setdefault(cell, set()).add(body.id)
         x0, y0, x1, y1 = self.extent
         if x1 < x0:  # the first body filed
@@ -162,21 +168,30 @@ class Placement:
         y0 = max(ey0, math.floor((box[1] - radius) / CELL))
         y1 = min(ey1, math.floor((box[3] + radius) / CELL))
         cells = max(0, x1 - x0 + 1) * max(0, y1 - y0 + 1)
-        if cells >= len(self.boxes):  # as many cells as bodies: look at every body
-            found = set(self.boxes)
-            count(GEOMETRY, len(found))
+        sides = self.state.sides if side is None else [side]
+        if cells >= sum(self.counts.get(s, 0) for s in sides):  # look at every body instead
+            found = {i for i in self.boxes if side is None or bodies[i].side == side}
+            count(GEOMETRY, len(self.boxes))
         else:
             grid = self.grid
-            for x in range(x0, x1 + 1):
-                for y in range(y0, y1 + 1):
-                    here = grid.get((x, y))
-                    if here:
-                        found |= here
-            count(GEOMETRY, cells + len(found))
+            for one in sides:
+                for x in range(x0, x1 + 1):
+                    for y in range(y0, y1 + 1):
+                        here = grid.get((one, x, y))
+                        if here:
+                            found |= here
+            count(GEOMETRY, cells * len(sides) + len(found))
         limit = radius + MARGIN
-        rows = sorted(self.row[i] for i in found
-                      if (side is None or bodies[i].side == side)
-                      and box_gap(box, self.boxes[i]) <= limit)
+        boxes, row = self.boxes, self.row
+        bx0, by0, bx1, by1 = box
+        rows = []
+        for i in found:
+            ox0, oy0, ox1, oy1 = boxes[i]
+            dx = max(0.0, ox0 - bx1, bx0 - ox1)
+            dy = max(0.0, oy0 - by1, by0 - oy1)
+            if math.hypot(dx, dy) <= limit:
+                rows.append(row[i])
+        rows.sort()
         return [bodies[self.order[r]] for r in rows]
 
     def near(self, body: Body, radius: float, side: str | None = None) -> list[Body]:

@@ -423,7 +423,7 @@ def approach_point(body: Body, target: Body, facing: int, want: float) -> Point 
     # as a scan of them all (the gaps of neighbouring samples differ far more than rounding).
     # Each pass measures a few samples spread over the stretch left, all at once.
     best, below = 0, samples - 1
-    measure([0, below])
+    measure([0, below, *range(below // 8, below, max(1, below // 8))])
     if exact[0] <= want + EPS:
         return None
     if exact[below] >= want:
