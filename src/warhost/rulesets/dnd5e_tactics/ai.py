@@ -452,9 +452,15 @@ class TacticsAI(Commander):
         rows, ks = np.nonzero(gaps <= gaps.min(axis=1, keepdims=True) + 2 * TOLERANCE)
         wanted = [(int(r), int(k)) for r, k in zip(rows, ks) if (int(r), int(k)) not in exact]
         if wanted:
-            for row in {r for r, _ in wanted} - set(shapes):
-                point, facing = live[row][1]
-                shapes[row] = self._shape_at(body, point, facing)
+            missing = sorted({r for r, _ in wanted} - set(shapes))
+            if all(live[r][1][1] % 360.0 < 360.0 for r in missing):
+                # The corners rect_coords gives are those formation draws (same arithmetic),
+                # so these are the same polygons as _shape_at's, made in one call.
+                shapes.update(zip(missing, shapely.polygons(mine[missing])))
+            for row in missing:
+                if row not in shapes:
+                    point, facing = live[row][1]
+                    shapes[row] = self._shape_at(body, point, facing)
             count(GEOMETRY, len(wanted))
             found = shapely.distance([shapes[r] for r, _ in wanted],
                                      [foes[k].footprint for _, k in wanted])
