@@ -81,9 +81,10 @@ class Placement:
         """Bumped whenever a body changed (so callers may key their own caches on it)."""
         self.memo: dict[Any, Any] = {}
         """Answers that hold until the next change (cleared by :meth:`refresh`)."""
-        self.hints: dict[Any, float] = {}
-        """Search radii that found what was sought last time (where a search may start: any
-        radius gives the same answer, a good one fewer widenings)."""
+        self.hints: dict[Any, Any] = {}
+        """What holds whatever the bodies do: search radii that found what was sought last
+        time (any radius gives the same answer, a good one fewer widenings), and what depends
+        on the terrain alone."""
         self.gaps: dict[tuple[str, str], tuple[Any, Any, float]] = {}
         """Footprint distances by ordered pair of ids, with the two footprints measured."""
         self.reach = 0.0

@@ -479,21 +479,41 @@ def aims(ctx: Ctx, body: Body, seen: Survey, budget: float) -> list[tuple[Point,
     """Where a move within ``budget`` heads, with the facing it ends in when that is fixed:
     toward each near enemy (contact, reach), to the edge of and into each terrain piece,
     straight back from the nearest enemy, and eight bearings at full budget."""
-    state = ctx.state
     start = body.centre
     out: list[tuple[Point, int | None]] = [(point, facing) for _, facing, _, point in
                                            seen.approaches]
-    for region in state.regions:
+    out += terrain_aims(ctx.state, start)
+    if seen.foes:
+        out.append((offset(start, bearing(seen.foes[0].centre, start), budget), None))
+    out += [(offset(start, heading, budget), None) for heading in BEARINGS]
+    return out
+
+
+def terrain_aims(state: T5State, start: Point) -> list[tuple[Point, int | None]]:
+    """The middle of each terrain piece that is not impassable, and (if ``start`` is not in
+    it) a point just inside its nearest edge: worked out once per start point."""
+    if not state.regions:
+        return []
+    index = state.placement
+    key = ("terrain aims", start)
+    known: list[tuple[Point, int | None]] | None = index.hints.get(key)
+    if known is not None:
+        return known
+    out: list[tuple[Point, int | None]] = []
+    for number, region in enumerate(state.regions):
         if region.impassable:
             continue
-        out.append((_representative(region.polygon), None))
+        middle: Point | None = index.hints.get(("middle", number))
+        if middle is None:
+            middle = _representative(region.polygon)
+            index.hints[("middle", number)] = middle
+        out.append((middle, None))
         if not region.contains(start):
             edge = nearest_points(region.polygon, ShapelyPoint(start))[0]
             heading = bearing(start, (edge.x, edge.y))
             out.append((offset((edge.x, edge.y), heading, 0.3), None))
-    if seen.foes:
-        out.append((offset(start, bearing(seen.foes[0].centre, start), budget), None))
-    out += [(offset(start, heading, budget), None) for heading in BEARINGS]
+    if len(index.hints) < 10_000:
+        index.hints[key] = out
     return out
 
 
