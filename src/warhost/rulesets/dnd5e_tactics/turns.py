@@ -87,6 +87,8 @@ DECLARE_MARGIN = 1.0
 NEAREST_ENEMIES = 4
 """Enemy bodies a move offers to close with (the nearest ones)."""
 BEARINGS = (0, 45, 90, 135, 180, 225, 270, 315)
+FEW = 8
+"""Enemies so few that looking at each of them beats a search of the placement grid."""
 EPS = 1e-6
 NONE = Order("none")
 HOLD = Order("hold")
@@ -222,6 +224,9 @@ def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> li
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     box = (min(xs), min(ys), max(xs), max(ys))
     index = state.placement
+    index.refresh()
+    if index.counts.get(side, 0) <= FEW:
+        return state.active(side)
     key = ("by centre", body.id)
     radius, widest = index.hints.get(key, CELL), _widest(state)
     while radius < widest:
@@ -246,7 +251,7 @@ def _centre_distances(points: Sequence[Point], foes: Sequence[Body]) -> npt.NDAr
 def facings_toward(body: Body, points: Sequence[Point], foes: Sequence[Body]) -> list[int]:
     """:func:`facing_toward` at each of ``points``: NumPy finds the few foes nearest each
     point, :func:`facing_toward` chooses among them exactly."""
-    if not foes or not points:
+    if len(foes) <= FEW or not points:  # a handful: plain Python is quicker than NumPy
         return [facing_toward(body, p, foes) for p in points]
     gaps = _centre_distances(points, foes)
     lows = gaps.min(axis=1)
