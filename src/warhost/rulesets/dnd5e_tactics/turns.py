@@ -150,16 +150,20 @@ def rect_coords(centres: npt.NDArray[np.float64], facings: Sequence[float], widt
     """Corner rings ``(n, 4, 2)`` of footprints of one size at many centres and facings (the
     same corners :func:`warhost.geometry.table.formation` draws)."""
     hw, hd = width / 2.0, depth / 2.0
-    local = np.array([(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)])
-    if len(set(facings)) == 1:
-        heads = np.array([_heading(facings[0])]).reshape(-1, 2)
-    else:
-        heads = np.array([_heading(f) for f in facings]).reshape(-1, 2)
-    fx, fy = heads[:, 0:1], heads[:, 1:2]
-    r, f = local[None, :, 0], local[None, :, 1]
-    xs = centres[:, 0:1] + r * fy + f * fx
-    ys = centres[:, 1:2] - r * fx + f * fy
-    return np.stack([xs, ys], axis=-1)
+    r = np.array([-hw, hw, hw, -hw])
+    f = np.array([hd, hd, -hd, -hd])
+    out = np.empty((len(centres), 4, 2))
+    first = facings[0]
+    if all(one == first for one in facings):  # one facing: plain numbers, same arithmetic
+        fx, fy = _heading(first)
+        out[:, :, 0] = centres[:, 0:1] + r * fy + f * fx
+        out[:, :, 1] = centres[:, 1:2] - r * fx + f * fy
+        return out
+    heads = np.array([_heading(one) for one in facings]).reshape(-1, 2)
+    hx, hy = heads[:, 0:1], heads[:, 1:2]
+    out[:, :, 0] = centres[:, 0:1] + r * hy + f * hx
+    out[:, :, 1] = centres[:, 1:2] - r * hx + f * hy
+    return out
 
 
 def footprints(body: Body, centres: Sequence[Point] | npt.NDArray[np.float64],
