@@ -586,7 +586,7 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
                                       "T********")
     enemy = state.enemy_of(body.side)
     enemy_bodies = [b for b in around if b.side == enemy]
-    foes = shapely.buffer(np.asarray([e.footprint for e in enemy_bodies]), -0.05)
+    foes = np.asarray([shrunk(state, e) for e in enemy_bodies])
     swept = None
     if len(foes):
         count(GEOMETRY, len(moves) * len(foes))
@@ -597,6 +597,19 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
         hulls = shapely.convex_hull(shapely.multipoints(points))
         swept = shapely.relate_pattern(hulls[:, None], foes[None, :], "T********")
     return Fit(on_board, blockers, hits, enemy_bodies, swept)
+
+
+def shrunk(state: T5State, body: Body) -> Polygon:
+    """The body's footprint 0.05 in smaller all round, what a move may not sweep through
+    (worked out once a position)."""
+    index = state.placement
+    index.refresh()
+    key = ("shrunk", body.id)
+    known: Polygon | None = index.memo.get(key)
+    if known is None:
+        known = shapely.buffer(body.footprint, -0.05)
+        index.memo[key] = known
+    return known
 
 
 def fitting(ctx: Ctx, body: Body, moves: Sequence[tuple[Point, int, float]]) -> list[bool]:
