@@ -87,6 +87,11 @@ class Dnd5eTactics(Ruleset):
 
         return check_invariants(state, events)
 
+    def army_scenario(self, units_per_side: int, rounds: int = 30) -> dict[str, Any]:
+        from warhost.rulesets.dnd5e_tactics.armies import army_scenario
+
+        return army_scenario(units_per_side, rounds)
+
     def map_view(self, state: Any) -> dict[str, Any]:
         from warhost.rulesets.dnd5e_tactics.view import map_view
 

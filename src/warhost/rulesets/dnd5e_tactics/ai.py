@@ -9,17 +9,23 @@ and takes every free attack.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
 
 from warhost.core.commanders import Commander
 from warhost.core.decisions import Decision
+from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
-from warhost.geometry.table import formation, gap
+from warhost.geometry.table import formation_outline, gap
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point
+from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, rect_gaps
 from warhost.rulesets.dnd5e_tactics.state import (
-    PITCH,
     Body,
     Single,
     T5State,
@@ -35,6 +41,7 @@ from warhost.rulesets.dnd5e_tactics.tables import (
     successes,
     track_cell,
 )
+from warhost.rulesets.dnd5e_tactics.turns import dims, rect_coords
 
 
 def expected_hits(eligible: int, needed: int) -> float:
@@ -114,6 +121,25 @@ def duel_edge(mine: StatBlock, my_hp: int, theirs: StatBlock, their_hp: int) -> 
     my_rate = max(0.1, character_damage(mine, theirs.ac))
     their_rate = max(0.1, character_damage(theirs, mine.ac))
     return (my_hp / their_rate) / (their_hp / my_rate)
+
+
+class _DamageBook:
+    """:func:`unit_damage` of one attacker, worked out once per kind of target: the result
+    depends on the target only through its AC and whether it is a Single Character."""
+
+    def __init__(self, attacker: Unit) -> None:
+        self.attacker = attacker
+        self.known: dict[tuple[Any, ...], float] = {}
+
+    def of(self, target: Body, kind: str, extra_needed: int = 0) -> float:
+        """``unit_damage(attacker, target, kind, extra_needed=extra_needed)``."""
+        single = target.stats.ac if isinstance(target, Single) else None
+        key = (kind, extra_needed, target_ac(target, kind == "ranged"), single)
+        value = self.known.get(key)
+        if value is None:
+            value = unit_damage(self.attacker, target, kind, extra_needed=extra_needed)
+            self.known[key] = value
+        return value
 
 
 def skill_chance(stats: StatBlock, dc: int) -> float:
@@ -326,8 +352,8 @@ class TacticsAI(Commander):
         if engaged and not shooter:
             return self._pick(decision, "hold")
         scored: list[tuple[float, int, Order]] = []
-        for index, option in enumerate(decision.options):
-            score = self._destination_score(body, state, option, enemies, shooter, engaged)
+        scores = self._destination_scores(body, state, decision.options, shooter, engaged)
+        for index, (option, score) in enumerate(zip(decision.options, scores)):
             if score is not None:
                 scored.append((score, -index, option))
         if not scored:
@@ -340,52 +366,154 @@ class TacticsAI(Commander):
 
     def _shape_at(self, body: Body, point: tuple[float, float], facing: float) -> Any:
         if isinstance(body, Unit):
-            return formation(body.members, body.files, PITCH[body.stance], point, facing).polygon
-        return formation(1, 1, 0.5, point, facing).polygon
+            return body.outline_at(point, facing)
+        return formation_outline(1, 1, 0.5, point, facing)
 
-    def _destination_score(self, body: Body, state: T5State, option: Order,
-                           enemies: list[Body], shooter: bool, engaged: bool) -> float | None:
-        if option.kind == "hold":
-            point, facing = body.centre, body.facing
-        elif option.kind in ("move", "dash", "disengage"):
-            point = parse_point(option.args[0])
-            facing = float(option.args[1]) if len(option.args) > 1 else body.facing
-        else:
-            return None
-        acts = option.kind in ("hold", "move")  # Dash and Disengage spend the action
-        shape = self._shape_at(body, point, facing)
-        gaps = [gap(shape, e.footprint) for e in enemies]
-        nearest = min(gaps)
-        attack_value = 0.0
-        if acts and isinstance(body, Unit):
-            for enemy, distance_in in zip(enemies, gaps):
-                if distance_in <= body.reach + 1e-9:
-                    attack_value = max(attack_value, unit_damage(body, enemy, "melee"))
-                elif not state.in_melee(enemy):
-                    attack_value = max(attack_value, self._ranged_value(body, enemy, distance_in))
+    def _destination_scores(self, body: Body, state: T5State, options: Sequence[Order],
+                            shooter: bool, engaged: bool) -> list[float | None]:
+        """The score of each move option (None: not a move): expected damage it lets the
+        body deal, less (for shooters) the melee damage enemies could bring on it, less the
+        distance to the nearest enemy.
+
+        Only the enemies near the moves are looked at (:meth:`Placement.near_box`, widening
+        until every move's nearest enemy is among them); distances come from
+        :func:`rect_gaps`, and every comparison or value they decide that is closer than its
+        tolerance is settled with shapely's exact distance."""
+        places: list[tuple[tuple[float, float], float] | None] = []
+        for option in options:
+            if option.kind == "hold":
+                places.append((body.centre, body.facing))
+            elif option.kind in ("move", "dash", "disengage"):
+                point = parse_point(option.args[0])
+                places.append((point, float(option.args[1]) if len(option.args) > 1
+                               else body.facing))
+            else:
+                places.append(None)
+        live = [(i, p) for i, p in enumerate(places) if p is not None]
+        out: list[float | None] = [None] * len(options)
+        if not live:
+            return out
+        width, depth = dims(body)
+        mine = rect_coords(np.array([p[0] for _, p in live], dtype=np.float64),
+                           [p[1] for _, p in live], width, depth)
+        foes, gaps = self._near_foes(body, state, mine, shooter)
+        if not foes:  # pragma: no cover - the caller checks there are enemies
+            return out
+        shapes: dict[int, Any] = {}
+        exact: dict[tuple[int, int], float] = {}
+
+        def true_gap(row: int, k: int) -> float:
+            if (row, k) not in exact:
+                if row not in shapes:
+                    point, facing = live[row][1]
+                    shapes[row] = self._shape_at(body, point, facing)
+                count(GEOMETRY)
+                exact[row, k] = gap(shapes[row], foes[k].footprint)
+            return exact[row, k]
+
+        def within(threshold: float) -> npt.NDArray[np.bool_]:
+            """``gap <= threshold`` for every move and foe, exactly."""
+            sure = gaps <= threshold - TOLERANCE
+            for row, k in zip(*np.nonzero(np.abs(gaps - threshold) <= TOLERANCE)):
+                sure[row, k] = true_gap(int(row), int(k)) <= threshold
+            return sure
+
+        is_unit = isinstance(body, Unit)
+        values = np.zeros(gaps.shape)
+        if is_unit:
+            assert isinstance(body, Unit)
+            damage = _DamageBook(body)
+            in_reach = within(body.reach + 1e-9)
+            melee = np.array([damage.of(foe, "melee") for foe in foes])
+            values = np.where(in_reach, melee[None, :], 0.0)
+            free = np.array([not state.in_melee(foe) for foe in foes])
+            attacks = routine(body.member, "ranged")
+            if attacks:
+                attack = attacks[0]
+                short = within(feet(attack.range))
+                long = within(feet(attack.long_range or attack.range))
+                near = np.array([damage.of(foe, "ranged") for foe in foes])
+                far = np.array([damage.of(foe, "ranged", 5) for foe in foes])
+                shot = np.where(short, near[None, :], np.where(long, far[None, :], 0.0))
+                values = np.where(in_reach, values, np.where(free[None, :], shot, 0.0))
+        best = np.maximum(values.max(axis=1), 0.0)
+        threats: npt.NDArray[np.bool_] | None = None
+        threat_values: list[float] = []
         if shooter:
-            threat = 0.0
-            for enemy, distance_in in zip(enemies, gaps):
-                if (isinstance(enemy, Unit) and routine(enemy.member, "melee")
-                        and distance_in <= feet(enemy.speed) * 2 + enemy.reach):
-                    threat += unit_damage(enemy, body, "melee")
-            bonus = 8.0 if engaged and option.kind == "disengage" else 0.0
-            return attack_value - 0.6 * threat + bonus - 0.01 * nearest
-        # A melee body closes in, and prefers a move after which it can still attack.
-        return attack_value - 3.0 * nearest
+            reaches = np.array([feet(f.speed) * 2 + f.reach if isinstance(f, Unit)
+                                and routine(f.member, "melee") else -1.0 for f in foes])
+            threats = gaps <= (reaches - TOLERANCE)[None, :]
+            for row, k in zip(*np.nonzero(np.abs(gaps - reaches[None, :]) <= TOLERANCE)):
+                if reaches[k] >= 0:
+                    threats[row, k] = true_gap(int(row), int(k)) <= reaches[k]
+            threat_values = [unit_damage(f, body, "melee") if isinstance(f, Unit)
+                             and reaches[k] >= 0 else 0.0 for k, f in enumerate(foes)]
+        # Each move's nearest enemy: the exact distances of the few closest, in one call.
+        rows, ks = np.nonzero(gaps <= gaps.min(axis=1, keepdims=True) + 2 * TOLERANCE)
+        wanted = [(int(r), int(k)) for r, k in zip(rows, ks) if (int(r), int(k)) not in exact]
+        if wanted:
+            missing = sorted({r for r, _ in wanted} - set(shapes))
+            if all(live[r][1][1] % 360.0 < 360.0 for r in missing):
+                # The corners rect_coords gives are those formation draws (same arithmetic),
+                # so these are the same polygons as _shape_at's, made in one call.
+                shapes.update(zip(missing, shapely.polygons(mine[missing])))
+            for row in missing:
+                if row not in shapes:
+                    point, facing = live[row][1]
+                    shapes[row] = self._shape_at(body, point, facing)
+            count(GEOMETRY, len(wanted))
+            found = shapely.distance([shapes[r] for r, _ in wanted],
+                                     [foes[k].footprint for _, k in wanted])
+            exact.update(zip(wanted, (float(g) for g in found)))
+        closest: dict[int, float] = {}
+        for r, k in zip(rows, ks):
+            value = exact[int(r), int(k)]
+            closest[int(r)] = min(closest.get(int(r), value), value)
+        for row, (index, _) in enumerate(live):
+            nearest = closest[row]
+            acts = options[index].kind in ("hold", "move")  # Dash and Disengage spend the action
+            attack_value = float(best[row]) if acts and is_unit else 0.0
+            if shooter:
+                assert threats is not None
+                threat = 0.0
+                for k in np.nonzero(threats[row])[0]:
+                    threat += threat_values[int(k)]
+                bonus = 8.0 if engaged and options[index].kind == "disengage" else 0.0
+                out[index] = attack_value - 0.6 * threat + bonus - 0.01 * nearest
+            else:
+                # A melee body closes in, and prefers a move after which it can still attack.
+                out[index] = attack_value - 3.0 * nearest
+        return out
 
-    @staticmethod
-    def _ranged_value(unit: Unit, enemy: Body, distance_in: float) -> float:
-        """Expected damage of the unit's ranged attack at ``distance_in`` (long range: -5)."""
-        attacks = routine(unit.member, "ranged")
-        if not attacks:
-            return 0.0
-        attack = attacks[0]
-        if distance_in <= feet(attack.range):
-            return unit_damage(unit, enemy, "ranged")
-        if distance_in <= feet(attack.long_range or attack.range):
-            return unit_damage(unit, enemy, "ranged", extra_needed=5)
-        return 0.0
+    def _near_foes(self, body: Body, state: T5State, mine: npt.NDArray[np.float64],
+                   shooter: bool) -> tuple[list[Body], npt.NDArray[np.float64]]:
+        """The enemies that can matter to moves whose footprint corners are ``mine``, in turn
+        order, and the distances of each move to each of them (:func:`rect_gaps`): every enemy
+        within the longest distance a score compares with, and each move's nearest."""
+        index = state.placement
+        side = state.enemy_of(self.side)
+        lo, hi = mine.min(axis=(0, 1)), mine.max(axis=(0, 1))
+        box = (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+        limit = body.reach
+        if isinstance(body, Unit):
+            attacks = routine(body.member, "ranged")
+            if attacks:
+                limit = max(limit, feet(attacks[0].long_range or attacks[0].range))
+        if shooter:
+            limit = max(limit, index.charge_reach)
+        radius = max(limit + 1.0, CELL)
+        widest = math.hypot(state.board.width, state.board.height) + CELL
+        while True:
+            foes = index.near_box(box, radius, side) if radius < widest \
+                else state.active(side)
+            if foes:
+                theirs = np.array([index.corners(f) for f in foes])
+                gaps = rect_gaps(mine, theirs)
+                if radius >= widest or float(gaps.min(axis=1).max()) <= radius:
+                    return foes, gaps
+            elif radius >= widest:
+                return [], np.zeros((len(mine), 0))
+            radius *= 2
 
     def _unit_bonus(self, decision: Decision, state: T5State) -> Order | None:
         return self._pick(decision, "cover") or self._pick(decision, "none")

@@ -41,7 +41,6 @@ from warhost.geometry.table import (
     cone,
     count_covered,
     cube,
-    gap,
     line,
     offset,
     sphere,
@@ -361,7 +360,7 @@ def unit_attack_terms(
             "melee on a Single Character (T5-SINGLE-04)" if kind == "melee"
             else "ranged on a Single Character (T5-SINGLE-02)")
     if kind == "ranged":
-        if _range_state(attack, gap(unit.footprint, target.footprint)) == "long":
+        if _range_state(attack, state.gap(unit, target)) == "long":
             dis.append("beyond normal range")
         if state.in_melee(unit):
             dis.append("shooting while engaged (T5-AMB-32)")
@@ -508,7 +507,7 @@ def _mount_targets(state: T5State, unit: Unit, target: Body, kind: str) -> list[
     reach = _max_reach(mounts)
     if kind == "melee":
         in_reach = state.options.engagement_model == "declared" and state.engaged(unit, target)
-        if in_reach or gap(unit.footprint, target.footprint) <= reach + _EPS:
+        if in_reach or state.gap(unit, target) <= reach + _EPS:
             return [target]
         return []
     for other in state.active(state.enemy_of(unit.side)):
@@ -638,7 +637,7 @@ def why_not_unit(state: T5State, unit: Unit, target: Body, kind: str, *,
     routine = unit_routine(unit, kind, charge=charge)
     if not routine:
         return Refusal(f"{unit.id} has no {kind} attack", "T5-DEC-13")
-    distance = gap(unit.footprint, target.footprint)
+    distance = state.gap(unit, target)
     if kind == "melee":
         if not state.engaged(unit, target):
             return Refusal(f"{unit.id} is not engaged with {target.id}", "T5-AMB-10")
@@ -685,7 +684,7 @@ def why_not_character(state: T5State, owner: Body, attack: AttackSpec,
         if isinstance(target, Single) and target.character.duel is not None:
             return Refusal(f"{target.id} is in a duel: only its opponent may attack it",
                            "T5-SINGLE-07")
-    distance = gap(owner.footprint, target.footprint)
+    distance = state.gap(owner, target)
     if attack.kind == "melee":
         if distance > feet(attack.reach) + _EPS:
             return Refusal(f"{target.id} is {distance * 10:.0f} ft away, beyond "
@@ -707,14 +706,28 @@ def legal_targets(ctx: Ctx, attacker: Body, kind: str) -> list[Body]:
     duel a commander's only target is its opponent."""
     state = ctx.state
     if isinstance(attacker, Unit):
-        return [t for t in state.active(state.enemy_of(attacker.side))
-                if why_not_unit(state, attacker, t, kind) is None]
+        if kind == "melee" and attacker.on_table:
+            candidates = state.engaged_with(attacker)  # melee needs engagement
+        else:
+            candidates = _within_reach(state, attacker, unit_routine(attacker, kind))
+        return [t for t in candidates if why_not_unit(state, attacker, t, kind) is None]
     attacks = [a for a in attacker.stats.attacks if a.kind == kind]
     candidates = ([state.bodies[attacker.character.duel]]
                   if attacker.character.duel is not None
-                  else state.active(state.enemy_of(attacker.side)))
+                  else _within_reach(state, attacker, attacks))
     return [t for t in candidates
             if any(why_not_character(state, attacker, a, t) is None for a in attacks)]
+
+
+def _within_reach(state: T5State, attacker: Body, attacks: Sequence[AttackSpec]) -> list[Body]:
+    """Enemy bodies on the table, in turn order, that may lie within the reach or range of
+    one of ``attacks`` (all of them beyond that are left out: none could be attacked)."""
+    enemy = state.enemy_of(attacker.side)
+    if not attacker.on_table:
+        return state.active(enemy)
+    limit = max((feet(a.reach) if a.kind == "melee" else
+                 feet(max(a.range, a.long_range or 0)) for a in attacks), default=0.0)
+    return state.placement.near(attacker, limit + _EPS, enemy)
 
 
 def commander_targets(ctx: Ctx, owner: Body, attack: AttackSpec) -> list[Body]:
@@ -723,7 +736,7 @@ def commander_targets(ctx: Ctx, owner: Body, attack: AttackSpec) -> list[Body]:
     state = ctx.state
     char = character_of(owner)
     candidates = ([state.bodies[char.duel]] if char.duel is not None
-                  else state.active(state.enemy_of(owner.side)))
+                  else _within_reach(state, owner, [attack]))
     return [t for t in candidates if why_not_character(state, owner, attack, t) is None]
 
 
@@ -756,7 +769,7 @@ def character_attack_terms(state: T5State, owner: Body, attack: AttackSpec,
         ac = _target_ac(target, level, lines)
     dis: list[str] = []
     if attack.kind == "ranged":
-        if _range_state(attack, gap(owner.footprint, target.footprint)) == "long":
+        if _range_state(attack, state.gap(owner, target)) == "long":
             dis.append("beyond normal range")
         if any(state.adjacent(owner, e) for e in state.engaged_with(owner)):
             dis.append("a hostile within 5 ft")
@@ -1019,7 +1032,7 @@ def opportunity_attack(ctx: Ctx, attacker: Body, mover: Body, *, commander_too: 
     melee = [a for a in char.stats.attacks if a.kind == "melee"]
     if commander_attack_name is not None:
         melee = [a for a in melee if a.name == commander_attack_name]
-    reach = gap(attacker.footprint, mover.footprint)
+    reach = ctx.state.gap(attacker, mover)
     attack = next((a for a in melee if feet(a.reach) + _EPS >= reach), None) if not flee \
         else next(iter(melee), None)
     if attack is None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from warhost.core.decisions import Acceptor, Decision
 from warhost.core.engine import Battle
+from warhost.core.metering import OPTIONS, count
 from warhost.core.orders import Order
 from warhost.rulesets.dnd5e_tactics.state import Body, T5State, Unit
 
@@ -49,6 +50,7 @@ class Ctx:
     ) -> Order:
         """Put a decision to ``side``'s commander and return the legal order it chose.
         ``accept`` makes it open: it judges orders beyond ``options`` (a move to any point)."""
+        count(OPTIONS, len(options))
         return self.battle.decide(
             Decision(
                 side=side, kind=kind, options=tuple(options), prompt=prompt, subject=subject,

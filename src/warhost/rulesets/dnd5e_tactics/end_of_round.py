@@ -26,7 +26,6 @@ from warhost.geometry.table import (
     along,
     away,
     edge_bearing,
-    formation,
     inches,
     nearest_edge,
     path_cost,
@@ -38,7 +37,6 @@ from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
 from warhost.rulesets.dnd5e_tactics.state import (
-    PITCH,
     ROUTED,
     SLAIN,
     Body,
@@ -132,7 +130,18 @@ def end_of_round(ctx: Ctx) -> None:
 
 def side_scores(state: T5State) -> dict[str, int]:
     """Each side's score: enemy members killed, plus members of enemy units that routed, plus
-    1 per enemy Single Character slain. It never falls, since members never come back."""
+    1 per enemy Single Character slain. It never falls, since members never come back.
+    (Worked out again only after members or a status changed.)"""
+    index = state.placement
+    index.refresh()
+    known: dict[str, int] | None = index.memo.get("scores")
+    if known is None:
+        known = _count_scores(state)
+        index.memo["scores"] = known
+    return dict(known)
+
+
+def _count_scores(state: T5State) -> dict[str, int]:
     scores = {side: 0 for side in state.sides}
     for body in state.bodies.values():
         enemy = state.enemy_of(body.side)
@@ -336,7 +345,7 @@ def apply_outcome(ctx: Ctx, unit: Unit, outcome: str) -> None:
 
 def shape_at(unit: Unit, centre: Point) -> Polygon:
     """The unit's footprint if its centre stood at ``centre`` (same facing and stance)."""
-    return formation(unit.members, unit.files, PITCH[unit.stance], centre, unit.facing).polygon
+    return unit.outline_at(centre, unit.facing)
 
 
 def flee_target(ctx: Ctx, unit: Unit, engaged: list[Body]) -> Body | None:
@@ -524,7 +533,7 @@ def _follow_place_problem(state: T5State, unit: Unit, point: Point) -> Refusal |
         if region.impassable and region.polygon.intersection(shape).area > 1e-9:
             return Refusal(f"at {where} {unit.id} would stand on impassable {region.name}",
                            "T5-TERRAIN-01")
-    for other in state.active():
+    for other in state.placement.near_box(shape.bounds, 0.0):  # only these can overlap it
         if other is not unit and other.footprint.intersection(shape).area > 1e-9:
             return Refusal(f"at {where} {unit.id} would overlap {other.id}", "T5-GEN-02")
     return None

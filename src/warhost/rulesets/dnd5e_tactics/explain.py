@@ -23,7 +23,7 @@ from typing import Any
 
 from warhost.core.decisions import Decision, Refusal
 from warhost.core.orders import Order
-from warhost.geometry.table import gap, read_point
+from warhost.geometry.table import read_point
 from warhost.rulesets.dnd5e_tactics import combat, turns
 from warhost.rulesets.dnd5e_tactics.rounds import stance_problem
 from warhost.rulesets.dnd5e_tactics.state import (
@@ -283,7 +283,7 @@ def _opportunity(state: T5State, decision: Decision, body: Body | None, order: O
     if attack is None:
         return _unknown("melee attack", str(order.args[0]), list(melee), "T5-DEC-16")
     if mover is not None:
-        spread = gap(body.footprint, mover.footprint)
+        spread = state.gap(body, mover)
         if feet(attack.reach) + turns.EPS < spread:
             return Refusal(f"{mover.id} is {spread * 10:.0f} ft away, beyond {attack.name}'s "
                            f"{attack.reach} ft reach", "T5-AMB-11")

@@ -42,7 +42,7 @@ from warhost.core.odds import (
     with_options,
 )
 from warhost.core.scenario import Scenario
-from warhost.geometry.table import EDGES, edge_bearing, gap
+from warhost.geometry.table import EDGES, edge_bearing
 from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import Dnd5eTacticsScenario
@@ -157,7 +157,7 @@ def attack_odds(
         "expected_damage": _number(expected_damage),
         "attacker_at": list(attacker.centre),
         "defender_at": list(target.centre),
-        "gap_ft": round(gap(attacker.footprint, target.footprint) * 10, 3),
+        "gap_ft": round(state.gap(attacker, target) * 10, 3),
     }
     notes = [("Damage pools in the target's Total Damage Received and becomes casualties at "
               "the End of Round (T5-DAMAGE-08); the commander's attacks are not included.")]

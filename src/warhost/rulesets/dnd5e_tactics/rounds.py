@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.decisions import Refusal
+from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.orders import Order
 from warhost.rulesets.dnd5e_tactics import ROUND_CAP
 from warhost.rulesets.dnd5e_tactics.context import Ctx
@@ -110,7 +110,7 @@ def stance_problem(state: T5State, unit: Unit, stance: str) -> Refusal | None:
         if region.impassable and overlaps(shape, region.polygon):
             return Refusal(f"re-formed in {stance} stance, {unit.id} would stand on "
                            f"impassable {region.name}", "T5-AMB-09")
-    for body in state.active():
+    for body in state.placement.near_box(shape.bounds, 0.0):  # only these can overlap it
         if body is not unit and overlaps(shape, body.footprint):
             return Refusal(f"re-formed in {stance} stance, {unit.id} would overlap {body.id}",
                            "T5-AMB-09")

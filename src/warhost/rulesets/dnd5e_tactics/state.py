@@ -23,7 +23,7 @@ from warhost.geometry.table import (
     Ground,
     Region,
     formation,
-    gap,
+    formation_outline,
     single_footprint,
 )
 from warhost.rulesets.dnd5e_tactics.model import (
@@ -33,6 +33,7 @@ from warhost.rulesets.dnd5e_tactics.model import (
     Options,
     StatBlock,
 )
+from warhost.rulesets.dnd5e_tactics.spatial import MARGIN, Placement, box_gap
 from warhost.rulesets.dnd5e_tactics.tables import (
     STANCE_AC,
     STANCE_ATTACKERS,
@@ -47,6 +48,10 @@ ACTIVE = "active"
 ROUTED = "routed"
 DESTROYED = "destroyed"
 SLAIN = "slain"  # a Single Character at 0 hit points
+
+PLACING = frozenset({"centre", "facing", "stance", "members", "status"})
+"""Fields whose change moves, reshapes or removes a footprint: setting one tells the battle's
+:class:`~warhost.rulesets.dnd5e_tactics.spatial.Placement` to re-file the body."""
 
 PITCH = {"close": 0.5, "open": 1.0}
 """Centre-to-centre spacing of members in inches (T5-AMB-09)."""
@@ -150,8 +155,17 @@ class Unit:
     uses: dict[str, int] = field(default_factory=dict)
     """Uses left of the members' limited area effects, shared by the unit, by name."""
     _shape: Formation | None = None
+    _outline: tuple[Point, float, str, int, Polygon] | None = None
+    _reach: tuple[StatBlock, float] | None = None
+    _watch: set[Any] | None = None
+    """The dirty set of the placement index watching this body (None: not watched)."""
 
     kind = "unit"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in PLACING:
+            _changed(self)
 
     @property
     def on_table(self) -> bool:
@@ -175,8 +189,33 @@ class Unit:
 
     @property
     def footprint(self) -> Polygon:
-        """The unit's outline on the table."""
-        return self.formation.polygon
+        """The unit's outline on the table: the polygon of :attr:`formation`, drawn without
+        placing each member (re-drawn when the centre, facing, stance or size changes)."""
+        outline = self._outline
+        if (outline is None or outline[0] != self.centre or outline[1] != self.facing
+                or outline[2] != self.stance or outline[3] != self.members):
+            polygon = self.outline_at(self.centre, self.facing)
+            outline = (self.centre, self.facing, self.stance, self.members, polygon)
+            self._outline = outline
+        return outline[4]
+
+    def outline_at(self, centre: Point, facing: float) -> Polygon:
+        """The footprint the unit would have at ``centre`` facing ``facing``: the polygon
+        :func:`~warhost.geometry.table.formation` draws, without placing each member."""
+        if self.members > 0:
+            return formation_outline(self.members, self.files, PITCH[self.stance], centre,
+                                     facing)
+        return single_footprint((float(centre[0]), float(centre[1])), 0.5, facing)
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width (across the facing) and depth of the footprint, in inches (as
+        :attr:`formation` gives them)."""
+        if self.members == 0:
+            return 0.5, 0.5
+        pitch = PITCH[self.stance]
+        ranks = -(-self.members // self.files)
+        return (min(self.files, self.members) - 1) * pitch + 0.5, (ranks - 1) * pitch + 0.5
 
     @property
     def cell(self) -> TrackCell:
@@ -194,7 +233,11 @@ class Unit:
     @property
     def reach(self) -> float:
         """Longest melee reach of the members, in inches."""
-        return melee_reach(self.member)
+        known = self._reach
+        if known is None or known[0] is not self.member:
+            known = (self.member, melee_reach(self.member))
+            self._reach = known
+        return known[1]
 
     @property
     def member_ac_base(self) -> int:
@@ -246,8 +289,17 @@ class Single:
     disengaged: bool = False
     dodging: bool = False
     three_quarter_cover: bool = False
+    _shape: tuple[Point, float, Polygon] | None = None
+    _reach: tuple[StatBlock, float] | None = None
+    _watch: set[Any] | None = None
+    """The dirty set of the placement index watching this body (None: not watched)."""
 
     kind = "single"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in PLACING:
+            _changed(self)
 
     @property
     def stats(self) -> StatBlock:
@@ -262,7 +314,11 @@ class Single:
     @property
     def footprint(self) -> Polygon:
         """A 5 ft square."""
-        return single_footprint(self.centre, 0.5, self.facing)
+        shape = self._shape
+        if shape is None or shape[0] != self.centre or shape[1] != self.facing:
+            shape = (self.centre, self.facing, single_footprint(self.centre, 0.5, self.facing))
+            self._shape = shape
+        return shape[2]
 
     @property
     def speed(self) -> int:
@@ -272,7 +328,11 @@ class Single:
     @property
     def reach(self) -> float:
         """Longest melee reach, in inches."""
-        return melee_reach(self.stats)
+        known = self._reach
+        if known is None or known[0] is not self.stats:
+            known = (self.stats, melee_reach(self.stats))
+            self._reach = known
+        return known[1]
 
     def to_json(self) -> dict[str, Any]:
         """Plain data."""
@@ -285,6 +345,16 @@ class Single:
 
 
 Body = Unit | Single
+
+
+def _changed(body: Body) -> None:
+    """Tell the index watching ``body`` (if any) that its footprint may have changed."""
+    try:
+        watch = body._watch
+    except AttributeError:  # still being built: no index watches it yet
+        return
+    if watch is not None:
+        watch.add(body)
 
 
 @dataclass(eq=False)
@@ -324,22 +394,43 @@ class T5State:
         """Terrain that costs double to cross (T5-TERRAIN-02)."""
         return [r for r in self.regions if r.difficult or r.impassable]
 
+    @cached_property
+    def placement(self) -> Placement:
+        """Where the bodies stand, kept up to date as they move (:mod:`.spatial`)."""
+        return Placement(self)
+
     def units(self, side: str | None = None) -> list[Unit]:
         """Units still on the table, in turn order (of one side, if given)."""
-        found = [self.bodies[i] for i in self.order]
-        return [
-            b for b in found
-            if isinstance(b, Unit) and b.on_table and (side is None or b.side == side)
-        ]
+        return [b for b in self.active(side) if isinstance(b, Unit)]
 
     def active(self, side: str | None = None) -> list[Body]:
         """Units and Single Characters still on the table, in turn order."""
-        found = [self.bodies[i] for i in self.order]
-        return [b for b in found if b.on_table and (side is None or b.side == side)]
+        index = self.placement
+        index.refresh()
+        key = ("active", side)
+        found: list[Body] | None = index.memo.get(key)
+        if found is None:
+            bodies = [self.bodies[i] for i in self.order]
+            found = [b for b in bodies if b.on_table and (side is None or b.side == side)]
+            index.memo[key] = found
+        return list(found)
 
     def enemy_of(self, side: str) -> str:
         """The other side."""
         return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def gap(self, a: Body, b: Body) -> float:
+        """Closest distance between the two bodies' footprints (measured once per position)."""
+        return self.placement.gap(a, b)
+
+    def within(self, a: Body, b: Body, limit: float) -> bool:
+        """``self.gap(a, b) <= limit``, answered from the bounding boxes when they are
+        further apart than that."""
+        index = self.placement
+        box_a, box_b = index.box(a), index.box(b)
+        if box_a is not None and box_b is not None and box_gap(box_a, box_b) > limit + MARGIN:
+            return False
+        return index.gap(a, b) <= limit
 
     def engaged(self, a: Body, b: Body) -> bool:
         """Whether two enemy bodies are in melee (T5-AMB-10)."""
@@ -347,15 +438,26 @@ class T5State:
             return False
         if self.options.engagement_model == "declared":
             return frozenset((a.id, b.id)) in self.declared
-        return gap(a.footprint, b.footprint) <= max(a.reach, b.reach) + 1e-9
+        return self.within(a, b, max(a.reach, b.reach) + 1e-9)
 
     def adjacent(self, a: Body, b: Body) -> bool:
         """Within 5 ft of each other (Charge, T5-MOVE-03; T5-AMB-10)."""
-        return gap(a.footprint, b.footprint) <= 0.5 + 1e-9
+        return self.within(a, b, 0.5 + 1e-9)
 
     def engaged_with(self, body: Body) -> list[Body]:
         """Enemy bodies in melee with ``body``, in turn order."""
-        return [o for o in self.active(self.enemy_of(body.side)) if self.engaged(body, o)]
+        enemy = self.enemy_of(body.side)
+        if self.options.engagement_model == "declared" or not body.on_table:
+            return [o for o in self.active(enemy) if self.engaged(body, o)]
+        index = self.placement
+        index.refresh()
+        key = ("engaged", body.id)
+        found: list[Body] | None = index.memo.get(key)
+        if found is None:
+            found = [o for o in index.near(body, index.reach + 1e-9, enemy)
+                     if self.engaged(body, o)]
+            index.memo[key] = found
+        return list(found)
 
     def in_melee(self, body: Body) -> bool:
         """Engaged with at least one enemy."""

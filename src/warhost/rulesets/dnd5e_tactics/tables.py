@@ -104,6 +104,15 @@ class DamageDice:
     @classmethod
     def parse(cls, expr: str) -> DamageDice:
         """Read ``1d8+3``, ``2d6+1d4-1`` ... (the scenario model has checked the form)."""
+        known = _PARSED.get(expr)
+        if known is None or type(known) is not cls:
+            known = cls._read(expr)
+            if len(_PARSED) < 4096:  # a scenario has a few dozen expressions
+                _PARSED[expr] = known
+        return known
+
+    @classmethod
+    def _read(cls, expr: str) -> DamageDice:
         dice: list[tuple[int, int, int]] = []
         flat = 0
         for sign_text, number, sides in _TERM.findall(expr.replace(" ", "")):
@@ -136,6 +145,10 @@ class DamageDice:
         if self.flat:
             parts.append(f"{self.flat:+d}")
         return "".join(parts).lstrip("+") or "0"
+
+
+_PARSED: dict[str, DamageDice] = {}
+"""Expressions already read (a parsed expression never changes)."""
 
 
 def max_damage(expr: str) -> int:

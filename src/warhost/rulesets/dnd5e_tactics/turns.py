@@ -44,6 +44,7 @@ from shapely.geometry import Polygon
 from shapely.ops import nearest_points
 
 from warhost.core.decisions import Refusal
+from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
     Region,
@@ -62,6 +63,7 @@ from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
+from warhost.rulesets.dnd5e_tactics.spatial import CELL
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -85,6 +87,8 @@ DECLARE_MARGIN = 1.0
 NEAREST_ENEMIES = 4
 """Enemy bodies a move offers to close with (the nearest ones)."""
 BEARINGS = (0, 45, 90, 135, 180, 225, 270, 315)
+FEW = 8
+"""Enemies so few that looking at each of them beats a search of the placement grid."""
 EPS = 1e-6
 NONE = Order("none")
 HOLD = Order("hold")
@@ -110,14 +114,22 @@ def can_act(character: Character) -> bool:
 
 def inside_ruins(state: T5State, body: Body) -> bool:
     """Whether the footprint centre is inside a Ruins piece (T5-AMB-02)."""
-    return any(r.kind == "ruins" for r in state.region_at(body.centre))
+    if not state.regions:
+        return False
+    index = state.placement
+    index.refresh()
+    key = ("ruins", body.id, body.centre)
+    known: bool | None = index.memo.get(key)
+    if known is None:
+        known = any(r.kind == "ruins" for r in state.region_at(body.centre))
+        index.memo[key] = known
+    return known
 
 
 def dims(body: Body) -> tuple[float, float]:
     """Footprint width (across the facing) and depth, in inches."""
     if isinstance(body, Unit):
-        shape = body.formation
-        return shape.width, shape.depth
+        return body.size
     return 0.5, 0.5
 
 
@@ -138,16 +150,20 @@ def rect_coords(centres: npt.NDArray[np.float64], facings: Sequence[float], widt
     """Corner rings ``(n, 4, 2)`` of footprints of one size at many centres and facings (the
     same corners :func:`warhost.geometry.table.formation` draws)."""
     hw, hd = width / 2.0, depth / 2.0
-    local = np.array([(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)])
-    if len(set(facings)) == 1:
-        heads = np.array([_heading(facings[0])]).reshape(-1, 2)
-    else:
-        heads = np.array([_heading(f) for f in facings]).reshape(-1, 2)
-    fx, fy = heads[:, 0:1], heads[:, 1:2]
-    r, f = local[None, :, 0], local[None, :, 1]
-    xs = centres[:, 0:1] + r * fy + f * fx
-    ys = centres[:, 1:2] - r * fx + f * fy
-    return np.stack([xs, ys], axis=-1)
+    r = np.array([-hw, hw, hw, -hw])
+    f = np.array([hd, hd, -hd, -hd])
+    out = np.empty((len(centres), 4, 2))
+    first = facings[0]
+    if all(one == first for one in facings):  # one facing: plain numbers, same arithmetic
+        fx, fy = _heading(first)
+        out[:, :, 0] = centres[:, 0:1] + r * fy + f * fx
+        out[:, :, 1] = centres[:, 1:2] - r * fx + f * fy
+        return out
+    heads = np.array([_heading(one) for one in facings]).reshape(-1, 2)
+    hx, hy = heads[:, 0:1], heads[:, 1:2]
+    out[:, :, 0] = centres[:, 0:1] + r * hy + f * hx
+    out[:, :, 1] = centres[:, 1:2] - r * hx + f * hy
+    return out
 
 
 def footprints(body: Body, centres: Sequence[Point] | npt.NDArray[np.float64],
@@ -177,7 +193,74 @@ def others(state: T5State, body: Body) -> list[Body]:
 def enemies(state: T5State, body: Body) -> list[Body]:
     """Enemy bodies on the table, nearest first."""
     foes = state.active(state.enemy_of(body.side))
-    return sorted(foes, key=lambda e: (gap(body.footprint, e.footprint), e.id))
+    return sorted(foes, key=lambda e: (state.gap(body, e), e.id))
+
+
+def _widest(state: T5State) -> float:
+    """A distance beyond which a search of the placement grid may as well take everything."""
+    return math.hypot(state.board.width, state.board.height) + CELL
+
+
+def nearest_enemies(state: T5State, body: Body, k: int) -> list[Body]:
+    """The first ``k`` of :func:`enemies`, looking only at the enemies near the body: the
+    search widens until ``k`` enemies lie within its radius (all beyond it are further)."""
+    side = state.enemy_of(body.side)
+    if not body.on_table:
+        return enemies(state, body)[:k]
+    index = state.placement
+    key = ("nearest", body.id, k)
+    radius, widest = index.hints.get(key, CELL), _widest(state)
+    while True:
+        if radius >= widest:
+            return enemies(state, body)[:k]
+        found = sorted(index.near(body, radius, side), key=lambda e: (state.gap(body, e), e.id))
+        if len(found) >= k and state.gap(body, found[k - 1]) <= radius:
+            index.hints[key] = max(CELL, radius - CELL)
+            return found[:k]
+        radius += CELL
+
+
+def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> list[Body]:
+    """Enemy bodies on the table among which, for every one of ``points``, lies the one
+    :func:`facing_toward` turns to (the nearest centre): every enemy may be further from all
+    the points than some enemy in the list (turn order)."""
+    side = state.enemy_of(body.side)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    box = (min(xs), min(ys), max(xs), max(ys))
+    index = state.placement
+    index.refresh()
+    if index.counts.get(side, 0) <= FEW:
+        return state.active(side)
+    key = ("by centre", body.id)
+    radius, widest = index.hints.get(key, CELL), _widest(state)
+    while radius < widest:
+        found = index.near_box(box, radius, side)
+        if found and float(_centre_distances(points, found).min(axis=1).max()) <= radius - EPS:
+            index.hints[key] = max(CELL, radius - CELL)
+            return found
+        radius += CELL
+    return state.active(side)
+
+
+def _centre_distances(points: Sequence[Point], foes: Sequence[Body]) -> npt.NDArray[np.float64]:
+    """Distances ``(points, foes)`` from each point to each foe's centre (NumPy: within a
+    rounding error of :func:`distance`)."""
+    count(GEOMETRY, len(points) * len(foes))
+    here = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    there = np.asarray([e.centre for e in foes], dtype=np.float64).reshape(-1, 2)
+    return np.asarray(np.hypot(here[:, None, 0] - there[None, :, 0],
+                               here[:, None, 1] - there[None, :, 1]))
+
+
+def facings_toward(body: Body, points: Sequence[Point], foes: Sequence[Body]) -> list[int]:
+    """:func:`facing_toward` at each of ``points``: NumPy finds the few foes nearest each
+    point, :func:`facing_toward` chooses among them exactly."""
+    if len(foes) <= FEW or not points:  # a handful: plain Python is quicker than NumPy
+        return [facing_toward(body, p, foes) for p in points]
+    gaps = _centre_distances(points, foes)
+    lows = gaps.min(axis=1)
+    return [facing_toward(body, p, [foes[int(k)] for k in np.nonzero(gaps[row] <= lows[row] + EPS)[0]])
+            for row, p in enumerate(points)]
 
 
 # --------------------------------------------------------------------------- the turn
@@ -329,14 +412,46 @@ def approach_point(body: Body, target: Body, facing: int, want: float) -> Point 
     samples = max(16, min(96, int(length * 4)))
     ts = np.linspace(0.0, length, samples)
     centres = np.stack([start[0] + ux * ts, start[1] + uy * ts], axis=1)
-    gaps = shapely.distance(footprints(body, centres, [facing] * samples), target.footprint)
-    if gaps[0] <= want + EPS:
+    width, depth = dims(body)
+    rings = rect_coords(centres, [facing] * samples, width, depth)
+    aim = target.footprint
+    # The NumPy distances choose the samples; each value or comparison that decides the
+    # answer is shapely's distance of that sample's footprint.
+    exact: dict[int, float] = {}
+
+    def measure(picks: list[int]) -> None:
+        new = [i for i in picks if i not in exact]
+        if new:
+            count(GEOMETRY, len(new))
+            found = shapely.distance(shapely.polygons(rings[new]), aim)
+            exact.update(zip(new, (float(g) for g in found)))
+
+    # The last sample still ``want`` away. The body slides rigidly toward the target's centre,
+    # so the gap is a convex function of the distance slid that ends at 0: it falls all the
+    # way to ``want`` and below, and narrowing down on where it crosses finds the same sample
+    # as a scan of them all (the gaps of neighbouring samples differ far more than rounding).
+    # Each pass measures a few samples spread over the stretch left, all at once.
+    best, below = 0, samples - 1
+    measure([0, below, *range(below // 8, below, max(1, below // 8))])
+    if exact[0] <= want + EPS:
         return None
-    ok = np.nonzero(gaps >= want)[0]
-    best = int(ok[-1])
+    if exact[below] >= want:
+        best = below
+    while below - best > 1:
+        step = max(1, (below - best) // 8)
+        picks = list(range(best + step, below, step))
+        measure(picks)
+        for i in picks:
+            if exact[i] >= want:
+                best = i
+            else:
+                below = i
+                break
+    if best + 1 < samples:
+        measure([best + 1])
     t = float(ts[best])
     if best + 1 < samples:  # the gap shrinks about linearly between two samples
-        g0, g1 = float(gaps[best]), float(gaps[best + 1])
+        g0, g1 = exact[best], exact[best + 1]
         if g0 > g1:
             t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
     return start[0] + ux * t, start[1] + uy * t
@@ -348,13 +463,14 @@ class Survey:
     them would stop (independent of how far the body may go)."""
 
     foes: list[Body]
+    """The nearest few (:data:`NEAREST_ENEMIES`), nearest first."""
     approaches: list[tuple[Body, int, float, Point]]
     """``(enemy, facing, wanted gap, centre)`` for contact and, with reach, reach distance."""
 
 
 def survey(ctx: Ctx, body: Body) -> Survey:
     """Enemies nearest first and the approach points toward the nearest few."""
-    foes = enemies(ctx.state, body)
+    foes = nearest_enemies(ctx.state, body, NEAREST_ENEMIES)
     approaches = []
     wants = [CONTACT_GAP]
     if body.reach > ADJACENT + EPS:
@@ -372,21 +488,41 @@ def aims(ctx: Ctx, body: Body, seen: Survey, budget: float) -> list[tuple[Point,
     """Where a move within ``budget`` heads, with the facing it ends in when that is fixed:
     toward each near enemy (contact, reach), to the edge of and into each terrain piece,
     straight back from the nearest enemy, and eight bearings at full budget."""
-    state = ctx.state
     start = body.centre
     out: list[tuple[Point, int | None]] = [(point, facing) for _, facing, _, point in
                                            seen.approaches]
-    for region in state.regions:
+    out += terrain_aims(ctx.state, start)
+    if seen.foes:
+        out.append((offset(start, bearing(seen.foes[0].centre, start), budget), None))
+    out += [(offset(start, heading, budget), None) for heading in BEARINGS]
+    return out
+
+
+def terrain_aims(state: T5State, start: Point) -> list[tuple[Point, int | None]]:
+    """The middle of each terrain piece that is not impassable, and (if ``start`` is not in
+    it) a point just inside its nearest edge: worked out once per start point."""
+    if not state.regions:
+        return []
+    index = state.placement
+    key = ("terrain aims", start)
+    known: list[tuple[Point, int | None]] | None = index.hints.get(key)
+    if known is not None:
+        return known
+    out: list[tuple[Point, int | None]] = []
+    for number, region in enumerate(state.regions):
         if region.impassable:
             continue
-        out.append((_representative(region.polygon), None))
+        middle: Point | None = index.hints.get(("middle", number))
+        if middle is None:
+            middle = _representative(region.polygon)
+            index.hints[("middle", number)] = middle
+        out.append((middle, None))
         if not region.contains(start):
             edge = nearest_points(region.polygon, ShapelyPoint(start))[0]
             heading = bearing(start, (edge.x, edge.y))
             out.append((offset((edge.x, edge.y), heading, 0.3), None))
-    if seen.foes:
-        out.append((offset(start, bearing(seen.foes[0].centre, start), budget), None))
-    out += [(offset(start, heading, budget), None) for heading in BEARINGS]
+    if len(index.hints) < 10_000:
+        index.hints[key] = out
     return out
 
 
@@ -433,18 +569,27 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
     w, h = state.board.width, state.board.height
     on_board = (bounds[:, 0] >= -EPS) & (bounds[:, 1] >= -EPS)
     on_board &= (bounds[:, 2] <= w + EPS) & (bounds[:, 3] <= h + EPS)
-    near = others(state, body)
+    # Only bodies whose bounds reach those of the moves (with the body where it stands, for
+    # the sweep) can overlap a move or be swept through: the others are left out.
+    here_box = state.placement.box(body) or body.footprint.bounds
+    box = (min(float(bounds[:, 0].min()), here_box[0]), min(float(bounds[:, 1].min()), here_box[1]),
+           max(float(bounds[:, 2].max()), here_box[2]), max(float(bounds[:, 3].max()), here_box[3]))
+    around = [b for b in state.placement.near_box(box, 0.0) if b is not body]
+    near = around
     closed = [r for r in state.regions if r.impassable]
     blockers: list[Body | Region] = [*near, *closed]
     hits = None
     if blockers:
         outlines = [b.footprint for b in near] + [r.polygon for r in closed]
+        count(GEOMETRY, len(moves) * len(outlines))
         hits = shapely.relate_pattern(shapes[:, None], np.asarray(outlines)[None, :],
                                       "T********")
-    enemy_bodies = state.active(state.enemy_of(body.side))
-    foes = shapely.buffer(np.asarray([e.footprint for e in enemy_bodies]), -0.05)
+    enemy = state.enemy_of(body.side)
+    enemy_bodies = [b for b in around if b.side == enemy]
+    foes = np.asarray([shrunk(state, e) for e in enemy_bodies])
     swept = None
     if len(foes):
+        count(GEOMETRY, len(moves) * len(foes))
         here = np.asarray(body.footprint.exterior.coords)[:-1]
         ends = shapely.get_coordinates(shapes).reshape(len(moves), -1, 2)[:, :-1, :]
         points = np.concatenate([np.broadcast_to(here, (len(moves), *here.shape)), ends],
@@ -452,6 +597,19 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
         hulls = shapely.convex_hull(shapely.multipoints(points))
         swept = shapely.relate_pattern(hulls[:, None], foes[None, :], "T********")
     return Fit(on_board, blockers, hits, enemy_bodies, swept)
+
+
+def shrunk(state: T5State, body: Body) -> Polygon:
+    """The body's footprint 0.05 in smaller all round, what a move may not sweep through
+    (worked out once a position)."""
+    index = state.placement
+    index.refresh()
+    key = ("shrunk", body.id)
+    known: Polygon | None = index.memo.get(key)
+    if known is None:
+        known = shapely.buffer(body.footprint, -0.05)
+        index.memo[key] = known
+    return known
 
 
 def fitting(ctx: Ctx, body: Body, moves: Sequence[tuple[Point, int, float]]) -> list[bool]:
@@ -502,9 +660,12 @@ def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
                         not state.adjacent(body, foe):
                     requests.append(("charge", point, facing, dash, foe.id))
     walked = walk_many(state, body.centre, [r[1] for r in requests], [r[3] for r in requests])
+    free = [dest for (_, _, facing, _, _), (dest, _) in zip(requests, walked) if facing is None]
+    turned = iter(facings_toward(body, free, nearest_by_centre(state, body, free)
+                                 if free else []))
     moves = []
     for (kind, _, facing, _, target), (dest, cost) in zip(requests, walked):
-        face = facing_toward(body, dest, seen.foes) if facing is None else facing
+        face = next(turned) if facing is None else facing
         moves.append((dest, face, cost))
     good = fitting(ctx, body, moves)
     out = MoveChoices()
@@ -552,7 +713,7 @@ def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
     if found.charges:
         default = Order.of("charge", next(iter(found.charges)))
     elif not engaged and found.moves:
-        foes = enemies(state, body)
+        foes = nearest_enemies(state, body, 1)
         if foes:
             near = [o for o in options if o.kind == "move"]
             target = foes[0].centre
@@ -785,8 +946,11 @@ def make_move(ctx: Ctx, body: Body, dest: Point, facing: float, cost: float, kin
     start = body.centre
     if not body.disengaged:
         shape = footprint_at(body, dest, facing)
-        provokers = [e for e in state.active(state.enemy_of(body.side))
-                     if gap(body.footprint, e.footprint) <= e.reach + EPS
+        near = state.placement.near(body, state.placement.reach + EPS,
+                                    state.enemy_of(body.side)) if body.on_table \
+            else state.active(state.enemy_of(body.side))
+        provokers = [e for e in near
+                     if state.gap(body, e) <= e.reach + EPS
                      and gap(shape, e.footprint) > e.reach + EPS]
         for enemy in provokers:
             if not body.on_table:
@@ -832,7 +996,7 @@ def drop_declared(state: T5State) -> None:
     """Forget declared engagements of bodies gone or too far apart."""
     for pair in list(state.declared):
         a, b = (state.bodies[i] for i in sorted(pair))
-        if not a.on_table or not b.on_table or gap(a.footprint, b.footprint) > \
+        if not a.on_table or not b.on_table or state.gap(a, b) > \
                 declare_limit(a, b) + EPS:
             state.declared.discard(pair)
 
@@ -842,7 +1006,7 @@ def declare_engagements(ctx: Ctx, mover: Body) -> None:
     state = ctx.state
     for enemy in state.active(state.enemy_of(mover.side)):
         pair = frozenset((mover.id, enemy.id))
-        spread = gap(mover.footprint, enemy.footprint)
+        spread = state.gap(mover, enemy)
         if pair in state.declared or spread > declare_limit(mover, enemy) + EPS:
             continue
         engage = Order.of("engage", enemy.id)
@@ -882,7 +1046,7 @@ def opportunity(ctx: Ctx, enemy: Body, mover: Body) -> None:
     state = ctx.state
     if not combat.targetable(mover):
         return  # a unit down to its commander offers nothing to strike (T5-COMMANDER-03)
-    spread = gap(enemy.footprint, mover.footprint)
+    spread = state.gap(enemy, mover)
     if isinstance(enemy, Unit) and not enemy.reaction_used and enemy.members > 0 \
             and melee_attacks(enemy.member) and may_attack(state, enemy, mover, commander=False):
         yes = Order("opportunity")
@@ -1041,7 +1205,7 @@ def why_not_heal(state: T5State, body: Body, heal: HealSpec, friend: Body) -> Re
     or lost hit points for a Single Character."""
     if friend.side != body.side or not friend.on_table:
         return Refusal(f"{friend.id} is not a friendly body on the table", "T5-DEC-11")
-    spread = gap(body.footprint, friend.footprint)
+    spread = state.gap(body, friend)
     if spread > feet(heal.range) + EPS:
         return Refusal(f"{friend.id} is {spread * 10:.0f} ft away, beyond {heal.name}'s "
                        f"{heal.range} ft", "T5-GEN-02")
