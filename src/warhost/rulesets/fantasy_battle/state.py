@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from warhost.core.metering import GEOMETRY, count
 from warhost.geometry.grid import Grid, Square, footprint, space_distance
 from warhost.rulesets.fantasy_battle import _kernels
+from warhost.rulesets.fantasy_battle._ranks import RankSet
 from warhost.rulesets.fantasy_battle.model import Options
 from warhost.rulesets.fantasy_battle.terrain import TERRAIN, TerrainKind
 
@@ -195,6 +197,8 @@ class FBState:
         self._table: np.ndarray | None = None
         self._table_rows: dict[str, int] = {}
         self.table_version = next(_TABLE_VERSIONS)
+        # The groups still to activate, while a round is played (see :class:`Readiness`).
+        self.readiness: Readiness | None = None
 
     def unit_order(self) -> dict[str, int]:
         """Each unit's position in the army lists (the order results are reported in)."""
@@ -265,8 +269,12 @@ class FBState:
 
     def set_status(self, unit: Unit, status: str) -> None:
         """Set a unit's status (on the map, defeated or in the pool)."""
+        was = unit.status == ON_MAP and unit.anchor is not None
         unit.status = status
         self.sync(unit)
+        readiness = self.readiness
+        if readiness is not None and was != (status == ON_MAP and unit.anchor is not None):
+            readiness.unit_changed(unit, not was)
 
     # --- placement -----------------------------------------------------------------------
     def squares_of(self, unit: Unit) -> tuple[Square, ...]:
@@ -298,6 +306,9 @@ class FBState:
             else:
                 for sq in footprint(anchor, unit.size):
                     occupied[sq] = uid
+        readiness = self.readiness
+        if readiness is not None and on_map and (old is None) != (anchor is None):
+            readiness.unit_changed(unit, anchor is not None)
         table = self._table
         if table is None:
             return
@@ -408,6 +419,12 @@ class FBState:
                 groups.append(unit.id)
         return groups
 
+    def start_readiness(self) -> Readiness:
+        """Keep track of the groups still to activate (at the start of a round, every unit and
+        squad not activated yet); :meth:`activation_groups` with ``ready`` without a scan."""
+        self.readiness = Readiness(self)
+        return self.readiness
+
     # --- serialisation --------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain data."""
@@ -427,3 +444,83 @@ class FBState:
     def copy(self) -> FBState:
         """A deep copy, for look-ahead and undo."""
         return copy.deepcopy(self)
+
+
+class Readiness:
+    """Each side's activation groups (FB-AMB-10) in :meth:`FBState.activation_groups` order,
+    and which of them are ready (a member on the map, not activated yet): kept up to date by the
+    state when a unit enters or leaves the map and by the game loop when a group activates, so
+    a turn needs no scan of the army. Squads and squad membership must not change meanwhile
+    (they change only between rounds)."""
+
+    def __init__(self, state: FBState) -> None:
+        units = state.units
+        self.groups: dict[str, list[str]] = {side: [] for side in state.sides}
+        self.position: dict[str, int] = {}
+        self.member_of: dict[str, str] = {}
+        self.present: dict[str, int] = {}
+        self.squads: dict[str, Squad] = {}
+        ready: dict[str, list[int]] = {side: [] for side in state.sides}
+        for squad in state.squads.values():
+            groups = self.groups[squad.side]
+            self.squads[squad.id] = squad
+            self.position[squad.id] = len(groups)
+            present = 0
+            for member in squad.members:
+                self.member_of[member] = squad.id
+                unit = units[member]
+                if unit.status == ON_MAP and unit.anchor is not None:
+                    present += 1
+            self.present[squad.id] = present
+            if present and not squad.activated:
+                ready[squad.side].append(len(groups))
+            groups.append(squad.id)
+        self.solo: dict[str, Unit] = {}
+        for unit in units.values():
+            if unit.squad is None:
+                groups = self.groups[unit.side]
+                self.solo[unit.id] = unit
+                self.position[unit.id] = len(groups)
+                if unit.status == ON_MAP and unit.anchor is not None and not unit.activated:
+                    ready[unit.side].append(len(groups))
+                groups.append(unit.id)
+        self.sets = {side: RankSet(len(self.groups[side]), ready[side]) for side in state.sides}
+        count(GEOMETRY, len(units))  # one look at every unit a round
+
+    def count(self, side: str) -> int:
+        """How many groups of ``side`` are ready."""
+        return self.sets[side].total
+
+    def group(self, side: str, index: int) -> str:
+        """The ``index``-th ready group of ``side`` (in :meth:`FBState.activation_groups`
+        order)."""
+        return self.groups[side][self.sets[side].kth(index)]
+
+    def ready(self, side: str) -> list[str]:
+        """The ready groups of ``side``, in order."""
+        groups = self.groups[side]
+        flags = self.sets[side]
+        return [gid for i, gid in enumerate(groups) if i in flags]
+
+    def activated(self, side: str, gid: str) -> None:
+        """Group ``gid`` has been activated: no longer ready."""
+        self.sets[side].discard(self.position[gid])
+
+    def unit_changed(self, unit: Unit, on_map: bool) -> None:
+        """``unit`` has entered (``on_map``) or left the map."""
+        sid = self.member_of.get(unit.id)
+        if sid is not None:
+            present = self.present[sid] + (1 if on_map else -1)
+            self.present[sid] = present
+            squad = self.squads[sid]
+            flags = self.sets[squad.side]
+            if present > 0 and not squad.activated:
+                flags.add(self.position[sid])
+            else:
+                flags.discard(self.position[sid])
+        if unit.id in self.solo:
+            flags = self.sets[unit.side]
+            if on_map and not unit.activated:
+                flags.add(self.position[unit.id])
+            else:
+                flags.discard(self.position[unit.id])
