@@ -46,6 +46,7 @@ import numpy as np
 
 from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
+from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Grid, Square, facing_arc, footprint, space_distance
 from warhost.rulesets.fantasy_battle import _kernels
@@ -608,15 +609,17 @@ class _SearchTable(_IndexedTable):
     (no list of ends is built: a random commander reads one end); a path is read back along the
     search's links to previous anchors."""
 
-    __slots__ = ("_count", "_reached", "_rows")
+    __slots__ = ("_budget", "_count", "_reached", "_rows")
 
-    def __init__(self, t: _Tables, start: int, rows: np.ndarray, ends: int, reached: int) -> None:
+    def __init__(self, t: _Tables, start: int, rows: np.ndarray, ends: int, reached: int,
+                 budget: int) -> None:
         # The base classes' list of ends stays unset: every method that reads it is overridden.
         self._t = t
         self._start = start
         self._rows = rows
         self._count = ends
         self._reached = reached
+        self._budget = budget  # the rows hold the squares within this of the start only
 
     def __len__(self) -> int:
         return self._count
@@ -635,6 +638,9 @@ class _SearchTable(_IndexedTable):
         x, y = sq
         if not (0 <= x < t.width and 0 <= y < t.height):
             return None
+        start = self._start
+        if abs(x + 1 - start % t.pw) > self._budget or abs(y + 1 - start // t.pw) > self._budget:
+            return None  # beyond the search's reach (no end lies there)
         k: int = self._rows.item(_kernels.R_RANK, (y + 1) * t.pw + x + 1)
         return k if k >= 0 else None
 
@@ -721,8 +727,10 @@ def destination_table(
     maps, params = t.kernel_inputs(unit.size, _corner_rule(state))
     units, me = state.unit_table_row(unit)
     rows = np.empty(t.rows_shape, _INT64)
-    ends, reached = _kernels.plain_search(maps, params, units, me, budget, rows)
-    return _SearchTable(t, t.index(anchor), rows, ends, reached)
+    ends, reached, looked = _kernels.near_search(maps, params, units, state.unit_grid(), me,
+                                                 budget, rows)
+    count(GEOMETRY, looked + reached)  # squares set up, squares visited
+    return _SearchTable(t, t.index(anchor), rows, ends, reached, budget)
 
 
 def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:

@@ -195,6 +195,7 @@ class FBState:
         self.last_plan: dict[str, tuple[str, str]] = {}
         # What the compiled movement searches read about the units (see unit_table).
         self._table: np.ndarray | None = None
+        self._owner: np.ndarray | None = None
         self._table_rows: dict[str, int] = {}
         self.table_version = next(_TABLE_VERSIONS)
         # The groups still to activate, while a round is played (see :class:`Readiness`).
@@ -229,9 +230,32 @@ class FBState:
             self._table_rows = {uid: r for r, uid in enumerate(units)}
             table = np.zeros((len(units), _kernels.UNIT_FIELDS), np.int64)
             self._table = table
+            grid = self.grid
+            self._owner = np.full((grid.width + 2) * (grid.height + 2), -1, np.int64)
             for unit in units.values():
                 self._write_row(table, unit)
         return table
+
+    def unit_grid(self) -> np.ndarray:
+        """Per padded square index (``(y + 1) * (width + 2) + x + 1``, as the compiled searches
+        number squares) the :meth:`unit_table` row of the unit standing there, or -1: which
+        units are near a square, without a look at the others. Kept with the unit table."""
+        self.unit_table()
+        owner = self._owner
+        assert owner is not None
+        return owner
+
+    def _own(self, row: int, x: int, y: int, size: int, value: int) -> None:
+        """Write ``value`` into :meth:`unit_grid` under the space of ``size`` at ``(x, y)``
+        (clearing, -1, only the squares still showing ``row``)."""
+        owner = self._owner
+        assert owner is not None
+        pw = self.grid.width + 2
+        for dy in range(size):
+            i = (y + dy + 1) * pw + x + 1
+            for k in range(i, i + size):
+                if value >= 0 or owner[k] == row:
+                    owner[k] = value
 
     def table_row(self, unit: Unit) -> int:
         """The unit's row in :meth:`unit_table` (call that first)."""
@@ -253,6 +277,9 @@ class FBState:
         if row is None:
             return  # a unit added since: the table is built again when next asked for
         self.table_version = next(_TABLE_VERSIONS)
+        if table[row, _kernels.U_ACTIVE]:  # the squares it held before
+            self._own(row, int(table[row, _kernels.U_X]), int(table[row, _kernels.U_Y]),
+                      int(table[row, _kernels.U_SIZE]), -1)
         anchor = unit.anchor
         if anchor is None or unit.status != ON_MAP:
             table[row, _kernels.U_ACTIVE] = 0
@@ -261,6 +288,7 @@ class FBState:
         fdx, fdy = facing if facing is not None and unit.cls == "pike" else (0, 0)
         table[row] = (1, anchor[0], anchor[1], unit.size, self.sides.index(unit.side), fdx, fdy,
                       0 if unit.type == "cavalry" else 1)
+        self._own(row, anchor[0], anchor[1], unit.size, row)
 
     def set_facing(self, unit: Unit, facing: Square | None) -> None:
         """Turn a unit (a Pike's facing; None for units without one)."""
@@ -318,6 +346,17 @@ class FBState:
             self.table_version = next(_TABLE_VERSIONS)
             table[row, _kernels.U_X] = anchor[0]
             table[row, _kernels.U_Y] = anchor[1]
+            owner = self._owner
+            assert owner is not None
+            if single:  # _own, inlined for the common 1x1 step
+                pw = self.grid.width + 2
+                here = (old[1] + 1) * pw + old[0] + 1
+                if owner[here] == row:
+                    owner[here] = -1
+                owner[(anchor[1] + 1) * pw + anchor[0] + 1] = row
+            else:
+                self._own(row, old[0], old[1], unit.size, -1)
+                self._own(row, anchor[0], anchor[1], unit.size, row)
         else:
             self._write_row(table, unit)
 
