@@ -410,7 +410,7 @@ def reinforce(state: FBState, battle: Battle, side: str) -> None:
         fits = []
         for u in pool:
             restore(u, state)
-            if legal_deploy_squares(state, u):
+            if legal_deploy_squares(state, u, first=True):
                 fits.append(u)
         if not fits:
             return

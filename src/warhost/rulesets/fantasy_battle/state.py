@@ -186,6 +186,10 @@ class FBState:
         self.over = False
         self.reason = ""
         self.start_areas: dict[str, set[Square]] = {}
+        # Per side: (its start area, its size, the grid, its version, the area in order, its
+        # open ground), kept by setup.legal_deploy_squares.
+        self.deploy_ground: dict[
+            str, tuple[set[Square], int, Grid, int, list[Square], set[Square]]] = {}
         self.victory_areas: list[dict[str, Any]] = []
         self.start_strength: dict[str, int] = {}
         self.turn_feats: set[str] = set()  # who used a Feat this turn (FB-FEAT-03)
