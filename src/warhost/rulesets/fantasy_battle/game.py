@@ -586,7 +586,8 @@ def reform(state: FBState, battle: Battle, side: str) -> None:
         if movers <= 0:
             return
 
-        def mover(i: int) -> Order:
+        def mover(i: int, sets: list[RankSet] = sets,
+                  shut: list[tuple[RankSet, int]] = shut) -> Order:
             if not i:
                 return DONE
             metering.count(OPTIONS)
