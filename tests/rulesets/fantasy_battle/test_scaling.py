@@ -147,9 +147,9 @@ class _Checker(RandomCommander):
                                                            (False, True)])
 def test_turn_and_reform_options_match_scans_of_the_state(allow_new: bool,
                                                           reinforcements: bool) -> None:
-    data = FantasyBattle().army_scenario(24, 4)
+    data = FantasyBattle().army_scenario(40, 4)  # more units than game.TRACK_FROM
     data["options"].update(reform_allow_new_squads=allow_new, reinforcements=reinforcements)
-    scenario = scenario_from_data(data, "<army-24>")
+    scenario = scenario_from_data(data, "<army-40>")
     for seed in range(3):
         checkers = {s: _Checker(allow_new) for s in SIDES}
         checked = run_battle(scenario, seed, dict(checkers), record=True)

@@ -448,9 +448,8 @@ def attack_options(
         >>> attack_options(s, s.units["a"], allow_throw=False)  # doctest: +SKIP
         [AttackOption(kind='melee', target='b')]
     """
-    # Melee targets are found through the occupancy map (the squares around the unit); the
-    # compiled scan, which reads the whole army, serves only Archers.
-    found = _compiled_scan(state, unit, allow_throw, exclude, False) if unit.is_archer else -1
+    found = (_compiled_scan(state, unit, allow_throw, exclude, False)
+             if unit.cls in _ARCHERS or len(state.units) <= _MASK_ROWS else -1)
     if found < 0:
         return _attack_scan(state, unit, allow_throw, exclude, False)
     if not found:
@@ -466,7 +465,8 @@ def attack_options(
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
     """Whether :func:`attack_options` would offer anything (stops at the first legal attack)."""
-    found = _compiled_scan(state, unit, allow_throw, _NO_IDS, True) if unit.is_archer else -1
+    found = (_compiled_scan(state, unit, allow_throw, _NO_IDS, True)
+             if unit.cls in _ARCHERS or len(state.units) <= _MASK_ROWS else -1)
     if found >= 0:
         return found != 0
     return bool(_attack_scan(state, unit, allow_throw, _NO_IDS, True))
@@ -563,6 +563,10 @@ _F_FIRST = _scan_kernels.F_FIRST
 _F_FORBID = _scan_kernels.F_FORBID
 _F_RANGE = _scan_kernels.F_RANGE
 _MASK_ROWS = _scan_kernels.MASK_ROWS
+# Who the compiled scan serves: Archers (their targets may stand anywhere), and everyone in an
+# army small enough for one call of it. Other melee targets are found through the occupancy
+# map (the squares around the unit), which does not read the whole army.
+_ARCHERS = frozenset(("archer", "mounted_archer"))
 _WINDOW = (1 << _MASK_ROWS) - 1  # the rows of one result mask
 
 

@@ -25,6 +25,8 @@ from warhost.rulesets.fantasy_battle.state import (
 ROUND_CAP = 200  # safety net when no max_rounds is set (FB-AMB-44 leaves it open)
 REINFORCE_LIMIT = {"standard": 4, "elite": 1, "champion": 1}  # FB-REINF-04
 SQUAD_SIZE = {"infantry": 4, "cavalry": 2}  # FB-SQUAD-02
+TRACK_FROM = 64
+"""Armies of more units than this keep their turn choices up to date (:class:`Readiness`)."""
 
 HOLD = Order("hold")
 MOVE_ATTACK = Order("move-attack")
@@ -112,10 +114,12 @@ def play_round(state: FBState, battle: Battle) -> None:
         unit.activated = False
     for squad in state.squads.values():
         squad.activated = False
-    # Which groups are still to act, kept up to date from here on (no scan per turn).
-    readiness = state.start_readiness()
+    # In a big army, which groups are still to act is kept up to date from here on, instead of
+    # a scan every turn (in a small one the scan is cheaper).
+    readiness = state.start_readiness() if len(state.units) > TRACK_FROM else None
     try:
-        groups = {side: readiness.count(side) for side in state.sides}
+        groups = {side: readiness.count(side) if readiness is not None
+                  else len(state.activation_groups(side)) for side in state.sides}
         turns = max(groups.values())
         battle.emit("round_start", round=state.round, turns=turns, activations=groups)
         order = [state.first_player, state.other_side(state.first_player)]
@@ -572,8 +576,14 @@ def reform(state: FBState, battle: Battle, side: str) -> None:
     The options are built only when read, from :class:`_Reforming`, kept up to date.
     """
     allow_new = state.options.reform_allow_new_squads
-    if not allow_new and sum(1 for sq in state.squads.values() if sq.side == side) < 2:
-        return  # a unit may only join another squad of its side, and there is none
+    if not allow_new:
+        everyone = state.units
+        mine = [sq for sq in state.squads.values() if sq.side == side]
+        if len(mine) < 2:
+            return  # a unit may only join another squad of its side, and there is none
+        if not any(0 < sum(1 for m in sq.members if everyone[m].on_map) < SQUAD_SIZE[sq.type]
+                   for sq in mine):
+            return  # no squad to join: nobody can move
     board = _Reforming(state, side)
     units = board.units
     while True:
