@@ -721,8 +721,10 @@ def destination_table(
     anchor = unit.anchor
     if anchor is None or unit.status != ON_MAP or budget < 0:
         return DestinationTable()
-    if vault or not _kernels.AVAILABLE:
-        return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault), anchor)
+    if vault:
+        return _vault_search(_Ctx(state, unit, budget), budget)
+    if not _kernels.AVAILABLE:
+        return DestinationTable.from_plans(destinations(state, unit, budget), anchor)
     t = _tables(state.grid)
     maps, params = t.kernel_inputs(unit.size, _corner_rule(state))
     units, me = state.unit_table_row(unit)
@@ -733,8 +735,8 @@ def destination_table(
     return _SearchTable(t, t.index(anchor), rows, ends, reached, budget)
 
 
-def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
-    """:func:`destinations` with Vault: a search over (anchor, Vault state)."""
+def _vault_search(ctx: _Ctx, budget: int) -> _VaultTable:
+    """The ends of :func:`destinations` with Vault: a search over (anchor, Vault state)."""
     t = ctx.t
     cost = t.cost
     cls = t.cls
@@ -832,8 +834,32 @@ def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
         have = chosen.get(i)
         if have is None or (v == 0 and have % m != 0 and best[have] == best[node]):
             chosen[i] = node
-    out: dict[Square, MovePlan] = {}
-    for i, node in chosen.items():
+    count(GEOMETRY, len(order))  # search nodes visited
+    return _VaultTable(ctx, chosen, best, prev, m)
+
+
+class _VaultTable(_IndexedTable):
+    """The ends of the Vault search (:func:`_vault_search`): each end's path is read back
+    along the search's links only when its plan is asked for."""
+
+    __slots__ = ("_best", "_chosen", "_ctx", "_m", "_prev")
+
+    def __init__(self, ctx: _Ctx, chosen: dict[int, int], best: dict[int, int],
+                 prev: dict[int, int], m: int) -> None:
+        super().__init__(ctx.t, ctx.start, sorted(chosen))
+        self._ctx = ctx
+        self._chosen = chosen  # end anchor -> its search node, in the order found
+        self._best = best
+        self._prev = prev
+        self._m = m
+
+    def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
+        # The path is always built: it names the vaulted square.
+        ctx = self._ctx
+        m = self._m
+        prev = self._prev
+        node = self._chosen[i]
+        snode = ctx.start * m
         steps: list[int] = []
         vaulted: Square | None = None
         n = node
@@ -847,8 +873,15 @@ def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
             path.append(ctx.square(j))
             if v >= 2 and vaulted is None:
                 vaulted = ctx.square(v - 2)
-        out[ctx.square(i)] = MovePlan(ctx.square(i), best[node], tuple(path), vaulted)
-    return out
+        return MovePlan(ctx.square(i), self._best[node], tuple(path), vaulted)
+
+    def _found_order(self) -> list[int]:
+        return list(self._chosen)
+
+
+def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
+    """:func:`destinations` with Vault: a search over (anchor, Vault state)."""
+    return _vault_search(ctx, budget).as_dict()
 
 
 def _plain_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
