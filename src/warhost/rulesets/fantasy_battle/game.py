@@ -136,23 +136,25 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
     """One turn: activate one squad or unit, or pass (FB-ROUND-03, FB-ROUND-06)."""
     feats.new_turn(state)
     readiness = state.readiness
-    if readiness is None:  # a turn outside play_round: look at the army
+    if readiness is None:  # a small army (or a turn outside play_round): look at the army
         ready = state.activation_groups(side, ready=True)
-        count = len(ready)
-        group: Callable[[int], str] = ready.__getitem__
+        options = [_order("activate", gid) for gid in ready]
+        if turns_left > len(ready) or not ready:
+            options.append(PASS)
+        metering.count(OPTIONS, len(options))
+        order = battle.ask(side, "activate", tuple(options), "activate which?",
+                           default=options[0])
     else:
         count = readiness.count(side)
 
-        def group(i: int) -> str:
-            return readiness.group(side, i)
+        # Each ready group, then pass if allowed, built only when read.
+        def option(i: int) -> Order:
+            metering.count(OPTIONS)
+            return _order("activate", readiness.group(side, i)) if i < count else PASS
 
-    # Each ready group, then pass if allowed.
-    def option(i: int) -> Order:
-        metering.count(OPTIONS)
-        return _order("activate", group(i)) if i < count else PASS
-
-    total = count + (turns_left > count or not count)
-    order = _ask_by_index(battle, side, "activate", total, option, "activate which?", default=0)
+        total = count + (turns_left > count or not count)
+        order = _ask_by_index(battle, side, "activate", total, option, "activate which?",
+                              default=0)
     if order is PASS:
         battle.emit("pass", side=side, round=state.round)
         return
