@@ -76,6 +76,7 @@ __all__ = [
     "U_Y",
     "arc_square",
     "charge_search",
+    "near_search",
     "plain_search",
     "step_mask",
 ]
@@ -191,6 +192,63 @@ def _step_mask_py(maps: np.ndarray, params: np.ndarray) -> np.ndarray:
 step_mask: Any = numba.njit(cache=True)(_step_mask_py) if AVAILABLE else _step_mask_py
 
 
+def _mark_py(
+    lvl: np.ndarray, enter: np.ndarray, adj: np.ndarray, arc: np.ndarray, n: int, pw: int,
+    width: int, height: int, size: int, doubling: bool, side: int, units: np.ndarray, r: int,
+) -> None:
+    """What the unit in row ``r`` does to a search of :func:`_setup`: the anchors whose space
+    would overlap its squares closed and, for an enemy, the anchors next to it marked in
+    ``adj`` (if the mover's steps there cost double) and those in its front arc in ``arc``."""
+    if units[r, U_ACTIVE] == 0:
+        return
+    large = size == 2
+    ax = units[r, U_X]
+    ay = units[r, U_Y]
+    esize = units[r, U_SIZE]
+    a0 = (ay + 1) * pw + ax + 1
+    for sy in range(esize):  # the squares it holds
+        for sx in range(esize):
+            q = a0 + sy * pw + sx
+            enter[q] = 0
+            if large:
+                enter[q - 1] = 0
+                enter[q - pw] = 0
+                enter[q - pw - 1] = 0
+    if units[r, U_SIDE] == side:
+        return
+    # An enemy: anchors touching it (doubled step cost) and in its front arc (a Pike).
+    level = lvl[a0]
+    if doubling:
+        for dy in range(-size, esize + 1):
+            for dx in range(-size, esize + 1):
+                a = a0 + dy * pw + dx
+                if 0 <= a < n and lvl[a] == level:
+                    adj[a] = 1
+    fdx = units[r, U_FDX]
+    fdy = units[r, U_FDY]
+    if fdx == 0 and fdy == 0:
+        return
+    for k in range(3):
+        qx, qy = arc_square(ax, ay, fdx, fdy, k)
+        if not (0 <= qx < width and 0 <= qy < height):
+            continue
+        q = (qy + 1) * pw + qx + 1
+        if large:
+            if lvl[q] == level:
+                arc[q] = 1
+            if lvl[q - 1] == level:
+                arc[q - 1] = 1
+            if lvl[q - pw] == level:
+                arc[q - pw] = 1
+            if lvl[q - pw - 1] == level:
+                arc[q - pw - 1] = 1
+        elif lvl[q] == level:
+            arc[q] = 1
+
+
+_mark: Any = numba.njit(cache=True, inline="always")(_mark_py) if AVAILABLE else _mark_py
+
+
 def _setup_py(
     maps: np.ndarray, params: np.ndarray, units: np.ndarray, me: int, extra: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -211,57 +269,139 @@ def _setup_py(
     height = params[P_MAP, 2]
     size = params[P_BASE, 0]
     doubling = units[me, U_DOUBLING] != 0
-    large = size == 2
     side = units[me, U_SIDE]
     for r in range(units.shape[0]):
-        if r == me or units[r, U_ACTIVE] == 0:
-            continue
-        ax = units[r, U_X]
-        ay = units[r, U_Y]
-        esize = units[r, U_SIZE]
-        a0 = (ay + 1) * pw + ax + 1
-        for sy in range(esize):  # the squares it holds
-            for sx in range(esize):
-                q = a0 + sy * pw + sx
-                enter[q] = 0
-                if large:
-                    enter[q - 1] = 0
-                    enter[q - pw] = 0
-                    enter[q - pw - 1] = 0
-        if units[r, U_SIDE] == side:
-            continue
-        # An enemy: anchors touching it (doubled step cost) and in its front arc (a Pike).
-        level = lvl[a0]
-        if doubling:
-            for dy in range(-size, esize + 1):
-                for dx in range(-size, esize + 1):
-                    a = a0 + dy * pw + dx
-                    if 0 <= a < n and lvl[a] == level:
-                        adj[a] = 1
-        fdx = units[r, U_FDX]
-        fdy = units[r, U_FDY]
-        if fdx == 0 and fdy == 0:
-            continue
-        for k in range(3):
-            qx, qy = arc_square(ax, ay, fdx, fdy, k)
-            if not (0 <= qx < width and 0 <= qy < height):
-                continue
-            q = (qy + 1) * pw + qx + 1
-            if large:
-                if lvl[q] == level:
-                    arc[q] = 1
-                if lvl[q - 1] == level:
-                    arc[q - 1] = 1
-                if lvl[q - pw] == level:
-                    arc[q - pw] = 1
-                if lvl[q - pw - 1] == level:
-                    arc[q - pw - 1] = 1
-            elif lvl[q] == level:
-                arc[q] = 1
+        if r != me:
+            _mark(lvl, enter, adj, arc, n, pw, width, height, size, doubling, side, units, r)
     return enter, adj, arc, work[3 * n:]
 
 
 _setup: Any = numba.njit(cache=True, nogil=True)(_setup_py) if AVAILABLE else _setup_py
+
+
+def _near_setup_py(
+    maps: np.ndarray, params: np.ndarray, units: np.ndarray, owner: np.ndarray, me: int,
+    x0: int, x1: int, y0: int, y1: int, extra: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_setup` for the padded squares ``x0..x1`` by ``y0..y1`` only (the rest of the
+    three arrays is left unset): the units looked at are those ``owner`` (per padded square, the
+    row of the unit standing there or -1) shows within 3 squares of that window, the only ones
+    that can change it."""
+    lvl = maps[MAP_LVL]
+    n = lvl.shape[0]
+    pw = params[P_MAP, 0]
+    ph = n // pw
+    work = np.empty(3 * n + extra, np.int64)
+    enter = work[:n]
+    adj = work[n:2 * n]
+    arc = work[2 * n:3 * n]
+    base = maps[MAP_BASE]
+    for y in range(y0, y1 + 1):
+        for i in range(y * pw + x0, y * pw + x1 + 1):
+            enter[i] = base[i]
+            adj[i] = 0
+            arc[i] = 0
+    width = params[P_MAP, 1]
+    height = params[P_MAP, 2]
+    size = params[P_BASE, 0]
+    doubling = units[me, U_DOUBLING] != 0
+    side = units[me, U_SIDE]
+    for y in range(max(0, y0 - 3), min(ph - 1, y1 + 3) + 1):
+        for i in range(y * pw + max(0, x0 - 3), y * pw + min(pw - 1, x1 + 3) + 1):
+            r = owner[i]
+            if r >= 0 and r != me:  # marking a unit twice changes nothing
+                _mark(lvl, enter, adj, arc, n, pw, width, height, size, doubling, side, units, r)
+    return enter, adj, arc, work[3 * n:]
+
+
+_near_setup: Any = (
+    numba.njit(cache=True, nogil=True)(_near_setup_py) if AVAILABLE else _near_setup_py
+)
+
+
+def _near_search(
+    maps: np.ndarray, params: np.ndarray, units: np.ndarray, owner: np.ndarray, me: int,
+    budget: int, rows: np.ndarray,
+) -> tuple[int, int, int]:
+    """:func:`_plain_search` that reads and writes only the squares within ``budget + 1`` of
+    the mover (each step costs at least 1, so the search never looks further), finding the
+    units that matter through ``owner`` (:func:`_near_setup`): its work does not grow with the
+    map or the army. ``rows`` holds the results for the squares within ``budget`` of the mover
+    (the only ones that can be ends); the rest of it is left unset. Returns (ends, reached,
+    squares set up)."""
+    end_ok = maps[MAP_END]
+    halt_ok = maps[MAP_HALT]
+    moves = maps[MAP_STEPS]
+    n = end_ok.shape[0]
+    pw = params[P_MAP, 0]
+    ph = n // pw
+    sx = units[me, U_X] + 1
+    sy = units[me, U_Y] + 1
+    start = sy * pw + sx
+    reach = budget + 1
+    x0 = max(0, sx - reach)
+    x1 = min(pw - 1, sx + reach)
+    y0 = max(0, sy - reach)
+    y1 = min(ph - 1, sy + reach)
+    m = (x1 - x0 + 1) * (y1 - y0 + 1)
+    nb = budget + 1
+    enter, adj, arc, queue = _near_setup(maps, params, units, owner, me, x0, x1, y0, y1,
+                                         nb * m + nb)
+    arc[start] = 0  # the mover's own square never stops it (FB-PIKE-05)
+    pos = queue[nb * m:]
+    for c in range(nb):
+        pos[c] = c * m
+    offsets = np.empty(8, np.int64)
+    for k in range(8):
+        offsets[k] = params[P_DIRS + k, 0]
+    best = rows[R_BEST]
+    prev = rows[R_PREV]
+    order = rows[R_ORDER]
+    for y in range(y0, y1 + 1):
+        for i in range(y * pw + x0, y * pw + x1 + 1):
+            best[i] = nb
+            prev[i] = -1
+    best[start] = 0
+    queue[0] = start
+    pos[0] = 1
+    count = 0
+    for c in range(nb):
+        for e in range(c * m, pos[c]):
+            i = _unsigned(queue[e])
+            if best[i] != c:
+                continue  # a stale entry: the square was reached more cheaply since
+            order[count] = i
+            count += 1
+            if arc[i]:
+                continue  # a front-arc stop ends the movement (FB-PIKE-05)
+            mult = 2 if adj[i] else 1
+            steps = moves[i]
+            for k in range(8):
+                if not steps >> k & 1:
+                    continue
+                j = i + _unsigned(offsets[k])
+                step = enter[j]
+                if step <= 0:
+                    continue
+                nc = c + step * mult
+                if nc < best[j]:
+                    best[j] = nc
+                    prev[j] = i
+                    p = pos[nc]
+                    queue[p] = j
+                    pos[nc] = p + 1
+    ends = rows[R_ENDS]
+    rank = rows[R_RANK]
+    found = 0
+    for y in range(y0, y1 + 1):  # ascending index order, as _plain_search
+        for i in range(y * pw + x0, y * pw + x1 + 1):
+            if best[i] <= budget and (end_ok[i] or (arc[i] and halt_ok[i])):
+                ends[found] = i
+                rank[i] = found
+                found += 1
+            else:
+                rank[i] = -1
+    return found, count, m
 
 
 def _plain_search(
@@ -387,6 +527,9 @@ def _charge_search(
 
 plain_search: Any = (
     numba.njit(cache=True, nogil=True)(_plain_search) if AVAILABLE else _plain_search
+)
+near_search: Any = (
+    numba.njit(cache=True, nogil=True)(_near_search) if AVAILABLE else _near_search
 )
 charge_search: Any = (
     numba.njit(cache=True, nogil=True)(_charge_search) if AVAILABLE else _charge_search

@@ -44,6 +44,7 @@ from typing import Any, Literal
 import numpy as np
 
 from warhost.core.engine import Battle
+from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import (
     Square,
@@ -447,7 +448,8 @@ def attack_options(
         >>> attack_options(s, s.units["a"], allow_throw=False)  # doctest: +SKIP
         [AttackOption(kind='melee', target='b')]
     """
-    found = _compiled_scan(state, unit, allow_throw, exclude, False)
+    found = (_compiled_scan(state, unit, allow_throw, exclude, False)
+             if unit.cls in _ARCHERS or len(state.units) <= _MASK_ROWS else -1)
     if found < 0:
         return _attack_scan(state, unit, allow_throw, exclude, False)
     if not found:
@@ -463,7 +465,8 @@ def attack_options(
 
 def has_attack_option(state: FBState, unit: Unit, *, allow_throw: bool) -> bool:
     """Whether :func:`attack_options` would offer anything (stops at the first legal attack)."""
-    found = _compiled_scan(state, unit, allow_throw, _NO_IDS, True)
+    found = (_compiled_scan(state, unit, allow_throw, _NO_IDS, True)
+             if unit.cls in _ARCHERS or len(state.units) <= _MASK_ROWS else -1)
     if found >= 0:
         return found != 0
     return bool(_attack_scan(state, unit, allow_throw, _NO_IDS, True))
@@ -560,6 +563,10 @@ _F_FIRST = _scan_kernels.F_FIRST
 _F_FORBID = _scan_kernels.F_FORBID
 _F_RANGE = _scan_kernels.F_RANGE
 _MASK_ROWS = _scan_kernels.MASK_ROWS
+# Who the compiled scan serves: Archers (their targets may stand anywhere), and everyone in an
+# army small enough for one call of it. Other melee targets are found through the occupancy
+# map (the squares around the unit), which does not read the whole army.
+_ARCHERS = frozenset(("archer", "mounted_archer"))
 _WINDOW = (1 << _MASK_ROWS) - 1  # the rows of one result mask
 
 
@@ -593,6 +600,7 @@ def _compiled_scan(
     units = len(query)
     while start < units:
         mask = scan(query, sm.ctx, me, flags, skip >> start & _WINDOW, start)
+        count(GEOMETRY, min(_MASK_ROWS, units - start))  # every unit of the window is looked at
         if mask < 0:  # a layout to add first
             _add_layout(state, sm, unit, -mask - 1)
             continue
@@ -644,7 +652,9 @@ def _attack_scan(
     x0, y0 = anchor
     size = unit.size
     near: list[str] = []
-    for dx, dy in _around(size, THROW_RANGE[1] if can_throw else 1):
+    ring = _around(size, THROW_RANGE[1] if can_throw else 1)
+    count(GEOMETRY, len(ring))
+    for dx, dy in ring:
         there = occupied.get((x0 + dx, y0 + dy))
         if (there is not None and there not in near and units[there].side != side
                 and there not in exclude):
@@ -701,6 +711,7 @@ def _ranged_scan(
     size = unit.size
     level: int | None = None
     out: list[AttackOption] = []
+    count(GEOMETRY, len(state.units))  # every unit is looked at
     for enemy in state.units.values():
         their_anchor = enemy.anchor
         if (enemy.side == side or their_anchor is None or enemy.status != ON_MAP

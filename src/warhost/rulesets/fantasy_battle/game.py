@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from warhost.core import metering
 from warhost.core.decisions import Acceptor, Decision, Refusal
 from warhost.core.engine import Battle, Outcome, UnitFate
+from warhost.core.metering import GEOMETRY, OPTIONS
 from warhost.core.orders import Order
 from warhost.rulesets.fantasy_battle import combat, feats, movement, paths, scoring
+from warhost.rulesets.fantasy_battle._ranks import RankSet, kth_of_union
 from warhost.rulesets.fantasy_battle.setup import legal_deploy_squares, unit_size
 from warhost.rulesets.fantasy_battle.state import (
     DEFEATED,
@@ -13,12 +18,15 @@ from warhost.rulesets.fantasy_battle.state import (
     IN_POOL,
     ON_MAP,
     FBState,
+    Squad,
     Unit,
 )
 
 ROUND_CAP = 200  # safety net when no max_rounds is set (FB-AMB-44 leaves it open)
 REINFORCE_LIMIT = {"standard": 4, "elite": 1, "champion": 1}  # FB-REINF-04
 SQUAD_SIZE = {"infantry": 4, "cavalry": 2}  # FB-SQUAD-02
+TRACK_FROM = 64
+"""Armies of more units than this keep their turn choices up to date (:class:`Readiness`)."""
 
 HOLD = Order("hold")
 MOVE_ATTACK = Order("move-attack")
@@ -30,6 +38,7 @@ PASS = Order("pass")
 DONE = Order("done")
 NO_BURST = Order("no-burst")
 BURST = Order("burst")
+NEW_SQUAD = Order("new-squad")
 
 _ORDERS: dict[tuple[str, str], Order] = {}
 
@@ -41,6 +50,20 @@ def _order(kind: str, arg: str) -> Order:
     if found is None:
         found = _ORDERS[(kind, arg)] = Order(kind, (arg,))
     return found
+
+
+def _ask_by_index(
+    battle: Battle, side: str, kind: str, count: int, make: Callable[[int], Order],
+    prompt: str, subject: str = "", default: int | None = None,
+) -> Order:
+    """``battle.ask`` with the options ``make(0) .. make(count - 1)``: a commander that picks by
+    their number alone gets only the one it picks built (the options of a big army's turn are
+    many); any other commander sees them all, built now (the state may change later)."""
+    if count > 1 and battle.commanders[side].chooses_by_count:
+        return battle.ask_lazy(side, kind, count, make, prompt, subject)
+    options = tuple([make(i) for i in range(count)])
+    return battle.ask(side, kind, options, prompt, subject,
+                      default=None if default is None else options[default])
 
 
 def play(state: FBState, battle: Battle) -> None:
@@ -91,30 +114,53 @@ def play_round(state: FBState, battle: Battle) -> None:
         unit.activated = False
     for squad in state.squads.values():
         squad.activated = False
-    groups = {side: state.activation_groups(side) for side in state.sides}
-    turns = max(len(g) for g in groups.values())
-    battle.emit("round_start", round=state.round, turns=turns,
-                activations={s: len(g) for s, g in groups.items()})
-    order = [state.first_player, state.other_side(state.first_player)]
-    for turn in range(turns):
-        for side in order:
-            if state.over:
-                return
-            take_turn(state, battle, side, turns_left=turns - turn)
+    # In a big army, which groups are still to act is kept up to date from here on, instead of
+    # a scan every turn (in a small one the scan is cheaper).
+    readiness = state.start_readiness() if len(state.units) > TRACK_FROM else None
+    try:
+        groups = {side: readiness.count(side) if readiness is not None
+                  else len(state.activation_groups(side)) for side in state.sides}
+        turns = max(groups.values())
+        battle.emit("round_start", round=state.round, turns=turns, activations=groups)
+        order = [state.first_player, state.other_side(state.first_player)]
+        for turn in range(turns):
+            for side in order:
+                if state.over:
+                    return
+                take_turn(state, battle, side, turns_left=turns - turn)
+    finally:
+        state.readiness = None
 
 
 def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> None:
     """One turn: activate one squad or unit, or pass (FB-ROUND-03, FB-ROUND-06)."""
     feats.new_turn(state)
-    ready = state.activation_groups(side, ready=True)
-    options = [_order("activate", gid) for gid in ready]
-    if turns_left > len(ready) or not ready:
-        options.append(PASS)
-    order = battle.ask(side, "activate", tuple(options), "activate which?", default=options[0])
+    readiness = state.readiness
+    if readiness is None:  # a small army (or a turn outside play_round): look at the army
+        ready = state.activation_groups(side, ready=True)
+        options = [_order("activate", gid) for gid in ready]
+        if turns_left > len(ready) or not ready:
+            options.append(PASS)
+        metering.count(OPTIONS, len(options))
+        order = battle.ask(side, "activate", tuple(options), "activate which?",
+                           default=options[0])
+    else:
+        count = readiness.count(side)
+
+        # Each ready group, then pass if allowed, built only when read.
+        def option(i: int) -> Order:
+            metering.count(OPTIONS)
+            return _order("activate", readiness.group(side, i)) if i < count else PASS
+
+        total = count + (turns_left > count or not count)
+        order = _ask_by_index(battle, side, "activate", total, option, "activate which?",
+                              default=0)
     if order is PASS:
         battle.emit("pass", side=side, round=state.round)
         return
     gid = str(order.args[0])
+    if readiness is not None:
+        readiness.activated(side, gid)
     squad = state.squads.get(gid)
     battle.emit("activate", side=side, group=gid, round=state.round)
     if squad is None:
@@ -370,7 +416,7 @@ def reinforce(state: FBState, battle: Battle, side: str) -> None:
         fits = []
         for u in pool:
             restore(u, state)
-            if legal_deploy_squares(state, u):
+            if legal_deploy_squares(state, u, first=True):
                 fits.append(u)
         if not fits:
             return
@@ -411,52 +457,174 @@ def side_index(state: FBState, side: str) -> int:
     return state.sides.index(side)
 
 
+class _Reforming:
+    """What :func:`reform` asks about one side, kept up to date move by move instead of worked
+    out again for every question: the side's squads in order (new ones at the end) with their
+    members on the map, the open ones of each type (a member on the map and room left,
+    FB-SQUAD-02), and the units that may still move, per type, in army order."""
+
+    def __init__(self, state: FBState, side: str) -> None:
+        self.state = state
+        units = [u for u in state.units.values() if u.side == side]
+        self.units = units
+        self.spot = {u.id: i for i, u in enumerate(units)}
+        squads = [sq for sq in state.squads.values() if sq.side == side]
+        room = len(squads) + len(units)  # every unit could found a new squad
+        self.ids = [sq.id for sq in squads]
+        self.order = {sid: i for i, sid in enumerate(self.ids)}
+        self.type = {sq.id: sq.type for sq in squads}
+        self.present = {sq.id: sum(1 for m in sq.members if state.units[m].on_map)
+                        for sq in squads}
+        self.squad_count = len(squads)
+        self.open = {kind: RankSet(room, [i for i, sq in enumerate(squads) if sq.type == kind
+                                          and 0 < self.present[sq.id] < size])
+                     for kind, size in SQUAD_SIZE.items()}
+        kinds = {u.type for u in units} | set(SQUAD_SIZE)
+        self.movable = {kind: RankSet(len(units), [
+            i for i, u in enumerate(units)
+            if u.type == kind and u.squad is not None and u.on_map]) for kind in kinds}
+        metering.count(GEOMETRY, len(units) + len(squads))
+
+    def open_count(self) -> int:
+        """How many squads of the side are open."""
+        return sum(s.total for s in self.open.values())
+
+    def _shut(self, kind: str, allow_new: bool) -> list[int]:
+        """Movable units of type ``kind`` that have nowhere to go: without new squads, the
+        members of the only open squad of their type."""
+        found = self.open.get(kind)
+        if allow_new or found is None or found.total != 1:
+            return []
+        sid = self.ids[found.kth(0)]
+        movable = self.movable[kind]
+        return [i for i in (self.spot[m] for m in self.state.squads[sid].members)
+                if i in movable]
+
+    def mover_sets(self, allow_new: bool) -> tuple[list[RankSet], list[tuple[RankSet, int]]]:
+        """The sets of movable units that may move now, and the units to leave out of them."""
+        sets = []
+        shut: list[tuple[RankSet, int]] = []
+        for kind, movable in self.movable.items():
+            if not movable.total:
+                continue
+            if not allow_new:
+                found = self.open.get(kind)
+                if found is None or not found.total:
+                    continue
+            sets.append(movable)
+            shut += [(movable, i) for i in self._shut(kind, allow_new)]
+        return sets, shut
+
+    def targets(self, unit: Unit, allow_new: bool) -> tuple[int, Callable[[int], Order]]:
+        """How many squads ``unit`` may join (then ``new-squad`` if allowed), and the k-th
+        of those orders."""
+        found = self.open.get(unit.type)
+        joins = 0 if found is None else found.total
+        own = self.order.get(unit.squad) if unit.squad is not None else None
+        skip = -1
+        if found is not None and own is not None and own in found:
+            joins -= 1
+            skip = found.rank(own)
+        ids = self.ids
+
+        def make(i: int) -> Order:
+            metering.count(OPTIONS)
+            if i >= joins:
+                return NEW_SQUAD
+            assert found is not None
+            return _order("join", ids[found.kth(i if skip < 0 or i < skip else i + 1)])
+
+        return joins + allow_new, make
+
+    def _update(self, sid: str) -> None:
+        sets = self.open.get(self.type[sid])
+        if sets is None:
+            return
+        place = self.order[sid]
+        present = self.present[sid]
+        if sid in self.state.squads and 0 < present < SQUAD_SIZE[self.type[sid]]:
+            sets.add(place)
+        else:
+            sets.discard(place)
+
+    def moved(self, unit: Unit, old: str, new: str, founded: bool, replaced: bool) -> None:
+        """``unit`` (on the map) went from squad ``old`` to ``new`` (a new squad if
+        ``founded``, put in the place of a squad of that name if ``replaced``); ``old`` may be
+        gone."""
+        if founded:
+            if not replaced:  # a new name goes to the end of the squads
+                self.order[new] = len(self.ids)
+                self.ids.append(new)
+                self.squad_count += 1
+            else:
+                for sets in self.open.values():
+                    sets.discard(self.order[new])
+            self.type[new] = unit.type
+            self.present[new] = 0
+        self.present[old] -= 1
+        self.present[new] += 1
+        if old not in self.state.squads:
+            self.squad_count -= 1
+        self._update(old)
+        self._update(new)
+        self.movable[unit.type].discard(self.spot[unit.id])
+
+
 def reform(state: FBState, battle: Battle, side: str) -> None:
     """Standard units may switch squads at round end (FB-SQUAD-04, FB-AMB-09).
 
     Two questions a time, so large armies stay quick: which unit (``reform UNIT``, or
     ``done``), then which squad it joins (``join SQUAD``, or ``new-squad`` when allowed).
+    The options are built only when read, from :class:`_Reforming`, kept up to date.
     """
-    moved: set[str] = set()
     allow_new = state.options.reform_allow_new_squads
-    while True:
-        present: dict[str, int] = {}
-        for squad in state.squads.values():
-            if squad.side == side:
-                present[squad.id] = sum(1 for m in squad.members if state.units[m].on_map)
-        if len(present) < 2 and not allow_new:
+    if not allow_new:
+        everyone = state.units
+        mine = [sq for sq in state.squads.values() if sq.side == side]
+        if len(mine) < 2:
             return  # a unit may only join another squad of its side, and there is none
-        open_squads = [sq for sq in state.squads.values()  # an emptied squad is gone
-                       if sq.id in present and 0 < present[sq.id] < SQUAD_SIZE[sq.type]]
-        if not open_squads and not allow_new:
+        if not any(0 < sum(1 for m in sq.members if everyone[m].on_map) < SQUAD_SIZE[sq.type]
+                   for sq in mine):
             return  # no squad to join: nobody can move
-        open_types = {sq.type for sq in open_squads}
-
-        def targets(unit: Unit) -> list[Order]:
-            out = [Order.of("join", sq.id) for sq in open_squads
-                   if sq.id != unit.squad and sq.type == unit.type]
-            return out + [Order("new-squad")] if allow_new else out
-
-        movers = [
-            Order.of("reform", unit.id) for unit in state.units.values()
-            if unit.side == side and unit.squad is not None and unit.on_map
-            and unit.id not in moved and (allow_new or unit.type in open_types)
-            and targets(unit)
-        ]
-        if not movers:
+    board = _Reforming(state, side)
+    units = board.units
+    while True:
+        if board.squad_count < 2 and not allow_new:
             return
-        pick = battle.decide(Decision(side, "reform", (DONE, *movers), "reform squads?",
-                                      default=DONE))
+        if not board.open_count() and not allow_new:
+            return  # no squad to join: nobody can move
+        sets, shut = board.mover_sets(allow_new)
+        movers = sum(s.total for s in sets) - len(shut)
+        if movers <= 0:
+            return
+
+        def mover(i: int, sets: list[RankSet] = sets,
+                  shut: list[tuple[RankSet, int]] = shut) -> Order:
+            if not i:
+                return DONE
+            metering.count(OPTIONS)
+            for flags, spot in shut:  # left out while the k-th is found
+                flags.discard(spot)
+            try:
+                return _order("reform", units[kth_of_union(sets, i - 1)].id)
+            finally:
+                for flags, spot in shut:
+                    flags.add(spot)
+
+        pick = _ask_by_index(battle, side, "reform", 1 + movers, mover, "reform squads?",
+                             default=0)
         if pick == DONE:
             return
         unit = state.units[str(pick.args[0])]
-        where = battle.decide(Decision(side, "reform-to", tuple(targets(unit)),
-                                       f"which squad does {unit.id} join?", subject=unit.id))
+        count, target_of = board.targets(unit, allow_new)
+        where = _ask_by_index(battle, side, "reform-to", count, target_of,
+                              f"which squad does {unit.id} join?", unit.id)
         old = state.squads[unit.squad]  # type: ignore[index]
-        if where.kind == "new-squad":
-            from warhost.rulesets.fantasy_battle.state import Squad
-
+        founded = where.kind == "new-squad"
+        replaced = False
+        if founded:
             new_id = f"{old.id}+{unit.id}"
+            replaced = new_id in state.squads
             state.squads[new_id] = Squad(new_id, side, unit.type, [], new_id, activated=True)
             target = state.squads[new_id]
         else:
@@ -464,10 +632,10 @@ def reform(state: FBState, battle: Battle, side: str) -> None:
         old.members.remove(unit.id)
         target.members.append(unit.id)
         unit.squad = target.id
-        moved.add(unit.id)
         battle.emit("reformed", unit=unit.id, from_squad=old.id, to_squad=target.id)
         if not old.members:
             del state.squads[old.id]
+        board.moved(unit, old.id, target.id, founded, replaced)
 
 
 def outcome(state: FBState) -> Outcome:

@@ -46,6 +46,7 @@ import numpy as np
 
 from warhost.core.decisions import Decision
 from warhost.core.engine import Battle
+from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Grid, Square, facing_arc, footprint, space_distance
 from warhost.rulesets.fantasy_battle import _kernels
@@ -608,15 +609,17 @@ class _SearchTable(_IndexedTable):
     (no list of ends is built: a random commander reads one end); a path is read back along the
     search's links to previous anchors."""
 
-    __slots__ = ("_count", "_reached", "_rows")
+    __slots__ = ("_budget", "_count", "_reached", "_rows")
 
-    def __init__(self, t: _Tables, start: int, rows: np.ndarray, ends: int, reached: int) -> None:
+    def __init__(self, t: _Tables, start: int, rows: np.ndarray, ends: int, reached: int,
+                 budget: int) -> None:
         # The base classes' list of ends stays unset: every method that reads it is overridden.
         self._t = t
         self._start = start
         self._rows = rows
         self._count = ends
         self._reached = reached
+        self._budget = budget  # the rows hold the squares within this of the start only
 
     def __len__(self) -> int:
         return self._count
@@ -635,6 +638,9 @@ class _SearchTable(_IndexedTable):
         x, y = sq
         if not (0 <= x < t.width and 0 <= y < t.height):
             return None
+        start = self._start
+        if abs(x + 1 - start % t.pw) > self._budget or abs(y + 1 - start // t.pw) > self._budget:
+            return None  # beyond the search's reach (no end lies there)
         k: int = self._rows.item(_kernels.R_RANK, (y + 1) * t.pw + x + 1)
         return k if k >= 0 else None
 
@@ -715,18 +721,22 @@ def destination_table(
     anchor = unit.anchor
     if anchor is None or unit.status != ON_MAP or budget < 0:
         return DestinationTable()
-    if vault or not _kernels.AVAILABLE:
-        return DestinationTable.from_plans(destinations(state, unit, budget, vault=vault), anchor)
+    if vault:
+        return _vault_search(_Ctx(state, unit, budget), budget)
+    if not _kernels.AVAILABLE:
+        return DestinationTable.from_plans(destinations(state, unit, budget), anchor)
     t = _tables(state.grid)
     maps, params = t.kernel_inputs(unit.size, _corner_rule(state))
     units, me = state.unit_table_row(unit)
     rows = np.empty(t.rows_shape, _INT64)
-    ends, reached = _kernels.plain_search(maps, params, units, me, budget, rows)
-    return _SearchTable(t, t.index(anchor), rows, ends, reached)
+    ends, reached, looked = _kernels.near_search(maps, params, units, state.unit_grid(), me,
+                                                 budget, rows)
+    count(GEOMETRY, looked + reached)  # squares set up, squares visited
+    return _SearchTable(t, t.index(anchor), rows, ends, reached, budget)
 
 
-def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
-    """:func:`destinations` with Vault: a search over (anchor, Vault state)."""
+def _vault_search(ctx: _Ctx, budget: int) -> _VaultTable:
+    """The ends of :func:`destinations` with Vault: a search over (anchor, Vault state)."""
     t = ctx.t
     cost = t.cost
     cls = t.cls
@@ -824,8 +834,32 @@ def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
         have = chosen.get(i)
         if have is None or (v == 0 and have % m != 0 and best[have] == best[node]):
             chosen[i] = node
-    out: dict[Square, MovePlan] = {}
-    for i, node in chosen.items():
+    count(GEOMETRY, len(order))  # search nodes visited
+    return _VaultTable(ctx, chosen, best, prev, m)
+
+
+class _VaultTable(_IndexedTable):
+    """The ends of the Vault search (:func:`_vault_search`): each end's path is read back
+    along the search's links only when its plan is asked for."""
+
+    __slots__ = ("_best", "_chosen", "_ctx", "_m", "_prev")
+
+    def __init__(self, ctx: _Ctx, chosen: dict[int, int], best: dict[int, int],
+                 prev: dict[int, int], m: int) -> None:
+        super().__init__(ctx.t, ctx.start, sorted(chosen))
+        self._ctx = ctx
+        self._chosen = chosen  # end anchor -> its search node, in the order found
+        self._best = best
+        self._prev = prev
+        self._m = m
+
+    def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
+        # The path is always built: it names the vaulted square.
+        ctx = self._ctx
+        m = self._m
+        prev = self._prev
+        node = self._chosen[i]
+        snode = ctx.start * m
         steps: list[int] = []
         vaulted: Square | None = None
         n = node
@@ -839,8 +873,15 @@ def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
             path.append(ctx.square(j))
             if v >= 2 and vaulted is None:
                 vaulted = ctx.square(v - 2)
-        out[ctx.square(i)] = MovePlan(ctx.square(i), best[node], tuple(path), vaulted)
-    return out
+        return MovePlan(ctx.square(i), self._best[node], tuple(path), vaulted)
+
+    def _found_order(self) -> list[int]:
+        return list(self._chosen)
+
+
+def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:
+    """:func:`destinations` with Vault: a search over (anchor, Vault state)."""
+    return _vault_search(ctx, budget).as_dict()
 
 
 def _plain_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:

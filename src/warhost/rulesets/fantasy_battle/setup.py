@@ -210,19 +210,42 @@ def choose_first_player(model: FantasyBattleScenario, battle: Battle | None) -> 
     return sides[0] if face <= 3 else sides[1]
 
 
+def _deploy_ground(state: FBState, side: str) -> tuple[list[Square], set[Square]]:
+    """The side's start area in row-major order, and those of its squares on the map whose
+    terrain a unit may enter and end on (FB-SETUP-12): fixed while the area and the map are,
+    so kept on the state."""
+    area = state.start_areas[side]
+    grid = state.grid
+    kept = state.deploy_ground.get(side)
+    if (kept is not None and kept[0] is area and kept[1] == len(area) and kept[2] is grid
+            and kept[3] == grid._version):
+        return kept[4], kept[5]
+    ordered = sorted(area, key=lambda s: (s[1], s[0]))
+    ground = {sq for sq in ordered if state.grid.contains(sq)
+              and state.terrain(sq).move_cost is not None and state.terrain(sq).can_end}
+    state.deploy_ground[side] = (area, len(area), grid, grid._version, ordered, ground)
+    return ordered, ground
+
+
 def legal_deploy_squares(
-    state: FBState, unit: Unit, taken: Collection[Square] = ()
+    state: FBState, unit: Unit, taken: Collection[Square] = (), *, first: bool = False
 ) -> list[Square]:
     """Anchors where ``unit`` may be deployed in its start area (FB-SETUP-12, FB-AMB-22), with
-    the squares ``taken`` held too."""
-    area = state.start_areas[unit.side]
+    the squares ``taken`` held too; with ``first``, only the first of them (or none)."""
+    ordered, ground = _deploy_ground(state, unit.side)
+    occupied = state.occupied
+    size = unit.size
     out = []
-    for anchor in sorted(area, key=lambda s: (s[1], s[0])):
-        space = footprint(anchor, unit.size)
-        if all(sq in area and state.grid.contains(sq) and sq not in state.occupied
-               and sq not in taken and state.terrain(sq).move_cost is not None
-               and state.terrain(sq).can_end for sq in space):
+    for anchor in ordered:
+        if size == 1:
+            ok = anchor in ground and anchor not in occupied and anchor not in taken
+        else:
+            ok = all(sq in ground and sq not in occupied and sq not in taken
+                     for sq in footprint(anchor, size))
+        if ok:
             out.append(anchor)
+            if first:
+                break
     return out
 
 

@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from warhost.core.metering import GEOMETRY, count
 from warhost.geometry.grid import Grid, Square, footprint, space_distance
 from warhost.rulesets.fantasy_battle import _kernels
+from warhost.rulesets.fantasy_battle._ranks import RankSet
 from warhost.rulesets.fantasy_battle.model import Options
 from warhost.rulesets.fantasy_battle.terrain import TERRAIN, TerrainKind
 
@@ -184,6 +186,10 @@ class FBState:
         self.over = False
         self.reason = ""
         self.start_areas: dict[str, set[Square]] = {}
+        # Per side: (its start area, its size, the grid, its version, the area in order, its
+        # open ground), kept by setup.legal_deploy_squares.
+        self.deploy_ground: dict[
+            str, tuple[set[Square], int, Grid, int, list[Square], set[Square]]] = {}
         self.victory_areas: list[dict[str, Any]] = []
         self.start_strength: dict[str, int] = {}
         self.turn_feats: set[str] = set()  # who used a Feat this turn (FB-FEAT-03)
@@ -193,8 +199,11 @@ class FBState:
         self.last_plan: dict[str, tuple[str, str]] = {}
         # What the compiled movement searches read about the units (see unit_table).
         self._table: np.ndarray | None = None
+        self._owner: np.ndarray | None = None
         self._table_rows: dict[str, int] = {}
         self.table_version = next(_TABLE_VERSIONS)
+        # The groups still to activate, while a round is played (see :class:`Readiness`).
+        self.readiness: Readiness | None = None
 
     def unit_order(self) -> dict[str, int]:
         """Each unit's position in the army lists (the order results are reported in)."""
@@ -225,9 +234,32 @@ class FBState:
             self._table_rows = {uid: r for r, uid in enumerate(units)}
             table = np.zeros((len(units), _kernels.UNIT_FIELDS), np.int64)
             self._table = table
+            grid = self.grid
+            self._owner = np.full((grid.width + 2) * (grid.height + 2), -1, np.int64)
             for unit in units.values():
                 self._write_row(table, unit)
         return table
+
+    def unit_grid(self) -> np.ndarray:
+        """Per padded square index (``(y + 1) * (width + 2) + x + 1``, as the compiled searches
+        number squares) the :meth:`unit_table` row of the unit standing there, or -1: which
+        units are near a square, without a look at the others. Kept with the unit table."""
+        self.unit_table()
+        owner = self._owner
+        assert owner is not None
+        return owner
+
+    def _own(self, row: int, x: int, y: int, size: int, value: int) -> None:
+        """Write ``value`` into :meth:`unit_grid` under the space of ``size`` at ``(x, y)``
+        (clearing, -1, only the squares still showing ``row``)."""
+        owner = self._owner
+        assert owner is not None
+        pw = self.grid.width + 2
+        for dy in range(size):
+            i = (y + dy + 1) * pw + x + 1
+            for k in range(i, i + size):
+                if value >= 0 or owner[k] == row:
+                    owner[k] = value
 
     def table_row(self, unit: Unit) -> int:
         """The unit's row in :meth:`unit_table` (call that first)."""
@@ -249,6 +281,9 @@ class FBState:
         if row is None:
             return  # a unit added since: the table is built again when next asked for
         self.table_version = next(_TABLE_VERSIONS)
+        if table[row, _kernels.U_ACTIVE]:  # the squares it held before
+            self._own(row, int(table[row, _kernels.U_X]), int(table[row, _kernels.U_Y]),
+                      int(table[row, _kernels.U_SIZE]), -1)
         anchor = unit.anchor
         if anchor is None or unit.status != ON_MAP:
             table[row, _kernels.U_ACTIVE] = 0
@@ -257,6 +292,7 @@ class FBState:
         fdx, fdy = facing if facing is not None and unit.cls == "pike" else (0, 0)
         table[row] = (1, anchor[0], anchor[1], unit.size, self.sides.index(unit.side), fdx, fdy,
                       0 if unit.type == "cavalry" else 1)
+        self._own(row, anchor[0], anchor[1], unit.size, row)
 
     def set_facing(self, unit: Unit, facing: Square | None) -> None:
         """Turn a unit (a Pike's facing; None for units without one)."""
@@ -265,8 +301,12 @@ class FBState:
 
     def set_status(self, unit: Unit, status: str) -> None:
         """Set a unit's status (on the map, defeated or in the pool)."""
+        was = unit.status == ON_MAP and unit.anchor is not None
         unit.status = status
         self.sync(unit)
+        readiness = self.readiness
+        if readiness is not None and was != (status == ON_MAP and unit.anchor is not None):
+            readiness.unit_changed(unit, not was)
 
     # --- placement -----------------------------------------------------------------------
     def squares_of(self, unit: Unit) -> tuple[Square, ...]:
@@ -298,6 +338,9 @@ class FBState:
             else:
                 for sq in footprint(anchor, unit.size):
                     occupied[sq] = uid
+        readiness = self.readiness
+        if readiness is not None and on_map and (old is None) != (anchor is None):
+            readiness.unit_changed(unit, anchor is not None)
         table = self._table
         if table is None:
             return
@@ -307,6 +350,17 @@ class FBState:
             self.table_version = next(_TABLE_VERSIONS)
             table[row, _kernels.U_X] = anchor[0]
             table[row, _kernels.U_Y] = anchor[1]
+            owner = self._owner
+            assert owner is not None
+            if single:  # _own, inlined for the common 1x1 step
+                pw = self.grid.width + 2
+                here = (old[1] + 1) * pw + old[0] + 1
+                if owner[here] == row:
+                    owner[here] = -1
+                owner[(anchor[1] + 1) * pw + anchor[0] + 1] = row
+            else:
+                self._own(row, old[0], old[1], unit.size, -1)
+                self._own(row, anchor[0], anchor[1], unit.size, row)
         else:
             self._write_row(table, unit)
 
@@ -408,6 +462,12 @@ class FBState:
                 groups.append(unit.id)
         return groups
 
+    def start_readiness(self) -> Readiness:
+        """Keep track of the groups still to activate (at the start of a round, every unit and
+        squad not activated yet); :meth:`activation_groups` with ``ready`` without a scan."""
+        self.readiness = Readiness(self)
+        return self.readiness
+
     # --- serialisation --------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain data."""
@@ -427,3 +487,83 @@ class FBState:
     def copy(self) -> FBState:
         """A deep copy, for look-ahead and undo."""
         return copy.deepcopy(self)
+
+
+class Readiness:
+    """Each side's activation groups (FB-AMB-10) in :meth:`FBState.activation_groups` order,
+    and which of them are ready (a member on the map, not activated yet): kept up to date by the
+    state when a unit enters or leaves the map and by the game loop when a group activates, so
+    a turn needs no scan of the army. Squads and squad membership must not change meanwhile
+    (they change only between rounds)."""
+
+    def __init__(self, state: FBState) -> None:
+        units = state.units
+        self.groups: dict[str, list[str]] = {side: [] for side in state.sides}
+        self.position: dict[str, int] = {}
+        self.member_of: dict[str, str] = {}
+        self.present: dict[str, int] = {}
+        self.squads: dict[str, Squad] = {}
+        ready: dict[str, list[int]] = {side: [] for side in state.sides}
+        for squad in state.squads.values():
+            groups = self.groups[squad.side]
+            self.squads[squad.id] = squad
+            self.position[squad.id] = len(groups)
+            present = 0
+            for member in squad.members:
+                self.member_of[member] = squad.id
+                unit = units[member]
+                if unit.status == ON_MAP and unit.anchor is not None:
+                    present += 1
+            self.present[squad.id] = present
+            if present and not squad.activated:
+                ready[squad.side].append(len(groups))
+            groups.append(squad.id)
+        self.solo: dict[str, Unit] = {}
+        for unit in units.values():
+            if unit.squad is None:
+                groups = self.groups[unit.side]
+                self.solo[unit.id] = unit
+                self.position[unit.id] = len(groups)
+                if unit.status == ON_MAP and unit.anchor is not None and not unit.activated:
+                    ready[unit.side].append(len(groups))
+                groups.append(unit.id)
+        self.sets = {side: RankSet(len(self.groups[side]), ready[side]) for side in state.sides}
+        count(GEOMETRY, len(units))  # one look at every unit a round
+
+    def count(self, side: str) -> int:
+        """How many groups of ``side`` are ready."""
+        return self.sets[side].total
+
+    def group(self, side: str, index: int) -> str:
+        """The ``index``-th ready group of ``side`` (in :meth:`FBState.activation_groups`
+        order)."""
+        return self.groups[side][self.sets[side].kth(index)]
+
+    def ready(self, side: str) -> list[str]:
+        """The ready groups of ``side``, in order."""
+        groups = self.groups[side]
+        flags = self.sets[side]
+        return [gid for i, gid in enumerate(groups) if i in flags]
+
+    def activated(self, side: str, gid: str) -> None:
+        """Group ``gid`` has been activated: no longer ready."""
+        self.sets[side].discard(self.position[gid])
+
+    def unit_changed(self, unit: Unit, on_map: bool) -> None:
+        """``unit`` has entered (``on_map``) or left the map."""
+        sid = self.member_of.get(unit.id)
+        if sid is not None:
+            present = self.present[sid] + (1 if on_map else -1)
+            self.present[sid] = present
+            squad = self.squads[sid]
+            flags = self.sets[squad.side]
+            if present > 0 and not squad.activated:
+                flags.add(self.position[sid])
+            else:
+                flags.discard(self.position[sid])
+        if unit.id in self.solo:
+            flags = self.sets[unit.side]
+            if on_map and not unit.activated:
+                flags.add(self.position[unit.id])
+            else:
+                flags.discard(self.position[unit.id])
