@@ -1,0 +1,274 @@
+"""What the `fantasy-battle` AI remembers between decisions, kept in step with the battle.
+
+The AI asks the same questions of a position many times (whom to activate, which member acts,
+its plan): the attacks each unit could make now and how near its nearest enemy stands. A
+:class:`Board` keeps those answers per unit and, when the units change, forgets only the
+answers the change can touch. It learns what changed by comparing the state's unit table
+(:meth:`FBState.unit_table`: anchor, status, size, type and facing of every unit) with its own
+copy; a change of anything else the answers read (wounds, Fate Points and Feats spent, the map)
+makes a new board.
+
+Work counted (:mod:`warhost.core.metering`): :data:`GEOMETRY` for the distances and attack
+scans the AI makes for single units and destinations; :data:`AI_TABLE` for the rows of the
+unit table the AI reads whole (comparing it with its copy, finding whom a change touches,
+filtering enemies by distance). Both are the AI's own work only, not the rules'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from warhost.core.metering import GEOMETRY, count
+from warhost.rulesets.fantasy_battle import _kernels
+from warhost.rulesets.fantasy_battle.state import MOVE, RANK_DICE, FBState, Unit
+
+AI_TABLE = "ai-table-rows"
+"""Rows of the unit table read whole by the AI (vectorised passes over the army)."""
+
+_ACTIVE = _kernels.U_ACTIVE
+_X = _kernels.U_X
+_Y = _kernels.U_Y
+_SIZE = _kernels.U_SIZE
+_SIDE = _kernels.U_SIDE
+_FDX = _kernels.U_FDX
+_FDY = _kernels.U_FDY
+_DOUBLING = _kernels.U_DOUBLING
+
+# How far beyond a unit's reach a change can still alter its attacks and their odds: the
+# target's neighbours (flanking), units on a line of fire, friends next to an archer, with
+# room for 2x2 spaces at every step.
+_SLACK = 8
+_EVERYWHERE = 1 << 40
+
+AttackList = list[tuple[str, str, float]]
+
+
+def box_gaps(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
+             box: tuple[int, int, int, int]) -> np.ndarray:
+    """Chebyshev gaps between boxes (x0, y0)-(x1, y1) and ``box``, as space_distance."""
+    bx0, by0, bx1, by1 = box
+    dx = np.maximum(bx0 - x1, x0 - bx1)
+    dy = np.maximum(by0 - y1, y0 - by1)
+    result: np.ndarray = np.maximum(np.maximum(dx, dy), 0)
+    return result
+
+
+def _special_key(units: list[Unit]) -> tuple[Any, ...]:
+    return tuple((u.wounded, u.fate_spent, u.feats_used_since_entry, u.dismounted, u.rank)
+                 for u in units)
+
+
+class Board:
+    """The AI's answers about one battle state, per unit, forgotten when a change touches them."""
+
+    def __init__(self, state: FBState) -> None:
+        self.state = state
+        units = list(state.units.values())
+        self.units = units
+        self.uids = [u.id for u in units]
+        self.count = len(units)
+        table = state.unit_table()
+        self.table = table.copy()
+        self.version = state.table_version
+        self.grid_version = state.grid._version
+        # Wounds, Fate Points and Feats change only for Champions and units with Fate or Feats.
+        self.special = [u for u in units if u.rank == "champion" or u.fate or u.feats]
+        self.special_key = _special_key(self.special)
+        opts = state.options
+        # Archers stay archers when they dismount or come back (Mounted Archer <-> Archer).
+        self.archer = np.array([u.is_archer for u in units], dtype=bool)
+        self.side_of = {side: i for i, side in enumerate(state.sides)}
+        self.reach = np.where(self.archer, max(opts.max_range, 1), 1) + _SLACK
+        # Abilities reaching allies: their holder's changes reach as far as the abilities.
+        extra = np.zeros(len(units), dtype=np.int64)
+        for row, unit in enumerate(units):
+            ranges = [a.range for a in unit.abilities if a.affects != "self"]
+            if ranges:
+                extra[row] = _EVERYWHERE if None in ranges else max(r for r in ranges if r)
+        self.extra = extra
+        self.weight = np.array([0.15 * RANK_DICE[u.rank] for u in units])
+        self.attacks: dict[str, AttackList] = {}
+        self.nearest = np.full(len(units), -1, dtype=np.int64)
+
+    def fresh(self, state: FBState) -> bool:
+        """Whether this board still describes ``state`` (else make a new one)."""
+        return (state is self.state and len(state.units) == self.count
+                and state.grid._version == self.grid_version
+                and _special_key(self.special) == self.special_key)
+
+    def update(self) -> None:
+        """Forget the answers that the changes since the last call can touch."""
+        state = self.state
+        table = state.unit_table()
+        if state.table_version == self.version:
+            return
+        self.version = state.table_version
+        old = self.table
+        count(AI_TABLE, len(table))
+        changed = np.flatnonzero((table != old).any(axis=1))
+        if not len(changed):
+            return
+        boxes: list[tuple[int, int, int, int]] = []
+        sides: list[int] = []
+        extras: list[int] = []
+        enemy_drop: list[bool] = []  # for the nearest: True for an old space (gap <= nearest)
+        for row in changed.tolist():
+            for was, source in ((True, old), (False, table)):
+                if source[row, _ACTIVE]:
+                    x, y, s = int(source[row, _X]), int(source[row, _Y]), int(source[row, _SIZE])
+                    boxes.append((x, y, x + s - 1, y + s - 1))
+                    sides.append(int(source[row, _SIDE]))
+                    extras.append(int(self.extra[row]))
+                    enemy_drop.append(was)
+        x0 = table[:, _X]
+        y0 = table[:, _Y]
+        x1 = x0 + table[:, _SIZE] - 1
+        y1 = y0 + table[:, _SIZE] - 1
+        side = table[:, _SIDE]
+        stale = np.zeros(len(table), dtype=bool)
+        stale[changed] = True
+        near_stale = stale.copy()
+        nearest = self.nearest
+        known = nearest >= 0
+        count(AI_TABLE, len(table) * len(boxes))
+        for box, box_side, extra, was in zip(boxes, sides, extras, enemy_drop):
+            gaps = box_gaps(x0, y0, x1, y1, box)
+            stale |= gaps <= self.reach + extra
+            other = side != box_side
+            if was:
+                near_stale |= known & other & (gaps <= nearest)
+            else:
+                near_stale |= known & other & (gaps < nearest)
+        attacks = self.attacks
+        if attacks:
+            uids = self.uids
+            for row in np.flatnonzero(stale).tolist():
+                attacks.pop(uids[row], None)
+        nearest[near_stale] = -1
+        self.table = table.copy()
+
+    # --- answers ---------------------------------------------------------------------------
+    def enemy_rows(self, side: str) -> np.ndarray:
+        """Rows of the enemies of ``side`` on the map, in army order."""
+        table = self.state.unit_table()
+        count(AI_TABLE, len(table))
+        mask = (table[:, _ACTIVE] != 0) & (table[:, _SIDE] != self.side_of[side])
+        result: np.ndarray = np.flatnonzero(mask)
+        return result
+
+    def friend_rows(self, side: str) -> np.ndarray:
+        """Rows of the units of ``side`` on the map, in army order."""
+        table = self.state.unit_table()
+        count(AI_TABLE, len(table))
+        mask = (table[:, _ACTIVE] != 0) & (table[:, _SIDE] == self.side_of[side])
+        result: np.ndarray = np.flatnonzero(mask)
+        return result
+
+    def boxes(self, rows: np.ndarray) -> np.ndarray:
+        """Bounding boxes (x0, y0, x1, y1) of the units in ``rows``."""
+        table = self.state.unit_table()
+        x = table[rows, _X]
+        y = table[rows, _Y]
+        s = table[rows, _SIZE] - 1
+        return np.stack([x, y, x + s, y + s], axis=1)
+
+    def nearest_of(self, units: list[Unit]) -> list[int | None]:
+        """Distance from each unit (on the map) to its nearest enemy; None without enemies."""
+        state = self.state
+        nearest = self.nearest
+        out: list[int] = []
+        missing: dict[str, list[int]] = {}
+        for unit in units:
+            row = state.table_row(unit)
+            known = int(nearest[row])
+            if known < 0:
+                missing.setdefault(unit.side, []).append(row)
+            out.append(known)
+        for side, rows in missing.items():
+            enemies = self.enemy_rows(side)
+            if not len(enemies):
+                continue
+            eb = self.boxes(enemies)
+            ub = self.boxes(np.array(rows))
+            count(AI_TABLE, len(rows) * len(enemies))
+            dx = np.maximum(eb[None, :, 0] - ub[:, None, 2], ub[:, None, 0] - eb[None, :, 2])
+            dy = np.maximum(eb[None, :, 1] - ub[:, None, 3], ub[:, None, 1] - eb[None, :, 3])
+            found = np.maximum(np.maximum(dx, dy), 0).min(axis=1)
+            nearest[rows] = found
+        result: list[int | None] = []
+        for unit, kept in zip(units, out):
+            value = int(nearest[state.table_row(unit)]) if kept < 0 else kept
+            result.append(value if value >= 0 else None)
+        return result
+
+    def threat_reach(self, rows: np.ndarray) -> np.ndarray:
+        """How far each unit of ``rows`` threatens: its move and one more (none for Archers)."""
+        table = self.state.unit_table()
+        move = np.where(table[rows, _DOUBLING] != 0, MOVE["infantry"], MOVE["cavalry"])
+        result: np.ndarray = np.where(self.archer[rows], 0, move + 1)
+        return result
+
+    def facings(self, rows: np.ndarray) -> np.ndarray:
+        """(x, y, dx, dy) of the units in ``rows`` that have a front arc."""
+        table = self.state.unit_table()
+        sub = table[rows]
+        keep = (sub[:, _FDX] != 0) | (sub[:, _FDY] != 0)
+        result: np.ndarray = sub[keep][:, [_X, _Y, _FDX, _FDY]]
+        return result
+
+
+def sparse_pairwise_sum(values: np.ndarray, positions: list[int], length: int) -> np.ndarray:
+    """Per row, the sum that NumPy's ``sum(axis=1)`` gives for rows ``length`` long that hold
+    ``values`` (rows x columns) at column ``positions`` (ascending) and zeros elsewhere.
+
+    NumPy adds a row pairwise (blocks of at most 128 in eight lanes, larger ones split in
+    halves), so the rounding depends on where each term stands; adding zero changes nothing, so
+    only the columns with values are visited, in the same order.
+    """
+    rows = values.shape[0]
+    result = _pairwise(values, positions, 0, length, 0, len(positions))
+    return np.zeros(rows) if result is None else result
+
+
+def _add(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    result: np.ndarray = a + b
+    return result
+
+
+def _pairwise(values: np.ndarray, positions: list[int], start: int, n: int,
+              lo: int, hi: int) -> np.ndarray | None:
+    """The pairwise sum of columns ``positions[lo:hi]`` (all in ``[start, start + n)``)."""
+    if lo >= hi:
+        return None
+    if n < 8:
+        res: np.ndarray | None = None
+        for k in range(lo, hi):
+            res = _add(res, values[:, k])
+        return res
+    if n <= 128:
+        lanes: list[np.ndarray | None] = [None] * 8
+        main = start + n - n % 8
+        k = lo
+        while k < hi and positions[k] < main:
+            lane = (positions[k] - start) % 8
+            lanes[lane] = _add(lanes[lane], values[:, k])
+            k += 1
+        res = _add(_add(_add(lanes[0], lanes[1]), _add(lanes[2], lanes[3])),
+                   _add(_add(lanes[4], lanes[5]), _add(lanes[6], lanes[7])))
+        while k < hi:
+            res = _add(res, values[:, k])
+            k += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    split = lo
+    while split < hi and positions[split] < start + n2:
+        split += 1
+    return _add(_pairwise(values, positions, start, n2, lo, split),
+                _pairwise(values, positions, start + n2, n - n2, split, hi))
