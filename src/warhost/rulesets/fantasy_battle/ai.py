@@ -14,11 +14,15 @@ import numpy as np
 
 from warhost.core.commanders import Commander
 from warhost.core.decisions import Decision
-from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, facing_arc, footprint, space_distance
 from warhost.rulesets.fantasy_battle import combat, movement
-from warhost.rulesets.fantasy_battle.ai_board import AttackList, Board, sparse_pairwise_sum
+from warhost.rulesets.fantasy_battle.ai_board import (
+    AttackList,
+    Board,
+    count_geometry,
+    sparse_pairwise_sum,
+)
 from warhost.rulesets.fantasy_battle.odds import success_float
 from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit, _box_gap
 
@@ -68,6 +72,8 @@ class _Field:
         friends = board.friend_rows(unit.side)
         self.friends = friends[friends != own]
         self.friend_boxes = board.boxes(self.friends) if len(self.friends) else None
+        x0, y0, x1, y1 = board.boxes(np.array([own]))[0].tolist()
+        self.own_box = (x0, y0, x1, y1)
 
     def score_anchors(self, anchors: np.ndarray | list[Square],
                       size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -96,13 +102,14 @@ class _Field:
                 in_arc = np.array([any(sq in arcs for sq in footprint(a, size))
                                    for a in anchors], dtype=bool)
         # The nearest enemy of every destination is at most this far.
-        bound = int(gaps.min()) + extent
-        near = gaps <= bound
-        count(GEOMETRY, len(boxes) * int(near.sum()))
-        nearest = _distances(boxes, self.enemy_boxes[near]).min(axis=1)
+        board = self.board
+        side = board.side_of[self.unit.side]
+        foe = board.side_of[board.state.other_side(self.unit.side)]
+        low = int(gaps.min())
+        nearest = board.nearest_gaps(boxes, foe, low, low + extent)
         threat_cols = np.flatnonzero(gaps <= self.reach)
         if len(threat_cols):
-            count(GEOMETRY, len(boxes) * len(threat_cols))
+            count_geometry(len(boxes) * len(threat_cols))
             dist = _distances(boxes, self.enemy_boxes[threat_cols])
             values = (dist <= self.reach[threat_cols][None, :]) * self.weight[threat_cols][None, :]
             threat = sparse_pairwise_sum(values, threat_cols.tolist(), len(self.enemies))
@@ -115,10 +122,8 @@ class _Field:
         else:
             score = -0.3 * threat - 0.2 * nearest
         if self.friend_boxes is not None:
-            fgaps = _gaps(near_box, self.friend_boxes)
-            fnear = fgaps <= int(fgaps.min()) + extent
-            count(GEOMETRY, len(boxes) * int(fnear.sum()))
-            gap = _distances(boxes, self.friend_boxes[fnear]).min(axis=1)
+            low = int(_gaps(near_box, self.friend_boxes).min())
+            gap = board.nearest_gaps(boxes, side, low, low + extent, self.own_box)
             score = score - 0.1 * np.maximum(0, gap - 1)
         return score, nearest
 
@@ -183,7 +188,7 @@ class FantasyBattleAI(Commander):
             if nearest is None or nearest > (state.options.max_range if unit.is_archer else 1):
                 found = []
             else:
-                count(GEOMETRY)
+                count_geometry()
                 found = [(c.kind, c.target,
                           attack_chance(state, unit, state.units[c.target], c.kind))
                          for c in combat.attack_options(state, unit, allow_throw=False)]
@@ -227,7 +232,7 @@ class FantasyBattleAI(Commander):
             space = state.squares_of(unit)
             (x0, y0), (x1, y1) = space[0], space[-1]
             seen: set[str] = set()
-            count(GEOMETRY, (x1 - x0 + 3) * (y1 - y0 + 3))
+            count_geometry((x1 - x0 + 3) * (y1 - y0 + 3))
             for y in range(y0 - 1, y1 + 2):
                 for x in range(x0 - 1, x1 + 2):
                     uid = state.occupied.get((x, y))
@@ -351,7 +356,7 @@ class FantasyBattleAI(Commander):
             assert anchor is not None
             size = unit.size
             enemies = state.enemies(unit.side)
-            count(GEOMETRY, len(enemies))
+            count_geometry(len(enemies))
             by_distance = sorted(enemies, key=lambda e: state.distance(e, unit)
                                  if e.anchor is None else _box_gap(anchor, size, e.anchor, e.size))
             far = frozenset(e.id for e in by_distance[6:])
@@ -379,7 +384,7 @@ class FantasyBattleAI(Commander):
         occupied = state.occupied
         units = state.units
         found: set[str] = set()
-        count(GEOMETRY, (size + 2) * (size + 2))
+        count_geometry((size + 2) * (size + 2))
         for y in range(y0 - 1, y0 + size + 1):
             for x in range(x0 - 1, x0 + size + 1):
                 uid = occupied.get((x, y))

@@ -8,8 +8,9 @@ answers the change can touch. It learns what changed by comparing the state's un
 copy; a change of anything else the answers read (wounds, Fate Points and Feats spent, the map)
 makes a new board.
 
-Work counted (:mod:`warhost.core.metering`): :data:`GEOMETRY` for the distances and attack
-scans the AI makes for single units and destinations; :data:`AI_TABLE` for the rows of the
+Work counted (:mod:`warhost.core.metering`): :data:`GEOMETRY` (and, for the AI alone,
+:data:`AI_GEOMETRY`) for the distances and attack scans the AI makes for single units and
+destinations; :data:`AI_TABLE` for the rows of the
 unit table the AI reads whole (comparing it with its copy, finding whom a change touches,
 filtering enemies by distance). Both are the AI's own work only, not the rules'.
 """
@@ -24,8 +25,17 @@ from warhost.core.metering import GEOMETRY, count
 from warhost.rulesets.fantasy_battle import _kernels
 from warhost.rulesets.fantasy_battle.state import MOVE, RANK_DICE, FBState, Unit
 
+AI_GEOMETRY = "ai-geometry"
+"""The AI's own share of :data:`GEOMETRY` (counted in both)."""
 AI_TABLE = "ai-table-rows"
 """Rows of the unit table read whole by the AI (vectorised passes over the army)."""
+
+
+def count_geometry(amount: int = 1) -> None:
+    """Count ``amount`` geometry queries made by the AI (as :data:`GEOMETRY` and
+    :data:`AI_GEOMETRY`)."""
+    count(GEOMETRY, amount)
+    count(AI_GEOMETRY, amount)
 
 _ACTIVE = _kernels.U_ACTIVE
 _X = _kernels.U_X
@@ -91,6 +101,7 @@ class Board:
         self.weight = np.array([0.15 * RANK_DICE[u.rank] for u in units])
         self.attacks: dict[str, AttackList] = {}
         self.nearest = np.full(len(units), -1, dtype=np.int64)
+        self.prefix: dict[int, np.ndarray] = {}  # per side index: see :meth:`occupancy`
 
     def fresh(self, state: FBState) -> bool:
         """Whether this board still describes ``state`` (else make a new one)."""
@@ -141,6 +152,8 @@ class Board:
                 near_stale |= known & other & (gaps <= nearest)
             else:
                 near_stale |= known & other & (gaps < nearest)
+        for box_side in set(sides):
+            self.prefix.pop(box_side, None)
         attacks = self.attacks
         if attacks:
             uids = self.uids
@@ -174,32 +187,93 @@ class Board:
         s = table[rows, _SIZE] - 1
         return np.stack([x, y, x + s, y + s], axis=1)
 
+    def occupancy(self, side: int) -> np.ndarray:
+        """Prefix sums (height+1 x width+1) of the squares held by side ``side``'s units on
+        the map: entry [y, x] counts those in columns < x of rows < y (kept until they move)."""
+        found = self.prefix.get(side)
+        if found is None:
+            table = self.state.unit_table()
+            grid = self.state.grid
+            count(AI_TABLE, len(table) + grid.width * grid.height)
+            rows = table[(table[:, _ACTIVE] != 0) & (table[:, _SIDE] == side)]
+            held = np.zeros((grid.height, grid.width), dtype=np.int64)
+            for size in np.unique(rows[:, _SIZE]).tolist():
+                these = rows[rows[:, _SIZE] == size]
+                for dy in range(size):
+                    for dx in range(size):
+                        np.add.at(held, (these[:, _Y] + dy, these[:, _X] + dx), 1)
+            found = np.zeros((grid.height + 1, grid.width + 1), dtype=np.int64)
+            found[1:, 1:] = held.cumsum(axis=0).cumsum(axis=1)
+            self.prefix[side] = found
+        return found
+
+    def nearest_gaps(self, boxes: np.ndarray, side: int, low: np.ndarray | int,
+                     high: np.ndarray | int, without: tuple[int, int, int, int] | None = None
+                     ) -> np.ndarray:
+        """For each box of ``boxes`` (N x 4), the Chebyshev gap to the nearest square held by
+        side ``side`` (leaving out the box ``without``), knowing it lies in [``low``, ``high``]:
+        the least ``r`` such that the box grown by ``r`` holds such a square (binary search on
+        the side's :meth:`occupancy`)."""
+        prefix = self.occupancy(side)
+        height = prefix.shape[0] - 1
+        width = prefix.shape[1] - 1
+        lo = np.broadcast_to(np.asarray(low, dtype=np.int64), (len(boxes),)).copy()
+        hi = np.broadcast_to(np.asarray(high, dtype=np.int64), (len(boxes),)).copy()
+        bx0, by0, bx1, by1 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+        steps = 0
+        while True:
+            open_ = lo < hi
+            if not open_.any():
+                break
+            steps += 1
+            mid = (lo + hi) // 2
+            xa = np.clip(bx0 - mid, 0, width)
+            xb = np.clip(bx1 + mid + 1, 0, width)
+            ya = np.clip(by0 - mid, 0, height)
+            yb = np.clip(by1 + mid + 1, 0, height)
+            held = prefix[yb, xb] - prefix[ya, xb] - prefix[yb, xa] + prefix[ya, xa]
+            if without is not None:
+                ox = np.minimum(xb, without[2] + 1) - np.maximum(xa, without[0])
+                oy = np.minimum(yb, without[3] + 1) - np.maximum(ya, without[1])
+                held = held - np.maximum(ox, 0) * np.maximum(oy, 0)
+            found = held > 0
+            hi = np.where(open_ & found, mid, hi)
+            lo = np.where(open_ & ~found, mid + 1, lo)
+        count_geometry(len(boxes) * (steps + 1))
+        return lo
+
     def nearest_of(self, units: list[Unit]) -> list[int | None]:
         """Distance from each unit (on the map) to its nearest enemy; None without enemies."""
         state = self.state
         nearest = self.nearest
-        out: list[int] = []
+        rows = [state.table_row(unit) for unit in units]
+        out = [int(nearest[row]) for row in rows]
         missing: dict[str, list[int]] = {}
-        for unit in units:
-            row = state.table_row(unit)
-            known = int(nearest[row])
-            if known < 0:
+        for unit, row, kept in zip(units, rows, out):
+            if kept < 0:
                 missing.setdefault(unit.side, []).append(row)
-            out.append(known)
-        for side, rows in missing.items():
-            enemies = self.enemy_rows(side)
-            if not len(enemies):
+        grid = state.grid
+        for side, these in missing.items():
+            enemy_sides = [i for name, i in self.side_of.items() if name != side]
+            if len(enemy_sides) != 1:  # not two sides: read every enemy
+                enemies = self.enemy_rows(side)
+                if not len(enemies):
+                    continue
+                eb = self.boxes(enemies)
+                ub = self.boxes(np.array(these))
+                count(AI_TABLE, len(these) * len(enemies))
+                dx = np.maximum(eb[None, :, 0] - ub[:, None, 2], ub[:, None, 0] - eb[None, :, 2])
+                dy = np.maximum(eb[None, :, 1] - ub[:, None, 3], ub[:, None, 1] - eb[None, :, 3])
+                nearest[these] = np.maximum(np.maximum(dx, dy), 0).min(axis=1)
                 continue
-            eb = self.boxes(enemies)
-            ub = self.boxes(np.array(rows))
-            count(AI_TABLE, len(rows) * len(enemies))
-            dx = np.maximum(eb[None, :, 0] - ub[:, None, 2], ub[:, None, 0] - eb[None, :, 2])
-            dy = np.maximum(eb[None, :, 1] - ub[:, None, 3], ub[:, None, 1] - eb[None, :, 3])
-            found = np.maximum(np.maximum(dx, dy), 0).min(axis=1)
-            nearest[rows] = found
+            prefix = self.occupancy(enemy_sides[0])
+            if not prefix[-1, -1]:
+                continue
+            nearest[these] = self.nearest_gaps(self.boxes(np.array(these)), enemy_sides[0], 0,
+                                               max(grid.width, grid.height))
         result: list[int | None] = []
-        for unit, kept in zip(units, out):
-            value = int(nearest[state.table_row(unit)]) if kept < 0 else kept
+        for unit, row, kept in zip(units, rows, out):
+            value = int(nearest[row]) if kept < 0 else kept
             result.append(value if value >= 0 else None)
         return result
 
