@@ -173,14 +173,15 @@ class FantasyBattleAI(Commander):
         return self._board_for(state).nearest_of([unit])[0]
 
     # --- attacks from where the units stand, remembered while the board is unchanged ----------
-    def _attacks_now(self, state: FBState, unit: Unit) -> AttackList:
+    def _attacks_now(self, state: FBState, unit: Unit, board: Board | None = None) -> AttackList:
         """(kind, target, chance) of every attack ``unit`` could make now (no Throw).
 
         The answers are kept until a change of the board can touch them (see :class:`Board`):
         choosing whom to activate, which member acts and its plan ask the same questions of
-        the same position one after another.
+        the same position one after another. ``board``: the up-to-date board, if at hand.
         """
-        board = self._board_for(state)
+        if board is None:
+            board = self._board_for(state)
         found = board.attacks.get(unit.id)
         if found is None:
             nearest = board.nearest_of([unit])[0]
@@ -198,30 +199,42 @@ class FantasyBattleAI(Commander):
     def _activate(self, decision: Decision, state: FBState) -> Order | None:
         best, best_score = None, -1e9
         board = self._board_for(state)
-        groups: list[tuple[Order, list[Unit]]] = []
-        everyone: list[Unit] = []
+        scores = board.group_score
+        todo: list[tuple[str, list[Unit]]] = []
         for option in decision.options:
             if option.kind != "activate":
                 continue
             gid = str(option.args[0])
-            squad = state.squads.get(gid)
-            members = [state.units[m] for m in squad.members] if squad else [state.units[gid]]
-            members = [m for m in members if m.on_map]
-            groups.append((option, members))
-            everyone.extend(members)
-        nearest = dict(zip([u.id for u in everyone], board.nearest_of(everyone)))
-        for option, members in groups:
-            score = max((self._urgency(state, m, nearest[m.id]) for m in members),
-                        default=-1e9)
+            if gid not in scores:
+                squad = state.squads.get(gid)
+                members = [state.units[m] for m in squad.members] if squad else [state.units[gid]]
+                todo.append((gid, [m for m in members if m.on_map]))
+        if todo:
+            urgency = self._urgencies(state, board, [m for _, ms in todo for m in ms])
+            for gid, members in todo:
+                scores[gid] = max((urgency[m.id] for m in members), default=-1e9)
+        for option in decision.options:
+            if option.kind != "activate":
+                continue
+            score = scores[str(option.args[0])]
             if score > best_score:
                 best, best_score = option, score
         return best
 
-    def _urgency(self, state: FBState, unit: Unit, nearest: int | None) -> float:
+    def _urgencies(self, state: FBState, board: Board, units: list[Unit]) -> dict[str, float]:
+        """:meth:`_urgency` of each unit (on the map), kept on the board."""
+        kept = board.urgency
+        missing = [u for u in units if u.id not in kept]
+        if missing:
+            for unit, nearest in zip(missing, board.nearest_of(missing)):
+                kept[unit.id] = self._urgency(state, unit, nearest, board)
+        return kept
+
+    def _urgency(self, state: FBState, unit: Unit, nearest: int | None, board: Board) -> float:
         """How much acting now matters: a good attack first, else threats and closeness
         (``nearest``: the distance to the nearest enemy, None without enemies)."""
         best = 0.0
-        for _, target_id, chance in self._attacks_now(state, unit):
+        for _, target_id, chance in self._attacks_now(state, unit, board):
             best = max(best, chance * unit_value(state.units[target_id]))
         if best:
             return 10 + best
@@ -245,8 +258,8 @@ class FantasyBattleAI(Commander):
 
     def _member(self, decision: Decision, state: FBState) -> Order | None:
         members = [state.units[str(o.args[0])] for o in decision.options]
-        nearest = self._board_for(state).nearest_of(members)
-        scores = [self._urgency(state, m, n) for m, n in zip(members, nearest)]
+        urgency = self._urgencies(state, self._board_for(state), members)
+        scores = [urgency[m.id] for m in members]
         return decision.options[scores.index(max(scores))]
 
     # --- a unit's plan -----------------------------------------------------------------------

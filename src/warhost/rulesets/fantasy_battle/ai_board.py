@@ -102,6 +102,12 @@ class Board:
         self.attacks: dict[str, AttackList] = {}
         self.nearest = np.full(len(units), -1, dtype=np.int64)
         self.prefix: dict[int, np.ndarray] = {}  # per side index: see :meth:`occupancy`
+        # The AI's urgency of each unit (from its attacks and nearest enemy) and the best of
+        # each activation group's members (groups as the activate decision names them).
+        self.urgency: dict[str, float] = {}
+        self.group_score: dict[str, float] = {}
+        self.group_of = [u.id if u.squad is None or u.squad not in state.squads else u.squad
+                         for u in units]
 
     def fresh(self, state: FBState) -> bool:
         """Whether this board still describes ``state`` (else make a new one)."""
@@ -155,11 +161,18 @@ class Board:
         for box_side in set(sides):
             self.prefix.pop(box_side, None)
         attacks = self.attacks
+        uids = self.uids
         if attacks:
-            uids = self.uids
             for row in np.flatnonzero(stale).tolist():
                 attacks.pop(uids[row], None)
         nearest[near_stale] = -1
+        urgency = self.urgency
+        group_score = self.group_score
+        if urgency or group_score:
+            group_of = self.group_of
+            for row in np.flatnonzero(stale | near_stale).tolist():
+                urgency.pop(uids[row], None)
+                group_score.pop(group_of[row], None)
         self.table = table.copy()
 
     # --- answers ---------------------------------------------------------------------------
@@ -227,10 +240,10 @@ class Board:
                 break
             steps += 1
             mid = (lo + hi) // 2
-            xa = np.clip(bx0 - mid, 0, width)
-            xb = np.clip(bx1 + mid + 1, 0, width)
-            ya = np.clip(by0 - mid, 0, height)
-            yb = np.clip(by1 + mid + 1, 0, height)
+            xa = np.maximum(bx0 - mid, 0)
+            xb = np.minimum(bx1 + mid + 1, width)
+            ya = np.maximum(by0 - mid, 0)
+            yb = np.minimum(by1 + mid + 1, height)
             held = prefix[yb, xb] - prefix[ya, xb] - prefix[yb, xa] + prefix[ya, xa]
             if without is not None:
                 ox = np.minimum(xb, without[2] + 1) - np.maximum(xa, without[0])
