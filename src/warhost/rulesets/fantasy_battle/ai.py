@@ -173,18 +173,21 @@ class FantasyBattleAI(Commander):
         return self._board_for(state).nearest_of([unit])[0]
 
     # --- attacks from where the units stand, remembered while the board is unchanged ----------
-    def _attacks_now(self, state: FBState, unit: Unit, board: Board | None = None) -> AttackList:
+    def _attacks_now(self, state: FBState, unit: Unit, board: Board | None = None,
+                     nearest: int | None = -1) -> AttackList:
         """(kind, target, chance) of every attack ``unit`` could make now (no Throw).
 
         The answers are kept until a change of the board can touch them (see :class:`Board`):
         choosing whom to activate, which member acts and its plan ask the same questions of
-        the same position one after another. ``board``: the up-to-date board, if at hand.
+        the same position one after another. ``board``: the up-to-date board, and
+        ``nearest``: the distance to the unit's nearest enemy, if at hand.
         """
         if board is None:
             board = self._board_for(state)
         found = board.attacks.get(unit.id)
         if found is None:
-            nearest = board.nearest_of([unit])[0]
+            if nearest == -1:
+                nearest = board.nearest_of([unit])[0]
             # Melee needs an enemy next to it, shooting one in range: else no attack at all.
             if nearest is None or nearest > (state.options.max_range if unit.is_archer else 1):
                 found = []
@@ -234,7 +237,7 @@ class FantasyBattleAI(Commander):
         """How much acting now matters: a good attack first, else threats and closeness
         (``nearest``: the distance to the nearest enemy, None without enemies)."""
         best = 0.0
-        for _, target_id, chance in self._attacks_now(state, unit, board):
+        for _, target_id, chance in self._attacks_now(state, unit, board, nearest):
             best = max(best, chance * unit_value(state.units[target_id]))
         if best:
             return 10 + best

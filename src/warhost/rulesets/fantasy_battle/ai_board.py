@@ -47,9 +47,10 @@ _FDY = _kernels.U_FDY
 _DOUBLING = _kernels.U_DOUBLING
 
 # How far beyond a unit's reach a change can still alter its attacks and their odds: the
-# target's neighbours (flanking), units on a line of fire, friends next to an archer, with
-# room for 2x2 spaces at every step.
-_SLACK = 8
+# target's neighbours (flanking, friends of an archer next to its target: one step past the
+# target, plus one for a 2x2 target) and the units on a line of fire (within the reach), and
+# one to spare.
+_SLACK = 3
 _EVERYWHERE = 1 << 40
 
 AttackList = list[tuple[str, str, float]]
