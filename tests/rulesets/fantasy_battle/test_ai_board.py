@@ -18,7 +18,7 @@ from warhost.core.engine import run_battle
 from warhost.core.orders import Order
 from warhost.core.scenario import Scenario, load_scenario, scenario_from_data
 from warhost.rulesets.fantasy_battle import FantasyBattle
-from warhost.rulesets.fantasy_battle.ai import FantasyBattleAI
+from warhost.rulesets.fantasy_battle.ai import FantasyBattleAI, attack_chance
 from warhost.rulesets.fantasy_battle.ai_board import Board, sparse_pairwise_sum
 from warhost.rulesets.fantasy_battle.state import FBState
 
@@ -26,7 +26,8 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "fantasy-battle"
 
 
 class CheckingAI(FantasyBattleAI):
-    """The AI, checking its board against fresh answers every ``every`` decisions."""
+    """The AI, checking its board against fresh answers every ``every`` decisions (attacks,
+    odds, nearest enemies, urgencies and group scores)."""
 
     def __init__(self, every: int = 1) -> None:
         self.every = every
@@ -57,6 +58,11 @@ class CheckingAI(FantasyBattleAI):
             if nearest >= 0 and unit.on_map:
                 enemies = state.enemies(unit.side)
                 assert nearest == min(state.distance(unit, e) for e in enemies), unit.id
+                self.checked += 1
+        for (aid, tid, kind), (_, chance) in board.chances.items():
+            attacker, target = state.units[aid], state.units[tid]
+            if attacker.on_map and target.on_map:
+                assert chance == attack_chance(state, attacker, target, kind), (aid, tid)
                 self.checked += 1
         on_map = [state.units[uid] for uid in board.urgency if state.units[uid].on_map]
         expected = fresh._urgencies(state, fresh._board, on_map)

@@ -8,6 +8,7 @@ charges when the charge lands, and spends Fate Points and Feats when they change
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -193,9 +194,12 @@ class FantasyBattleAI(Commander):
                 found = []
             else:
                 count_geometry()
-                found = [(c.kind, c.target,
-                          attack_chance(state, unit, state.units[c.target], c.kind))
-                         for c in combat.attack_options(state, unit, allow_throw=False)]
+                found = []
+                for c in combat.attack_options(state, unit, allow_throw=False):
+                    target = state.units[c.target]
+                    chance = board.chance_of(unit, target, c.kind, partial(
+                        attack_chance, state, unit, target, c.kind))
+                    found.append((c.kind, c.target, chance))
             board.attacks[unit.id] = found
         return found
 

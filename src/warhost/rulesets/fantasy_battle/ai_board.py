@@ -17,6 +17,7 @@ filtering enemies by distance). Both are the AI's own work only, not the rules'.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,9 @@ _DOUBLING = _kernels.U_DOUBLING
 # one to spare.
 _SLACK = 3
 _EVERYWHERE = 1 << 40
+# How far around the box of an attacker and its target a change can alter the odds: the
+# target's neighbours (flanking), with one to spare.
+_PAIR_SLACK = 3
 
 AttackList = list[tuple[str, str, float]]
 
@@ -109,6 +113,12 @@ class Board:
         self.group_score: dict[str, float] = {}
         self.group_of = [u.id if u.squad is None or u.squad not in state.squads else u.squad
                          for u in units]
+        # Odds of one attack, kept while nothing changes near the two units (see chance_of).
+        self.chances: dict[tuple[str, str, str], tuple[int, float]] = {}
+        self.pair_keys: list[tuple[str, str, str]] = []
+        self.pair_boxes: list[tuple[int, int, int, int]] = []
+        self.pair_array = np.zeros((0, 4), dtype=np.int64)
+        self.pair_alive = np.zeros(0, dtype=bool)
 
     def fresh(self, state: FBState) -> bool:
         """Whether this board still describes ``state`` (else make a new one)."""
@@ -161,6 +171,8 @@ class Board:
                 near_stale |= known & other & (gaps < nearest)
         for box_side in set(sides):
             self.prefix.pop(box_side, None)
+        if self.chances:
+            self._forget_chances(boxes, extras)
         attacks = self.attacks
         uids = self.uids
         if attacks:
@@ -175,6 +187,56 @@ class Board:
                 urgency.pop(uids[row], None)
                 group_score.pop(group_of[row], None)
         self.table = table.copy()
+
+    def _forget_chances(self, boxes: list[tuple[int, int, int, int]], extras: list[int]) -> None:
+        """Drop the odds of the attacks whose surroundings the changed ``boxes`` touch."""
+        if len(self.pair_array) < len(self.pair_boxes):
+            fresh = np.array(self.pair_boxes[len(self.pair_array):], dtype=np.int64)
+            self.pair_array = np.concatenate([self.pair_array, fresh])
+            self.pair_alive = np.concatenate([self.pair_alive,
+                                              np.ones(len(fresh), dtype=bool)])
+        pairs = self.pair_array
+        count(AI_TABLE, len(pairs) * len(boxes))
+        hit = np.zeros(len(pairs), dtype=bool)
+        for (bx0, by0, bx1, by1), extra in zip(boxes, extras):
+            reach = _PAIR_SLACK + min(extra, 1 << 20)
+            hit |= ((pairs[:, 0] - reach <= bx1) & (bx0 <= pairs[:, 2] + reach)
+                    & (pairs[:, 1] - reach <= by1) & (by0 <= pairs[:, 3] + reach))
+        hit &= self.pair_alive
+        keys = self.pair_keys
+        chances = self.chances
+        for index in np.flatnonzero(hit).tolist():
+            chances.pop(keys[index], None)
+        self.pair_alive[hit] = False
+        if len(keys) > 1000 and len(keys) > 4 * len(chances):
+            # Start the lists again with the odds still kept.
+            kept = list(chances.items())
+            self.pair_keys = [k for k, _ in kept]
+            self.pair_boxes = [self.pair_boxes[i] for _, (i, _) in kept]
+            self.chances = {k: (n, c) for n, (k, (_, c)) in enumerate(kept)}
+            self.pair_array = np.zeros((0, 4), dtype=np.int64)
+            self.pair_alive = np.zeros(0, dtype=bool)
+
+    def chance_of(self, attacker: Unit, target: Unit, kind: str,
+                  work: Callable[[], float]) -> float:
+        """The odds ``work()`` gives of ``attacker`` attacking ``target`` (``kind``) from where
+        both stand, kept until a unit changes within reach of the box around both (the odds
+        read the two units, the units next to the target and those on the lines between
+        them, and the friends whose abilities reach either)."""
+        key = (attacker.id, target.id, kind)
+        kept = self.chances.get(key)
+        if kept is not None:
+            return kept[1]
+        chance = work()
+        a = attacker.anchor
+        t = target.anchor
+        assert a is not None and t is not None
+        box = (min(a[0], t[0]), min(a[1], t[1]), max(a[0] + attacker.size, t[0] + target.size) - 1,
+               max(a[1] + attacker.size, t[1] + target.size) - 1)
+        self.chances[key] = (len(self.pair_keys), chance)
+        self.pair_keys.append(key)
+        self.pair_boxes.append(box)
+        return chance
 
     # --- answers ---------------------------------------------------------------------------
     def enemy_rows(self, side: str) -> np.ndarray:
