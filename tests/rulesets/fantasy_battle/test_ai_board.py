@@ -64,6 +64,7 @@ class CheckingAI(FantasyBattleAI):
             if attacker.on_map and target.on_map:
                 assert chance == attack_chance(state, attacker, target, kind), (aid, tid)
                 self.checked += 1
+        self.check_nearest_search(board)
         on_map = [state.units[uid] for uid in board.urgency if state.units[uid].on_map]
         expected = fresh._urgencies(state, fresh._board, on_map)
         for unit in on_map:
@@ -75,6 +76,27 @@ class CheckingAI(FantasyBattleAI):
             members = [m for m in members if m.on_map]
             want = fresh._urgencies(state, fresh._board, members)
             assert score == max((want[m.id] for m in members), default=-1e9), gid
+
+
+    def check_nearest_search(self, board: Board) -> None:
+        """The compiled and the NumPy nearest searches agree (when numba is there)."""
+        grid = board.state.grid
+        rng = np.random.default_rng(self.seen)
+        size = int(rng.integers(1, 3))
+        anchors = rng.integers(0, [grid.width - size + 1, grid.height - size + 1], (40, 2))
+        boxes = np.concatenate([anchors, anchors + size - 1], axis=1).astype(np.int64)
+        top = max(grid.width, grid.height)
+        for side in range(len(board.state.sides)):
+            if not board.occupancy(side)[-1, -1]:
+                continue
+            without = tuple(int(v) for v in boxes[0])
+            for skip in (None, without):
+                answers = []
+                for compiled in (True, False):
+                    board.compiled = compiled
+                    answers.append(board.nearest_gaps(boxes, side, 0, top, skip))  # type: ignore[arg-type]
+                board.compiled = True
+                assert np.array_equal(answers[0], answers[1])
 
 
 def _play(scenario: Scenario, seed: int, every: int) -> int:

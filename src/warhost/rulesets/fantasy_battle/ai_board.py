@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from warhost.core.metering import GEOMETRY, count
-from warhost.rulesets.fantasy_battle import _kernels
+from warhost.rulesets.fantasy_battle import _ai_kernels, _kernels
 from warhost.rulesets.fantasy_battle.state import MOVE, RANK_DICE, FBState, Unit
 
 AI_GEOMETRY = "ai-geometry"
@@ -107,6 +107,8 @@ class Board:
         self.attacks: dict[str, AttackList] = {}
         self.nearest = np.full(len(units), -1, dtype=np.int64)
         self.prefix: dict[int, np.ndarray] = {}  # per side index: see :meth:`occupancy`
+        self.rows: dict[int, np.ndarray] = {}  # per side index: see :meth:`side_rows`
+        self.compiled = True  # use the compiled search when there is one (tests turn it off)
         # The AI's urgency of each unit (from its attacks and nearest enemy) and the best of
         # each activation group's members (groups as the activate decision names them).
         self.urgency: dict[str, float] = {}
@@ -171,6 +173,7 @@ class Board:
                 near_stale |= known & other & (gaps < nearest)
         for box_side in set(sides):
             self.prefix.pop(box_side, None)
+            self.rows.pop(box_side, None)
         if self.chances:
             self._forget_chances(boxes, extras)
         attacks = self.attacks
@@ -239,8 +242,22 @@ class Board:
         return chance
 
     # --- answers ---------------------------------------------------------------------------
+    def side_rows(self, side: int) -> np.ndarray:
+        """Rows of the units of side number ``side`` on the map, in army order (kept until
+        they change)."""
+        found = self.rows.get(side)
+        if found is None:
+            table = self.state.unit_table()
+            count(AI_TABLE, len(table))
+            found = np.flatnonzero((table[:, _ACTIVE] != 0) & (table[:, _SIDE] == side))
+            self.rows[side] = found
+        return found
+
     def enemy_rows(self, side: str) -> np.ndarray:
         """Rows of the enemies of ``side`` on the map, in army order."""
+        others = [i for name, i in self.side_of.items() if name != side]
+        if len(others) == 1:
+            return self.side_rows(others[0])
         table = self.state.unit_table()
         count(AI_TABLE, len(table))
         mask = (table[:, _ACTIVE] != 0) & (table[:, _SIDE] != self.side_of[side])
@@ -249,11 +266,7 @@ class Board:
 
     def friend_rows(self, side: str) -> np.ndarray:
         """Rows of the units of ``side`` on the map, in army order."""
-        table = self.state.unit_table()
-        count(AI_TABLE, len(table))
-        mask = (table[:, _ACTIVE] != 0) & (table[:, _SIDE] == self.side_of[side])
-        result: np.ndarray = np.flatnonzero(mask)
-        return result
+        return self.side_rows(self.side_of[side])
 
     def boxes(self, rows: np.ndarray) -> np.ndarray:
         """Bounding boxes (x0, y0, x1, y1) of the units in ``rows``."""
@@ -291,10 +304,20 @@ class Board:
         the least ``r`` such that the box grown by ``r`` holds such a square (binary search on
         the side's :meth:`occupancy`)."""
         prefix = self.occupancy(side)
-        height = prefix.shape[0] - 1
-        width = prefix.shape[1] - 1
         lo = np.broadcast_to(np.asarray(low, dtype=np.int64), (len(boxes),)).copy()
         hi = np.broadcast_to(np.asarray(high, dtype=np.int64), (len(boxes),)).copy()
+        if _ai_kernels.nearest_search is not None and self.compiled:
+            skip = np.array(without if without is not None else (0, 0, -1, -1), dtype=np.int64)
+            found: np.ndarray = _ai_kernels.nearest_search(prefix, boxes, lo, hi, skip)
+            count_geometry(len(boxes) * (int((hi - lo).max(initial=0)).bit_length() + 1))
+            return found
+        return self._nearest_numpy(prefix, boxes, lo, hi, without)
+
+    def _nearest_numpy(self, prefix: np.ndarray, boxes: np.ndarray, lo: np.ndarray,
+                       hi: np.ndarray, without: tuple[int, int, int, int] | None) -> np.ndarray:
+        """:meth:`nearest_gaps` in NumPy (all boxes step by step together)."""
+        height = prefix.shape[0] - 1
+        width = prefix.shape[1] - 1
         bx0, by0, bx1, by1 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
         steps = 0
         while True:
@@ -316,7 +339,8 @@ class Board:
             hi = np.where(open_ & found, mid, hi)
             lo = np.where(open_ & ~found, mid + 1, lo)
         count_geometry(len(boxes) * (steps + 1))
-        return lo
+        result: np.ndarray = lo
+        return result
 
     def nearest_of(self, units: list[Unit]) -> list[int | None]:
         """Distance from each unit (on the map) to its nearest enemy; None without enemies."""
