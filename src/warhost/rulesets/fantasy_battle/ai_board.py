@@ -56,6 +56,10 @@ _EVERYWHERE = 1 << 40
 # How far around the box of an attacker and its target a change can alter the odds: the
 # target's neighbours (flanking), with one to spare.
 _PAIR_SLACK = 3
+# And how far (between centres, Euclidean) from the segment joining the centres of attacker
+# and target: half the diagonal of a 2x2 space on either side (the lines of fire run within
+# the hull of the two spaces), a square for touching, and the slack above.
+_SEGMENT_REACH = 2 * 2 ** 0.5 + 1 + _PAIR_SLACK
 
 AttackList = list[tuple[str, str, float]]
 
@@ -118,15 +122,24 @@ class Board:
         # Odds of one attack, kept while nothing changes near the two units (see chance_of).
         self.chances: dict[tuple[str, str, str], tuple[int, float]] = {}
         self.pair_keys: list[tuple[str, str, str]] = []
-        self.pair_boxes: list[tuple[int, int, int, int]] = []
-        self.pair_array = np.zeros((0, 4), dtype=np.int64)
+        # Per pair: the box around both spaces, then twice the centres of attacker and target.
+        self.pair_boxes: list[tuple[int, ...]] = []
+        self.pair_array = np.zeros((0, 8), dtype=np.int64)
         self.pair_alive = np.zeros(0, dtype=bool)
 
     def fresh(self, state: FBState) -> bool:
-        """Whether this board still describes ``state`` (else make a new one)."""
-        return (state is self.state and len(state.units) == self.count
-                and state.grid._version == self.grid_version
-                and _special_key(self.special) == self.special_key)
+        """Whether this board still describes ``state`` (else make a new one). Wounds, Fate
+        Points and Feats spent change only what units are worth (:func:`ai.unit_value`), not
+        attacks, odds or distances: then only the urgencies are forgotten."""
+        if not (state is self.state and len(state.units) == self.count
+                and state.grid._version == self.grid_version):
+            return False
+        key = _special_key(self.special)
+        if key != self.special_key:
+            self.special_key = key
+            self.urgency.clear()
+            self.group_score.clear()
+        return True
 
     def update(self) -> None:
         """Forget the answers that the changes since the last call can touch."""
@@ -201,10 +214,25 @@ class Board:
         pairs = self.pair_array
         count(AI_TABLE, len(pairs) * len(boxes))
         hit = np.zeros(len(pairs), dtype=bool)
+        # The centres of attacker and target: the segment between them.
+        ax = pairs[:, 4] / 2
+        ay = pairs[:, 5] / 2
+        dx = pairs[:, 6] / 2 - ax
+        dy = pairs[:, 7] / 2 - ay
+        length = np.maximum(dx * dx + dy * dy, 1e-9)
         for (bx0, by0, bx1, by1), extra in zip(boxes, extras):
             reach = _PAIR_SLACK + min(extra, 1 << 20)
-            hit |= ((pairs[:, 0] - reach <= bx1) & (bx0 <= pairs[:, 2] + reach)
+            near = ((pairs[:, 0] - reach <= bx1) & (bx0 <= pairs[:, 2] + reach)
                     & (pairs[:, 1] - reach <= by1) & (by0 <= pairs[:, 3] + reach))
+            if not extra:
+                # Also near the segment: lines of fire run within the hull of the two spaces.
+                px = (bx0 + bx1 + 1) / 2 - ax
+                py = (by0 + by1 + 1) / 2 - ay
+                along = np.clip((px * dx + py * dy) / length, 0.0, 1.0)
+                ex = px - along * dx
+                ey = py - along * dy
+                near &= ex * ex + ey * ey <= _SEGMENT_REACH ** 2
+            hit |= near
         hit &= self.pair_alive
         keys = self.pair_keys
         chances = self.chances
@@ -217,7 +245,7 @@ class Board:
             self.pair_keys = [k for k, _ in kept]
             self.pair_boxes = [self.pair_boxes[i] for _, (i, _) in kept]
             self.chances = {k: (n, c) for n, (k, (_, c)) in enumerate(kept)}
-            self.pair_array = np.zeros((0, 4), dtype=np.int64)
+            self.pair_array = np.zeros((0, 8), dtype=np.int64)
             self.pair_alive = np.zeros(0, dtype=bool)
 
     def chance_of(self, attacker: Unit, target: Unit, kind: str,
@@ -234,8 +262,11 @@ class Board:
         a = attacker.anchor
         t = target.anchor
         assert a is not None and t is not None
-        box = (min(a[0], t[0]), min(a[1], t[1]), max(a[0] + attacker.size, t[0] + target.size) - 1,
-               max(a[1] + attacker.size, t[1] + target.size) - 1)
+        sa = attacker.size
+        st = target.size
+        box = (min(a[0], t[0]), min(a[1], t[1]), max(a[0] + sa, t[0] + st) - 1,
+               max(a[1] + sa, t[1] + st) - 1,
+               2 * a[0] + sa, 2 * a[1] + sa, 2 * t[0] + st, 2 * t[1] + st)
         self.chances[key] = (len(self.pair_keys), chance)
         self.pair_keys.append(key)
         self.pair_boxes.append(box)
