@@ -65,6 +65,8 @@ class CheckingAI(FantasyBattleAI):
                 assert chance == attack_chance(state, attacker, target, kind), (aid, tid)
                 self.checked += 1
         self.check_nearest_search(board)
+        for side in range(len(state.sides)):
+            assert np.array_equal(board.occupancy(side), fresh._board.occupancy(side))
         on_map = [state.units[uid] for uid in board.urgency if state.units[uid].on_map]
         expected = fresh._urgencies(state, fresh._board, on_map)
         for unit in on_map:

@@ -200,7 +200,7 @@ class FantasyBattleAI(Commander):
                     chance = board.chance_of(unit, target, c.kind, partial(
                         attack_chance, state, unit, target, c.kind))
                     found.append((c.kind, c.target, chance))
-            board.attacks[unit.id] = found
+            board.keep_attacks(unit, found)
         return found
 
     def _activate(self, decision: Decision, state: FBState) -> Order | None:
@@ -219,7 +219,9 @@ class FantasyBattleAI(Commander):
         if todo:
             urgency = self._urgencies(state, board, [m for _, ms in todo for m in ms])
             for gid, members in todo:
-                scores[gid] = max((urgency[m.id] for m in members), default=-1e9)
+                squad = state.squads.get(gid)
+                board.keep_group_score(gid, squad.members if squad else [gid],
+                                       max((urgency[m.id] for m in members), default=-1e9))
         for option in decision.options:
             if option.kind != "activate":
                 continue
@@ -234,7 +236,7 @@ class FantasyBattleAI(Commander):
         missing = [u for u in units if u.id not in kept]
         if missing:
             for unit, nearest in zip(missing, board.nearest_of(missing)):
-                kept[unit.id] = self._urgency(state, unit, nearest, board)
+                board.keep_urgency(unit, self._urgency(state, unit, nearest, board))
         return kept
 
     def _urgency(self, state: FBState, unit: Unit, nearest: int | None, board: Board) -> float:

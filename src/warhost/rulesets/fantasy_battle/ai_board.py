@@ -87,6 +87,7 @@ class Board:
         units = list(state.units.values())
         self.units = units
         self.uids = [u.id for u in units]
+        self.row_of = {uid: row for row, uid in enumerate(self.uids)}  # the unit table's rows
         self.count = len(units)
         table = state.unit_table()
         self.table = table.copy()
@@ -112,11 +113,16 @@ class Board:
         self.nearest = np.full(len(units), -1, dtype=np.int64)
         self.prefix: dict[int, np.ndarray] = {}  # per side index: see :meth:`occupancy`
         self.rows: dict[int, np.ndarray] = {}  # per side index: see :meth:`side_rows`
+        self.held: dict[int, np.ndarray] = {}  # per side index: squares held (height x width)
         self.compiled = True  # use the compiled search when there is one (tests turn it off)
         # The AI's urgency of each unit (from its attacks and nearest enemy) and the best of
         # each activation group's members (groups as the activate decision names them).
         self.urgency: dict[str, float] = {}
         self.group_score: dict[str, float] = {}
+        # Per row: whether the dicts above hold something of it (to forget only those).
+        self.kept_attacks = np.zeros(len(units), dtype=bool)
+        self.kept_urgency = np.zeros(len(units), dtype=bool)
+        self.kept_group = np.zeros(len(units), dtype=bool)
         self.group_of = [u.id if u.squad is None or u.squad not in state.squads else u.squad
                          for u in units]
         # Odds of one attack, kept while nothing changes near the two units (see chance_of).
@@ -139,6 +145,8 @@ class Board:
             self.special_key = key
             self.urgency.clear()
             self.group_score.clear()
+            self.kept_urgency[:] = False
+            self.kept_group[:] = False
         return True
 
     def update(self) -> None:
@@ -184,25 +192,52 @@ class Board:
                 near_stale |= known & other & (gaps <= nearest)
             else:
                 near_stale |= known & other & (gaps < nearest)
+        for (bx0, by0, bx1, by1), box_side, was in zip(boxes, sides, enemy_drop):
+            held = self.held.get(box_side)
+            if held is not None:
+                held[by0:by1 + 1, bx0:bx1 + 1] += -1 if was else 1
         for box_side in set(sides):
             self.prefix.pop(box_side, None)
             self.rows.pop(box_side, None)
         if self.chances:
             self._forget_chances(boxes, extras)
-        attacks = self.attacks
         uids = self.uids
-        if attacks:
-            for row in np.flatnonzero(stale).tolist():
-                attacks.pop(uids[row], None)
+        attacks = self.attacks
+        hit = stale & self.kept_attacks
+        for row in np.flatnonzero(hit).tolist():
+            attacks.pop(uids[row], None)
+        self.kept_attacks &= ~hit
         nearest[near_stale] = -1
+        stale |= near_stale
         urgency = self.urgency
+        hit = stale & self.kept_urgency
+        for row in np.flatnonzero(hit).tolist():
+            urgency.pop(uids[row], None)
+        self.kept_urgency &= ~hit
         group_score = self.group_score
-        if urgency or group_score:
-            group_of = self.group_of
-            for row in np.flatnonzero(stale | near_stale).tolist():
-                urgency.pop(uids[row], None)
-                group_score.pop(group_of[row], None)
+        group_of = self.group_of
+        hit = stale & self.kept_group
+        for row in np.flatnonzero(hit).tolist():
+            group_score.pop(group_of[row], None)
+        self.kept_group &= ~hit
         self.table = table.copy()
+
+    def keep_attacks(self, unit: Unit, found: AttackList) -> None:
+        """Remember the attacks ``unit`` could make now."""
+        self.attacks[unit.id] = found
+        self.kept_attacks[self.state.table_row(unit)] = True
+
+    def keep_urgency(self, unit: Unit, value: float) -> None:
+        """Remember the AI's urgency of ``unit``."""
+        self.urgency[unit.id] = value
+        self.kept_urgency[self.state.table_row(unit)] = True
+
+    def keep_group_score(self, gid: str, members: list[str], value: float) -> None:
+        """Remember the best urgency of the group ``gid`` (all its members' ids)."""
+        self.group_score[gid] = value
+        rows = self.row_of
+        for uid in members:
+            self.kept_group[rows[uid]] = True
 
     def _forget_chances(self, boxes: list[tuple[int, int, int, int]], extras: list[int]) -> None:
         """Drop the odds of the attacks whose surroundings the changed ``boxes`` touch."""
@@ -312,16 +347,20 @@ class Board:
         the map: entry [y, x] counts those in columns < x of rows < y (kept until they move)."""
         found = self.prefix.get(side)
         if found is None:
-            table = self.state.unit_table()
             grid = self.state.grid
-            count(AI_TABLE, len(table) + grid.width * grid.height)
-            rows = table[(table[:, _ACTIVE] != 0) & (table[:, _SIDE] == side)]
-            held = np.zeros((grid.height, grid.width), dtype=np.int64)
-            for size in np.unique(rows[:, _SIZE]).tolist():
-                these = rows[rows[:, _SIZE] == size]
-                for dy in range(size):
-                    for dx in range(size):
-                        np.add.at(held, (these[:, _Y] + dy, these[:, _X] + dx), 1)
+            held = self.held.get(side)
+            if held is None:
+                table = self.state.unit_table()
+                count(AI_TABLE, len(table))
+                rows = table[(table[:, _ACTIVE] != 0) & (table[:, _SIDE] == side)]
+                held = np.zeros((grid.height, grid.width), dtype=np.int64)
+                for size in np.unique(rows[:, _SIZE]).tolist():
+                    these = rows[rows[:, _SIZE] == size]
+                    for dy in range(size):
+                        for dx in range(size):
+                            np.add.at(held, (these[:, _Y] + dy, these[:, _X] + dx), 1)
+                self.held[side] = held
+            count(AI_TABLE, grid.width * grid.height)
             found = np.zeros((grid.height + 1, grid.width + 1), dtype=np.int64)
             found[1:, 1:] = held.cumsum(axis=0).cumsum(axis=1)
             self.prefix[side] = found
