@@ -17,6 +17,7 @@ from warhost.core.decisions import Decision
 from warhost.core.engine import run_battle
 from warhost.core.orders import Order
 from warhost.core.scenario import Scenario, load_scenario, scenario_from_data
+from warhost.geometry.grid import footprint
 from warhost.rulesets.fantasy_battle import FantasyBattle
 from warhost.rulesets.fantasy_battle.ai import FantasyBattleAI, attack_chance
 from warhost.rulesets.fantasy_battle.ai_board import Board, sparse_pairwise_sum
@@ -59,11 +60,20 @@ class CheckingAI(FantasyBattleAI):
                 enemies = state.enemies(unit.side)
                 assert nearest == min(state.distance(unit, e) for e in enemies), unit.id
                 self.checked += 1
-        for (aid, tid, kind), (_, chance) in board.chances.items():
+        for (aid, spot, tid, there, kind), (_, chance) in list(board.chances.items()):
             attacker, target = state.units[aid], state.units[tid]
-            if attacker.on_map and target.on_map:
+            if not (attacker.on_map and target.on_map and target.anchor == there):
+                continue
+            home = attacker.anchor
+            if spot != home:  # odds kept from a look elsewhere: look again from there
+                squares = footprint(spot, attacker.size)
+                assert all(state.occupied.get(sq) in (None, aid) for sq in squares), aid
+                state.place(attacker, spot)
+            try:
                 assert chance == attack_chance(state, attacker, target, kind), (aid, tid)
-                self.checked += 1
+            finally:
+                state.place(attacker, home)
+            self.checked += 1
         self.check_nearest_search(board)
         for side in range(len(state.sides)):
             assert np.array_equal(board.occupancy(side), fresh._board.occupancy(side))

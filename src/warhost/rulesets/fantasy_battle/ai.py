@@ -376,15 +376,18 @@ class FantasyBattleAI(Commander):
             # lines of fire are the costly part of judging a firing position.
             anchor = unit.anchor
             assert anchor is not None
-            size = unit.size
-            enemies = state.enemies(unit.side)
-            count_geometry(len(enemies))
-            by_distance = sorted(enemies, key=lambda e: state.distance(e, unit)
-                                 if e.anchor is None else _box_gap(anchor, size, e.anchor, e.size))
-            far = frozenset(e.id for e in by_distance[6:])
+            board = self._board  # brought up to date by _move (the unit stands elsewhere now)
+            rows = board.enemy_rows(unit.side)
+            own = np.array([anchor[0], anchor[1], anchor[0] + unit.size - 1,
+                            anchor[1] + unit.size - 1])
+            by_distance = rows[np.argsort(_gaps(own, board.boxes(rows)), kind="stable")]
+            uids = board.uids
+            far = frozenset([uids[row] for row in by_distance[6:].tolist()])
             for choice in combat.attack_options(state, unit, allow_throw=False, exclude=far):
                 target = state.units[choice.target]
-                best = max(best, attack_chance(state, unit, target, "ranged") * unit_value(target))
+                chance = board.chance_of(unit, target, "ranged", partial(
+                    attack_chance, state, unit, target, "ranged"))
+                best = max(best, chance * unit_value(target))
             return 3 * best
         for enemy in self._adjacent_enemies(state, unit):
             if state.adjacent(unit, enemy):

@@ -24,6 +24,7 @@ import numpy as np
 
 from warhost.core.metering import GEOMETRY, count
 from warhost.rulesets.fantasy_battle import _ai_kernels, _kernels
+from warhost.geometry.grid import Square
 from warhost.rulesets.fantasy_battle.state import MOVE, RANK_DICE, FBState, Unit
 
 AI_GEOMETRY = "ai-geometry"
@@ -126,8 +127,8 @@ class Board:
         self.group_of = [u.id if u.squad is None or u.squad not in state.squads else u.squad
                          for u in units]
         # Odds of one attack, kept while nothing changes near the two units (see chance_of).
-        self.chances: dict[tuple[str, str, str], tuple[int, float]] = {}
-        self.pair_keys: list[tuple[str, str, str]] = []
+        self.chances: dict[tuple[str, Square, str, Square, str], tuple[int, float]] = {}
+        self.pair_keys: list[tuple[str, Square, str, Square, str]] = []
         # Per pair: the box around both spaces, then twice the centres of attacker and target.
         self.pair_boxes: list[tuple[int, ...]] = []
         self.pair_array = np.zeros((0, 8), dtype=np.int64)
@@ -286,17 +287,18 @@ class Board:
     def chance_of(self, attacker: Unit, target: Unit, kind: str,
                   work: Callable[[], float]) -> float:
         """The odds ``work()`` gives of ``attacker`` attacking ``target`` (``kind``) from where
-        both stand, kept until a unit changes within reach of the box around both (the odds
-        read the two units, the units next to the target and those on the lines between
-        them, and the friends whose abilities reach either)."""
-        key = (attacker.id, target.id, kind)
+        both stand, kept until a unit changes near the two (the odds read the two units, the
+        units next to the target and those on the lines between them, and the friends whose
+        abilities reach either). Also for an attacker put somewhere for a look (it is then
+        not where it was: the odds from there do not depend on that square)."""
+        a = attacker.anchor
+        t = target.anchor
+        assert a is not None and t is not None
+        key = (attacker.id, a, target.id, t, kind)
         kept = self.chances.get(key)
         if kept is not None:
             return kept[1]
         chance = work()
-        a = attacker.anchor
-        t = target.anchor
-        assert a is not None and t is not None
         sa = attacker.size
         st = target.size
         box = (min(a[0], t[0]), min(a[1], t[1]), max(a[0] + sa, t[0] + st) - 1,
