@@ -65,8 +65,7 @@ class _Field:
     def __init__(self, board: Board, unit: Unit) -> None:
         self.unit = unit
         self.board = board
-        self.enemies = board.enemy_rows(unit.side)
-        self.enemy_boxes = board.boxes(self.enemies)
+        self.enemies, self.enemy_boxes = board.enemy_boxes(unit.side)
         self.reach = board.threat_reach(self.enemies)
         self.weight = board.weight[self.enemies]
         own = board.state.table_row(unit)
@@ -102,14 +101,23 @@ class _Field:
             else:
                 in_arc = np.array([any(sq in arcs for sq in footprint(a, size))
                                    for a in anchors], dtype=bool)
-        # The nearest enemy of every destination is at most this far.
         board = self.board
         side = board.side_of[self.unit.side]
-        foe = board.side_of[board.state.other_side(self.unit.side)]
-        low = int(gaps.min())
-        nearest = board.nearest_gaps(boxes, foe, low, low + extent)
+        dense = board.small
+        if dense:  # a small battle: every destination against every unit
+            count_geometry(len(boxes) * len(self.enemies))
+            dist = _distances(boxes, self.enemy_boxes)
+            nearest = dist.min(axis=1)
+            threat = ((dist <= self.reach[None, :]) * self.weight[None, :]).sum(axis=1)
+        else:
+            # The nearest enemy of every destination is at most this far.
+            foe = board.side_of[board.state.other_side(self.unit.side)]
+            low = int(gaps.min())
+            nearest = board.nearest_gaps(boxes, foe, low, low + extent)
         threat_cols = np.flatnonzero(gaps <= self.reach)
-        if len(threat_cols):
+        if dense:
+            pass
+        elif len(threat_cols):
             count_geometry(len(boxes) * len(threat_cols))
             dist = _distances(boxes, self.enemy_boxes[threat_cols])
             values = (dist <= self.reach[threat_cols][None, :]) * self.weight[threat_cols][None, :]
@@ -122,7 +130,11 @@ class _Field:
             score = -1.5 * threat - 0.05 * np.maximum(0, nearest - 6) - 2.0 * (nearest == 1)
         else:
             score = -0.3 * threat - 0.2 * nearest
-        if self.friend_boxes is not None:
+        if self.friend_boxes is not None and dense:
+            count_geometry(len(boxes) * len(self.friend_boxes))
+            gap = _distances(boxes, self.friend_boxes).min(axis=1)
+            score = score - 0.1 * np.maximum(0, gap - 1)
+        elif self.friend_boxes is not None:
             low = int(_gaps(near_box, self.friend_boxes).min())
             gap = board.nearest_gaps(boxes, side, low, low + extent, self.own_box)
             score = score - 0.1 * np.maximum(0, gap - 1)
@@ -377,10 +389,10 @@ class FantasyBattleAI(Commander):
             anchor = unit.anchor
             assert anchor is not None
             board = self._board  # brought up to date by _move (the unit stands elsewhere now)
-            rows = board.enemy_rows(unit.side)
+            rows, boxes = board.enemy_boxes(unit.side)
             own = np.array([anchor[0], anchor[1], anchor[0] + unit.size - 1,
                             anchor[1] + unit.size - 1])
-            by_distance = rows[np.argsort(_gaps(own, board.boxes(rows)), kind="stable")]
+            by_distance = rows[np.argsort(_gaps(own, boxes), kind="stable")]
             uids = board.uids
             far = frozenset([uids[row] for row in by_distance[6:].tolist()])
             for choice in combat.attack_options(state, unit, allow_throw=False, exclude=far):

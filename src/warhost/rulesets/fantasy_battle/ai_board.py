@@ -47,6 +47,7 @@ _SIDE = _kernels.U_SIDE
 _FDX = _kernels.U_FDX
 _FDY = _kernels.U_FDY
 _DOUBLING = _kernels.U_DOUBLING
+_BOX_COLUMNS = [_X, _Y, _X, _Y, _SIZE]
 
 # How far beyond a unit's reach a change can still alter its attacks and their odds: the
 # target's neighbours (flanking, friends of an archer next to its target: one step past the
@@ -54,6 +55,8 @@ _DOUBLING = _kernels.U_DOUBLING
 # one to spare.
 _SLACK = 3
 _EVERYWHERE = 1 << 40
+SMALL = 64
+"""Battles of at most this many units use the plain ways (see :attr:`Board.small`)."""
 # How far around the box of an attacker and its target a change can alter the odds: the
 # target's neighbours (flanking), with one to spare.
 _PAIR_SLACK = 3
@@ -90,6 +93,9 @@ class Board:
         self.uids = [u.id for u in units]
         self.row_of = {uid: row for row, uid in enumerate(self.uids)}  # the unit table's rows
         self.count = len(units)
+        # A small battle: forget everything at each change, and measure distances to every
+        # unit directly (cheaper than keeping track of what a change touches).
+        self.small = len(units) <= SMALL
         table = state.unit_table()
         self.table = table.copy()
         self.version = state.table_version
@@ -115,6 +121,8 @@ class Board:
         self.prefix: dict[int, np.ndarray] = {}  # per side index: see :meth:`occupancy`
         self.rows: dict[int, np.ndarray] = {}  # per side index: see :meth:`side_rows`
         self.held: dict[int, np.ndarray] = {}  # per side index: squares held (height x width)
+        # Boxes of kept rows arrays (by the array's id; the array itself is kept with them).
+        self.row_boxes: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.compiled = True  # use the compiled search when there is one (tests turn it off)
         # The AI's urgency of each unit (from its attacks and nearest enemy) and the best of
         # each activation group's members (groups as the activate decision names them).
@@ -162,6 +170,10 @@ class Board:
         changed = np.flatnonzero((table != old).any(axis=1))
         if not len(changed):
             return
+        if self.small:
+            self._forget_all()
+            self.table = table.copy()
+            return
         boxes: list[tuple[int, int, int, int]] = []
         sides: list[int] = []
         extras: list[int] = []
@@ -199,7 +211,9 @@ class Board:
                 held[by0:by1 + 1, bx0:bx1 + 1] += -1 if was else 1
         for box_side in set(sides):
             self.prefix.pop(box_side, None)
-            self.rows.pop(box_side, None)
+            rows = self.rows.pop(box_side, None)
+            if rows is not None:
+                self.row_boxes.pop(id(rows), None)
         if self.chances:
             self._forget_chances(boxes, extras)
         uids = self.uids
@@ -222,6 +236,25 @@ class Board:
             group_score.pop(group_of[row], None)
         self.kept_group &= ~hit
         self.table = table.copy()
+
+    def _forget_all(self) -> None:
+        """Forget every answer kept."""
+        self.attacks.clear()
+        self.nearest[:] = -1
+        self.urgency.clear()
+        self.group_score.clear()
+        self.prefix.clear()
+        self.rows.clear()
+        self.row_boxes.clear()
+        self.held.clear()
+        self.chances.clear()
+        self.pair_keys = []
+        self.pair_boxes = []
+        self.pair_array = np.zeros((0, 8), dtype=np.int64)
+        self.pair_alive = np.zeros(0, dtype=bool)
+        self.kept_attacks[:] = False
+        self.kept_urgency[:] = False
+        self.kept_group[:] = False
 
     def keep_attacks(self, unit: Unit, found: AttackList) -> None:
         """Remember the attacks ``unit`` could make now."""
@@ -338,11 +371,18 @@ class Board:
 
     def boxes(self, rows: np.ndarray) -> np.ndarray:
         """Bounding boxes (x0, y0, x1, y1) of the units in ``rows``."""
-        table = self.state.unit_table()
-        x = table[rows, _X]
-        y = table[rows, _Y]
-        s = table[rows, _SIZE] - 1
-        return np.stack([x, y, x + s, y + s], axis=1)
+        result: np.ndarray = self.state.unit_table()[rows][:, _BOX_COLUMNS]
+        result[:, 2:] += result[:, 4:5] - 1
+        return result[:, :4]
+
+    def enemy_boxes(self, side: str) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`enemy_rows` of ``side`` and their :meth:`boxes` (kept until they change)."""
+        rows = self.enemy_rows(side)
+        key = id(rows)
+        found = self.row_boxes.get(key)
+        if found is None or found[0] is not rows:
+            found = self.row_boxes[key] = (rows, self.boxes(rows))
+        return found
 
     def occupancy(self, side: int) -> np.ndarray:
         """Prefix sums (height+1 x width+1) of the squares held by side ``side``'s units on
@@ -427,7 +467,7 @@ class Board:
         grid = state.grid
         for side, these in missing.items():
             enemy_sides = [i for name, i in self.side_of.items() if name != side]
-            if len(enemy_sides) != 1:  # not two sides: read every enemy
+            if self.small or len(enemy_sides) != 1:  # read every enemy
                 enemies = self.enemy_rows(side)
                 if not len(enemies):
                     continue
