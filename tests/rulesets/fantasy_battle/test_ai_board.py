@@ -20,6 +20,7 @@ from warhost.core.scenario import Scenario, load_scenario, scenario_from_data
 from warhost.geometry.grid import footprint
 from warhost.rulesets.fantasy_battle import FantasyBattle
 from warhost.rulesets.fantasy_battle.ai import FantasyBattleAI, attack_chance
+from warhost.rulesets.fantasy_battle import ai_board
 from warhost.rulesets.fantasy_battle.ai_board import Board, sparse_pairwise_sum
 from warhost.rulesets.fantasy_battle.state import FBState
 
@@ -122,9 +123,17 @@ def _play(scenario: Scenario, seed: int, every: int) -> int:
     ("skirmish", (0, 1, 2), 1), ("constructed", (0, 1), 2), ("combined-arms", (0,), 7),
     ("grand-battle", (0,), 40),
 ])
-def test_board_answers_equal_fresh_ones(name: str, seeds: tuple[int, ...], every: int) -> None:
+def test_board_answers_equal_fresh_ones(name: str, seeds: tuple[int, ...], every: int,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # These battles are small: check the ways of large ones, which forget selectively.
+    monkeypatch.setattr(ai_board, "SMALL", 0)
     scenario = load_scenario(EXAMPLES / f"{name}.yaml")
     assert sum(_play(scenario, seed, every) for seed in seeds) > 0
+
+
+def test_small_battles_forget_everything_and_answer_the_same() -> None:
+    scenario = load_scenario(EXAMPLES / "skirmish.yaml")
+    assert _play(scenario, 5, 1) > 0
 
 
 def test_board_answers_equal_fresh_ones_in_a_field_battle() -> None:
