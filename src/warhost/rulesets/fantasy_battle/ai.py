@@ -114,8 +114,8 @@ class _Field:
             foe = board.side_of[board.state.other_side(self.unit.side)]
             low = int(gaps.min())
             nearest = board.nearest_gaps(boxes, foe, low, low + extent)
-        threat_cols = np.flatnonzero(gaps <= self.reach)
-        if dense:
+        threat_cols = None if dense else np.flatnonzero(gaps <= self.reach)
+        if threat_cols is None:
             pass
         elif len(threat_cols):
             count_geometry(len(boxes) * len(threat_cols))

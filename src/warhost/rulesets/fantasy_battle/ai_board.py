@@ -324,6 +324,8 @@ class Board:
         units next to the target and those on the lines between them, and the friends whose
         abilities reach either). Also for an attacker put somewhere for a look (it is then
         not where it was: the odds from there do not depend on that square)."""
+        if self.small:  # forgotten at the next change anyway
+            return work()
         a = attacker.anchor
         t = target.anchor
         assert a is not None and t is not None
