@@ -18,9 +18,8 @@ from warhost.core.engine import run_battle
 from warhost.core.orders import Order
 from warhost.core.scenario import Scenario, load_scenario, scenario_from_data
 from warhost.geometry.grid import footprint
-from warhost.rulesets.fantasy_battle import FantasyBattle
+from warhost.rulesets.fantasy_battle import FantasyBattle, ai_board
 from warhost.rulesets.fantasy_battle.ai import FantasyBattleAI, attack_chance
-from warhost.rulesets.fantasy_battle import ai_board
 from warhost.rulesets.fantasy_battle.ai_board import Board, sparse_pairwise_sum
 from warhost.rulesets.fantasy_battle.state import FBState
 

@@ -25,13 +25,7 @@ from warhost.rulesets.fantasy_battle.ai_board import (
     sparse_pairwise_sum,
 )
 from warhost.rulesets.fantasy_battle.odds import success_float
-from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit, _box_gap
-
-
-def _box(space: tuple[Square, ...]) -> tuple[int, int, int, int]:
-    xs = [sq[0] for sq in space]
-    ys = [sq[1] for sq in space]
-    return min(xs), min(ys), max(xs), max(ys)
+from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit
 
 
 def _distances(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:

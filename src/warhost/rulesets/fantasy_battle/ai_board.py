@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from warhost.core.metering import GEOMETRY, count
-from warhost.rulesets.fantasy_battle import _ai_kernels, _kernels
 from warhost.geometry.grid import Square
+from warhost.rulesets.fantasy_battle import _ai_kernels, _kernels
 from warhost.rulesets.fantasy_battle.state import MOVE, RANK_DICE, FBState, Unit
 
 AI_GEOMETRY = "ai-geometry"
