@@ -25,7 +25,7 @@ from warhost.rulesets.fantasy_battle.ai_board import (
     sparse_pairwise_sum,
 )
 from warhost.rulesets.fantasy_battle.odds import success_float
-from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit
+from warhost.rulesets.fantasy_battle.state import FACINGS, RANK_DICE, FBState, Unit, _box_gap
 
 
 def _distances(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -135,6 +135,77 @@ class _Field:
         return score, nearest
 
 
+def _box(space: tuple[Square, ...]) -> tuple[int, int, int, int]:
+    xs = [sq[0] for sq in space]
+    ys = [sq[1] for sq in space]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _enemy_boxes(state: FBState, side: str) -> np.ndarray:
+    """Bounding boxes (x0, y0, x1, y1) of every enemy of ``side`` on the map."""
+    boxes = [_box(state.squares_of(e)) for e in state.enemies(side)]
+    return np.array(boxes) if boxes else np.zeros((0, 4), dtype=int)
+
+
+class _PlainField:
+    """Distances and threats around one unit, for scoring many destinations at once: every
+    destination against every unit (the plain way, quicker in small battles; :class:`_Field`
+    gives the same scores looking only at the units that can matter)."""
+
+    def __init__(self, state: FBState, unit: Unit, enemies: list[Unit]) -> None:
+        self.unit = unit
+        self.enemy_boxes = np.array([_box(state.squares_of(e)) for e in enemies])
+        self.reach = np.array([0 if e.is_archer else movement.allowance(e, False, False) + 1
+                               for e in enemies])
+        self.weight = np.array([0.15 * RANK_DICE[e.rank] for e in enemies])
+        self.arcs: set[Square] = set()
+        for e in enemies:
+            if e.has_facing and e.facing is not None and e.anchor is not None:
+                self.arcs.update(facing_arc(e.anchor, e.facing))
+        friends = [_box(state.squares_of(f)) for f in state.friends(unit.side) if f.id != unit.id]
+        self.friend_boxes = np.array(friends) if friends else None
+
+    def score_anchors(
+        self, anchors: np.ndarray | list[Square], size: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`score` of the ``size`` spaces anchored at ``anchors`` (a list of squares or an
+        N x 2 array; their boxes are computed in one go)."""
+        corners = np.asarray(anchors, dtype=np.int64).reshape(-1, 2)
+        boxes = np.concatenate([corners, corners + (size - 1)], axis=1)
+        if not self.arcs:
+            return self._score(boxes, None)
+        arcs = self.arcs
+        if isinstance(anchors, np.ndarray):
+            anchors = [(x, y) for x, y in corners.tolist()]
+        if size == 1:
+            in_arc = [a in arcs for a in anchors]
+        else:
+            in_arc = [any(sq in arcs for sq in footprint(a, size)) for a in anchors]
+        return self._score(boxes, np.array(in_arc, dtype=bool))
+
+    def _score(
+        self, boxes: np.ndarray, in_arc: np.ndarray | list[tuple[Square, ...]] | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``in_arc``: per box whether its space touches an enemy Pike's front arc, or the
+        spaces themselves (checked here)."""
+        dist = _distances(boxes, self.enemy_boxes)
+        nearest = dist.min(axis=1)
+        threat = ((dist <= self.reach[None, :]) * self.weight[None, :]).sum(axis=1)
+        if self.arcs:
+            if isinstance(in_arc, list):
+                in_arc = np.array([any(sq in self.arcs for sq in space) for space in in_arc])
+            assert in_arc is not None
+            threat = threat + 0.4 * in_arc
+        if self.unit.is_archer:
+            score = -1.5 * threat - 0.05 * np.maximum(0, nearest - 6) - 2.0 * (nearest == 1)
+        else:
+            score = -0.3 * threat - 0.2 * nearest
+        if self.friend_boxes is not None:
+            gap = _distances(boxes, self.friend_boxes).min(axis=1)
+            score = score - 0.1 * np.maximum(0, gap - 1)
+        return score, nearest
+
+
 def unit_value(unit: Unit) -> float:
     """How much defeating ``unit`` is worth; a wounded Champion is one hit from it."""
     value = float(unit.point_value())
@@ -177,7 +248,10 @@ class FantasyBattleAI(Commander):
 
     def _nearest(self, state: FBState, unit: Unit) -> int | None:
         """Distance from ``unit`` to its nearest enemy (None when no enemy is on the map)."""
-        return self._board_for(state).nearest_of([unit])[0]
+        board = self._board_for(state)
+        if board.small:
+            return min((state.distance(unit, e) for e in state.enemies(unit.side)), default=None)
+        return board.nearest_of([unit])[0]
 
     # --- attacks from where the units stand, remembered while the board is unchanged ----------
     def _attacks_now(self, state: FBState, unit: Unit, board: Board | None = None,
@@ -339,7 +413,9 @@ class FantasyBattleAI(Commander):
         if not len(board.enemy_rows(unit.side)):
             return decision.default
         charge = decision.info.get("charge")
-        field = _Field(board, unit)
+        field: _Field | _PlainField = (
+            _PlainField(state, unit, state.enemies(unit.side)) if board.small
+            else _Field(board, unit))
         # The options are "move x y" in the order of the destination table, when there is one:
         # read the squares from it rather than build every option.
         table = decision.info.get("destinations")
@@ -383,6 +459,18 @@ class FantasyBattleAI(Commander):
             anchor = unit.anchor
             assert anchor is not None
             board = self._board  # brought up to date by _move (the unit stands elsewhere now)
+            if board.small:
+                enemies = state.enemies(unit.side)
+                size = unit.size
+                count_geometry(len(enemies))
+                nearest_first = sorted(enemies, key=lambda e: _box_gap(
+                    anchor, size, e.anchor, e.size))  # type: ignore[arg-type]
+                far = frozenset(e.id for e in nearest_first[6:])
+                for choice in combat.attack_options(state, unit, allow_throw=False, exclude=far):
+                    target = state.units[choice.target]
+                    best = max(best, attack_chance(state, unit, target, "ranged")
+                               * unit_value(target))
+                return 3 * best
             rows, boxes = board.enemy_boxes(unit.side)
             own = np.array([anchor[0], anchor[1], anchor[0] + unit.size - 1,
                             anchor[1] + unit.size - 1])
