@@ -101,3 +101,20 @@ def test_golden_playthrough(ruleset, example) -> None:  # type: ignore[no-untype
         for number, (got, want) in enumerate(zip(text.splitlines(), expected.splitlines())):
             assert got == want, f"first difference at line {number + 1} of {path.name}"
         assert text == expected
+
+
+@pytest.mark.parametrize("ruleset", list(all_rulesets().values()), ids=list(all_rulesets()))
+def test_every_ruleset_has_a_metered_army_scenario(ruleset) -> None:  # type: ignore[no-untyped-def]
+    """Every ruleset offers a field battle of any size (the scale benchmark and the scaling
+    tests use it) and counts the work of its battles, so how cost grows can be checked without
+    a clock (see each ruleset's ``test_scaling.py``)."""
+    from warhost.core.metering import GEOMETRY, OPTIONS, metered
+    from warhost.core.scenario import scenario_from_data
+
+    scenario = scenario_from_data(ruleset.army_scenario(8, 2), "<army-8>")
+    assert scenario.ruleset is ruleset
+    sides = ruleset.side_names(scenario.model)
+    with metered() as meter:
+        result = run_battle(scenario, 1, {side: "random" for side in sides}, record=False)
+    assert 1 <= result.outcome.rounds <= 2
+    assert meter[GEOMETRY] > 0 and meter[OPTIONS] > 0
