@@ -34,12 +34,20 @@ def fitted_exponent(sizes: list[int], costs: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / den if den else float("nan")
 
 
+def sizes_warm(ruleset_name: str) -> int:
+    """The army size of the untimed warm-up battle: the smallest default size."""
+    return DEFAULT_SIZES.get(ruleset_name, [8])[0]
+
+
 def per_round(ruleset_name: str, size: int, kind: str, rounds: int,
               battles: int) -> tuple[float, Counter[str], int]:
     """(CPU seconds per round, work counted per round, rounds played) over ``battles``."""
     ruleset = all_rulesets()[ruleset_name]
     scenario = scenario_from_data(ruleset.army_scenario(size, rounds), f"<army-{size}>")
     sides = ruleset.side_names(scenario.model)
+    # One small battle first, untimed: imports and compiled kernels load once per process.
+    warm = scenario_from_data(ruleset.army_scenario(sizes_warm(ruleset_name), 1), "<warm-up>")
+    run_battle(warm, 10**6, {s: kind for s in sides}, record=False)
     played = 0
     seconds = 0.0
     work: Counter[str] = Counter()
