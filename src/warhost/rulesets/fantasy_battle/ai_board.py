@@ -476,12 +476,12 @@ class Board:
         if self.small and missing:  # a few units: measure to each enemy directly
             units = self.units
             for side, these in missing.items():
-                enemies = state.enemies(side)
-                count(AI_TABLE, len(these) * len(enemies))
-                if enemies:
+                foes = state.enemies(side)
+                count(AI_TABLE, len(these) * len(foes))
+                if foes:
                     for row in these:
                         unit = units[row]
-                        nearest[row] = min([state.distance(unit, e) for e in enemies])
+                        nearest[row] = min([state.distance(unit, e) for e in foes])
             missing = {}
         for side, these in missing.items():
             enemy_sides = [i for name, i in self.side_of.items() if name != side]
