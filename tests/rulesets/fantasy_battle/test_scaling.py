@@ -229,3 +229,46 @@ def test_the_unit_grid_follows_every_move() -> None:
                       (7, 8): rows["k"], (8, 8): rows["k"]}
     state.remove(state.units["k"], "defeated")
     assert held() == {(2, 3): rows["a"]}
+
+
+def test_the_unit_grid_is_built_when_first_asked_for() -> None:
+    # Small battles never ask for it: it is built from the unit table when first asked for,
+    # after any number of moves, and is then the same as one kept move by move.
+    state = make_state(units=[{"id": "a", "at": (1, 1)},
+                              {"id": "b", "at": (3, 1)},
+                              {"id": "k", "side": "B", "cls": "knight", "at": (5, 5)}],
+                       cavalry_footprint="2x2")
+    pw = state.grid.width + 2
+    state.unit_table()
+    rows = {uid: state.table_row(u) for uid, u in state.units.items()}
+    state.place(state.units["a"], (2, 3))
+    state.place(state.units["k"], (7, 7))
+    state.remove(state.units["b"], "defeated")
+    grid = state.unit_grid()
+    held = {(i % pw - 1, i // pw - 1): int(r) for i, r in enumerate(grid) if r >= 0}
+    assert held == {(2, 3): rows["a"], (7, 7): rows["k"], (8, 7): rows["k"],
+                    (7, 8): rows["k"], (8, 8): rows["k"]}
+
+
+def test_small_and_big_battles_find_the_same_destinations(monkeypatch: Any) -> None:
+    # A small battle searches the whole map from every unit, a big one around the mover
+    # through the unit grid: the same ends, costs and paths.
+    units: list[dict[str, Any]] = [
+        {"id": "a", "at": (2, 2)},
+        {"id": "p", "side": "B", "cls": "pike", "at": (4, 3), "facing": "west"},
+        {"id": "k", "side": "B", "cls": "knight", "at": (1, 5)},
+        {"id": "c", "cls": "knight", "at": (6, 6)}]
+    state = make_state(units=units, cavalry_footprint="2x2")
+
+    def tables() -> list[Any]:
+        found = []
+        for unit in state.units.values():
+            for budget in (1, 3, 6):
+                table = movement.destination_table(state, unit, budget)
+                found.append([(table.square(k), table.plan(table.square(k)))
+                              for k in range(len(table))])
+        return found
+
+    small = tables()
+    monkeypatch.setattr(movement, "NEAR_FROM", 0)
+    assert tables() == small

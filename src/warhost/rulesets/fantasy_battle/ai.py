@@ -410,12 +410,18 @@ class FantasyBattleAI(Commander):
         """Score every destination cheaply, then look closely only at the promising ones."""
         unit = state.units[decision.subject]
         board = self._board_for(state)
-        if not len(board.enemy_rows(unit.side)):
-            return decision.default
+        field: _Field | _PlainField
+        if board.small:
+            # The enemies, for _attack_value too (they stay where they are meanwhile).
+            enemies = self._enemies = state.enemies(unit.side)
+            if not enemies:
+                return decision.default
+            field = _PlainField(state, unit, enemies)
+        else:
+            if not len(board.enemy_rows(unit.side)):
+                return decision.default
+            field = _Field(board, unit)
         charge = decision.info.get("charge")
-        field: _Field | _PlainField = (
-            _PlainField(state, unit, state.enemies(unit.side)) if board.small
-            else _Field(board, unit))
         # The options are "move x y" in the order of the destination table, when there is one:
         # read the squares from it rather than build every option.
         table = decision.info.get("destinations")
@@ -460,7 +466,7 @@ class FantasyBattleAI(Commander):
             assert anchor is not None
             board = self._board  # brought up to date by _move (the unit stands elsewhere now)
             if board.small:
-                enemies = state.enemies(unit.side)
+                enemies = self._enemies
                 size = unit.size
                 count_geometry(len(enemies))
                 nearest_first = sorted(enemies, key=lambda e: _box_gap(
@@ -483,7 +489,9 @@ class FantasyBattleAI(Commander):
                     attack_chance, state, unit, target, "ranged"))
                 best = max(best, chance * unit_value(target))
             return 3 * best
-        for enemy in self._adjacent_enemies(state, unit):
+        # In a small battle, every enemy (cheaper than a look around the unit).
+        near = self._enemies if self._board.small else self._adjacent_enemies(state, unit)
+        for enemy in near:
             if state.adjacent(unit, enemy):
                 charging = charge == enemy.id
                 if unit.has_facing:

@@ -247,6 +247,8 @@ class Board:
         self.rows.clear()
         self.row_boxes.clear()
         self.held.clear()
+        if self.small:  # no odds kept (see chance_of), no kept_* marks (see update)
+            return
         self.chances.clear()
         self.pair_keys = []
         self.pair_boxes = []
@@ -259,16 +261,20 @@ class Board:
     def keep_attacks(self, unit: Unit, found: AttackList) -> None:
         """Remember the attacks ``unit`` could make now."""
         self.attacks[unit.id] = found
-        self.kept_attacks[self.state.table_row(unit)] = True
+        if not self.small:  # (a small board forgets everything at each change)
+            self.kept_attacks[self.state.table_row(unit)] = True
 
     def keep_urgency(self, unit: Unit, value: float) -> None:
         """Remember the AI's urgency of ``unit``."""
         self.urgency[unit.id] = value
-        self.kept_urgency[self.state.table_row(unit)] = True
+        if not self.small:
+            self.kept_urgency[self.state.table_row(unit)] = True
 
     def keep_group_score(self, gid: str, members: list[str], value: float) -> None:
         """Remember the best urgency of the group ``gid`` (all its members' ids)."""
         self.group_score[gid] = value
+        if self.small:
+            return
         rows = self.row_of
         for uid in members:
             self.kept_group[rows[uid]] = True
@@ -467,6 +473,16 @@ class Board:
             if kept < 0:
                 missing.setdefault(unit.side, []).append(row)
         grid = state.grid
+        if self.small and missing:  # a few units: measure to each enemy directly
+            units = self.units
+            for side, these in missing.items():
+                foes = state.enemies(side)
+                count(AI_TABLE, len(these) * len(foes))
+                if foes:
+                    for row in these:
+                        unit = units[row]
+                        nearest[row] = min([state.distance(unit, e) for e in foes])
+            missing = {}
         for side, these in missing.items():
             enemy_sides = [i for name, i in self.side_of.items() if name != side]
             if self.small or len(enemy_sides) != 1:  # read every enemy

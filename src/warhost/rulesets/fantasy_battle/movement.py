@@ -705,6 +705,10 @@ def _row_major(square: Square) -> tuple[int, int]:
     return square[1], square[0]
 
 
+NEAR_FROM = 64
+"""Battles of more units search around the mover only, finding its neighbours through
+:meth:`FBState.unit_grid`; smaller ones set up the whole map from every unit (cheaper than
+keeping the unit grid up to date at every step)."""
 _INT64 = np.dtype(np.int64)  # a dtype object: np.empty reads it faster than the type
 
 
@@ -729,6 +733,11 @@ def destination_table(
     maps, params = t.kernel_inputs(unit.size, _corner_rule(state))
     units, me = state.unit_table_row(unit)
     rows = np.empty(t.rows_shape, _INT64)
+    if len(units) <= NEAR_FROM:
+        # A small battle: set up the whole map from every unit (no unit grid to keep).
+        ends, reached = _kernels.plain_search(maps, params, units, me, budget, rows)
+        count(GEOMETRY, t.rows_shape[1] + len(units) + reached)
+        return _SearchTable(t, t.index(anchor), rows, ends, reached, t.pw + t.height + 2)
     ends, reached, looked = _kernels.near_search(maps, params, units, state.unit_grid(), me,
                                                  budget, rows)
     count(GEOMETRY, looked + reached)  # squares set up, squares visited

@@ -234,8 +234,7 @@ class FBState:
             self._table_rows = {uid: r for r, uid in enumerate(units)}
             table = np.zeros((len(units), _kernels.UNIT_FIELDS), np.int64)
             self._table = table
-            grid = self.grid
-            self._owner = np.full((grid.width + 2) * (grid.height + 2), -1, np.int64)
+            self._owner = None  # built again when next asked for (see unit_grid)
             for unit in units.values():
                 self._write_row(table, unit)
         return table
@@ -243,10 +242,17 @@ class FBState:
     def unit_grid(self) -> np.ndarray:
         """Per padded square index (``(y + 1) * (width + 2) + x + 1``, as the compiled searches
         number squares) the :meth:`unit_table` row of the unit standing there, or -1: which
-        units are near a square, without a look at the others. Kept with the unit table."""
-        self.unit_table()
+        units are near a square, without a look at the others. Built when first asked for (small
+        battles never ask: their searches read every unit), then kept with the unit table."""
+        table = self.unit_table()
         owner = self._owner
-        assert owner is not None
+        if owner is None:
+            grid = self.grid
+            owner = self._owner = np.full((grid.width + 2) * (grid.height + 2), -1, np.int64)
+            count(GEOMETRY, len(table))
+            for row in np.flatnonzero(table[:, _kernels.U_ACTIVE]).tolist():
+                self._own(row, int(table[row, _kernels.U_X]), int(table[row, _kernels.U_Y]),
+                          int(table[row, _kernels.U_SIZE]), row)
         return owner
 
     def _own(self, row: int, x: int, y: int, size: int, value: int) -> None:
@@ -281,7 +287,7 @@ class FBState:
         if row is None:
             return  # a unit added since: the table is built again when next asked for
         self.table_version = next(_TABLE_VERSIONS)
-        if table[row, _kernels.U_ACTIVE]:  # the squares it held before
+        if self._owner is not None and table[row, _kernels.U_ACTIVE]:  # the squares held
             self._own(row, int(table[row, _kernels.U_X]), int(table[row, _kernels.U_Y]),
                       int(table[row, _kernels.U_SIZE]), -1)
         anchor = unit.anchor
@@ -292,7 +298,8 @@ class FBState:
         fdx, fdy = facing if facing is not None and unit.cls == "pike" else (0, 0)
         table[row] = (1, anchor[0], anchor[1], unit.size, self.sides.index(unit.side), fdx, fdy,
                       0 if unit.type == "cavalry" else 1)
-        self._own(row, anchor[0], anchor[1], unit.size, row)
+        if self._owner is not None:
+            self._own(row, anchor[0], anchor[1], unit.size, row)
 
     def set_facing(self, unit: Unit, facing: Square | None) -> None:
         """Turn a unit (a Pike's facing; None for units without one)."""
@@ -351,7 +358,8 @@ class FBState:
             table[row, _kernels.U_X] = anchor[0]
             table[row, _kernels.U_Y] = anchor[1]
             owner = self._owner
-            assert owner is not None
+            if owner is None:
+                return  # not asked for yet
             if single:  # _own, inlined for the common 1x1 step
                 pw = self.grid.width + 2
                 here = (old[1] + 1) * pw + old[0] + 1
