@@ -319,6 +319,65 @@ _near_setup: Any = (
 )
 
 
+def _bucket_search_py(
+    params: np.ndarray, moves: np.ndarray, enter: np.ndarray, adj: np.ndarray, arc: np.ndarray,
+    queue: np.ndarray, nb: int, stride: int, start: int, rows: np.ndarray,
+) -> int:
+    """The cheapest-path search both movement searches share: a bucketed Dijkstra from
+    ``start`` over costs below ``nb``, bucket c being ``queue[c * stride:pos[c]]`` in append
+    order (a square enters a bucket only when its cost drops, so ``stride`` squares always
+    suffice; ``pos`` lives at ``queue[nb * stride:]``). The caller has set :data:`R_BEST` to
+    ``nb`` and :data:`R_PREV` to -1 on every square the search can reach. Fills those rows and
+    :data:`R_ORDER`; returns how many squares were reached."""
+    pos = queue[nb * stride:]
+    for c in range(nb):
+        pos[c] = c * stride
+    # The step offsets, read once (read from params, they would be loaded again after every
+    # store); indices are unsigned, which spares numba's checks for negative ones.
+    offsets = np.empty(8, np.int64)
+    for k in range(8):
+        offsets[k] = params[P_DIRS + k, 0]
+    best = rows[R_BEST]
+    prev = rows[R_PREV]
+    order = rows[R_ORDER]
+    best[start] = 0
+    queue[0] = start
+    pos[0] = 1
+    count = 0
+    for c in range(nb):
+        for e in range(c * stride, pos[c]):
+            i = _unsigned(queue[e])
+            if best[i] != c:
+                continue  # a stale entry: the square was reached more cheaply since
+            order[count] = i
+            count += 1
+            if arc[i]:
+                continue  # a front-arc stop ends the movement (FB-PIKE-05)
+            mult = 2 if adj[i] else 1
+            # The steps the terrain allows, in DIRECTIONS8 order (which settles ties).
+            steps = moves[i]
+            for k in range(8):
+                if not steps >> k & 1:
+                    continue
+                j = i + _unsigned(offsets[k])
+                step = enter[j]
+                if step <= 0:
+                    continue
+                nc = c + step * mult
+                if nc < best[j]:
+                    best[j] = nc
+                    prev[j] = i
+                    p = pos[nc]
+                    queue[p] = j
+                    pos[nc] = p + 1
+    return count
+
+
+_bucket_search: Any = (
+    numba.njit(cache=True, nogil=True)(_bucket_search_py) if AVAILABLE else _bucket_search_py
+)
+
+
 def _near_search(
     maps: np.ndarray, params: np.ndarray, units: np.ndarray, owner: np.ndarray, me: int,
     budget: int, rows: np.ndarray,
@@ -348,48 +407,13 @@ def _near_search(
     enter, adj, arc, queue = _near_setup(maps, params, units, owner, me, x0, x1, y0, y1,
                                          nb * m + nb)
     arc[start] = 0  # the mover's own square never stops it (FB-PIKE-05)
-    pos = queue[nb * m:]
-    for c in range(nb):
-        pos[c] = c * m
-    offsets = np.empty(8, np.int64)
-    for k in range(8):
-        offsets[k] = params[P_DIRS + k, 0]
     best = rows[R_BEST]
     prev = rows[R_PREV]
-    order = rows[R_ORDER]
     for y in range(y0, y1 + 1):
         for i in range(y * pw + x0, y * pw + x1 + 1):
             best[i] = nb
             prev[i] = -1
-    best[start] = 0
-    queue[0] = start
-    pos[0] = 1
-    count = 0
-    for c in range(nb):
-        for e in range(c * m, pos[c]):
-            i = _unsigned(queue[e])
-            if best[i] != c:
-                continue  # a stale entry: the square was reached more cheaply since
-            order[count] = i
-            count += 1
-            if arc[i]:
-                continue  # a front-arc stop ends the movement (FB-PIKE-05)
-            mult = 2 if adj[i] else 1
-            steps = moves[i]
-            for k in range(8):
-                if not steps >> k & 1:
-                    continue
-                j = i + _unsigned(offsets[k])
-                step = enter[j]
-                if step <= 0:
-                    continue
-                nc = c + step * mult
-                if nc < best[j]:
-                    best[j] = nc
-                    prev[j] = i
-                    p = pos[nc]
-                    queue[p] = j
-                    pos[nc] = p + 1
+    count = _bucket_search(params, moves, enter, adj, arc, queue, nb, m, start, rows)
     ends = rows[R_ENDS]
     rank = rows[R_RANK]
     found = 0
@@ -426,49 +450,11 @@ def _plain_search(
     nb = budget + 1
     enter, adj, arc, queue = _setup(maps, params, units, me, nb * n + nb)
     arc[start] = 0  # the mover's own square never stops it (FB-PIKE-05)
-    pos = queue[nb * n:]
-    for c in range(nb):
-        pos[c] = c * n
-    # The step offsets, read once (read from params, they would be loaded again after every
-    # store); indices are unsigned, which spares numba's checks for negative ones.
-    offsets = np.empty(8, np.int64)
-    for k in range(8):
-        offsets[k] = params[P_DIRS + k, 0]
     best = rows[R_BEST]
     prev = rows[R_PREV]
-    order = rows[R_ORDER]
     best[:] = nb
     prev[:] = -1
-    best[start] = 0
-    queue[0] = start
-    pos[0] = 1
-    count = 0
-    for c in range(nb):
-        for e in range(c * n, pos[c]):
-            i = _unsigned(queue[e])
-            if best[i] != c:
-                continue  # a stale entry: the square was reached more cheaply since
-            order[count] = i
-            count += 1
-            if arc[i]:
-                continue  # a front-arc stop ends the movement (FB-PIKE-05)
-            mult = 2 if adj[i] else 1
-            # The steps the terrain allows, in DIRECTIONS8 order (which settles ties).
-            steps = moves[i]
-            for k in range(8):
-                if not steps >> k & 1:
-                    continue
-                j = i + _unsigned(offsets[k])
-                step = enter[j]
-                if step <= 0:
-                    continue
-                nc = c + step * mult
-                if nc < best[j]:
-                    best[j] = nc
-                    prev[j] = i
-                    p = pos[nc]
-                    queue[p] = j
-                    pos[nc] = p + 1
+    count = _bucket_search(params, moves, enter, adj, arc, queue, nb, n, start, rows)
     ends = rows[R_ENDS]
     rank = rows[R_RANK]
     found = 0
