@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from warhost.core.metering import GEOMETRY, OPTIONS, count, metered, metering
+from warhost.core.metering import GEOMETRY, OPTIONS, count, metered
 
 
 def test_counts_only_inside_a_meter() -> None:
     count(GEOMETRY, 5)  # no meter: nothing to count into, and no error
-    assert not metering()
     with metered() as meter:
-        assert metering()
         count(GEOMETRY)
         count(GEOMETRY, 2)
         count(OPTIONS, 4)
+    count(GEOMETRY, 7)  # after the block: the meter is no longer counting
     assert meter == {GEOMETRY: 3, OPTIONS: 4}
-    assert not metering()
 
 
 def test_an_inner_meter_counts_apart_and_the_outer_resumes() -> None:
@@ -29,8 +27,9 @@ def test_an_inner_meter_counts_apart_and_the_outer_resumes() -> None:
 
 def test_a_failure_inside_leaves_no_meter_behind() -> None:
     try:
-        with metered():
+        with metered() as meter:
             raise RuntimeError("boom")
     except RuntimeError:
         pass
-    assert not metering()
+    count(OPTIONS)
+    assert meter == {}

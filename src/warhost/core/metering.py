@@ -33,11 +33,6 @@ def count(kind: str, amount: int = 1) -> None:
         meter[kind] += amount
 
 
-def metering() -> bool:
-    """Whether a meter is active (lets a hot loop skip counting work it would do anyway)."""
-    return _meter.get() is not None
-
-
 @contextmanager
 def metered() -> Iterator[Counter[str]]:
     """Count the work done inside the ``with`` block; yields the counts as they grow."""
