@@ -9,6 +9,8 @@ Conventions:
   squares forming a full rectangle (tuple, list, frozenset); they read only its lowest and highest
   squares, so a non-rectangular collection gives meaningless answers.
 * Squares touching diagonally are adjacent; distance is Chebyshev (king moves).
+* North is +y. A facing is one of eight compass names (:data:`FACINGS`), clockwise from north
+  like :data:`DIRECTIONS8`; a square's level (:meth:`Grid.level`) is its elevation in squares.
 
 Everything here is exact integer arithmetic: centres of spaces are handled as *doubled*
 coordinates so they stay integral, and segment/square tests compare fractions by
@@ -21,6 +23,8 @@ import heapq
 from collections.abc import Callable, Collection, Iterator, Mapping
 from functools import cache, lru_cache
 from typing import Any, TypeAlias
+
+from warhost.core.metering import GEOMETRY, count
 
 Square: TypeAlias = tuple[int, int]
 """A grid square ``(x, y)``; the same pair type also names lattice corner points."""
@@ -49,27 +53,49 @@ DEFAULT_TERRAIN = "clear"
 """Terrain name of a square nobody has set."""
 
 __all__ = [
+    "ARC_FLANK",
+    "ARC_FRONT",
+    "ARC_REAR",
     "DEFAULT_TERRAIN",
     "DIRECTIONS4",
     "DIRECTIONS8",
+    "FACINGS",
+    "Facing",
     "Grid",
     "Point",
     "Square",
+    "arc_of",
+    "arc_squares",
+    "bresenham",
+    "bresenham_ray",
+    "burst_squares",
     "centre2",
     "chebyshev",
+    "chebyshev3",
+    "edge_drops",
+    "elevation_step_cost",
     "facing_arc",
+    "facing_name",
+    "facing_step",
+    "facing_toward",
     "fire_lines",
     "footprint",
+    "has_line_of_sight",
+    "height_step_ok",
     "in_bounds",
+    "in_cover",
     "line_squares",
     "reachable",
+    "ring_arc",
     "segment_touches_square",
+    "sight_line",
     "space_distance",
     "spaces_touch",
     "squares_touched",
     "straight_runs",
     "strictly_between",
     "touched_offsets",
+    "wave_squares",
 ]
 
 
@@ -496,7 +522,8 @@ def reachable(
     but is left out of the result. The result maps each stoppable anchor to ``(cost, path)``,
     where ``path`` lists the anchors entered after ``start``; ``start`` itself is always present
     as ``(0, ())``. Among equally cheap paths the lexicographically smallest wins, so the answer
-    does not depend on any iteration order.
+    does not depend on any iteration order. To limit climbing, wrap the step cost with
+    :func:`elevation_step_cost`.
     """
     result: dict[Square, tuple[int, tuple[Square, ...]]] = {}
     done: set[Square] = set()
@@ -582,3 +609,421 @@ def facing_arc(sq: Square, facing: Square) -> tuple[Square, Square, Square]:
     if dy == 0:
         return ((x + dx, y - 1), (x + dx, y), (x + dx, y + 1))
     return ((x + dx, y), (x + dx, y + dy), (x, y + dy))
+
+
+# --------------------------------------------------------------------------- facing and arcs
+#
+# A facing is one of eight compass names; north is +y, and the names run clockwise like
+# DIRECTIONS8. Functions that take a facing accept the name or its unit step.
+
+FACINGS: dict[str, Square] = {
+    "N": (0, 1),
+    "NE": (1, 1),
+    "E": (1, 0),
+    "SE": (1, -1),
+    "S": (0, -1),
+    "SW": (-1, -1),
+    "W": (-1, 0),
+    "NW": (-1, 1),
+}
+"""The eight facing names mapped to their unit steps, clockwise from north (+y)."""
+
+_FACING_NAMES: dict[Square, str] = {step: name for name, step in FACINGS.items()}
+_RING_INDEX: dict[Square, int] = {step: i for i, step in enumerate(DIRECTIONS8)}
+
+Facing: TypeAlias = str | tuple[int, int]
+"""A facing given as its name (``"NE"``) or its unit step (``(1, 1)``)."""
+
+ARC_FRONT = "front"
+ARC_FLANK = "flank"
+ARC_REAR = "rear"
+
+# Arc of a ring position, indexed by clockwise 45-degree steps away from the facing.
+_ARC_BY_TURN: tuple[str, ...] = (
+    ARC_FRONT,
+    ARC_FRONT,
+    ARC_FLANK,
+    ARC_REAR,
+    ARC_REAR,
+    ARC_REAR,
+    ARC_FLANK,
+    ARC_FRONT,
+)
+
+
+def facing_step(name: str) -> Square:
+    """Unit step of a facing name, e.g. ``facing_step("SW") == (-1, -1)``."""
+    try:
+        return FACINGS[name]
+    except KeyError:
+        raise ValueError(f"unknown facing {name!r}; expected one of {', '.join(FACINGS)}") from None
+
+
+def facing_name(step: Square) -> str:
+    """Facing name of a unit step, e.g. ``facing_name((1, 0)) == "E"``."""
+    try:
+        return _FACING_NAMES[step]
+    except KeyError:
+        raise ValueError(f"facing must be a unit step, not {step!r}") from None
+
+
+def _ring_index(facing: Facing) -> int:
+    """Position 0..7 of a facing (name or step) in :data:`DIRECTIONS8`."""
+    step = facing_step(facing) if isinstance(facing, str) else facing
+    try:
+        return _RING_INDEX[step]
+    except KeyError:
+        raise ValueError(f"facing must be a unit step or a facing name, not {facing!r}") from None
+
+
+def _nearest_step(dx: int, dy: int) -> Square:
+    """The unit step whose direction is nearest the non-zero vector ``(dx, dy)``.
+
+    The eight sectors meet at odd multiples of 22.5 degrees. No integer vector lies exactly on
+    such a boundary (that would need ``tan 22.5° = sqrt(2) - 1`` to be rational), so the answer is
+    always unique and no tie-break is needed. The test is exact: with ``ax <= ay``, the vector
+    is nearer the axis than the diagonal when ``ax < (sqrt(2) - 1) * ay``, i.e. when
+    ``(ax + ay)**2 < 2 * ay**2``.
+    """
+    ax = dx if dx >= 0 else -dx
+    ay = dy if dy >= 0 else -dy
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    if ax == ay:
+        return (sx, sy)
+    if ax < ay:
+        return (0, sy) if (ax + ay) ** 2 < 2 * ay * ay else (sx, sy)
+    return (sx, 0) if (ax + ay) ** 2 < 2 * ax * ax else (sx, sy)
+
+
+def facing_toward(a: Square, b: Square) -> str:
+    """Name of the facing at square ``a`` that points most nearly at square ``b``.
+
+    Directions are taken between square centres, so for an adjacent ``b`` the answer is exactly
+    the step from ``a`` to ``b``. Each facing owns the 45-degree sector centred on it; a lattice
+    offset never falls on a sector boundary, so there are no ties to break (see
+    :func:`_nearest_step`). Raises ValueError when ``a == b``.
+
+    Example:
+        >>> facing_toward((0, 0), (5, 2))
+        'E'
+        >>> facing_toward((0, 0), (5, 3))
+        'NE'
+    """
+    dx = b[0] - a[0]
+    dy = b[1] - a[1]
+    if dx == 0 and dy == 0:
+        raise ValueError(f"no facing points from square {a!r} to itself")
+    return _FACING_NAMES[_nearest_step(dx, dy)]
+
+
+def ring_arc(facing: Facing, offset: Square) -> str:
+    """Arc (``"front"``, ``"flank"`` or ``"rear"``) of an adjacent ``offset`` around a facing.
+
+    Of the ring of eight neighbours, the front is the faced square and its two ring neighbours,
+    the rear the square directly opposite and its two ring neighbours, and the flank the two
+    squares left between them (one on each side).
+
+    Example:
+        >>> [ring_arc("N", step) for step in DIRECTIONS8]
+        ['front', 'front', 'flank', 'rear', 'rear', 'rear', 'flank', 'front']
+    """
+    try:
+        where = _RING_INDEX[offset]
+    except KeyError:
+        raise ValueError(f"offset must be an adjacent unit step, not {offset!r}") from None
+    return _ARC_BY_TURN[(where - _ring_index(facing)) % 8]
+
+
+def arc_of(sq: Square, facing: Facing, other: Square) -> str:
+    """Arc of any square ``other`` around a character on ``sq`` with the given facing.
+
+    ``other`` is placed in one of the eight 45-degree sectors around ``sq`` (by the direction
+    between square centres, as :func:`facing_toward`) and that sector's neighbour gives the arc
+    through :func:`ring_arc`. So the front and rear each span 135 degrees and the flanks 45
+    degrees each. Lattice squares never lie on a sector boundary, so none needs resolving.
+    Raises ValueError when ``other == sq``.
+    """
+    dx = other[0] - sq[0]
+    dy = other[1] - sq[1]
+    if dx == 0 and dy == 0:
+        raise ValueError(f"square {sq!r} has no arc relative to itself")
+    return ring_arc(facing, _nearest_step(dx, dy))
+
+
+def arc_squares(sq: Square, facing: Facing, arc: str) -> tuple[Square, ...]:
+    """The neighbours of ``sq`` in one arc of ``facing``, in :data:`DIRECTIONS8` order.
+
+    Off-board squares are included; filter them with :func:`in_bounds` where needed.
+    """
+    if arc not in (ARC_FRONT, ARC_FLANK, ARC_REAR):
+        raise ValueError(f"arc must be 'front', 'flank' or 'rear', not {arc!r}")
+    base = _ring_index(facing)
+    x, y = sq
+    return tuple(
+        (x + dx, y + dy)
+        for i, (dx, dy) in enumerate(DIRECTIONS8)
+        if _ARC_BY_TURN[(i - base) % 8] == arc
+    )
+
+
+# --------------------------------------------------------------------------- elevation
+
+
+def height_step_ok(grid: Grid, a: Square, b: Square, max_step: int) -> bool:
+    """True when the levels of ``a`` and ``b`` differ by at most ``max_step`` (either way)."""
+    d = grid.level(a) - grid.level(b)
+    return -max_step <= d <= max_step
+
+
+def chebyshev3(a: Square, b: Square, grid: Grid) -> int:
+    """3-D Chebyshev distance: the largest of the x, y and level differences of two squares."""
+    dz = grid.level(a) - grid.level(b)
+    if dz < 0:
+        dz = -dz
+    d = chebyshev(a, b)
+    return d if d > dz else dz  # noqa: FURB136
+
+
+def edge_drops(grid: Grid, sq: Square, passable: Callable[[Square], bool]) -> list[Square]:
+    """On-grid passable neighbours of ``sq`` lying 2 or more levels below it.
+
+    ``sq`` is an edge exactly when the list is non-empty. Sorted lowest level first, then by
+    square; several squares may share the lowest level (the caller chooses among them).
+    """
+    here = grid.level(sq)
+    found = [(grid.level(n), n) for n in grid.neighbours(sq) if passable(n)]
+    count(GEOMETRY, len(found))
+    return [n for lvl, n in sorted(found) if lvl <= here - 2]
+
+
+def elevation_step_cost(
+    grid: Grid, max_step: int, step_cost: Callable[[Square, Square], int | None]
+) -> Callable[[Square, Square], int | None]:
+    """Wrap ``step_cost`` for :func:`reachable` so it also refuses steep or off-grid steps.
+
+    The wrapped function returns None for a step that leaves the grid or changes level by more
+    than ``max_step``, and otherwise whatever ``step_cost`` says (the caller's own occupancy and
+    terrain rules). ``step_cost`` is only called for on-grid steps.
+    """
+    width = grid.width
+    height = grid.height
+    level = grid.level
+
+    def cost(a: Square, b: Square) -> int | None:
+        if not (0 <= b[0] < width and 0 <= b[1] < height):
+            return None
+        d = level(a) - level(b)
+        if d > max_step or -d > max_step:
+            return None
+        return step_cost(a, b)
+
+    return cost
+
+
+# --------------------------------------------------------------------------- lines and sight
+
+
+def _round_half_down(num: int, den: int) -> int:
+    """``num / den`` (``den > 0``) rounded to the nearest integer, halves rounded down."""
+    return -((den - 2 * num) // (2 * den))
+
+
+def _line_point(a: Square, dx: int, dy: int, n: int, i: int) -> Square:
+    """Square ``i`` major-axis steps along the Bresenham line from ``a`` by ``(dx, dy)``."""
+    ax, ay = a
+    if (dx if dx >= 0 else -dx) >= (dy if dy >= 0 else -dy):
+        step = 1 if dx > 0 else -1
+        return (ax + step * i, _round_half_down(ay * n + i * dy, n))
+    step = 1 if dy > 0 else -1
+    return (_round_half_down(ax * n + i * dx, n), ay + step * i)
+
+
+def bresenham(a: Square, b: Square) -> list[Square]:
+    """The grid line of squares from ``a`` to ``b``, both included.
+
+    The line advances one square along its longer axis at a time (so consecutive squares are
+    king moves apart and there are ``chebyshev(a, b) + 1`` of them); along the shorter axis it
+    takes the square nearest the true line. Where the true line passes exactly half-way between
+    two squares it takes the one with the lower coordinate. That tie-break depends only on where
+    the line is, not on which end it starts from, so ``bresenham(b, a)`` is exactly
+    ``bresenham(a, b)`` reversed.
+
+    Example:
+        >>> bresenham((0, 0), (4, 2))
+        [(0, 0), (1, 0), (2, 1), (3, 1), (4, 2)]
+    """
+    dx = b[0] - a[0]
+    dy = b[1] - a[1]
+    n = chebyshev(a, b)
+    if n == 0:
+        return [a]
+    return [_line_point(a, dx, dy, n, i) for i in range(n + 1)]
+
+
+def bresenham_ray(a: Square, aim: Square, length: int) -> list[Square]:
+    """The first ``length`` squares after ``a`` on the grid line from ``a`` through ``aim``.
+
+    For ``length <= chebyshev(a, aim)`` this is :func:`bresenham` ``(a, aim)`` without its first
+    square, cut short; a longer ray carries the same line on past ``aim``. ``a`` is not
+    included. Squares may run off the board: cut the ray with :func:`in_bounds` (it never comes
+    back). For straight-line paths such as a Wind spell or a Charge.
+    """
+    dx = aim[0] - a[0]
+    dy = aim[1] - a[1]
+    n = chebyshev(a, aim)
+    if n == 0:
+        raise ValueError(f"aim square {aim!r} must differ from the start square")
+    if length < 0:
+        raise ValueError(f"ray length must not be negative, not {length}")
+    return [_line_point(a, dx, dy, n, i) for i in range(1, length + 1)]
+
+
+def sight_line(a: Square, b: Square) -> list[Square]:
+    """Squares whose interior the segment between the centres of ``a`` and ``b`` passes through.
+
+    The end squares are left out; the rest come in order from ``a`` to ``b``. A segment that
+    only grazes a corner of a square (passing exactly through a lattice point) does not enter
+    it, and since the segment joins two centres it can never run along a grid line. The walk is
+    exact: crossings of vertical and horizontal grid lines are compared by cross-multiplying.
+    The answer is geometric, so ``sight_line(b, a)`` is the same squares in reverse order.
+
+    Example:
+        >>> sight_line((0, 0), (2, 2))
+        [(1, 1)]
+        >>> sight_line((0, 0), (3, 1))
+        [(1, 0), (2, 1)]
+    """
+    dx = b[0] - a[0]
+    dy = b[1] - a[1]
+    nx = dx if dx >= 0 else -dx
+    ny = dy if dy >= 0 else -dy
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    x, y = a
+    out: list[Square] = []
+    # The k-th vertical grid line is crossed at t = (2k + 1) / (2 nx), the m-th horizontal one
+    # at t = (2m + 1) / (2 ny); compare (2k + 1) * ny with (2m + 1) * nx.
+    k = m = 0
+    while k < nx or m < ny:
+        if m >= ny:
+            order = -1
+        elif k >= nx:
+            order = 1
+        else:
+            tx = (2 * k + 1) * ny
+            ty = (2 * m + 1) * nx
+            order = -1 if tx < ty else (1 if tx > ty else 0)
+        if order <= 0:
+            x += sx
+            k += 1
+        if order >= 0:
+            y += sy
+            m += 1
+        out.append((x, y))
+    count(GEOMETRY, len(out))
+    return out[:-1]
+
+
+def has_line_of_sight(a: Square, b: Square, blocks: Callable[[Square], bool]) -> bool:
+    """True unless a square on :func:`sight_line` ``(a, b)`` blocks (the end squares never do)."""
+    for sq in sight_line(a, b):
+        if blocks(sq):
+            return False
+    return True
+
+
+def in_cover(a: Square, b: Square, cover: Callable[[Square], bool]) -> bool:
+    """True when target square ``b`` is cover, or a square on the sight line from ``a`` is."""
+    if cover(b):
+        return True
+    for sq in sight_line(a, b):
+        if cover(sq):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- areas
+
+
+def _within_15_degrees(ux: int, uy: int, vx: int, vy: int) -> bool:
+    """True when the angle between non-zero integer vectors ``u`` and ``v`` is below 15 degrees.
+
+    With ``dot = u.v`` and ``cross = u x v`` the angle is below 15 degrees when ``dot > 0`` and
+    ``|cross| < (2 - sqrt(3)) * dot``, i.e. ``2 dot - |cross| > 0`` and
+    ``3 dot**2 < (2 dot - |cross|)**2``. ``tan 15°`` is irrational, so the angle between two
+    lattice vectors is never exactly 15 degrees and "within" needs no boundary rule.
+    """
+    dot = ux * vx + uy * vy
+    if dot <= 0:
+        return False
+    cross = ux * vy - uy * vx
+    if cross < 0:
+        cross = -cross
+    rest = 2 * dot - cross
+    return rest > 0 and 3 * dot * dot < rest * rest
+
+
+def wave_squares(
+    origin: Square,
+    aim: Square,
+    reach: int,
+    width: int,
+    height: int,
+    blocks: Callable[[Square], bool] | None = None,
+) -> list[Square]:
+    """Squares of a 30-degree wave from ``origin`` toward ``aim``, sorted.
+
+    A board square is in the wave when it is not ``origin``, lies within Chebyshev distance
+    ``reach`` of it, and its centre is within 15 degrees either side of the line from the centre
+    of ``origin`` to the centre of ``aim``. ``aim`` may lie beyond ``reach`` or off the board;
+    it only sets the direction. With ``blocks`` given, squares without line of sight from
+    ``origin`` (:func:`has_line_of_sight`) are left out too.
+
+    Example:
+        >>> wave_squares((0, 0), (3, 0), 3, 10, 10)
+        [(1, 0), (2, 0), (3, 0)]
+    """
+    ox, oy = origin
+    ux = aim[0] - ox
+    uy = aim[1] - oy
+    if ux == 0 and uy == 0:
+        raise ValueError(f"aim square {aim!r} must differ from the origin")
+    x0 = max(ox - reach, 0)
+    x1 = min(ox + reach, width - 1)
+    y0 = max(oy - reach, 0)
+    y1 = min(oy + reach, height - 1)
+    out: list[Square] = []
+    for x in range(x0, x1 + 1):
+        for y in range(y0, y1 + 1):
+            if (x != ox or y != oy) and _within_15_degrees(ux, uy, x - ox, y - oy):
+                out.append((x, y))
+    count(GEOMETRY, max(x1 - x0 + 1, 0) * max(y1 - y0 + 1, 0))
+    if blocks is not None:
+        out = [sq for sq in out if has_line_of_sight(origin, sq, blocks)]
+    return out
+
+
+def burst_squares(
+    centre: Square,
+    radius: int,
+    width: int,
+    height: int,
+    blocks: Callable[[Square], bool] | None = None,
+) -> list[Square]:
+    """Board squares within Chebyshev distance ``radius`` of ``centre`` (``centre`` included), sorted.
+
+    The area of a Blast, Vortex or Bombardment. With ``blocks`` given, squares without line of
+    sight to ``centre`` (:func:`has_line_of_sight`) are left out; ``centre`` itself always stays
+    if it is on the board.
+    """
+    cx, cy = centre
+    x0 = max(cx - radius, 0)
+    x1 = min(cx + radius, width - 1)
+    y0 = max(cy - radius, 0)
+    y1 = min(cy + radius, height - 1)
+    out = [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
+    count(GEOMETRY, len(out))
+    if blocks is not None:
+        out = [sq for sq in out if has_line_of_sight(centre, sq, blocks)]
+    return out
