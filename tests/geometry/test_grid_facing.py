@@ -263,7 +263,7 @@ def test_edge_drops() -> None:
         ]
     )
     centre = (1, 1)
-    everywhere: Callable[[Square], bool] = lambda _: True  # noqa: E731
+    everywhere: Callable[[Square], bool] = lambda _: True
     # Levels 0, 0, 1, 1 are 2+ below the centre's 3; lowest first, then by square.
     assert edge_drops(g, centre, everywhere) == [(0, 0), (0, 2), (0, 1), (1, 0)]
     assert edge_drops(g, centre, lambda sq: sq != (0, 2)) == [(0, 0), (0, 1), (1, 0)]
