@@ -894,13 +894,20 @@ def sight_line(a: Square, b: Square) -> list[Square]:
         >>> sight_line((0, 0), (3, 1))
         [(1, 0), (2, 1)]
     """
-    dx = b[0] - a[0]
-    dy = b[1] - a[1]
+    ax, ay = a
+    offsets = _sight_offsets(b[0] - ax, b[1] - ay)
+    count(GEOMETRY, len(offsets) + 1)
+    return [(ax + x, ay + y) for x, y in offsets]
+
+
+@lru_cache(maxsize=1 << 16)
+def _sight_offsets(dx: int, dy: int) -> tuple[Square, ...]:
+    """:func:`sight_line` from ``(0, 0)`` to ``(dx, dy)``, as offsets; cached per offset."""
     nx = dx if dx >= 0 else -dx
     ny = dy if dy >= 0 else -dy
     sx = 1 if dx > 0 else -1
     sy = 1 if dy > 0 else -1
-    x, y = a
+    x = y = 0
     out: list[Square] = []
     # The k-th vertical grid line is crossed at t = (2k + 1) / (2 nx), the m-th horizontal one
     # at t = (2m + 1) / (2 ny); compare (2k + 1) * ny with (2m + 1) * nx.
@@ -921,8 +928,7 @@ def sight_line(a: Square, b: Square) -> list[Square]:
             y += sy
             m += 1
         out.append((x, y))
-    count(GEOMETRY, len(out))
-    return out[:-1]
+    return tuple(out[:-1])
 
 
 def has_line_of_sight(a: Square, b: Square, blocks: Callable[[Square], bool]) -> bool:
