@@ -69,6 +69,9 @@ TERRAIN_COLOURS: dict[str, str] = {
     "concealing": "#3f7f4f",
     "shallow_water": "#9fd0ee",
     "deep_water": "#2f6fb0",
+    "impassable": "#34495e",
+    "cover": "#a9c48f",
+    "high_ground": "#d8bf8a",
 }
 """Fill colour of each terrain type (unknown types are drawn in grey)."""
 

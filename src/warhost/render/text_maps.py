@@ -28,6 +28,7 @@ from warhost.render.map_key import is_placed, side_prefixes, unit_labels, unit_s
 TERRAIN_LETTERS: dict[str, str] = {
     "clear": ".", "blocking": "#", "hindering": "%", "elevated": "^", "slope": "/",
     "cliff": "|", "concealing": "&", "shallow_water": "~", "deep_water": "=",
+    "impassable": "X", "cover": ":", "high_ground": "^",
 }
 """Character of each terrain type of a grid view (unknown types are ``?``)."""
 

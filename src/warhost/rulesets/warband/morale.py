@@ -1,0 +1,138 @@
+"""Morale (WB-MORALE, WB-AMB-44 to 47): triggers, the Aftermath tests and Rout moves."""
+
+from __future__ import annotations
+
+from warhost.core import metering
+from warhost.core.battle import Battle
+from warhost.core.metering import GEOMETRY
+from warhost.core.orders import Order
+from warhost.geometry.grid import Square, chebyshev
+from warhost.rulesets.warband.checks import Mod, take_test
+from warhost.rulesets.warband.combat import can_see, in_rear
+from warhost.rulesets.warband.injury import note_trigger
+from warhost.rulesets.warband.movement import destinations, opportunity
+from warhost.rulesets.warband.state import FLED, STUNNED, Character, WarbandState
+
+
+def state_triggers(state: WarbandState) -> None:
+    """Record the triggers read from the state at the Aftermath (WB-AMB-44 to 46)."""
+    for side in state.sides:
+        members = state.side_chars(side)
+        heroes = [c for c in members if c.kind == "hero"]
+        standing_heroes = [c for c in heroes if c.active]
+        captain = state.captain(side)
+        if captain is not None and captain.on_map and captain.routing:
+            for other in members:
+                if other is not captain:
+                    note_trigger(other, "captain")  # WB-MORALE-08/12: the Captain routs
+        for char in members:
+            if not char.active:
+                continue
+            if char.kind == "hero":
+                if char.wounds == 0 and any(in_rear(state, e, char)
+                                            for e in state.engaged_enemies(char)):
+                    note_trigger(char, "flanked")  # WB-MORALE-09
+                if (state.heroes_at_start.get(side, 0) >= 2 and standing_heroes == [char]):
+                    note_trigger(char, "last_hero")  # WB-MORALE-10
+            elif not standing_heroes:
+                char.pending.add("no_heroes")  # WB-MORALE-14: repeats every turn
+
+
+def morale_tests(state: WarbandState, battle: Battle) -> None:
+    """One Morale test for every character with an active trigger, in Initiative Order
+    (WB-AFTER-04 step 3); each failure routs at once (WB-MORALE-02)."""
+    state_triggers(state)
+    for cid in state.order:
+        char = state.chars[cid]
+        if not char.pending:
+            continue
+        triggers = sorted(char.pending)
+        char.exposed.update(t for t in triggers if t != "no_heroes")
+        char.pending.clear()
+        if not char.on_map or char.routing:
+            continue
+        result = morale_test(state, battle, char, "morale")
+        battle.emit("morale", who=cid, triggers=triggers, passed=result)
+        if not result:
+            rout(state, battle, char)
+
+
+def morale_test(state: WarbandState, battle: Battle, char: Character, why: str) -> bool:
+    """A Resolve test with the Encourage bonus (WB-MORALE-01, WB-UTIL-13)."""
+    mods = [Mod("encouraged", char.encourage_bonus, "WB-UTIL-13")] if char.encourage_bonus else []
+    return take_test(state, battle, char, "resolve", why, mods).passed
+
+
+def rout(state: WarbandState, battle: Battle, char: Character) -> None:
+    """``char`` starts Routing: Engaged enemies may strike first, then it flees
+    (WB-MORALE-02 to 04)."""
+    char.routing = True
+    battle.emit("rout", who=char.id)
+    if char.captain:
+        for other in state.side_chars(char.side):
+            if other is not char:
+                note_trigger(other, "captain")
+    if state.engaged(char):
+        opportunity(state, battle, char)  # WB-MORALE-03
+    if char.on_map and char.condition != STUNNED:
+        flee(state, battle, char, provoke=False)
+
+
+def nearest_visible_enemy(state: WarbandState, char: Character) -> Character | None:
+    """The closest enemy ``char`` can see (ties: by id)."""
+    assert char.square is not None
+    best: tuple[int, str] | None = None
+    found = None
+    for other in state.chars.values():
+        if other.side == char.side or not other.on_map or other.square is None:
+            continue
+        d = chebyshev(char.square, other.square)
+        if best is not None and (d, other.id) >= best:
+            continue
+        if can_see(state, char.square, other.square):
+            best = (d, other.id)
+            found = other
+    metering.count(GEOMETRY, len(state.chars))
+    return found
+
+
+def flee(state: WarbandState, battle: Battle, char: Character, provoke: bool = True) -> None:
+    """The flight move: up to twice Agility to the reachable squares farthest from the
+    nearest visible enemy; the commander picks among equals (WB-MORALE-04, WB-AMB-47)."""
+    if not char.on_map or char.square is None or char.condition != "standing":
+        return
+    threat = nearest_visible_enemy(state, char)
+    if threat is None or threat.square is None:
+        return
+    paths = destinations(state, char, 2 * char.score("agility"))
+    here = chebyshev(char.square, threat.square)
+    best = here
+    choices: list[Square] = []
+    for sq in sorted(paths):
+        d = chebyshev(sq, threat.square)
+        if d > best:
+            best, choices = d, [sq]
+        elif d == best and d > here:
+            choices.append(sq)
+    if not choices:
+        return
+    to = choices[0]
+    if len(choices) > 1:
+        order = battle.ask(char.side, "flee", tuple(Order.of("flee", x, y) for x, y in choices),
+                           f"{char.label} flees: where to?", char.id)
+        to = (int(order.args[0]), int(order.args[1]))
+    if provoke and state.engaged(char) and not opportunity(state, battle, char):
+        return
+    start = char.square
+    state.place(char, to)
+    battle.emit("move", who=char.id, how="flee", start=list(start), to=list(to),
+                squares=len(paths[to][1]))
+    if state.options.routers_leave_battlefield and _on_edge(state, to):
+        char.condition = FLED
+        state.remove(char)
+        battle.emit("fled", who=char.id)
+
+
+def _on_edge(state: WarbandState, sq: Square) -> bool:
+    x, y = sq
+    return x in (0, state.grid.width - 1) or y in (0, state.grid.height - 1)

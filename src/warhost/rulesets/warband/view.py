@@ -1,0 +1,210 @@
+"""What people see of a `warband` state and its events: map data and narrative lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warhost.core.events import Event
+from warhost.core.wordings import Wordings
+from warhost.geometry.grid import FACINGS
+from warhost.rulesets.warband.state import STANDING, Character, WarbandState
+
+
+def _cell_terrain(state: WarbandState, sq: tuple[int, int]) -> str:
+    terrain = state.grid.terrain(sq)
+    if terrain != "clear":
+        return terrain
+    if sq in state.cover:
+        return "cover"
+    return "high_ground" if state.grid.level(sq) > 0 else "clear"
+
+
+def _status(c: Character) -> str:
+    if not c.on_map:
+        return c.condition.replace("_", " ")
+    if c.routing:
+        return "routing"
+    return "active" if c.condition == STANDING else c.condition.replace("_", " ")
+
+
+def map_view(state: WarbandState) -> dict[str, Any]:
+    """Plain data for the map renderer (see warhost.render.maps); elevation as ``level``."""
+    cells = []
+    for sq in state.grid.squares():
+        terrain = _cell_terrain(state, sq)
+        if terrain != "clear":
+            cells.append({"x": sq[0], "y": sq[1], "terrain": terrain,
+                          "level": state.grid.level(sq)})
+    units = []
+    for c in state.chars.values():
+        here = c.square if c.on_map else None
+        mark = ("C" if c.captain else "H" if c.kind == "hero" else "m") + (
+            "*" if c.is_mage else "")
+        units.append({
+            "id": c.id, "side": c.side, "name": c.name, "mark": mark,
+            "kind": ("Captain" if c.captain else c.kind.capitalize()),
+            "strength": f"{c.wounds}/{c.max_wounds} Wounds",
+            "x": here[0] if here else None, "y": here[1] if here else None, "w": 1, "h": 1,
+            "facing": list(FACINGS[c.facing]) if here else None,
+            "status": _status(c), "wounded": c.wounds < c.max_wounds,
+        })
+    marks = [["C", "Captain"], ["H", "Hero"], ["m", "Minion"]]
+    if any(c.is_mage for c in state.chars.values()):
+        marks.append(["*", "Mage"])
+    return {
+        "width": state.grid.width, "height": state.grid.height, "cells": cells,
+        "units": units, "sides": list(state.sides), "marks": marks,
+        "round": state.turn,
+        "scores": {s: sum(1 for c in state.chars.values() if c.side != s and not c.on_map)
+                   for s in state.sides},
+    }
+
+
+NARRATION = Wordings()
+"""One wording per event type this ruleset emits."""
+
+_words = NARRATION.of
+
+
+def describe_event(event: dict[str, Any]) -> str | None:
+    """One line of narrative for the events this ruleset emits (None: use the generic text)."""
+    return NARRATION.describe(event)
+
+
+def _sq(square: Any) -> str:
+    return f"({square[0]}, {square[1]})" if square else "off the map"
+
+
+@_words("deploy")
+def _deploy(e: Event) -> str:
+    return f"{e['who']} ({e['side']}) deploys at {_sq(e['at'])} facing {e['facing']}"
+
+
+@_words("initiative")
+def _initiative(e: Event) -> str:
+    return "Initiative Order: " + ", ".join(f"{c} {e['scores'][c]}" for c in e["order"])
+
+
+@_words("round_start")
+def _round_start(e: Event) -> str:
+    return f"-- Turn {e['round']} --"
+
+
+@_words("score")
+def _score(e: Event) -> str:
+    return f"{e['side']} has taken {e['total']} enemies out of the fight"
+
+
+@_words("move")
+def _move(e: Event) -> str:
+    verb = {"move": "moves", "sprint": "sprints", "charge": "charges", "flee": "flees"}.get(
+        e["how"], e["how"])
+    return f"{e['who']} {verb} from {_sq(e['start'])} to {_sq(e['to'])} ({e['squares']} squares)"
+
+
+@_words("move_cancelled")
+def _move_cancelled(e: Event) -> str:
+    return f"{e['who']} is cut down before it can {e['how']}"
+
+
+@_words("face")
+def _face(e: Event) -> str:
+    return f"{e['who']} turns to face {e['facing']}"
+
+
+@_words("charge")
+def _charge(e: Event) -> str:
+    braced = " (braced: no charge bonus)" if e["braced"] else ""
+    return f"{e['who']} charges into {e['target']}{braced}"
+
+
+@_words("prone")
+def _prone(e: Event) -> str:
+    return f"{e['who']} drops prone"
+
+
+@_words("prone_ends")
+def _prone_ends(e: Event) -> str:
+    return f"{e['who']} gets up from prone"
+
+
+@_words("stand_up")
+def _stand_up(e: Event) -> str:
+    return f"{e['who']} stands up"
+
+
+@_words("opportunity")
+def _opportunity(e: Event) -> str:
+    return f"{e['who']} strikes at {e['target']} as it leaves ({e['weapon']})"
+
+
+@_words("attack")
+def _attack(e: Event) -> str:
+    if not e["hit"]:
+        return f"{e['who']} attacks {e['target']} with {e['weapon']}: miss"
+    crit = " (critical)" if e["critical"] else ""
+    parts = [f"{e['wounds']} wound{'s' if e['wounds'] != 1 else ''}"]
+    if e["saved"]:
+        parts.append(f"{e['saved']} saved by Defense")
+    if e["warded"]:
+        parts.append(f"{e['warded']} by Ward")
+    parts.append(f"{e['confirmed']} confirmed")
+    return f"{e['who']} hits {e['target']} with {e['weapon']}{crit}: " + ", ".join(parts)
+
+
+@_words("wave")
+def _wave(e: Event) -> str:
+    return f"{e['who']} looses a wave from {e['weapon']} toward {_sq(e['aim'])}"
+
+
+@_words("wounded")
+def _wounded(e: Event) -> str:
+    return f"{e['who']} takes {e['wounds']} wound(s), {e['left']} left"
+
+
+@_words("injury_roll")
+def _injury_roll(e: Event) -> str:
+    bonus = " (+2 critical)" if e["critical"] else ""
+    return f"{e['who']} makes an Injury roll: {e['roll']}{bonus}, {e['result'].replace('_', ' ')}"
+
+
+@_words("injury_state")
+def _injury_state(e: Event) -> str:
+    return f"{e['who']} is now {e['state'].replace('_', ' ')} ({e['why']})"
+
+
+@_words("incapacitated")
+def _incapacitated(e: Event) -> str:
+    return f"{e['who']} ({e['side']}) is Incapacitated ({e['why']})"
+
+
+@_words("fall")
+def _fall(e: Event) -> str:
+    return f"{e['who']} falls {e['height']} squares to {_sq(e['to'])}: {e['wounds']} wound(s)"
+
+
+@_words("effect_ends")
+def _effect_ends(e: Event) -> str:
+    return f"Effects on {e['who']} end: {', '.join(e['effects'])}"
+
+
+@_words("morale")
+def _morale(e: Event) -> str:
+    result = "holds" if e["passed"] else "fails"
+    return f"{e['who']} tests Morale ({', '.join(e['triggers'])}) and {result}"
+
+
+@_words("rout")
+def _rout(e: Event) -> str:
+    return f"{e['who']} routs"
+
+
+@_words("fled")
+def _fled(e: Event) -> str:
+    return f"{e['who']} flees the battlefield"
+
+
+@_words("battle_end")
+def _battle_end(e: Event) -> str:
+    who = e["winner"] or "nobody (a draw)"
+    return f"The battle ends in turn {e['turn']}: {who} wins ({e['reason']})"
