@@ -176,8 +176,6 @@ def check_end(state: WarbandState, battle: Battle, limit: int) -> None:
         state.over = True
         state.winner = leaders[0] if len(leaders) == 1 else None
         state.reason = f"turn limit {limit}"
-    if state.over:
-        battle.emit("battle_end", winner=state.winner, reason=state.reason, turn=state.turn)
 
 
 def outcome(state: WarbandState) -> Outcome:

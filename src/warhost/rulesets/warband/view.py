@@ -202,9 +202,3 @@ def _rout(e: Event) -> str:
 @_words("fled")
 def _fled(e: Event) -> str:
     return f"{e['who']} flees the battlefield"
-
-
-@_words("battle_end")
-def _battle_end(e: Event) -> str:
-    who = e["winner"] or "nobody (a draw)"
-    return f"The battle ends in turn {e['turn']}: {who} wins ({e['reason']})"
