@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -420,7 +421,8 @@ def test_vortex_stays_moves_in_the_aftermath_and_leaves_when_its_time_ends() -> 
     assert state.vortices[0]["square"] == [7, 5]
     assert [e["target"] for e in events(battle, "attack")] == ["b", "c"]
     assert events(battle, "vortex_moves")[0]["direction"] == "E"
-    # duration 2: after its second move it leaves. Direction 7 (W): (5,5), hits b, c? no
+    # duration 2: it leaves after its second move. Direction 7 (W) to (5,5): b is hit, c
+    # (two squares from (6,5)) is not
     battle = make_battle(state, [7, 9])
     magic.aftermath_vortices(state, battle)
     assert state.vortices == []
@@ -513,9 +515,7 @@ def test_a_dispel_tests_magic_less_the_activation_dos_and_stops_the_spell() -> N
     # activation 3 vs 6: DoS 3; e dispels: Magic 7 - 3 = 4, die 4 passes
     battle = make_battle(state, [3, 4], orders={"B": ["dispel e"]})
     cast(state, battle, "m", "cast bolt b base")
-    d = [o for s, k, o in battle.decided if k == "dispel"]
     assert [(s, str(o)) for s, k, o in battle.decided if k == "dispel"] == [("B", "dispel e")]
-    assert d
     rolls = events(battle, "roll")
     assert rolls[1]["target"] == 4
     assert events(battle, "dispel")[0]["passed"]
@@ -596,3 +596,58 @@ def test_who_may_dispel() -> None:
     state.grid.set_terrain((5, 5), "blocking")
     state.grid.set_terrain((6, 5), "blocking")
     assert magic.dispellers(state, state.chars["m"], "B") == []
+
+
+MAGIC_EVENTS: list[dict[str, Any]] = [
+    {"type": "cast", "who": "m", "spell": "bolt", "target": "b", "level": "base"},
+    {"type": "cast", "who": "m", "spell": "gale", "target": "3,4", "level": "surge-plain"},
+    {"type": "cast", "who": "m", "spell": "stride", "target": "self", "level": "surge"},
+    {"type": "spell_test", "who": "m", "spell": "bolt", "passed": True, "die": 3, "target": 5,
+     "dos": 2},
+    {"type": "spell_test", "who": "m", "spell": "bolt", "passed": False, "die": 8,
+     "target": 5, "dos": 0},
+    {"type": "stress", "who": "m", "gained": 2, "stress": 3, "why": "casting bolt"},
+    {"type": "dispel", "who": "e", "caster": "m", "spell": "bolt", "passed": True},
+    {"type": "dispel", "who": "e", "caster": "m", "spell": "bolt", "passed": False},
+    {"type": "spell_area", "who": "m", "spell": "gale", "kind": "wind", "at": [3, 4],
+     "radius": 1},
+    {"type": "spell_area", "who": "m", "spell": "rain", "kind": "bombardment", "at": [3, 4],
+     "radius": 1},
+    {"type": "spell_heal", "who": "x", "spell": "mend", "healed": 1, "left": 2},
+    {"type": "spell_effect", "who": "b", "spell": "curse", "score": "melee", "by": -2,
+     "turns": 1},
+    {"type": "teleport", "who": "m", "spell": "stride", "start": [1, 1], "to": [2, 3]},
+    {"type": "vortex_moves", "spell": "maelstrom", "start": [1, 1], "to": None,
+     "direction": "N", "squares": 1},
+    {"type": "vortex_moves", "spell": "maelstrom", "start": [1, 1], "to": [1, 3],
+     "direction": "N", "squares": 2},
+    {"type": "vortex_leaves", "spell": "maelstrom", "at": [1, 3], "why": "it leaves the map"},
+]
+
+
+@pytest.mark.parametrize("event", MAGIC_EVENTS, ids=lambda e: str(e["type"]))
+def test_every_magic_event_has_a_clean_wording(event: dict[str, Any]) -> None:
+    from warhost.rulesets.warband.view import describe_event
+
+    text = describe_event(dict(event))
+    assert text and not re.search(r"\bNone\b|\bTrue\b|\bFalse\b|[{}]|\b\w+=\S", text), text
+
+
+@pytest.mark.rule("WB-ASK-18")
+@pytest.mark.rule("WB-AMB-64")
+def test_the_dispel_decision_lists_each_eligible_mage_and_no_dispel() -> None:
+    state = duel()
+    battle = make_battle(state, [3, 9])
+    asked: list[tuple[str, str, tuple[str, ...], str | None]] = []
+    real_ask = battle.ask
+
+    def spy(side: str, kind: str, options: tuple[Order, ...], *args: Any,
+            **kwargs: Any) -> Order:
+        asked.append((side, kind, tuple(map(str, options)), str(kwargs.get("default"))))
+        return real_ask(side, kind, options, *args, **kwargs)
+
+    battle.ask = spy  # type: ignore[method-assign]
+    cast(state, battle, "m", "cast bolt b base")
+    assert [a for a in asked if a[1] == "dispel"] == [
+        ("B", "dispel", ("no-dispel", "dispel e", "dispel f"), "no-dispel")]
+    assert events(battle, "dispel") == [] and len(events(battle, "attack")) == 1

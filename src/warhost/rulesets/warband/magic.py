@@ -327,7 +327,8 @@ def dispel_window(state: WarbandState, battle: Battle, caster: Character, spell:
                   check: CheckResult, surge: bool) -> bool:
     """Offer one Dispel attempt against a spell that passed its test; True if dispelled
     (WB-DISPEL-01 to 10). Hostile sides are asked in scenario order starting after the
-    caster's side; the first to accept makes the only attempt (WB-DISPEL-03)."""
+    caster's side; the first to accept makes the only attempt (WB-DISPEL-03). ``no-dispel``
+    comes first and is the default."""
     if check.die == 1:
         return False  # WB-DISPEL-08
     sides = state.sides
@@ -337,7 +338,8 @@ def dispel_window(state: WarbandState, battle: Battle, caster: Character, spell:
         if not mages:
             continue
         options = tuple(Order.of("dispel", m.id) for m in mages)
-        choice = battle.ask(side, "dispel", (*options, NO_DISPEL),
+        metering.count(OPTIONS, len(options) + 1)
+        choice = battle.ask(side, "dispel", (NO_DISPEL, *options),
                             f"Dispel {caster.label}'s {spell.name}?", caster.id,
                             default=NO_DISPEL)
         if choice == NO_DISPEL:

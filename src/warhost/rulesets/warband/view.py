@@ -253,8 +253,8 @@ def _dispel(e: Event) -> str:
 @_words("spell_area")
 def _spell_area(e: Event) -> str:
     if e["kind"] == "wind":
-        return (f"{e['who']}'s {e['spell']} blows toward {_sq(e['at'])} across "
-                f"{e['radius']} squares")
+        squares = f"{e['radius']} square{'s' if e['radius'] != 1 else ''}"
+        return f"{e['who']}'s {e['spell']} blows toward {_sq(e['at'])} across {squares}"
     what = "a vortex" if e["kind"] == "vortex" else "a bombardment"
     return (f"{e['who']}'s {e['spell']} strikes as {what} at {_sq(e['at'])} "
             f"(radius {e['radius']})")
@@ -279,7 +279,8 @@ def _teleport(e: Event) -> str:
 @_words("vortex_moves")
 def _vortex_moves(e: Event) -> str:
     where = _sq(e["to"]) if e["to"] else "the edge of the map"
-    return (f"The vortex of {e['spell']} drifts {e['direction']} {e['squares']} squares "
+    squares = f"{e['squares']} square{'s' if e['squares'] != 1 else ''}"
+    return (f"The vortex of {e['spell']} drifts {e['direction']} {squares} "
             f"from {_sq(e['start'])} to {where}")
 
 
