@@ -10,6 +10,7 @@ import pytest
 
 from tests.rulesets.warband.helpers import char, events, make_battle, make_state
 from warhost.core.battle import Battle
+from warhost.core.dice import ScriptedDice
 from warhost.core.orders import Order
 from warhost.rulesets.warband import combat, game, magic
 from warhost.rulesets.warband.state import STUNNED, WarbandState
@@ -69,6 +70,7 @@ def kinds(battle: Battle, kind: str) -> list[str]:
 
 @pytest.mark.rule("WB-MAGIC-04")
 @pytest.mark.rule("WB-MAGIC-01")
+@pytest.mark.rule("WB-AMB-62")
 def test_only_a_mage_with_magic_and_a_spell_casts() -> None:
     state = world([mage("m", (5, 5)), mage("z", (3, 5), magic=0),
                    mage("n", (7, 5), spells=[]), char("b", (5, 9), "B")])
@@ -135,7 +137,7 @@ def test_a_passed_test_is_the_hit_then_strength_defense_and_ward() -> None:
     # fails; Ward 5 vs 5 saves.
     battle = make_battle(state, [3, 4, 5, 5])
     cast(state, battle, "m", "cast bolt b base")
-    assert battle.dice.unused == 0
+    assert isinstance(battle.dice, ScriptedDice) and battle.dice.unused == 0
     attack = events(battle, "attack")[0]
     assert (attack["hit"], attack["critical"], attack["wounds"], attack["warded"],
             attack["confirmed"]) == (True, False, 1, 1, 0)
@@ -442,6 +444,25 @@ def test_vortex_leaves_play_off_the_map_after_hitting_on_the_way() -> None:
     assert state.vortices == []
     assert [e["target"] for e in events(battle, "attack")] == ["b"]
     assert events(battle, "vortex_leaves")[0]["why"] == "it leaves the map"
+
+
+@pytest.mark.rule("WB-AMB-59")
+def test_vortex_defaults_come_from_the_options_and_the_turn_loop_moves_it() -> None:
+    spells = [{"name": "swirl", "phase": "ranged", "range": 8,
+               "attack": {"type": "vortex", "strength": 4}}]
+    state = make_state([mage("m", (0, 0), spells=["swirl"]), char("b", (4, 4), "B"),
+                        char("c", (7, 4), "B", kind="hero", wounds=3)], spells=spells,
+                       options={"vortex_default_radius": 0, "vortex_default_move": "3"})
+    battle = make_battle(state, [2, 9])  # test 2; b (radius 0: only b) damage 9
+    cast(state, battle, "m", "cast swirl 4,4 base")
+    assert [e["target"] for e in events(battle, "attack")] == ["b"]
+    assert state.vortices[0]["radius"] == 0 and state.vortices[0]["turns"] is None
+    # In the Aftermath: direction 3 (E), 3 squares to (7,4): c hit, damage 9. Then the
+    # Morale step: no triggers (B keeps a Hero), no dice.
+    battle = make_battle(state, [3, 9])
+    game.aftermath(state, battle)
+    assert state.vortices[0]["square"] == [7, 4]
+    assert [e["target"] for e in events(battle, "attack")] == ["c"]
 
 
 @pytest.mark.rule("WB-SPECIAL-05")
