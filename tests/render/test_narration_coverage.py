@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.rulesets.warband.narration_samples import WARBAND_SAMPLES
 from warhost.core.engine import run_battle
 from warhost.core.registry import all_rulesets, get_ruleset
 from warhost.core.ruleset import Ruleset
@@ -235,38 +236,7 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
         {"type": "rout", "unit": "b", "members": 0, "why": "commander only"},
         {"type": "score", "side": "A", "total": 24},
     ],
-    "warband": _CORE_SAMPLES + [
-        {"type": "round_start", "round": 2},
-        {"type": "deploy", "who": "mara", "side": "Company", "at": [6, 1], "facing": "N"},
-        {"type": "initiative", "order": ["mara", "r1"], "scores": {"mara": 12, "r1": 7}},
-        {"type": "score", "side": "Company", "total": 2},
-        {"type": "move", "who": "mara", "how": "sprint", "start": [6, 1], "to": [6, 9],
-         "squares": 8},
-        {"type": "move_cancelled", "who": "mara", "how": "move"},
-        {"type": "face", "who": "mara", "facing": "NE"},
-        {"type": "charge", "who": "mara", "target": "r1", "braced": True},
-        {"type": "prone", "who": "r1"},
-        {"type": "prone_ends", "who": "r1"},
-        {"type": "stand_up", "who": "r1"},
-        {"type": "opportunity", "who": "r1", "target": "mara", "weapon": "club"},
-        {"type": "attack", "who": "mara", "target": "r1", "weapon": "sword", "mode": "melee",
-         "hit": True, "critical": True, "wounds": 2, "saved": 1, "warded": 0, "confirmed": 1},
-        {"type": "attack", "who": "mara", "target": "r1", "weapon": "sword", "mode": "melee",
-         "hit": False, "critical": False, "wounds": 0, "saved": 0, "warded": 0,
-         "confirmed": 0},
-        {"type": "wave", "who": "mara", "aim": [4, 4], "weapon": "flamer"},
-        {"type": "wounded", "who": "r1", "wounds": 1, "left": 0, "by": "mara"},
-        {"type": "injury_roll", "who": "r1", "roll": 11, "critical": True,
-         "result": "incapacitated"},
-        {"type": "injury_state", "who": "r1", "state": "knocked_down", "why": "injury roll"},
-        {"type": "incapacitated", "who": "r1", "side": "Raiders", "why": "overkill",
-         "by": "mara"},
-        {"type": "fall", "who": "r1", "to": [3, 3], "height": 4, "wounds": 2},
-        {"type": "effect_ends", "who": "r1", "effects": ["bless"]},
-        {"type": "morale", "who": "r1", "triggers": ["captain"], "passed": False},
-        {"type": "rout", "who": "r1"},
-        {"type": "fled", "who": "r1"},
-    ],
+    "warband": _CORE_SAMPLES + WARBAND_SAMPLES,
 }
 
 

@@ -202,3 +202,82 @@ def _rout(e: Event) -> str:
 @_words("fled")
 def _fled(e: Event) -> str:
     return f"{e['who']} flees the battlefield"
+
+
+# -- magic (WB-MAGIC, WB-ATKSPELL, WB-DISPEL) ---------------------------------------------
+
+_LEVEL_WORDS = {"base": "", "surge": " at Surge level",
+                "surge-plain": " at Surge level (Surge Effect unused)"}
+
+
+def _target_words(target: str) -> str:
+    if target == "self":
+        return "itself"
+    if "," in target:
+        return "(" + target.replace(",", ", ") + ")"
+    return target
+
+
+@_words("cast")
+def _cast(e: Event) -> str:
+    level = _LEVEL_WORDS.get(e["level"], f" ({e['level']})")
+    return f"{e['who']} casts {e['spell']} at {_target_words(str(e['target']))}{level}"
+
+
+@_words("spell_test")
+def _spell_test(e: Event) -> str:
+    if e["passed"]:
+        return (f"{e['who']}'s {e['spell']} takes shape (Magic test {e['die']} against "
+                f"{e['target']}, {e['dos']} degrees of success)")
+    return f"{e['who']}'s {e['spell']} fizzles (Magic test {e['die']} against {e['target']})"
+
+
+@_words("stress")
+def _stress(e: Event) -> str:
+    return f"{e['who']} gains {e['gained']} Stress from {e['why']} ({e['stress']} in all)"
+
+
+@_words("dispel")
+def _dispel(e: Event) -> str:
+    if e["passed"]:
+        return f"{e['who']} dispels {e['caster']}'s {e['spell']}"
+    return f"{e['who']} fails to dispel {e['caster']}'s {e['spell']}"
+
+
+@_words("spell_area")
+def _spell_area(e: Event) -> str:
+    if e["kind"] == "wind":
+        squares = f"{e['radius']} square{'s' if e['radius'] != 1 else ''}"
+        return f"{e['who']}'s {e['spell']} blows toward {_sq(e['at'])} across {squares}"
+    what = "a vortex" if e["kind"] == "vortex" else "a bombardment"
+    return (f"{e['who']}'s {e['spell']} strikes as {what} at {_sq(e['at'])} "
+            f"(radius {e['radius']})")
+
+
+@_words("spell_heal")
+def _spell_heal(e: Event) -> str:
+    return f"{e['spell']} heals {e['who']} of {e['healed']} wound(s), {e['left']} now"
+
+
+@_words("spell_effect")
+def _spell_effect(e: Event) -> str:
+    turns = f"{e['turns']} turn{'s' if e['turns'] != 1 else ''}"
+    return f"{e['spell']} changes {e['who']}'s {e['score']} by {e['by']:+d} for {turns}"
+
+
+@_words("teleport")
+def _teleport(e: Event) -> str:
+    return f"{e['who']} vanishes from {_sq(e['start'])} and appears at {_sq(e['to'])}"
+
+
+@_words("vortex_moves")
+def _vortex_moves(e: Event) -> str:
+    where = _sq(e["to"]) if e["to"] else "the edge of the map"
+    squares = f"{e['squares']} square{'s' if e['squares'] != 1 else ''}"
+    return (f"The vortex of {e['spell']} drifts {e['direction']} {squares} "
+            f"from {_sq(e['start'])} to {where}")
+
+
+@_words("vortex_leaves")
+def _vortex_leaves(e: Event) -> str:
+    return f"The vortex of {e['spell']} at {_sq(e['at'])} is gone ({e['why']})"
