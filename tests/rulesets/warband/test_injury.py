@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.rulesets.warband.helpers import char, events, make_battle, make_state
@@ -17,7 +19,7 @@ from warhost.rulesets.warband.state import (
 )
 
 
-def pair(**b: object) -> WarbandState:
+def pair(**b: Any) -> WarbandState:
     """a (3 Attacks) and b facing it; ``wounds`` sets b's current Wounds (its score is 2, or
     the value given when above 0)."""
     current = b.pop("wounds", 2)

@@ -31,8 +31,9 @@ def scenario(chars: list[dict[str, Any]], **kwargs: Any) -> Any:
 
 @pytest.mark.rule("WB-TEST-02", "WB-CIRC-06")
 def test_grouped_faces_of_a_test() -> None:
-    groups = dict((k, v) for k, v in roll_choices(1, 10, 6))
-    assert sorted(groups.values()) == [F(1, 10), F(2, 5), F(1, 2)]
+    groups = roll_choices(1, 10, 6)
+    assert sorted(p for _, p in groups) == [F(1, 10), F(2, 5), F(1, 2)]
+    assert sorted(roll[0] for roll, _ in groups) == [1, 2, 7]  # a 1, another pass, a fail
     assert sum(p for _, p in roll_choices(2, 10, 6)) == 1
     assert len(roll_choices(1, 10, None)) == 10
 

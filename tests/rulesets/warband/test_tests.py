@@ -11,9 +11,10 @@ from warhost.core.checks import chance_under, face_chances, judge_face, roll_und
 from warhost.core.dice import ScriptedDice
 from warhost.rulesets.warband.checks import Mod, check_odds, take_test
 from warhost.rulesets.warband.injury import injury_roll
+from warhost.rulesets.warband.state import Character, WarbandState
 
 
-def one() -> tuple[object, object]:
+def one() -> tuple[WarbandState, Character]:
     state = make_state([char("a", (1, 1), "A", agility=6, resolve=6, ward=0),
                         char("b", (5, 5), "B")])
     return state, state.chars["a"]
@@ -28,11 +29,11 @@ def test_a_test_passes_on_the_target_or_less() -> None:
 @pytest.mark.rule("WB-TEST-01", "WB-TEST-07")
 def test_modifiers_change_the_target_never_the_die() -> None:
     state, a = one()
-    battle = make_battle(state, [7, 7])  # type: ignore[arg-type]
-    up = take_test(state, battle, a, "agility", "jump",  # type: ignore[arg-type]
+    battle = make_battle(state, [7, 7])
+    up = take_test(state, battle, a, "agility", "jump",
                    [Mod("x", 1, "R"), Mod("y", 1, "R"), Mod("z", -1, "R")])
     assert (up.target, up.die, up.passed) == (7, 7, True)
-    down = take_test(state, battle, a, "agility", "jump", [Mod("x", -2, "R")])  # type: ignore[arg-type]
+    down = take_test(state, battle, a, "agility", "jump", [Mod("x", -2, "R")])
     assert (down.target, down.die, down.passed) == (4, 7, False)
     assert [e["target"] for e in events(battle, "roll")] == [7, 4]
 
@@ -59,8 +60,8 @@ def test_the_option_reaches_the_characters_tests() -> None:
 @pytest.mark.rule("WB-TEST-03")
 def test_a_score_of_zero_fails_without_a_die() -> None:
     state, a = one()
-    battle = make_battle(state, [])  # type: ignore[arg-type]
-    check = take_test(state, battle, a, "ward", "ward", [Mod("bless", 3, "R")])  # type: ignore[arg-type]
+    battle = make_battle(state, [])
+    check = take_test(state, battle, a, "ward", "ward", [Mod("bless", 3, "R")])
     assert (check.die, check.passed) == (None, False)
     assert events(battle, "roll") == []
     assert chance_under(5, score_is_zero=True) == 0
@@ -80,13 +81,13 @@ def test_degrees_of_success_and_failure() -> None:
 @pytest.mark.rule("WB-TEST-05")
 def test_roll_twice_keep_the_worse_uses_the_higher_die() -> None:
     state, a = one()
-    a.worse_resolve = True  # type: ignore[attr-defined]
-    battle = make_battle(state, [3, 8])  # type: ignore[arg-type]
-    check = take_test(state, battle, a, "resolve", "morale")  # type: ignore[arg-type]
+    a.worse_resolve = True
+    battle = make_battle(state, [3, 8])
+    check = take_test(state, battle, a, "resolve", "morale")
     assert (check.die, check.passed) == (8, False)
     assert chance_under(6, worst_of_two=True) == Fraction(9, 25)
     assert sum(p for _, p in face_chances(worst_of_two=True)) == 1
-    odds = check_odds(state, a, "resolve")  # type: ignore[arg-type]
+    odds = check_odds(state, a, "resolve")
     assert odds.passes == Fraction(9, 25)
 
 

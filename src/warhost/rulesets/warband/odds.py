@@ -434,7 +434,7 @@ def _circumstances(state: WarbandState, att: Character, dfn: Character, mode: st
         else:
             problem = (f"{dfn.id} is out of range or sight of {weapon.name}"
                        if not volley else f"{weapon.name} cannot volley at {dfn.id} from here")
-    circ = replace(base, **flags)
+    circ = replace(base, **cast(dict[str, Any], flags))
     if circ.opportunity and mode == "melee":
         circ = replace(circ, flanking=True)  # WB-CIRC-14
     circ = replace(circ, attacker_lying=att.lying, target_lying=dfn.lying,
