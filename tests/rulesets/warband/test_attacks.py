@@ -103,6 +103,7 @@ def test_a_ward_save_cancels_a_wound_past_the_defense_save() -> None:
 
 
 @pytest.mark.rule("WB-ATTACK-10", "WB-TEST-03")
+@pytest.mark.rule("WB-AMB-29")
 def test_ward_zero_makes_no_ward_save_and_rolls_no_die() -> None:
     state = duel(b={"ward": 0})
     battle = melee(state, [2, 2, 9])  # no fourth die
@@ -111,6 +112,7 @@ def test_ward_zero_makes_no_ward_save_and_rolls_no_die() -> None:
 
 
 @pytest.mark.rule("WB-ATTACK-11")
+@pytest.mark.rule("WB-AMB-29")
 def test_defense_modifiers_do_not_touch_the_ward_save() -> None:
     # b alone against a and c: Outnumbered (-1 Defense); attacked from its rear: Flanked (-1)
     state = duel(b={"toughness": 3, "armour": 2, "ward": 3}, b_facing="N",
@@ -132,6 +134,7 @@ def test_ranged_damage_uses_the_weapons_strength() -> None:
 
 
 @pytest.mark.rule("WB-ATTACK-08", "WB-ATTACK-09")
+@pytest.mark.rule("WB-AMB-28")
 def test_penetration_lowers_armour_never_toughness() -> None:
     axe = {"name": "axe", "kind": "melee", "penetration": 1}
     state = duel({"weapons": [axe]}, {"toughness": 3, "armour": 3})
@@ -201,6 +204,7 @@ def test_a_melee_weapon_with_an_attack_limit_keeps_to_it() -> None:
 
 
 @pytest.mark.rule("WB-ATTACK-16", "WB-RANGED-04", "WB-RANGED-06")
+@pytest.mark.rule("WB-AMB-26")
 def test_shots_and_melee_attacks_share_one_pool_per_turn() -> None:
     sling = {"name": "sling", "kind": "ranged", "strength": 3, "range": 10, "attack_limit": 2}
     state = duel({"attacks": 3, "weapons": [BOW, sling, SWORD]}, b_at=(5, 10))
@@ -228,6 +232,7 @@ def test_a_critical_hit_always_hits_and_its_wound_is_doubled_and_saved_separatel
 
 
 @pytest.mark.rule("WB-CIRC-07")
+@pytest.mark.rule("WB-AMB-30")
 def test_a_critical_hit_that_fails_to_wound_does_nothing() -> None:
     state = duel({"strength": 4})
     battle = melee(state, [1, 7])
@@ -235,6 +240,7 @@ def test_a_critical_hit_that_fails_to_wound_does_nothing() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-07")
+@pytest.mark.rule("WB-AMB-30")
 def test_option_always_gives_the_extra_wound_even_when_the_strength_test_fails() -> None:
     state = duel({"strength": 4}, {"wounds": 3}, options={"critical_extra_wound": "always"})
     battle = melee(state, [1, 7, 9])
@@ -242,6 +248,7 @@ def test_option_always_gives_the_extra_wound_even_when_the_strength_test_fails()
 
 
 @pytest.mark.rule("WB-CIRC-08", "WB-INJURY-01")
+@pytest.mark.rule("WB-AMB-39")
 def test_a_critical_hit_that_brings_the_target_to_zero_adds_2_to_the_injury_roll() -> None:
     state = duel(b={"wounds": 2, "toughness": 2})
     battle = melee(state, [1, 2, 9, 9, 6])  # injury face 6 + 2 = 8: Incapacitated
@@ -273,6 +280,7 @@ def test_high_ground_gives_plus_1_to_hit_melee_and_ranged() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-02", "WB-CIRC-03")
+@pytest.mark.rule("WB-AMB-31")
 def test_overkill_allows_no_defense_save_and_incapacitates_without_an_injury_roll() -> None:
     maul = {"name": "maul", "kind": "melee", "strength": 7}
     state = duel({"weapons": [maul], "strength": 3}, {"toughness": 3, "armour": 5, "wounds": 3})
@@ -301,6 +309,7 @@ def test_a_ward_save_stops_an_overkill_wound() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-04", "WB-CIRC-05")
+@pytest.mark.rule("WB-AMB-32")
 def test_outnumbered_alone_against_two_but_not_with_an_adjacent_ally() -> None:
     alone = duel(others=(char("c", (4, 6), "A"),))
     assert combat.outnumbered(alone, alone.chars["b"]) is True
@@ -312,6 +321,7 @@ def test_outnumbered_alone_against_two_but_not_with_an_adjacent_ally() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-04")
+@pytest.mark.rule("WB-AMB-32")
 def test_outnumbered_also_counts_against_ranged_attacks() -> None:
     state = make_state([char("s", (5, 1), "A", weapons=[BOW]), char("a", (4, 8), "A"),
                         char("c", (6, 8), "A"), char("b", (5, 8), "B", wounds=3)])
@@ -338,6 +348,7 @@ def test_parry_does_not_touch_ranged_attacks() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-11", "WB-TEST-07")
+@pytest.mark.rule("WB-AMB-33", "WB-AMB-02")
 def test_dodge_compares_agility_with_melee_or_ranged_and_stacks_with_parry() -> None:
     state = duel({"melee": 5}, {"melee": 6, "agility": 6, "talents": ["parry", "dodge"]})
     assert targets(melee(state, [9]), "to hit") == [3]
@@ -349,6 +360,7 @@ def test_dodge_compares_agility_with_melee_or_ranged_and_stacks_with_parry() -> 
 
 
 @pytest.mark.rule("WB-CIRC-09")
+@pytest.mark.rule("WB-AMB-02")
 def test_the_superior_skill_cap_option_limits_the_combined_penalty() -> None:
     state = duel({"melee": 5}, {"melee": 6, "agility": 6, "talents": ["parry", "dodge"]},
                  options={"superior_skill_max_penalty": 1})
@@ -356,6 +368,7 @@ def test_the_superior_skill_cap_option_limits_the_combined_penalty() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-12", "WB-INJURY-09", "WB-MOVE-22")
+@pytest.mark.rule("WB-AMB-33", "WB-AMB-34")
 def test_prone_and_stunned_targets_give_no_superior_skill_penalty() -> None:
     a = char("a", (5, 5), "A", melee=3)
     b = char("b", (5, 6), "B", facing="S", melee=9, agility=9, talents=["parry", "dodge"])
@@ -374,6 +387,7 @@ def test_prone_and_stunned_targets_give_no_superior_skill_penalty() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-15", "WB-CIRC-16", "WB-CIRC-17")
+@pytest.mark.rule("WB-AMB-35")
 def test_an_attack_from_the_rear_arc_flanks() -> None:
     b_stats = {"melee": 9, "talents": ["parry"], "toughness": 3}
     for facing, flanked in (("N", True), ("NE", True), ("NW", True), ("E", False),
@@ -385,6 +399,7 @@ def test_an_attack_from_the_rear_arc_flanks() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-13", "WB-CIRC-14")
+@pytest.mark.rule("WB-AMB-35", "WB-AMB-21")
 def test_an_attack_of_opportunity_counts_as_flanking() -> None:
     state = duel({"melee": 5}, {"melee": 9, "talents": ["parry"]})
     a, b = state.chars["a"], state.chars["b"]
@@ -397,6 +412,7 @@ def test_an_attack_of_opportunity_counts_as_flanking() -> None:
 
 
 @pytest.mark.rule("WB-CIRC-18", "WB-MOVE-09")
+@pytest.mark.rule("WB-AMB-31", "WB-AMB-16")
 def test_a_charger_gets_plus_1_to_hit_and_damage_not_to_strength() -> None:
     maul = {"name": "maul", "kind": "melee", "strength": 6}
     state = duel({"melee": 5, "weapons": [maul]}, {"toughness": 3, "wounds": 2})
@@ -465,6 +481,7 @@ def test_melee_modifiers_add_up() -> None:
 
 
 @pytest.mark.rule("WB-SPECIAL-01", "WB-SPECIAL-02", "WB-SPECIAL-03")
+@pytest.mark.rule("WB-AMB-36", "WB-AMB-26")
 def test_a_wave_strikes_everything_in_its_arc_without_a_to_hit_roll() -> None:
     breath = {"name": "breath", "kind": "ranged", "strength": 5, "range": 4, "wave": True,
               "attack_limit": 1}
@@ -483,6 +500,7 @@ def test_a_wave_strikes_everything_in_its_arc_without_a_to_hit_roll() -> None:
 
 
 @pytest.mark.rule("WB-SPECIAL-04")
+@pytest.mark.rule("WB-AMB-37")
 def test_each_blast_hit_also_hits_everyone_within_its_radius() -> None:
     bomb = {"name": "bomb", "kind": "ranged", "strength": 4, "range": 10, "blast": 1,
             "attack_limit": 2}
@@ -501,6 +519,7 @@ def test_each_blast_hit_also_hits_everyone_within_its_radius() -> None:
 
 
 @pytest.mark.rule("WB-SPECIAL-04")
+@pytest.mark.rule("WB-AMB-37")
 def test_a_missed_blast_shot_makes_no_blast() -> None:
     bomb = {"name": "bomb", "kind": "ranged", "strength": 4, "range": 10, "blast": 1,
             "attack_limit": 1}
@@ -512,6 +531,7 @@ def test_a_missed_blast_shot_makes_no_blast() -> None:
 
 
 @pytest.mark.rule("WB-SPECIAL-06")
+@pytest.mark.rule("WB-AMB-30")
 def test_a_poisoned_critical_hit_wounds_twice_without_a_strength_test() -> None:
     knife = {"name": "knife", "kind": "melee", "poisoned": True}
     state = duel({"weapons": [knife], "strength": 1}, {"wounds": 3})
@@ -529,6 +549,7 @@ def test_a_poisoned_normal_hit_still_tests_strength() -> None:
 
 
 @pytest.mark.rule("WB-SPECIAL-05")
+@pytest.mark.rule("WB-AMB-38")
 def test_only_magic_attacks_can_strike_ethereal_enemies() -> None:
     state = duel(b={"traits": ["ethereal"]})
     assert combat.melee_options(state, state.chars["a"]) == []
@@ -576,6 +597,7 @@ def test_attack_spells_share_the_attacks_pool() -> None:
 
 
 @pytest.mark.rule("WB-RANGED-07", "WB-RANGED-08", "WB-RANGED-09", "WB-RANGED-10")
+@pytest.mark.rule("WB-AMB-25")
 def test_stand_and_shoot_at_the_charger_at_minus_1_with_any_weapon() -> None:
     state = make_state([char("a", (5, 5), "A", ranged=6, weapons=[BOW]),
                         char("b", (5, 6), "B", wounds=2), char("c", (5, 9), "B")])
@@ -636,6 +658,7 @@ def test_chargers_strike_first_unless_their_target_braced() -> None:
 
 
 @pytest.mark.rule("WB-MELEE-04", "WB-MELEE-05")
+@pytest.mark.rule("WB-AMB-26")
 def test_one_melee_action_with_up_to_the_attacks_left_at_one_target() -> None:
     state = make_state([char("a", (5, 5), "A", attacks=2),
                         char("b", (5, 6), "B", wounds=3), char("c", (6, 6), "B")])
@@ -668,6 +691,7 @@ def test_a_character_without_a_melee_weapon_fights_unarmed_with_its_strength() -
 
 
 @pytest.mark.rule("WB-ATTACK-05")
+@pytest.mark.rule("WB-AMB-31")
 def test_a_profile_strength_above_the_wielders_is_used_in_melee() -> None:
     maul = {"name": "maul", "kind": "melee", "strength": 6}
     state = duel({"weapons": [maul], "strength": 4}, {"toughness": 4})
@@ -702,3 +726,17 @@ def test_the_pipeline_on_its_own_forced_hit() -> None:
     result = resolve_attack(state, battle, state.chars["a"], state.chars["b"],
                             AttackProfile("x", 4), Circumstances(), forced_hit=True)
     assert result.hit and not result.critical and result.confirmed == 1
+
+
+@pytest.mark.rule("WB-AMB-37", "WB-SPECIAL-04")
+def test_a_blast_can_strike_the_shooter_and_skips_ethereal_characters() -> None:
+    bomb = {"name": "bomb", "kind": "ranged", "strength": 4, "range": 10, "blast": 2,
+            "attack_limit": 1}
+    state = make_state([char("a", (5, 5), "A", weapons=[bomb], wounds=3),
+                        char("b", (5, 7), "B", wounds=3),
+                        char("g", (6, 7), "B", traits=["ethereal"])])
+    # the hit on b (damage 9 fails), then the blast on a: damage 9 fails
+    battle = make_battle(state, [2, 9, 9])
+    combat.take_ranged(state, battle, state.chars["a"], Order.of("shoot", "b", "bomb", 1))
+    assert [(e["who"], e["target"]) for e in events(battle, "attack")] == [
+        ("a", "b"), ("a", "a")]
