@@ -219,3 +219,15 @@ def test_seeded_attacks_agree_with_the_exact_odds(setup: str) -> None:
         assert close(results.get(key, 0), n, p), (key, results, p)
     for key, p in odds.after.items():
         assert close(after.get(key, 0), n, p), (key, after, p)
+
+
+@pytest.mark.rule("WB-RANGED-03")
+def test_an_engaged_shot_without_a_melee_safe_weapon_is_flagged() -> None:
+    sc = scenario([char("a", (5, 5), "A", weapons=[SWORD, BOW]),
+                   char("b", (5, 6), "B", facing="S"), char("c", (5, 9), "B")])
+    report = exact_odds(sc, "a", "c", {"mode": "ranged"})
+    assert report.details["legal"] is False and "WB-RANGED-03" in report.notes[0]
+    assert report.modifiers == []  # c is not Engaged: no -2
+    safe = exact_odds(sc, "a", "b", {"mode": "ranged", "stand_and_shoot": True})
+    assert safe.details["legal"] is True
+    assert safe.modifiers == ["to hit -1 stand and shoot [WB-RANGED-08]"]

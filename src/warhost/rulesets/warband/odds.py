@@ -477,7 +477,13 @@ def exact_odds(scenario: Scenario, attacker: str, defender: str,
                else combat.ranged_profile(weapon))
     circ, problem = _circumstances(state, att, dfn, mode, weapon, situation)
     odds = attack_odds(state, att, dfn, profile, circ)
-    return _report(state, att, dfn, profile, circ, odds, problem)
+    report = _report(state, att, dfn, profile, circ, odds, problem)
+    if (problem is None and mode == "ranged" and not circ.stand_and_shoot
+            and not weapon.melee_safe and state.engaged(att)):
+        report.details["legal"] = False
+        report.notes.insert(0, f"{att.id} is Engaged in Melee and {weapon.name} is not "
+                               "Melee-Safe: only Stand and Shoot may use it (WB-RANGED-03).")
+    return report
 
 
 def _report(state: WarbandState, att: Character, dfn: Character, profile: AttackProfile,
