@@ -48,7 +48,11 @@ def judge_face(target: int, die: int, natural_ten_fails: bool = True) -> CheckRe
         passed = not natural_ten_fails and target >= DIE
     else:
         passed = die <= target
-    return CheckResult(target, die, passed, max(0, target - die), max(0, die - target))
+    # A pass scores only DoS and a fail only DoF (WB-TEST-04): a natural 1 under a target
+    # below 1 has no DoF, and a natural 10 over a target of 10 or more has no DoS.
+    if passed:
+        return CheckResult(target, die, True, max(0, target - die), 0)
+    return CheckResult(target, die, False, 0, max(0, die - target))
 
 
 def roll_under(
@@ -78,6 +82,20 @@ def roll_under(
     else:
         die = dice.pool(1, DIE, why, target=target, **fields)[0]
     return judge_face(target, die, natural_ten_fails)
+
+
+def face_chances(worst_of_two: bool = False) -> tuple[tuple[int, Fraction], ...]:
+    """Each face the test keeps, with its exact probability (the higher of two dice when
+    ``worst_of_two``), for enumerating what follows from the face (a 1 is a Critical Hit).
+
+    Example:
+        >>> face_chances()[0], face_chances(worst_of_two=True)[-1]
+        ((1, Fraction(1, 10)), (10, Fraction(19, 100)))
+    """
+    if not worst_of_two:
+        return tuple((face, Fraction(1, DIE)) for face in range(1, DIE + 1))
+    return tuple((face, Fraction(face * face - (face - 1) * (face - 1), DIE * DIE))
+                 for face in range(1, DIE + 1))
 
 
 def chance_under(

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from warhost.core.battle import Battle
-from warhost.core.checks import CheckResult, roll_under
+from warhost.core.checks import (
+    CheckResult,
+    chance_under,
+    face_chances,
+    judge_face,
+    roll_under,
+)
 from warhost.rulesets.warband.state import Character, WarbandState
 
 
@@ -71,3 +78,39 @@ def take_test(
     if score == "resolve" and char.resolve_dos_cut and result.passed:
         result = replace(result, dos=max(0, result.dos - char.resolve_dos_cut))
     return result
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """The exact chances of one test that :func:`take_test` would make (no die drawn)."""
+
+    target: int
+    passes: Fraction
+    faces: tuple[tuple[int, Fraction], ...]  # the kept faces; empty when no die is rolled
+    natural_ten_fails: bool
+
+    def passed(self, face: int) -> bool:
+        """Whether the test passes with ``face`` kept."""
+        return judge_face(self.target, face, self.natural_ten_fails).passed
+
+
+def check_odds(
+    state: WarbandState,
+    char: Character,
+    score: str,
+    mods: Iterable[Mod] = (),
+    *,
+    base: int | None = None,
+    ward: bool = False,
+) -> CheckOdds:
+    """The odds of the test ``take_test(state, battle, char, score, ..., mods, base=, ward=)``
+    (same target, same automatic failure, same "keep the worse die")."""
+    mods = list(mods)
+    value = char.score(score) if base is None else base
+    target = target_of(char, score, mods, base, ward)
+    zero = value <= 0
+    worse = worst_of_two(char, score)
+    tens = state.options.natural_ten_always_fails
+    passes = chance_under(target, score_is_zero=zero, worst_of_two=worse,
+                          natural_ten_fails=tens)
+    return CheckOdds(target, passes, () if zero else face_chances(worse), tens)

@@ -103,6 +103,21 @@ def melee_profile(attacker: Character, weapon: Weapon) -> AttackProfile:
                          weapon.penetration, weapon.poisoned, weapon.magic, skill="melee")
 
 
+def ranged_profile(weapon: Weapon) -> AttackProfile:
+    """The profile of a shot with ``weapon``: the weapon's own Strength (WB-ATTACK-06)."""
+    return AttackProfile(weapon.name, weapon.strength or 0, weapon.penetration,
+                         weapon.poisoned, weapon.magic, auto_hit=weapon.wave, skill="ranged")
+
+
+def weapon_limit(char: Character, weapon: Weapon) -> int:
+    """Attacks ``char`` may still make with ``weapon`` this turn: the lower of its Attack
+    Limit (1 when a ranged profile gives none) and the Attacks left (WB-ATTACK-15/16)."""
+    limit = weapon.attack_limit
+    if limit is None:
+        limit = 1 if weapon.kind == "ranged" else char.attacks_left
+    return min(limit, char.attacks_left)
+
+
 def in_reach(state: WarbandState, attacker: Character, target: Character, weapon: Weapon
              ) -> bool:
     """Within the weapon's reach, elevations at most 1 apart (WB-ATTACK-01, WB-AMB-27)."""
@@ -152,7 +167,7 @@ def melee_options(state: WarbandState, char: Character) -> list[Order]:
         for weapon in weapons:
             if in_reach(state, char, other, weapon):
                 options.extend(Order.of("attack", other.id, weapon.name, n)
-                               for n in range(1, char.attacks_left + 1))
+                               for n in range(1, weapon_limit(char, weapon) + 1))
     metering.count(OPTIONS, len(options))
     return options
 
@@ -197,7 +212,7 @@ def _near_enemies(state: WarbandState, char: Character, reach: int) -> list[Char
 def shot_allocations(char: Character, weapons: list[Weapon]) -> list[tuple[int, ...]]:
     """Ways to split shots over ``weapons``: each within its Attack Limit and all within the
     Attacks left (WB-ATTACK-15/16, WB-AMB-26); at least one shot."""
-    limits = [min(w.attack_limit or 1, char.attacks_left) for w in weapons]
+    limits = [weapon_limit(char, w) for w in weapons]
     out = [c for c in product(*(range(limit + 1) for limit in limits))
            if 0 < sum(c) <= char.attacks_left]
     return sorted(out)
@@ -288,8 +303,7 @@ def take_ranged(state: WarbandState, battle: Battle, char: Character, order: Ord
     blasts: dict[str, list[tuple[AttackProfile, int]]] = {}
     for name, n in pairs:
         weapon = _weapon(char, str(name))
-        profile = AttackProfile(weapon.name, weapon.strength or 0, weapon.penetration,
-                                weapon.poisoned, weapon.magic, skill="ranged")
+        profile = ranged_profile(weapon)
         char.attacks_used += int(n)
         for _ in range(int(n)):
             result = resolve_attack(state, battle, char, target, profile, circ)
@@ -313,13 +327,13 @@ def take_ranged(state: WarbandState, battle: Battle, char: Character, order: Ord
 def blast(state: WarbandState, battle: Battle, char: Character, centre: Square,
           struck: Character, hits: list[tuple[AttackProfile, int]]) -> None:
     """Each hit of a Blast weapon also hits every other character within its radius that
-    can be seen from the point struck (WB-SPECIAL-04, WB-AMB-37)."""
+    can be seen from the point struck, the shooter included (WB-SPECIAL-04, WB-AMB-37)."""
     radius = max(r for _, r in hits)
     grid = state.grid
     victims = []
     for sq in burst_squares(centre, radius, grid.width, grid.height):
         other = state.occupant(sq)
-        if other is None or other is struck or other is char or not other.on_map:
+        if other is None or other is struck or not other.on_map:
             continue
         if "ethereal" in other.traits and not hits[0][0].magic:
             continue
@@ -343,8 +357,7 @@ def wave(state: WarbandState, battle: Battle, char: Character, aim: Square, weap
     (WB-SPECIAL-01 to 03, WB-AMB-36)."""
     assert char.square is not None
     grid = state.grid
-    profile = AttackProfile(weapon.name, weapon.strength or 0, weapon.penetration,
-                            weapon.poisoned, weapon.magic, auto_hit=True, skill="ranged")
+    profile = ranged_profile(weapon)
     battle.emit("wave", who=char.id, aim=list(aim), weapon=weapon.name)
     for sq in wave_squares(char.square, aim, weapon.range or 0, grid.width, grid.height):
         other = state.occupant(sq)

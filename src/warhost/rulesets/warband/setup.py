@@ -62,6 +62,15 @@ def zone_squares(zone: Zone) -> list[Square]:
 
 def new_state(scenario: WarbandScenario, battle: Battle) -> WarbandState:
     """The battle after deployment and initiative."""
+    state = initial_state(scenario)
+    battle.state = state
+    deploy(state, battle)
+    roll_initiative(state, battle)
+    return state
+
+
+def initial_state(scenario: WarbandScenario) -> WarbandState:
+    """The map and the characters at full Wounds, none placed yet (no dice, no decisions)."""
     grid, cover, edges, climbs = build_grid(scenario)
     spells = {s.name: s for s in scenario.spells}
     chars: dict[str, Character] = {}
@@ -73,13 +82,10 @@ def new_state(scenario: WarbandScenario, battle: Battle) -> WarbandState:
         sides=[s.name for s in scenario.sides], chars=chars, cover=cover, edges=edges,
         climbs=climbs, spells=spells, advantage=scenario.advantage,
     )
-    battle.state = state
     state.heroes_at_start = {
         s: sum(1 for c in chars.values() if c.side == s and c.kind == "hero")
         for s in state.sides
     }
-    deploy(state, battle)
-    roll_initiative(state, battle)
     return state
 
 
