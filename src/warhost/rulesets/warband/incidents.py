@@ -189,6 +189,6 @@ def severe_chance() -> Fraction:
     """P(a Hero's incident ends on the Severe table), from the table itself (WB-AMB-52): a
     first 10, or a first 9 followed by rerolls whose first non-9 face is 10."""
     face = Fraction(1, 10)
-    nines = sum(face for r in INCIDENTS if INCIDENTS[r] == "long_term")
-    tens = sum(face for r in INCIDENTS if INCIDENTS[r] == "severe")
+    nines = face * sum(1 for r in INCIDENTS if INCIDENTS[r] == "long_term")
+    tens = face * sum(1 for r in INCIDENTS if INCIDENTS[r] == "severe")
     return tens + nines * tens / (1 - nines)
