@@ -93,6 +93,9 @@ def battle_data(record: Record, scenario: Scenario, cycle: int) -> dict[str, Any
         if not fielded:
             raise WarhostError(f"warband {name!r} has nobody able to fight in Cycle {cycle}",
                                file=scenario.source, field=f"sides[{index}].characters")
+        heroes = [c for c in fielded if c["kind"] == "hero"]
+        if heroes and not any(c.get("captain") for c in heroes):
+            heroes[0]["captain"] = True  # the Captain is gone: the first Hero leads (WB-AMB-55)
         side["characters"] = fielded
         for spec in fielded:
             if str(spec["id"]) not in record.members:
