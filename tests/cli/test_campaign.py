@@ -83,14 +83,19 @@ def test_new_fight_show_replay(camp: tuple[Path, Path], tmp_path: Path) -> None:
     rows = conn.execute("SELECT number, cycle, seed, scenario_text, replay FROM battles"
                         ).fetchall()
     stored = [json.loads(r[0]) for r in conn.execute(
-        "SELECT result FROM incidents WHERE battle = 1 ORDER BY position")]
+        "SELECT result FROM incidents WHERE battle = 2 ORDER BY position")]
     conn.close()
     assert [r[:3] for r in rows] == [(1, 1, 1), (2, 2, 2), (3, 2, 3)]
     assert rows[0][3] == scenario.read_text(encoding="utf-8")
-    log = json.loads(rows[0][4])["log"]
+    log = json.loads(rows[1][4])["log"]
+    assert [r["who"] for r in stored] == ["w3", "c2"]  # seed 2: two minions went down
     assert stored == [{k: v for k, v in e.items() if k not in ("seq", "type")}
                       for e in log if e["type"] == "incident"]
     assert json.loads(rows[0][4])["scenario"]["options"]["campaign_mode"] is True
+    with record_module.connect(db) as conn2:
+        rec = record_module.load(conn2, str(db))
+    assert rec.members["w3"].status == "retired"  # 9 on its recovery roll
+    assert rec.members["w3"].spec["weapons"] == []
 
     shown = run("campaign", "show", db)
     assert shown.exit_code == 0, shown.output
