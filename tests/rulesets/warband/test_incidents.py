@@ -13,12 +13,12 @@ from warhost.core.errors import DiceExhaustedError
 from warhost.rulesets.warband import incidents
 from warhost.rulesets.warband.campaign import (
     Member,
+    Record,
     apply_incidents,
     current_flags,
     current_stats,
     current_traits,
     lasting_effect,
-    Record,
 )
 from warhost.rulesets.warband.setup import make_character
 from warhost.rulesets.warband.state import INCAPACITATED, WarbandState
@@ -269,9 +269,9 @@ def test_a_whole_battle_sends_each_incapacitated_character_through_the_step() ->
     result = run_battle(load(data), 5, {"A": "first", "B": "first"})
     out = result.log.of_type("incident")
     down = [u.id for u in result.outcome.units if u.fate == "incapacitated"]
-    assert [e["who"] for e in out] == down
+    assert out and [e["who"] for e in out] == down
     assert all(e["table"] == "minion" for e in out)
-    end = [i for i, e in enumerate(result.log.events) if e["type"] == "battle_end"][0]
+    end = next(i for i, e in enumerate(result.log.events) if e["type"] == "battle_end")
     assert all(e["seq"] > end for e in out)  # after the battle ended
 
 
