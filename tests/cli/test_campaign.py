@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from tests.cli_helpers import assert_user_error, run
 from warhost.rulesets.warband import campaign as record_module
@@ -42,7 +41,7 @@ def write_scenario(folder: Path) -> Path:
                                                  _minion("c2", [4, 4]),
                                                  _minion("c3", [2, 4])]}]}
     path = folder / "camp.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")  # JSON is YAML
     return path
 
 
