@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from warhost.core.battle import Battle
-from warhost.rulesets.warband.checks import Mod, take_test, total
 from warhost.rulesets.warband.state import (
     KNOCKED_DOWN,
     STANDING,
@@ -18,6 +17,7 @@ from warhost.rulesets.warband.state import (
     Character,
     WarbandState,
 )
+from warhost.rulesets.warband.checks import Mod, take_test, total
 
 
 @dataclass(frozen=True)
