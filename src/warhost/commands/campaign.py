@@ -67,6 +67,7 @@ def new(file: CampaignFile, scenario_file: ScenarioOption, force: Force = False)
 def battle_data(record: Record, scenario: Scenario, cycle: int) -> dict[str, Any]:
     """The scenario a campaign fights: each side's characters as the roster has them now,
     standing where the scenario puts them; those unable to fight are left out."""
+    from warhost.rulesets.warband.campaign import fielded as entry
     from warhost.rulesets.warband.campaign import recruit
 
     data = copy.deepcopy(scenario.data)
@@ -87,8 +88,6 @@ def battle_data(record: Record, scenario: Scenario, cycle: int) -> dict[str, Any
                 raise WarhostError(f"{member.id} fights for {member.warband} in this campaign",
                                    file=scenario.source, field=f"sides[{index}].characters")
             if member.available(cycle):
-                from warhost.rulesets.warband.campaign import fielded as entry
-
                 fielded.append(entry(member, cycle, spec))
         if not fielded:
             raise WarhostError(f"warband {name!r} has nobody able to fight in Cycle {cycle}",
@@ -159,12 +158,12 @@ def fight(
 
 
 def _changes(member: Member, cycle: int) -> str:
-    from warhost.rulesets.warband.campaign import current_stats
+    from warhost.rulesets.warband.campaign import DEFAULTS, current_stats
 
     now = current_stats(member, cycle)
-    was = member.spec["stats"]
-    return ", ".join(f"{k} {was[k]}→{now[k]}" for k in was
-                     if k != "fate" and now.get(k) != was[k]) or "-"
+    was = {k: int(member.spec["stats"].get(k, DEFAULTS.get(k, 0))) for k in now}
+    return ", ".join(f"{k} {was[k]}→{now[k]}" for k in now
+                     if k != "fate" and now[k] != was[k]) or "-"
 
 
 def _injuries(member: Member, cycle: int) -> str:

@@ -404,3 +404,45 @@ def test_the_engine_reads_the_lasting_block() -> None:
 def test_scripted_dice_are_all_needed() -> None:
     with pytest.raises(DiceExhaustedError):
         run(fallen(), [9])
+
+
+def _fielded_character(*names: str, **stats: int) -> Any:
+    from warhost.rulesets.warband.campaign import fielded
+    from warhost.rulesets.warband.model import CharacterSpec
+
+    m = member(**stats)
+    for name in names:
+        table = "incident" if name in ("humiliated", "frightened") else "severe"
+        m.effects.append(lasting_effect(result_of(name, table), 1, m.effects))  # type: ignore[arg-type]
+    entry = fielded(m, 1, {"at": [1, 1], "facing": "N"})
+    return make_character(CharacterSpec.model_validate(entry), "A", {})
+
+
+@pytest.mark.rule("WB-INCIDENT-06")
+@pytest.mark.rule("WB-INCIDENT-08")
+@pytest.mark.rule("WB-TEST-05")
+def test_a_fielded_frightened_humiliated_hero_tests_resolve_worse() -> None:
+    from warhost.rulesets.warband.checks import take_test
+
+    c = _fielded_character("humiliated", "frightened")
+    state = make_state([char("x", (5, 5)), char("y", (7, 7), "B")])
+    battle = make_battle(state, [2, 1])
+    r = take_test(state, battle, c, "resolve", "morale")
+    # Resolve 6 - 1 = 5; faces 2 and 1, the worse (2) counts; DoS 3 cut by 2
+    assert (r.target, r.die, r.passed, r.dos) == (5, 2, True, 1)
+    battle = make_battle(state, [5])
+    r = take_test(state, battle, c, "agility", "edge")  # Agility untouched: one die
+    assert (r.die, r.passed) == (5, True)
+
+
+@pytest.mark.rule("WB-SEVERE-06")
+@pytest.mark.rule("WB-TEST-05")
+def test_a_fielded_totally_blind_hero() -> None:
+    from warhost.rulesets.warband.checks import take_test
+
+    c = _fielded_character("blinded", "blinded")
+    assert (c.score("ranged"), c.score("melee"), c.worse_agility) == (0, 4, True)
+    state = make_state([char("x", (5, 5)), char("y", (7, 7), "B")])
+    battle = make_battle(state, [3, 7])
+    r = take_test(state, battle, c, "agility", "edge")
+    assert (r.die, r.passed) == (7, False)  # Agility 5, the worse of 3 and 7

@@ -33,6 +33,8 @@ RETIRED = "retired"
 FLAGS = ("worse_resolve", "resolve_dos_cut", "worse_agility", "start_wounds_zero",
          "one_hand", "scarred")
 """Flags of the scenario's ``lasting`` block (see :class:`~.model.Lasting`)."""
+DEFAULTS = {"attacks": 1}
+"""Scores a stat line may leave out that are not 0 then (see :class:`~.model.Stats`)."""
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -181,7 +183,7 @@ def current_stats(member: Member, cycle: int) -> dict[str, int]:
             continue
         floor = effect.get("floor")
         for score, by in effect["scores"].items():
-            old = stats.get(score, 0)
+            old = stats.get(score, DEFAULTS.get(score, 0))
             new = old + int(by)
             if floor is not None:
                 new = max(new, min(old, int(floor)))
