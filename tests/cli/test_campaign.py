@@ -192,3 +192,28 @@ def test_bad_campaign_files(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     assert run("campaign", "new", db, "--scenario", scenario).exit_code == 0
     assert_user_error(run("campaign", "new", db, "--scenario", scenario), "exists already")
+
+
+def test_recruits_join_and_a_hero_stands_in_for_a_dead_captain(camp: tuple[Path, Path],
+                                                               tmp_path: Path) -> None:
+    db, scenario = camp
+    data = json.loads(scenario.read_text(encoding="utf-8"))
+    data["sides"][0]["characters"].append({**_hero("w4", [5, 3]), "name": "Ada"})
+    bigger = tmp_path / "bigger.yaml"
+    bigger.write_text(json.dumps(data), encoding="utf-8")
+    with record_module.connect(db) as conn:
+        rec = record_module.load(conn, str(db))
+        rec.members["w1"].status = record_module.DEAD
+        conn.execute("BEGIN")
+        record_module._write_rosters(conn, rec)
+        conn.execute("COMMIT")
+    assert fight(db, bigger, 1).exit_code == 0
+    conn = sqlite3.connect(db)
+    replay = json.loads(conn.execute("SELECT replay FROM battles").fetchone()[0])
+    conn.close()
+    wolves = {c["id"]: c for c in replay["scenario"]["sides"][0]["characters"]}
+    assert set(wolves) == {"w2", "w3", "w4"} and wolves["w4"]["captain"] is True
+    with record_module.connect(db) as conn:
+        rec = record_module.load(conn, str(db))
+    assert rec.members["w4"].warband == "Wolves" and rec.members["w1"].status == "dead"
+    assert "Ada (w4)" in run("campaign", "show", db).stdout

@@ -146,7 +146,8 @@ def lasting_effect(result: Mapping[str, Any], cycle: int,
         traits.append("fear")
         flags["scarred"] = True
     elif name == "major_wound":
-        effect.update({"from": cycle + 1, "until": cycle + int(result["major_cycles"])})
+        cycles = int(result["major_cycles"])
+        effect.update({"from": cycle + 1, "until": cycle + cycles, "cycles": cycles})
         flags["start_wounds_zero"] = True
     elif name == "limb_injury":
         limb = result["limb"]
