@@ -92,6 +92,7 @@ def test_long_term_ten_on_the_reroll_goes_to_the_severe_table() -> None:
 @pytest.mark.rule("WB-SEVERE-01")
 @pytest.mark.rule("WB-SEVERE-02")
 @pytest.mark.rule("WB-INCIDENT-10")
+@pytest.mark.rule("WB-TEST-08")
 @pytest.mark.parametrize(("face", "name", "extra"), [
     (1, "from_the_fires", []), (2, "enmity", []), (3, "hardened", []), (4, "scarred", []),
     (5, "major_wound", [2]), (6, "robbed", [1, 1]), (7, "limb_injury", [3]),
@@ -178,6 +179,7 @@ def test_captured_and_dead_equipment_depends_on_who_won(face: int, winner: str |
 
 @pytest.mark.rule("WB-INCIDENT-02")
 @pytest.mark.rule("WB-INCIDENT-03")
+@pytest.mark.rule("WB-TEST-08")
 @pytest.mark.parametrize("face", range(1, 11))
 def test_minion_recovery(face: int) -> None:
     e = run(fallen("minion", **GEAR), [face])
@@ -270,7 +272,7 @@ def test_a_whole_battle_sends_each_incapacitated_character_through_the_step() ->
     out = result.log.of_type("incident")
     down = [u.id for u in result.outcome.units if u.fate == "incapacitated"]
     assert out and [e["who"] for e in out] == down
-    assert all(e["table"] == "minion" for e in out)
+    assert all(e["table"] == "minion" and e["campaign"] is False for e in out)
     end = next(i for i, e in enumerate(result.log.events) if e["type"] == "battle_end")
     assert all(e["seq"] > end for e in out)  # after the battle ended
 

@@ -51,6 +51,7 @@ def after_battle(state: WarbandState, battle: Battle) -> None:
         if char.condition != INCAPACITATED:
             continue
         result = incident(state, battle, char)
+        result["campaign"] = state.options.campaign_mode  # off: reported only (WB-AMB-50)
         state.incidents.append(result)
         battle.emit("incident", **result)
 
