@@ -39,6 +39,12 @@ CORE_EVENTS: list[dict[str, Any]] = [
     {"type": "fled", "who": "r1"},
 ]
 
+CAMPAIGN_EVENTS: list[dict[str, Any]] = [
+    {"type": "incident", "who": "h", "side": "A", "kind": "hero", "table": "severe",
+     "rolls": [10, 7, 3], "result": "limb_injury", "cycles": 0, "limb": "leg",
+     "campaign": False},
+]
+
 
 MAGIC_EVENTS: list[dict[str, Any]] = [
     {"type": "cast", "who": "m", "spell": "bolt", "target": "b", "level": "base"},
@@ -67,4 +73,4 @@ MAGIC_EVENTS: list[dict[str, Any]] = [
 ]
 
 
-WARBAND_SAMPLES: list[dict[str, Any]] = CORE_EVENTS + MAGIC_EVENTS
+WARBAND_SAMPLES: list[dict[str, Any]] = CORE_EVENTS + MAGIC_EVENTS + CAMPAIGN_EVENTS

@@ -168,7 +168,7 @@ def test_melee_attacks_need_an_enemy_within_reach() -> None:
     spear = {"name": "long spear", "kind": "melee", "reach": 2}
     state = duel({"weapons": [spear]}, b_at=(5, 7))
     assert [str(o) for o in combat.melee_options(state, state.chars["a"])] == [
-        "attack b long spear 1"]
+        "attack b long_spear 1"]
     # an elevation difference of 2 puts an adjacent enemy out of reach (WB-AMB-27)
     state = duel(features=[{"from": [5, 6], "elevation": 2}])
     assert combat.melee_options(state, state.chars["a"]) == []
@@ -556,7 +556,7 @@ def test_only_magic_attacks_can_strike_ethereal_enemies() -> None:
     state = duel({"weapons": [{"name": "rune blade", "kind": "melee", "magic": True}]},
                  {"traits": ["ethereal"]})
     assert [str(o) for o in combat.melee_options(state, state.chars["a"])] == [
-        "attack b rune blade 1"]
+        "attack b rune_blade 1"]
 
 
 # --------------------------------------------------------------------------- Ranged Phase

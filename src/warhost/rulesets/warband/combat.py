@@ -30,6 +30,7 @@ from warhost.rulesets.warband.state import (
     STUNNED,
     Character,
     WarbandState,
+    order_word,
 )
 
 NONE = Order("none")
@@ -166,7 +167,7 @@ def melee_options(state: WarbandState, char: Character) -> list[Order]:
     for other in _near_enemies(state, char, reach):
         for weapon in weapons:
             if in_reach(state, char, other, weapon):
-                options.extend(Order.of("attack", other.id, weapon.name, n)
+                options.extend(Order.of("attack", other.id, order_word(weapon.name), n)
                                for n in range(1, weapon_limit(char, weapon) + 1))
     metering.count(OPTIONS, len(options))
     return options
@@ -176,7 +177,7 @@ def take_melee(state: WarbandState, battle: Battle, char: Character, order: Orde
     """Carry out a Melee Attack order."""
     target = state.chars[str(order.args[0])]
     weapon = next(w for w in char.melee_weapons(state.options.unarmed_attacks)
-                  if w.name == order.args[1])
+                  if order_word(w.name) == order.args[1])
     count = int(order.args[2])
     char.attacks_used += count
     char.melee_done = True
@@ -269,7 +270,7 @@ def _shots(state: WarbandState, char: Character, target: Character, weapons: lis
         args: list[str | int] = [target.id]
         for weapon, n in zip(able, counts):
             if n:
-                args.extend((weapon.name, n))
+                args.extend((order_word(weapon.name), n))
         out.append(Order.of(kind, *args))
     return out
 
@@ -281,7 +282,8 @@ def _wave_aims(state: WarbandState, char: Character, weapon: Weapon) -> list[Ord
     out = []
     for target in _near_enemies(state, char, reach):
         assert target.square is not None
-        out.append(Order.of("wave", target.square[0], target.square[1], weapon.name))
+        out.append(Order.of("wave", target.square[0], target.square[1],
+                            order_word(weapon.name)))
     return out
 
 
@@ -369,4 +371,4 @@ def wave(state: WarbandState, battle: Battle, char: Character, aim: Square, weap
 
 
 def _weapon(char: Character, name: str) -> Weapon:
-    return next(w for w in char.weapons if w.name == name)
+    return next(w for w in char.weapons if order_word(w.name) == name)

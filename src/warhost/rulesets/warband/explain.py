@@ -25,6 +25,7 @@ from warhost.rulesets.warband.state import (
     KNOCKED_DOWN,
     Character,
     WarbandState,
+    order_word,
 )
 
 Explainer = Callable[[WarbandState, Decision, Order], "Refusal | None"]
@@ -236,9 +237,9 @@ def _cannot_attack(char: Character) -> Refusal | None:
 
 def _weapon(char: Character, name: str, pool: list[Weapon], what: str) -> Weapon | Refusal:
     for w in pool:
-        if w.name == name:
+        if order_word(w.name) == name:
             return w
-    names = [w.name for w in pool]
+    names = [order_word(w.name) for w in pool]
     shown = ", ".join(names) or "none"
     return Refusal(f"{char.label} has no {what} weapon {name!r}{_did_you_mean(name, names)} "
                    f"({what} weapons: {shown})")

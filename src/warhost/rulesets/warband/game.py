@@ -7,7 +7,7 @@ from typing import Any
 from warhost.core.battle import Battle
 from warhost.core.orders import Order
 from warhost.core.outcome import Outcome, UnitFate
-from warhost.rulesets.warband import combat, magic, morale, movement, utility
+from warhost.rulesets.warband import combat, incidents, magic, morale, movement, utility
 from warhost.rulesets.warband.setup import roll_initiative
 from warhost.rulesets.warband.state import (
     KNOCKED_DOWN,
@@ -42,6 +42,7 @@ def play(state: WarbandState, battle: Battle) -> None:
             battle.emit("score", side=side, total=score(state, side))
         check_end(state, battle, limit)
         battle.round_ended(state.turn)
+    incidents.after_battle(state, battle)  # WB-INJURY-14: after the battle, not an Aftermath
 
 
 def start_turn(state: WarbandState, battle: Battle) -> None:

@@ -42,6 +42,7 @@ from warhost.rulesets.warband.state import (
     Character,
     TempModifier,
     WarbandState,
+    order_word,
 )
 
 PHASES = ("utility", "movement", "ranged", "melee")
@@ -58,7 +59,7 @@ CHARACTER_TYPES = ("melee", "ranged", "direct")
 
 def spell_key(spell: Spell) -> str:
     """The spell's name as it appears in an order (spaces become ``_``)."""
-    return spell.name.replace(" ", "_")
+    return order_word(spell.name)
 
 
 def _square_text(sq: Square) -> str:

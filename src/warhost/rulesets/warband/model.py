@@ -184,6 +184,23 @@ class Spell(Strict):
     surge: SpellEffect | None = None
 
 
+class Lasting(Strict):
+    """Lasting campaign effects a stat line cannot hold (WB-INCIDENT, WB-SEVERE); written by
+    ``warhost campaign fight`` into the scenario it fights, so its replay stands alone."""
+
+    worse_resolve: bool = Field(False, description="Frightened (WB-INCIDENT-06, result 5).")
+    resolve_dos_cut: Annotated[Whole, Field(ge=0, le=10)] = Field(
+        0, description="Humiliated (WB-INCIDENT-08)."
+    )
+    worse_agility: bool = Field(False, description="Totally blind (WB-SEVERE-06).")
+    start_wounds_zero: bool = Field(False, description="Major Wound (WB-SEVERE-04).")
+    one_hand: bool = Field(False, description="Amputation (WB-SEVERE-01, result 7).")
+    scarred: bool = Field(False, description="-1 on social Resolve tests (WB-SEVERE-01, 4).")
+    hatred_of: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list, max_length=50, description="Enmity targets (WB-SEVERE-03)."
+    )
+
+
 class CharacterSpec(Strict):
     """One character of a warband."""
 
@@ -200,6 +217,7 @@ class CharacterSpec(Strict):
     talents: list[Talent] = Field(default_factory=list)
     traits: list[Trait] = Field(default_factory=list)
     spells: list[str] = Field(default_factory=list, max_length=20, description="Spell names.")
+    lasting: Lasting | None = Field(None, description="Campaign effects (WB-AMB-50).")
 
 
 class Zone(Strict):

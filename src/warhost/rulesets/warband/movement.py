@@ -17,6 +17,7 @@ from warhost.rulesets.warband.state import (
     STUNNED,
     Character,
     WarbandState,
+    order_word,
 )
 
 StepCost = Callable[[Square, Square], int | None]
@@ -145,13 +146,13 @@ def opportunity(state: WarbandState, battle: Battle, mover: Character) -> bool:
                    if w.reach >= 1]
         if not weapons:
             continue
-        options = tuple(Order.of("opportunity", mover.id, w.name) for w in weapons)
+        options = tuple(Order.of("opportunity", mover.id, order_word(w.name)) for w in weapons)
         order = battle.ask(enemy.side, "opportunity", (*options, NO_AOO),
                            f"{mover.label} leaves {enemy.label}: attack of opportunity?",
                            enemy.id, default=options[0])
         if order == NO_AOO:
             continue
-        weapon = next(w for w in weapons if w.name == order.args[1])
+        weapon = next(w for w in weapons if order_word(w.name) == order.args[1])
         if state.options.aoo_consumes_attack:
             enemy.attacks_used += 1
         battle.emit("opportunity", who=enemy.id, target=mover.id, weapon=weapon.name)
@@ -227,9 +228,9 @@ def take_movement(
         path = (paths or destinations(state, char, move_budget(char, 3)))[to][1]
         if kind == "sprint":
             char.sprinted = True  # WB-MOVE-24
-        if walk(state, battle, char, path, kind):
-            if kind == "move" or state.options.facing_change == "after_any_move":
-                choose_facing(state, battle, char)
+        turns = kind == "move" or state.options.facing_change == "after_any_move"
+        if walk(state, battle, char, path, kind) and turns:
+            choose_facing(state, battle, char)
         return
     if kind == "charge":
         charge(state, battle, char, state.chars[str(order.args[0])])

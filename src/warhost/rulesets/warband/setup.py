@@ -49,6 +49,12 @@ def make_character(spec: CharacterSpec, side: str, spells: dict[str, object]) ->
         fate=stats.fate, facing=spec.facing or "N",
     )
     char.wounds = char.max_wounds
+    if spec.lasting is not None:  # campaign effects (WB-AMB-50)
+        char.worse_resolve = spec.lasting.worse_resolve
+        char.resolve_dos_cut = spec.lasting.resolve_dos_cut
+        char.worse_agility = spec.lasting.worse_agility
+        if spec.lasting.start_wounds_zero:
+            char.wounds = 0  # Major Wound (WB-SEVERE-04)
     char.uses = {item.name: item.uses for item in spec.items}
     return char
 

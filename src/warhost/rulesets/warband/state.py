@@ -27,6 +27,12 @@ SCORES = (
     "magic", "wounds", "attacks", "insight",
 )
 
+def order_word(name: str) -> str:
+    """How a weapon, item or spell name is written in an order: spaces become ``_``
+    (``great axe`` -> ``great_axe``), so the order's text splits into the same words."""
+    return name.replace(" ", "_")
+
+
 UNARMED = Weapon(name="unarmed", kind="melee")
 """The profile of a character with no melee weapon (WB-AMB-27)."""
 

@@ -281,3 +281,41 @@ def _vortex_moves(e: Event) -> str:
 @_words("vortex_leaves")
 def _vortex_leaves(e: Event) -> str:
     return f"The vortex of {e['spell']} at {_sq(e['at'])} is gone ({e['why']})"
+
+
+def _incident_detail(e: Event) -> str:
+    result = e["result"]
+    if result == "enmity":
+        return f": Hatred of {e['target']} and {e['warband']}" if e.get("target") else \
+            ": Hatred (no known foe)"
+    if result == "major_wound":
+        return f": starts encounters on 0 Wounds for {e['major_cycles']} Cycle(s)"
+    if result == "robbed":
+        lost = ", ".join(p["name"] for p in e["lost"]) or "nothing to lose"
+        return f" (rolled {e['count']}): loses {lost}"
+    if result == "limb_injury":
+        return f": {e['limb']}"
+    if result in ("captured", "dead"):
+        if e["won"]:
+            return f"; its warband keeps its equipment ({e['equipment']})"
+        taker = e["taken_by"] or "nobody (a draw)"
+        return f"; its equipment is taken (winner: {taker})"
+    if result == "retired":
+        return "; its equipment is lost"
+    if e.get("long_term"):
+        return " (Long Term: two Cycles)"
+    return ""
+
+
+@_words("incident")
+def _incident(e: Event) -> str:
+    from warhost.rulesets.warband.incidents import TITLES
+
+    if e["result"] == "fate_burned":
+        seen = f" instead of keeping {TITLES[e['discarded']]}" if e.get("discarded") else ""
+        return f"{e['who']} burns a Fate Point{seen}: no lasting effect ({e['fate_left']} left)"
+    rolls = ", ".join(str(r) for r in e["rolls"])
+    table = {"minion": "recovery", "incident": "Incident table",
+             "severe": "Severe Incident table"}[e["table"]]
+    return (f"{e['who']} after the battle, {table} (rolled {rolls}): "
+            f"{TITLES[e['result']]}{_incident_detail(e)}")
