@@ -127,6 +127,11 @@ def test_jump_reaches_any_free_square_within_agility_in_three_dimensions() -> No
     state = make_state([char("a", (5, 5), "A", agility=3), char("b", (11, 11), "B")],
                        features=wall)
     assert Order.of("jump", 8, 5) not in climbing.jump_options(state, state.chars["a"])
+    state = make_state([char("a", (5, 5), "A", agility=3), char("c", (6, 5), "A"),
+                        char("b", (5, 6), "B")])
+    options = climbing.jump_options(state, state.chars["a"])
+    assert Order.of("jump", 7, 5) in options  # over an ally
+    assert Order.of("jump", 5, 7) not in options  # not over an enemy
 
 
 @rule("WB-MOVE-14")
@@ -207,3 +212,37 @@ def test_disengage_shortens_climb_and_jump_too() -> None:
     a.disengaged = True
     assert (climbing.climb_limit(a), climbing.jump_limit(a)) == (2, 5)
     assert climbing.climb_options(state, a) == []
+
+
+def test_every_utility_climb_and_jump_event_has_a_clean_sentence() -> None:
+    import re
+
+    from warhost.rulesets.warband.view import describe_event
+
+    bad = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|[{}]|\b\w+=\S")
+    samples = [
+        {"type": "brace", "who": "a"},
+        {"type": "disengage", "who": "a", "start": [5, 5], "to": [4, 4]},
+        {"type": "encourage", "who": "a", "passed": True, "bonus": 2, "allies": ["b"]},
+        {"type": "encourage", "who": "a", "passed": True, "bonus": 1, "allies": []},
+        {"type": "encourage", "who": "a", "passed": False, "bonus": 0, "allies": []},
+        {"type": "rally", "who": "a", "passed": True},
+        {"type": "rally", "who": "a", "passed": False},
+        {"type": "rotate", "who": "a", "facing": "SW"},
+        {"type": "swap", "who": "a", "removed": ["helm"], "armour": 1},
+        {"type": "use_item", "who": "a", "item": "potion", "target": "a", "healed": 2,
+         "score": None, "by": 0, "turns": 1, "left": 0},
+        {"type": "use_item", "who": "a", "item": "horn", "target": "b", "healed": 0,
+         "score": "resolve", "by": 2, "turns": 1, "left": None},
+        {"type": "climb", "who": "a", "start": [5, 6], "to": [6, 6], "height": 3,
+         "test": "agility", "passed": True, "dof": 0, "fell": False},
+        {"type": "climb", "who": "a", "start": [6, 6], "to": [5, 6], "height": -3,
+         "test": "none", "passed": False, "dof": 4, "fell": True},
+        {"type": "jump", "who": "a", "start": [1, 5], "aim": [7, 5], "to": [7, 5],
+         "distance": 6, "covered": 6, "passed": True, "dof": 0},
+        {"type": "jump", "who": "a", "start": [1, 5], "aim": [7, 5], "to": [6, 5],
+         "distance": 6, "covered": 5, "passed": False, "dof": 2},
+    ]
+    for event in samples:
+        text = describe_event(event)
+        assert text and not bad.search(text), (event, text)

@@ -78,13 +78,18 @@ def climb_options(state: WarbandState, char: Character) -> list[Order]:
     return options
 
 
-def jump_path(state: WarbandState, start: Square, to: Square) -> list[Square] | None:
-    """The squares a Jump from ``start`` to ``to`` passes, landing square last; None if the
-    way is shut: a blocking square, or one rising above both ends (WB-AMB-18)."""
-    path = bresenham(start, to)[1:]
-    top = max(state.level(start), state.level(to))
+def jump_path(state: WarbandState, char: Character, to: Square) -> list[Square] | None:
+    """The squares a Jump by ``char`` to ``to`` passes, landing square last; None if the way
+    is shut: a blocking square, one rising above both ends, or an enemy (WB-AMB-18). Allies
+    and impassable ground (a chasm, water) may be jumped over."""
+    assert char.square is not None
+    path = bresenham(char.square, to)[1:]
+    top = max(state.level(char.square), state.level(to))
     for sq in path[:-1]:
         if not state.grid.contains(sq) or state.blocks_sight(sq) or state.level(sq) > top:
+            return None
+        other = state.at.get(sq)
+        if other is not None and state.chars[other].side != char.side:
             return None
     return path
 
@@ -109,7 +114,7 @@ def jump_options(state: WarbandState, char: Character) -> list[Order]:
             looked += 1
             if chebyshev3(char.square, to, grid) > limit:
                 continue
-            if jump_path(state, char.square, to) is not None:
+            if jump_path(state, char, to) is not None:
                 options.append(Order.of("jump", tx, ty))
     metering.count(GEOMETRY, looked * (limit + 1))
     metering.count(OPTIONS, len(options))
@@ -177,7 +182,7 @@ def jump(state: WarbandState, battle: Battle, char: Character, order: Order) -> 
 
     assert char.square is not None
     to = (int(order.args[0]), int(order.args[1]))
-    path = jump_path(state, char.square, to)
+    path = jump_path(state, char, to)
     assert path is not None
     if not leave(state, battle, char, "jump"):
         return False
