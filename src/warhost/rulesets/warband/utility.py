@@ -189,37 +189,64 @@ def encourage(state: WarbandState, battle: Battle, char: Character) -> None:
     """A Resolve test; on a pass every other ally that sees the encourager or is within
     hearing range gets +1 + floor(DoS / 3) on its Morale tests this turn, keeping only the
     highest such bonus (WB-UTIL-12 to 14, WB-AMB-12)."""
+    result = take_test(state, battle, char, "resolve", "encourage")
+    bonus = 1 + result.dos // 3 if result.passed else 0
+    reached = _spread(state, char, bonus) if result.passed else []
+    battle.emit("encourage", who=char.id, passed=result.passed, bonus=bonus, allies=reached)
+
+
+def _spread(state: WarbandState, char: Character, bonus: int) -> list[str]:
+    """Give ``bonus`` to the allies the encourager reaches that hold less, and return them.
+
+    The side's characters are kept in buckets by the bonus they hold this turn, so a shout
+    looks only at allies it could still improve: on open ground the first shout of each
+    level reaches everyone and later ones look at nobody (the work stays linear in the army).
+    """
     from warhost.rulesets.warband.combat import can_see
 
     assert char.square is not None
-    result = take_test(state, battle, char, "resolve", "encourage")
-    bonus = 1 + result.dos // 3 if result.passed else 0
+    key = (state.turn, char.side)
+    pool = state.encourage_pool
+    if key not in pool:
+        for old in [k for k in pool if k[0] != state.turn]:
+            del pool[old]
+        levels: dict[int, set[str]] = {}
+        for other in state.side_chars(char.side):
+            levels.setdefault(other.encourage_bonus, set()).add(other.id)
+        pool[key] = levels
+        metering.count(GEOMETRY, len(state.side_chars(char.side)))
+    levels = pool[key]
+    hearing = state.options.encourage_hearing_range
     reached: list[str] = []
-    if result.passed:
-        hearing = state.options.encourage_hearing_range
-        allies = [o for o in state.side_chars(char.side) if o is not char and o.on_map]
-        metering.count(GEOMETRY, len(allies))
-        for ally in allies:
-            assert ally.square is not None
+    for level in sorted(lv for lv in levels if lv < bonus):
+        for cid in sorted(levels[level]):
+            ally = state.chars[cid]
+            if ally is char or ally.square is None or not ally.on_map:
+                continue
+            metering.count(GEOMETRY)
             if (chebyshev(ally.square, char.square) <= hearing
                     or can_see(state, ally.square, char.square)):
-                reached.append(ally.id)
-                ally.encourage_bonus = max(ally.encourage_bonus, bonus)
-    battle.emit("encourage", who=char.id, passed=result.passed, bonus=bonus, allies=reached)
+                levels[level].discard(cid)
+                levels.setdefault(bonus, set()).add(cid)
+                ally.encourage_bonus = bonus
+                reached.append(cid)
+    return sorted(reached)
 
 
 def rally_allowed(state: WarbandState, char: Character) -> bool:
     """Rally is barred only when every nearest other character on the map is an enemy
-    (WB-UTIL-16, WB-AMB-13)."""
+    (WB-UTIL-16, WB-AMB-13). Searched ring by ring outward from the character."""
     assert char.square is not None
-    others = [o for o in state.chars.values() if o is not char and o.on_map
-              and o.square is not None]
-    metering.count(GEOMETRY, len(others))
-    if not others:
-        return True
-    near = min(chebyshev(char.square, o.square) for o in others if o.square is not None)
-    return any(o.side == char.side for o in others
-               if o.square is not None and chebyshev(char.square, o.square) == near)
+    x, y = char.square
+    at = state.at
+    for r in range(1, max(state.grid.width, state.grid.height)):
+        ring = [(x + dx, y + dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
+                if max(abs(dx), abs(dy)) == r]
+        metering.count(GEOMETRY, len(ring))
+        near = [state.chars[at[sq]] for sq in ring if sq in at]
+        if near:
+            return any(o.side == char.side for o in near)
+    return True
 
 
 def rally(state: WarbandState, battle: Battle, char: Character) -> None:
