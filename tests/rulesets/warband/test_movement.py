@@ -330,3 +330,17 @@ def test_a_stunned_character_does_nothing() -> None:
     # nor an Attack of Opportunity when a leaves
     movement.take_movement(state, battle, a, Order.of("move", 5, 2))
     assert events(battle, "opportunity") == [] and a.square == (5, 2)
+
+
+@rule("WB-INJURY-04")
+def test_knocked_down_before_its_own_move_it_may_only_get_up_this_turn() -> None:
+    state = make_state([char("b", (5, 6), "B", melee=5, strength=4),
+                        char("a", (5, 5), "A", toughness=3, wounds=1)])
+    a = state.chars["a"]
+    state.order = ["a", "b"]
+    # b wounds a before a has moved (hit 3, damage 2, Defense 9 fails, Injury roll 1)
+    battle = make_battle(state, [3, 2, 9, 1], {"A": ["stand"]})
+    combat.take_melee(state, battle, state.chars["b"], Order.of("attack", "a", "sword", 1))
+    assert a.condition == KNOCKED_DOWN and not a.moved
+    game.movement_phase(state, battle)  # WB-AMB-41: its next Movement action gets it up
+    assert a.condition == STANDING and a.square == (5, 5)

@@ -396,3 +396,5 @@ def test_a_stunned_character_takes_no_utility_action() -> None:
     utility.utility_phase(state, battle)
     assert not a.braced and events(battle, "brace") == []
     assert utility.utility_options(state, a) == []
+    a.routing = True  # not even Rally (WB-AMB-42)
+    assert utility.utility_options(state, a) == []
