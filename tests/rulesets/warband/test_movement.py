@@ -344,3 +344,14 @@ def test_knocked_down_before_its_own_move_it_may_only_get_up_this_turn() -> None
     assert a.condition == KNOCKED_DOWN and not a.moved
     game.movement_phase(state, battle)  # WB-AMB-41: its next Movement action gets it up
     assert a.condition == STANDING and a.square == (5, 5)
+
+
+@rule("WB-CIRC-13")
+def test_no_attack_of_opportunity_on_an_ethereal_mover_without_a_magic_weapon() -> None:
+    blade = {"name": "blade", "kind": "melee", "magic": True}
+    state = make_state([char("a", (5, 5), "A", traits=["ethereal"], wounds=3),
+                        char("b", (5, 6), "B"), char("c", (4, 6), "B", weapons=[blade])])
+    battle = make_battle(state, [10])  # c's magic blade strikes (and misses); b cannot
+    movement.take_movement(state, battle, state.chars["a"], Order.of("move", 5, 2))
+    assert [e["who"] for e in events(battle, "opportunity")] == ["c"]
+    assert state.chars["a"].square == (5, 2)

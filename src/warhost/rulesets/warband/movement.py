@@ -143,8 +143,9 @@ def opportunity(state: WarbandState, battle: Battle, mover: Character) -> bool:
             continue
         if state.options.aoo_consumes_attack and enemy.attacks_left <= 0:
             continue
+        ethereal = "ethereal" in mover.traits  # only Magic attacks strike it (WB-AMB-38)
         weapons = [w for w in enemy.melee_weapons(state.options.unarmed_attacks)
-                   if w.reach >= 1]
+                   if w.reach >= 1 and (w.magic or not ethereal)]
         if not weapons:
             continue
         options = tuple(Order.of("opportunity", mover.id, w.name) for w in weapons)
