@@ -73,4 +73,28 @@ MAGIC_EVENTS: list[dict[str, Any]] = [
 ]
 
 
-WARBAND_SAMPLES: list[dict[str, Any]] = CORE_EVENTS + MAGIC_EVENTS + CAMPAIGN_EVENTS
+UTILITY_EVENTS: list[dict[str, Any]] = [
+    {"type": "brace", "who": "a"},
+    {"type": "disengage", "who": "a", "start": [5, 5], "to": [4, 4]},
+    {"type": "encourage", "who": "a", "passed": True, "bonus": 2, "allies": ["b"]},
+    {"type": "encourage", "who": "a", "passed": True, "bonus": 1, "allies": []},
+    {"type": "encourage", "who": "a", "passed": False, "bonus": 0, "allies": []},
+    {"type": "rally", "who": "a", "passed": True},
+    {"type": "rally", "who": "a", "passed": False},
+    {"type": "rotate", "who": "a", "facing": "SW"},
+    {"type": "swap", "who": "a", "removed": ["helm"], "armour": 1},
+    {"type": "use_item", "who": "a", "item": "potion", "target": "a", "healed": 2,
+     "score": None, "by": 0, "turns": 1, "left": 0},
+    {"type": "use_item", "who": "a", "item": "horn", "target": "b", "healed": 0,
+     "score": "resolve", "by": 2, "turns": 1, "left": None},
+    {"type": "climb", "who": "a", "start": [5, 6], "to": [6, 6], "height": 3,
+     "test": "agility", "passed": True, "dof": 0, "fell": False},
+    {"type": "climb", "who": "a", "start": [6, 6], "to": [5, 6], "height": -3,
+     "test": "none", "passed": False, "dof": 4, "fell": True},
+    {"type": "jump", "who": "a", "start": [1, 5], "aim": [7, 5], "to": [7, 5],
+     "distance": 6, "covered": 6, "passed": True, "dof": 0},
+    {"type": "jump", "who": "a", "start": [1, 5], "aim": [7, 5], "to": [6, 5],
+     "distance": 6, "covered": 5, "passed": False, "dof": 2},
+]
+
+WARBAND_SAMPLES: list[dict[str, Any]] = CORE_EVENTS + MAGIC_EVENTS + CAMPAIGN_EVENTS + UTILITY_EVENTS

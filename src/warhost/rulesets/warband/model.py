@@ -59,7 +59,8 @@ class Options(Strict):
     )
     reroll_initiative_each_turn: bool = Field(False, description="WB-AMB-08")
     utility_order: Literal["initiative", "side_alternating"] = Field(
-        "initiative", description="WB-AMB-09"
+        "initiative", description="WB-AMB-09: side_alternating: the sides take turns, one "
+        "character each, in Initiative Order within a side.",
     )
     encourage_hearing_range: Distance = Field(6, description="WB-AMB-12")
     falling_damage: Literal["half_height_wounds"] | list[Annotated[Whole, Field(ge=0, le=20)]] = (

@@ -1,5 +1,6 @@
-"""The Movement Phase (WB-MOVE): Move, Sprint, Charge, Prone, standing up, and the Attacks
-of Opportunity a move provokes (WB-MOVE-04, WB-CIRC-13/14, WB-AMB-21)."""
+"""The Movement Phase (WB-MOVE): Move, Sprint, Charge, Climb, Jump, Prone, standing up, and
+the Attacks of Opportunity a move provokes (WB-MOVE-04, WB-CIRC-13/14, WB-AMB-21). Climb and
+Jump themselves live in :mod:`climbing`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, OPTIONS
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, bresenham, chebyshev, reachable
+from warhost.rulesets.warband import climbing
 from warhost.rulesets.warband.state import (
     FACING_ORDER,
     KNOCKED_DOWN,
@@ -142,8 +144,9 @@ def opportunity(state: WarbandState, battle: Battle, mover: Character) -> bool:
             continue
         if state.options.aoo_consumes_attack and enemy.attacks_left <= 0:
             continue
+        ethereal = "ethereal" in mover.traits  # only Magic attacks strike it (WB-AMB-38)
         weapons = [w for w in enemy.melee_weapons(state.options.unarmed_attacks)
-                   if w.reach >= 1]
+                   if w.reach >= 1 and (w.magic or not ethereal)]
         if not weapons:
             continue
         options = tuple(Order.of("opportunity", mover.id, order_word(w.name)) for w in weapons)
@@ -160,12 +163,20 @@ def opportunity(state: WarbandState, battle: Battle, mover: Character) -> bool:
     return mover.on_map and mover.condition == STANDING
 
 
+def leave(state: WarbandState, battle: Battle, char: Character, how: str) -> bool:
+    """``char`` is about to leave its square by a movement action: every Engaged enemy may
+    strike first (WB-MOVE-04, WB-AMB-21). Returns whether it can still go."""
+    if state.engaged(char) and not opportunity(state, battle, char):
+        battle.emit("move_cancelled", who=char.id, how=how)
+        return False
+    return True
+
+
 def walk(state: WarbandState, battle: Battle, char: Character, path: list[Square] | tuple[
         Square, ...], how: str) -> bool:
     """Carry out a move along ``path``: Attacks of Opportunity first if Engaged (a move that
     leaves the square provokes them); returns whether the character moved."""
-    if state.engaged(char) and not opportunity(state, battle, char):
-        battle.emit("move_cancelled", who=char.id, how=how)
+    if not leave(state, battle, char, how):
         return False
     start = char.square
     state.place(char, path[-1])
@@ -202,6 +213,8 @@ def movement_choices(state: WarbandState, char: Character) -> tuple[list[Order],
     options.extend(Order.of("move", x, y) for x, y in squares if paths[(x, y)][0] <= budget)
     options.extend(Order.of("sprint", x, y) for x, y in squares)
     options.extend(Order.of("charge", t.id) for t, _ in charge_targets(state, char))
+    options.extend(climbing.climb_options(state, char))
+    options.extend(climbing.jump_options(state, char))
     metering.count(OPTIONS, len(options))
     return options, paths
 
@@ -234,6 +247,11 @@ def take_movement(
         return
     if kind == "charge":
         charge(state, battle, char, state.chars[str(order.args[0])])
+        return
+    if kind in ("climb", "jump"):
+        act = climbing.climb if kind == "climb" else climbing.jump
+        if act(state, battle, char, order) and state.options.facing_change == "after_any_move":
+            choose_facing(state, battle, char)
         return
     raise ValueError(f"not a movement order: {order}")
 

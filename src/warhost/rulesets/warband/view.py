@@ -319,3 +319,68 @@ def _incident(e: Event) -> str:
              "severe": "Severe Incident table"}[e["table"]]
     return (f"{e['who']} after the battle, {table} (rolled {rolls}): "
             f"{TITLES[e['result']]}{_incident_detail(e)}")
+
+
+# ------------------------------------------------ Utility Phase, Climb and Jump (wbutil)
+
+
+@_words("brace")
+def _brace(e: Event) -> str:
+    return f"{e['who']} braces against a charge"
+
+
+@_words("disengage")
+def _disengage(e: Event) -> str:
+    return f"{e['who']} disengages from {_sq(e['start'])} to {_sq(e['to'])}"
+
+
+@_words("encourage")
+def _encourage(e: Event) -> str:
+    if not e["passed"]:
+        return f"{e['who']} tries to encourage its allies, to no effect"
+    allies = ", ".join(e["allies"]) or "nobody"
+    return f"{e['who']} encourages its allies (+{e['bonus']} to Morale tests): {allies}"
+
+
+@_words("rally")
+def _rally(e: Event) -> str:
+    return f"{e['who']} rallies" if e["passed"] else f"{e['who']} fails to rally"
+
+
+@_words("rotate")
+def _rotate(e: Event) -> str:
+    return f"{e['who']} turns to face {e['facing']}"
+
+
+@_words("swap")
+def _swap(e: Event) -> str:
+    return f"{e['who']} takes off {', '.join(e['removed'])} (Armour now {e['armour']})"
+
+
+@_words("use_item")
+def _use_item(e: Event) -> str:
+    on = "itself" if e["target"] == e["who"] else e["target"]
+    parts = []
+    if e["healed"]:
+        parts.append(f"heals {e['healed']} wound(s)")
+    if e["score"] and e["by"]:
+        parts.append(f"{e['score']} {e['by']:+d} for {e['turns']} turn(s)")
+    effect = ": " + ", ".join(parts) if parts else ""
+    return f"{e['who']} uses {e['item']} on {on}{effect}"
+
+
+@_words("climb")
+def _climb(e: Event) -> str:
+    way = "up" if e["height"] > 0 else "down"
+    if e["passed"]:
+        return f"{e['who']} climbs {way} {abs(e['height'])} squares to {_sq(e['to'])}"
+    fell = " and falls" if e["fell"] else ""
+    return f"{e['who']} fails to climb {way} to {_sq(e['to'])} ({e['dof']} DoF){fell}"
+
+
+@_words("jump")
+def _jump(e: Event) -> str:
+    if e["to"] == e["aim"]:
+        return f"{e['who']} jumps {e['distance']} squares to {_sq(e['to'])}"
+    return (f"{e['who']} jumps for {_sq(e['aim'])} but covers only {e['covered']} of "
+            f"{e['distance']} squares, landing at {_sq(e['to'])}")
