@@ -70,6 +70,7 @@ __all__ = [
     "bresenham_ray",
     "burst_squares",
     "centre2",
+    "cheapest_costs",
     "chebyshev",
     "chebyshev3",
     "edge_drops",
@@ -85,6 +86,7 @@ __all__ = [
     "in_bounds",
     "in_cover",
     "line_squares",
+    "path_back",
     "reachable",
     "ring_arc",
     "segment_touches_square",
@@ -568,6 +570,58 @@ def reachable(
             best[nxt] = (new_cost, new_path)
             push(heap, (new_cost, new_path, nxt))
     return result
+
+
+def cheapest_costs(
+    start: Square,
+    budget: int,
+    step_cost: Callable[[Square, Square], int | None],
+) -> tuple[dict[Square, int], dict[Square, Square]]:
+    """Cheapest cost of every square reachable from ``start`` within ``budget``, and the square
+    each was first reached from (follow it back with :func:`path_back`).
+
+    The same answers as :func:`reachable` for costs, found with one bucket per whole cost
+    instead of a heap of paths, and no path is built until one is asked for: the fast choice
+    when step costs are small whole numbers and most squares' paths are never read. Squares
+    are expanded cheapest first and, within a cost, in the order they were reached, so the
+    result does not depend on hash order.
+    """
+    costs: dict[Square, int] = {start: 0}
+    parents: dict[Square, Square] = {}
+    buckets: list[list[Square]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    directions = DIRECTIONS8
+    for cost in range(budget + 1):
+        for here in buckets[cost]:
+            if costs[here] != cost:
+                continue
+            hx, hy = here
+            for ddx, ddy in directions:
+                nxt = (hx + ddx, hy + ddy)
+                step = step_cost(here, nxt)
+                if step is None:
+                    continue
+                new_cost = cost + step
+                if new_cost > budget:
+                    continue
+                known = costs.get(nxt)
+                if known is None or new_cost < known:
+                    costs[nxt] = new_cost
+                    parents[nxt] = here
+                    buckets[new_cost].append(nxt)
+    return costs, parents
+
+
+def path_back(parents: Mapping[Square, Square], start: Square, end: Square) -> tuple[Square, ...]:
+    """The squares entered on the way from ``start`` to ``end`` (``end`` last, ``start`` left
+    out), read back through the ``parents`` of :func:`cheapest_costs`."""
+    path: list[Square] = []
+    here = end
+    while here != start:
+        path.append(here)
+        here = parents[here]
+    path.reverse()
+    return tuple(path)
 
 
 def straight_runs(

@@ -10,6 +10,8 @@ Opportunity first (WB-AMB-21).
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from warhost.core import metering
 from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, OPTIONS
@@ -94,9 +96,11 @@ def jump_path(state: WarbandState, char: Character, to: Square) -> list[Square] 
     return path
 
 
-def jump_options(state: WarbandState, char: Character) -> list[Order]:
+def jump_options(state: WarbandState, char: Character, skip: Container[Square] = (),
+                 only: Square | None = None) -> list[Order]:
     """``jump X Y`` orders: every free square within Jump reach by 3-D Chebyshev distance
-    whose grid line is open (WB-MOVE-14, WB-AMB-18)."""
+    whose grid line is open (WB-MOVE-14, WB-AMB-18), leaving out the squares in ``skip``
+    (or only ``only``, to judge one order)."""
     if char.square is None:
         return []
     limit = jump_limit(char)
@@ -109,6 +113,8 @@ def jump_options(state: WarbandState, char: Character) -> list[Order]:
     for ty in range(sy - limit, sy + limit + 1):
         for tx in range(sx - limit, sx + limit + 1):
             to = (tx, ty)
+            if to in skip or (only is not None and to != only):
+                continue
             if to == char.square or not landable(state, to):
                 continue
             looked += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from warhost.core.battle import Battle
+from warhost.core.decisions import Acceptor
 from warhost.core.orders import Order
 from warhost.core.outcome import Outcome, UnitFate
 from warhost.rulesets.warband import combat, incidents, magic, morale, movement, utility
@@ -74,7 +75,8 @@ def movement_phase(state: WarbandState, battle: Battle) -> None:
         options, paths = movement.movement_choices(state, char)
         options.extend(magic.spell_options(state, char, "movement"))
         order = ask_lazy(battle, char.side, "movement", options,
-                         f"{char.label}: movement action?", char.id)
+                         f"{char.label}: movement action?", char.id,
+                         accept=movement.accept_movement(state, char, paths))
         if order.kind == "cast":
             char.moved = True
             magic.cast_order(state, battle, char, order)
@@ -83,14 +85,18 @@ def movement_phase(state: WarbandState, battle: Battle) -> None:
 
 
 def ask_lazy(battle: Battle, side: str, kind: str, options: list[Order], prompt: str,
-             subject: str) -> Order:
-    """Ask with options that are already built (the index is found by text)."""
-    index = {str(o): i for i, o in enumerate(options)} if len(options) > 8 else None
-    return battle.ask_lazy(
-        side, kind, len(options), options.__getitem__, prompt, subject,
-        locate=None if index is None else (lambda o: index.get(str(o))),
-        default_of=lambda: options[0],
-    )
+             subject: str, accept: Acceptor | None = None) -> Order:
+    """Ask with options that are already built; an order given as text is found through an
+    index built the first time one is looked up."""
+    index: dict[Order, int] = {}
+
+    def locate(order: Order) -> int | None:
+        if not index:
+            index.update((o, i) for i, o in reversed(list(enumerate(options))))
+        return index.get(order)
+
+    return battle.ask_lazy(side, kind, len(options), options.__getitem__, prompt, subject,
+                           locate=locate, default_of=lambda: options[0], accept=accept)
 
 
 def ranged_phase(state: WarbandState, battle: Battle) -> None:

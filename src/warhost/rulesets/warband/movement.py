@@ -4,13 +4,13 @@ Jump themselves live in :mod:`climbing`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 from warhost.core import metering
 from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, OPTIONS
 from warhost.core.orders import Order
-from warhost.geometry.grid import Square, bresenham, chebyshev, reachable
+from warhost.geometry.grid import Square, bresenham, cheapest_costs, chebyshev, path_back
 from warhost.rulesets.warband import climbing
 from warhost.rulesets.warband.state import (
     FACING_ORDER,
@@ -31,6 +31,18 @@ STAY_DOWN = Order("stay-down")
 NO_AOO = Order("no-opportunity")
 
 
+def walk_levels(state: WarbandState) -> list[int]:
+    """The elevation of every square by ``y * width + x``, -1 where nobody may stand
+    (impassable or blocking): built once a battle, since the map does not change."""
+    table = state.walk_levels
+    if table is None:
+        grid = state.grid
+        table = [grid.level(sq) if grid.terrain(sq) == "clear" else -1
+                 for sq in grid.squares()]
+        state.walk_levels = table
+    return table
+
+
 def step_cost(state: WarbandState, char: Character) -> StepCost:
     """The cost of one step for ``char`` (WB-AMB-03): 8 directions, diagonals cost the
     ``diagonal_cost`` option, no step up or down more than ``max_step_height``, allies may be
@@ -38,20 +50,23 @@ def step_cost(state: WarbandState, char: Character) -> StepCost:
     opts = state.options
     diagonal = opts.diagonal_cost
     max_step = opts.max_step_height
-    grid = state.grid
+    width, height = state.grid.width, state.grid.height
+    levels = walk_levels(state)
     at = state.at
     chars = state.chars
     side = char.side
 
     def cost(a: Square, b: Square) -> int | None:
-        if not grid.contains(b) or grid.terrain(b) != "clear":
+        bx, by = b
+        if not (0 <= bx < width and 0 <= by < height):
             return None
-        if abs(grid.level(a) - grid.level(b)) > max_step:
+        to_level = levels[by * width + bx]
+        if to_level < 0 or abs(levels[a[1] * width + a[0]] - to_level) > max_step:
             return None
         other = at.get(b)
         if other is not None and chars[other].side != side:
             return None
-        return diagonal if a[0] != b[0] and a[1] != b[1] else 1
+        return diagonal if a[0] != bx and a[1] != by else 1
 
     return cost
 
@@ -62,16 +77,37 @@ def move_budget(char: Character, times: int = 1) -> int:
     return max(0, times * char.score("agility") - (1 if char.disengaged else 0))
 
 
-def destinations(state: WarbandState, char: Character, budget: int
-                 ) -> dict[Square, tuple[int, tuple[Square, ...]]]:
+class Reach(Mapping[Square, tuple[int, tuple[Square, ...]]]):
+    """The free squares a character can reach, each with ``(cost, path)``; a path is worked
+    out only when it is read."""
+
+    def __init__(self, start: Square, costs: dict[Square, int], parents: dict[Square, Square],
+                 free: list[Square]) -> None:
+        self.start = start
+        self.costs = {sq: costs[sq] for sq in free}
+        self._parents = parents
+
+    def __getitem__(self, sq: Square) -> tuple[int, tuple[Square, ...]]:
+        return self.costs[sq], path_back(self._parents, self.start, sq)
+
+    def __iter__(self) -> Iterator[Square]:
+        return iter(self.costs)
+
+    def __len__(self) -> int:
+        return len(self.costs)
+
+    def __contains__(self, sq: object) -> bool:
+        return sq in self.costs
+
+
+def destinations(state: WarbandState, char: Character, budget: int) -> Reach:
     """Free squares ``char`` can reach within ``budget`` (not its own square)."""
     assert char.square is not None
     at = state.at
-    found = reachable(char.square, budget, step_cost(state, char),
-                      can_stop=lambda sq: sq not in at)
-    metering.count(GEOMETRY, len(found))
-    found.pop(char.square, None)
-    return found
+    costs, parents = cheapest_costs(char.square, budget, step_cost(state, char))
+    metering.count(GEOMETRY, len(costs))
+    free = [sq for sq in costs if sq not in at]
+    return Reach(char.square, costs, parents, free)
 
 
 def charge_path(state: WarbandState, char: Character, target: Character) -> list[Square] | None:
@@ -198,30 +234,53 @@ def choose_facing(state: WarbandState, battle: Battle, char: Character) -> None:
         battle.emit("face", who=char.id, facing=char.facing)
 
 
-def movement_choices(state: WarbandState, char: Character) -> tuple[list[Order], dict[
-        Square, tuple[int, tuple[Square, ...]]]]:
+def movement_choices(state: WarbandState, char: Character) -> tuple[list[Order], Reach | None]:
     """Every Movement Phase action open to ``char`` (WB-MOVE-02), ``stay`` first, and the
     paths of its moves (one search at Sprint distance serves Move and Sprint)."""
     if char.condition == KNOCKED_DOWN:
-        return [STAND, STAY_DOWN], {}  # WB-INJURY-04, WB-AMB-41
+        return [STAND, STAY_DOWN], None  # WB-INJURY-04, WB-AMB-41
     options = [STAY, PRONE]
     if char.braced:  # WB-UTIL-07: a Braced character cannot move
-        return options, {}
+        return options, None
     paths = destinations(state, char, move_budget(char, 3))
     budget = move_budget(char)
-    squares = sorted(paths)
-    options.extend(Order.of("move", x, y) for x, y in squares if paths[(x, y)][0] <= budget)
-    options.extend(Order.of("sprint", x, y) for x, y in squares)
+    costs = paths.costs
+    squares = sorted(costs)
+    near = {sq for sq in squares if costs[sq] <= budget}
+    options.extend(Order.of("move", x, y) for x, y in squares if (x, y) in near)
+    # Sprints and Jumps to squares a Move reaches are legal but listed only when asked for
+    # (see accept_movement): they would cost the turn's attacks for nothing.
+    options.extend(Order.of("sprint", x, y) for x, y in squares if (x, y) not in near)
     options.extend(Order.of("charge", t.id) for t, _ in charge_targets(state, char))
     options.extend(climbing.climb_options(state, char))
-    options.extend(climbing.jump_options(state, char))
+    options.extend(climbing.jump_options(state, char, skip=near))
     metering.count(OPTIONS, len(options))
     return options, paths
 
 
+def accept_movement(state: WarbandState, char: Character, paths: Reach | None
+                    ) -> Callable[[Order], Order | None]:
+    """Judges the legal Movement orders that are not listed: a Sprint to a square a Move
+    reaches, a Jump to a square a Move reaches (see :func:`movement_choices`)."""
+
+    def accept(order: Order) -> Order | None:
+        if paths is None or order.kind not in ("sprint", "jump") or len(order.args) != 2:
+            return None
+        try:
+            to = (int(order.args[0]), int(order.args[1]))
+        except (TypeError, ValueError):
+            return None
+        if order.kind == "sprint":
+            return Order.of("sprint", *to) if to in paths else None
+        legal = climbing.jump_options(state, char, only=to)
+        return legal[0] if legal else None
+
+    return accept
+
+
 def take_movement(
     state: WarbandState, battle: Battle, char: Character, order: Order,
-    paths: dict[Square, tuple[int, tuple[Square, ...]]] | None = None,
+    paths: Reach | None = None,
 ) -> None:
     """Carry out one Movement Phase action (``paths``: from :func:`movement_choices`)."""
     char.moved = True

@@ -204,6 +204,7 @@ class WarbandState:
     winner: str | None = None
     reason: str = ""
     incidents: list[dict[str, Any]] = field(default_factory=list)
+    walk_levels: list[int] | None = None  # built by movement.walk_levels
     # (turn, side) -> Encourage bonus -> ids of that side's characters holding that bonus;
     # kept by utility.encourage so a shout visits only the allies it can still improve.
     encourage_pool: dict[tuple[int, str], dict[int, set[str]]] = field(default_factory=dict)
