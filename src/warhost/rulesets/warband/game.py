@@ -139,7 +139,7 @@ def melee_phase(state: WarbandState, battle: Battle) -> None:
 
 def aftermath(state: WarbandState, battle: Battle) -> None:
     """WB-AFTER-04: durations tick, Stunned characters recover to Knocked down, Morale tests
-    with Rout moves, then the "this turn" effects end (at the next turn's start)."""
+    with Rout moves, then the "this turn" effects end."""
     magic.aftermath_vortices(state, battle)
     for char in state.chars.values():
         if char.temp:
@@ -154,6 +154,8 @@ def aftermath(state: WarbandState, battle: Battle) -> None:
             char.condition = KNOCKED_DOWN  # WB-INJURY-12, no edge test
             battle.emit("injury_state", who=char.id, state=KNOCKED_DOWN, why="stun wears off")
     morale.morale_tests(state, battle)
+    for char in state.chars.values():
+        char.reset_turn()  # step 4: charge, Brace, Sprint, Encourage and Rally end
 
 
 def score(state: WarbandState, side: str) -> int:

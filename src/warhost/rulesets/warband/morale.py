@@ -78,38 +78,46 @@ def rout(state: WarbandState, battle: Battle, char: Character) -> None:
         flee(state, battle, char, provoke=False)
 
 
-def nearest_visible_enemy(state: WarbandState, char: Character) -> Character | None:
-    """The closest enemy ``char`` can see (ties: by id)."""
+def nearest_visible_enemies(state: WarbandState, char: Character) -> list[Character]:
+    """The enemies ``char`` can see at the least distance (several when equally near)."""
     assert char.square is not None
-    best: tuple[int, str] | None = None
-    found = None
+    best: int | None = None
+    found: list[Character] = []
     for other in state.chars.values():
         if other.side == char.side or not other.on_map or other.square is None:
             continue
         d = chebyshev(char.square, other.square)
-        if best is not None and (d, other.id) >= best:
+        if best is not None and d > best:
             continue
         if can_see(state, char.square, other.square):
-            best = (d, other.id)
-            found = other
+            if best is None or d < best:
+                best, found = d, []
+            found.append(other)
     metering.count(GEOMETRY, len(state.chars))
     return found
 
 
 def flee(state: WarbandState, battle: Battle, char: Character, provoke: bool = True) -> None:
     """The flight move: up to twice Agility to the reachable squares farthest from the
-    nearest visible enemy; the commander picks among equals (WB-MORALE-04, WB-AMB-47)."""
+    nearest visible enemy; the commander picks among equals (WB-MORALE-04, WB-AMB-47).
+    Enemies equally near all count as the threat: a square's distance is to the closest of
+    them (warband-turn rulings)."""
     if not char.on_map or char.square is None or char.condition != "standing":
         return
-    threat = nearest_visible_enemy(state, char)
-    if threat is None or threat.square is None:
+    threats = [t.square for t in nearest_visible_enemies(state, char) if t.square is not None]
+    if not threats:
         return
+
+    def away(sq: Square) -> int:
+        return min(chebyshev(sq, t) for t in threats)
+
     paths = destinations(state, char, 2 * char.score("agility"))
-    here = chebyshev(char.square, threat.square)
+    metering.count(GEOMETRY, len(paths) * len(threats))
+    here = away(char.square)
     best = here
     choices: list[Square] = []
     for sq in sorted(paths):
-        d = chebyshev(sq, threat.square)
+        d = away(sq)
         if d > best:
             best, choices = d, [sq]
         elif d == best and d > here:
