@@ -14,36 +14,32 @@ from warhost.rulesets.warband.movement import destinations, opportunity
 from warhost.rulesets.warband.state import FLED, STUNNED, Character, WarbandState
 
 
-def state_triggers(state: WarbandState) -> None:
-    """Record the triggers read from the state at the Aftermath (WB-AMB-44 to 46)."""
-    for side in state.sides:
-        members = state.side_chars(side)
-        heroes = [c for c in members if c.kind == "hero"]
-        standing_heroes = [c for c in heroes if c.active]
-        captain = state.captain(side)
-        if captain is not None and captain.on_map and captain.routing:
-            for other in members:
-                if other is not captain:
-                    note_trigger(other, "captain")  # WB-MORALE-08/12: the Captain routs
-        for char in members:
-            if not char.active:
-                continue
-            if char.kind == "hero":
-                if char.wounds == 0 and any(in_rear(state, e, char)
-                                            for e in state.engaged_enemies(char)):
-                    note_trigger(char, "flanked")  # WB-MORALE-09
-                if (state.heroes_at_start.get(side, 0) >= 2 and standing_heroes == [char]):
-                    note_trigger(char, "last_hero")  # WB-MORALE-10
-            elif not standing_heroes:
-                char.pending.add("no_heroes")  # WB-MORALE-14: repeats every turn
+def state_triggers(state: WarbandState, char: Character, heroes: list[Character]) -> None:
+    """Record the triggers ``char`` reads from the state when its turn to test comes in the
+    Aftermath (WB-AMB-44 to 46); ``heroes`` are its side's Heroes neither Incapacitated nor
+    Routing."""
+    if not char.active:
+        return
+    if char.kind == "hero":
+        if char.wounds == 0 and any(in_rear(state, e, char)
+                                    for e in state.engaged_enemies(char)):
+            note_trigger(char, "flanked")  # WB-MORALE-09, WB-AMB-35
+        if state.heroes_at_start.get(char.side, 0) >= 2 and heroes == [char]:
+            note_trigger(char, "last_hero")  # WB-MORALE-10, WB-AMB-45
+    elif not heroes:
+        char.pending.add("no_heroes")  # WB-MORALE-14: repeats every turn (WB-AMB-46)
 
 
 def morale_tests(state: WarbandState, battle: Battle) -> None:
     """One Morale test for every character with an active trigger, in Initiative Order
-    (WB-AFTER-04 step 3); each failure routs at once (WB-MORALE-02)."""
-    state_triggers(state)
+    (WB-AFTER-04 step 3); each failure routs at once (WB-MORALE-02). State triggers are read
+    for each character just before its turn, so a Rout earlier in the same Aftermath counts."""
+    heroes = {side: [c for c in state.side_chars(side) if c.kind == "hero" and c.active]
+              for side in state.sides}
+    metering.count(GEOMETRY, len(state.chars))
     for cid in state.order:
         char = state.chars[cid]
+        state_triggers(state, char, heroes[char.side])
         if not char.pending:
             continue
         triggers = sorted(char.pending)
@@ -55,6 +51,7 @@ def morale_tests(state: WarbandState, battle: Battle) -> None:
         battle.emit("morale", who=cid, triggers=triggers, passed=result)
         if not result:
             rout(state, battle, char)
+            heroes[char.side] = [c for c in heroes[char.side] if c.active]
 
 
 def morale_test(state: WarbandState, battle: Battle, char: Character, why: str) -> bool:
