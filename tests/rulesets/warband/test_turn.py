@@ -240,3 +240,38 @@ def test_traits_are_tags_with_no_effect_beyond_the_catalog() -> None:
     battle = make_battle(tagged, [2])
     morale.morale_tests(tagged, battle)
     assert [(e["who"], e["triggers"]) for e in events(battle, "morale")] == [("a", ["terror"])]
+
+
+@rule("WB-INIT-06", "WB-ASK-18")
+@pytest.mark.parametrize("order", [["m", "ally", "e", "f", "b"], ["f", "b", "e", "m", "ally"]])
+def test_a_dispel_does_not_wait_for_the_initiative_order(order: list[str]) -> None:
+    from tests.rulesets.warband.test_magic import cast, duel
+
+    state = duel()
+    state.order = order
+    battle = make_battle(state, [3, 9])
+    asked = record(battle)
+    cast(state, battle, "m", "cast bolt b base")
+    dispel = [d for d in asked if d.kind == "dispel"]
+    # asked at once, of the enemy side, listing every eligible Mage whatever the order
+    assert [(d.side, [str(o) for o in d.options]) for d in dispel] == [
+        ("B", ["no-dispel", "dispel e", "dispel f"])]
+
+
+@rule("WB-MAGIC-03", "WB-AMB-62")
+def test_a_circuit_changes_the_profile_with_no_action_and_no_test() -> None:
+    entry = char("m", (5, 5), kind="hero", captain=True, magic=3)
+    entry["circuits"] = [{"name": "iron skin", "scores": {"toughness": 1, "agility": -9}}]
+    state = make_state([entry, char("b", (9, 9), "B", kind="hero", captain=True)])
+    m = state.chars["m"]
+    assert m.circuits == ("iron skin",)  # carried as a tag
+    assert m.score("toughness") == 4 and m.score("agility") == 0  # on all the time, floor 0
+    assert not m.is_mage  # a Circuit is no Spell (WB-AMB-62)
+    from warhost.rulesets.warband import magic
+
+    assert all(magic.spell_options(state, m, p) == [] for p in ("movement", "ranged", "melee"))
+    battle = make_battle(state, [])  # no die may be rolled
+    asked = record(battle)
+    utility.utility_phase(state, battle)
+    game.movement_phase(state, battle)
+    assert not any("iron" in str(o) for d in asked for o in d.options)

@@ -42,6 +42,9 @@ def make_character(spec: CharacterSpec, side: str, spells: dict[str, object]) ->
     """A character at full Wounds from its scenario entry."""
     stats = spec.stats
     base = {name: int(getattr(stats, name)) for name in SCORES}
+    for circuit in spec.circuits:  # always on, no action, no test (WB-MAGIC-03)
+        for name, by in circuit.scores.items():
+            base[name] = max(0, base[name] + by)
     char = Character(
         id=spec.id, side=side, name=spec.name or spec.id, kind=spec.kind,
         captain=spec.captain, base=base, weapons=list(spec.weapons),
@@ -49,6 +52,7 @@ def make_character(spec: CharacterSpec, side: str, spells: dict[str, object]) ->
         traits=frozenset(spec.traits),
         spells=[spells[name] for name in spec.spells],  # type: ignore[misc]
         fate=stats.fate, facing=spec.facing or "N",
+        circuits=tuple(c.name for c in spec.circuits),
     )
     char.wounds = char.max_wounds
     if spec.lasting is not None:  # campaign effects (WB-AMB-50)
