@@ -108,8 +108,7 @@ def test_equally_near_enemies_both_count_as_the_threat() -> None:
     battle = make_battle(state, [])
     asked = record(battle)
     morale.flee(state, battle, state.chars["r"], provoke=False)
-    # only straight up or down gets away from both (distance 2 -> 2 is no gain; 1 step
-    # north or south keeps 2): no square is farther from the closer of them, so no flight
+    # within 2 squares nothing is more than 2 from the closer of them: no flight at all
     assert asked == [] and events(battle, "move") == []
     state = make_state([char("r", (5, 5), agility=2), char("e", (3, 5), "B"),
                         char("f", (7, 5), "B")])

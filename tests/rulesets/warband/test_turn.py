@@ -32,7 +32,7 @@ def record(battle: Battle) -> list[Decision]:
     return seen
 
 
-def leaders(**kw: Any) -> list[dict[str, Any]]:
+def leaders() -> list[dict[str, Any]]:
     """A Hero Captain for each of A and B, out of everyone's way."""
     return [char("ca", (0, 11), kind="hero", captain=True),
             char("cb", (11, 11), "B", kind="hero", captain=True)]
