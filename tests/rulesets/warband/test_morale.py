@@ -12,7 +12,7 @@ from warhost.core.decisions import Decision
 from warhost.core.orders import Order
 from warhost.rulesets.warband import game, morale, movement
 from warhost.rulesets.warband.injury import incapacitate
-from warhost.rulesets.warband.state import FLED, WarbandState
+from warhost.rulesets.warband.state import FLED, KNOCKED_DOWN, WarbandState
 
 rule = pytest.mark.rule
 
@@ -140,6 +140,24 @@ def test_later_flights_replace_the_movement_action_and_provoke() -> None:
     assert [d.kind for d in asked if d.side == "A"] == ["flee"]  # no movement action
     assert kinds(battle, {"opportunity", "attack", "move"}) == ["opportunity", "attack", "move"]
     assert state.chars["r"].moved and state.chars["r"].square != (5, 5)
+
+
+@rule("WB-MORALE-05", "WB-AMB-41", "WB-ASK-12")
+def test_a_knocked_down_router_gets_up_instead_of_fleeing() -> None:
+    state = make_state([char("r", (5, 5)), char("e", (5, 8), "B")])
+    r = state.chars["r"]
+    r.routing, r.condition = True, KNOCKED_DOWN
+    state.order = ["r"]
+    battle = make_battle(state, [])
+    asked = record(battle)
+    game.movement_phase(state, battle)
+    assert [(d.kind, [str(o) for o in d.options]) for d in asked] == [
+        ("movement", ["stand", "stay-down"])]
+    assert r.condition == "standing" and r.square == (5, 5)
+    battle = make_battle(state, [])
+    r.reset_turn()
+    game.movement_phase(state, battle)  # next turn it flees
+    assert events(battle, "move")[0]["how"] == "flee"
 
 
 @rule("WB-AMB-47")

@@ -67,10 +67,10 @@ def movement_phase(state: WarbandState, battle: Battle) -> None:
     for char in acting(state):
         if not char.on_map or char.moved or char.condition == STUNNED:
             continue  # WB-AMB-42: a Stunned character does nothing
-        if char.routing:
+        if char.routing and char.condition != KNOCKED_DOWN:
             char.moved = True
             morale.flee(state, battle, char)  # WB-MORALE-05
-            continue
+            continue  # a Knocked down Router may only get up (WB-AMB-41)
         options, paths = movement.movement_choices(state, char)
         options.extend(magic.spell_options(state, char, "movement"))
         order = ask_lazy(battle, char.side, "movement", options,
