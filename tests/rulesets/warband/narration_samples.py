@@ -9,6 +9,7 @@ from typing import Any
 CORE_EVENTS: list[dict[str, Any]] = [
     {"type": "round_start", "round": 2},
     {"type": "deploy", "who": "mara", "side": "Company", "at": [6, 1], "facing": "N"},
+    {"type": "deploy_clash", "who": "r1", "side": "Raiders", "at": [6, 1], "taken_by": "mara"},
     {"type": "initiative", "order": ["mara", "r1"], "scores": {"mara": 12, "r1": 7}},
     {"type": "score", "side": "Company", "total": 2},
     {"type": "move", "who": "mara", "how": "sprint", "start": [6, 1], "to": [6, 9],

@@ -39,6 +39,7 @@ def act(state: WarbandState, order: str, dice: list[int],
 
 
 @rule("WB-MOVE-10")
+@rule("WB-AMB-17")
 def test_climb_reaches_up_to_half_agility_rounded_down() -> None:
     state = wall_state(agility=6)
     options = climbing.climb_options(state, state.chars["a"])
@@ -53,6 +54,7 @@ def test_climb_reaches_up_to_half_agility_rounded_down() -> None:
 
 
 @rule("WB-MOVE-11")
+@rule("WB-AMB-17")
 def test_a_difficult_surface_needs_its_test_with_its_modifier() -> None:
     state = wall_state("agility", -1)
     battle = act(state, "climb 6 6", [5])  # Agility 6 - 1: die 5 passes
@@ -65,6 +67,7 @@ def test_a_difficult_surface_needs_its_test_with_its_modifier() -> None:
 
 
 @rule("WB-MOVE-11")
+@rule("WB-AMB-17")
 def test_a_ladder_needs_no_test_and_either_lets_the_climber_choose() -> None:
     state = wall_state("none", 0)
     act(state, "climb 6 6", [])  # no die at all
@@ -78,6 +81,7 @@ def test_a_ladder_needs_no_test_and_either_lets_the_climber_choose() -> None:
 
 
 @rule("WB-MOVE-12")
+@rule("WB-AMB-17")
 def test_a_failed_climb_does_not_move() -> None:
     state = wall_state()
     battle = act(state, "climb 6 6", [7])  # DoF 2
@@ -86,6 +90,8 @@ def test_a_failed_climb_does_not_move() -> None:
 
 
 @rule("WB-MOVE-13")
+@rule("WB-AMB-17")
+@rule("WB-AMB-19")
 def test_three_dof_is_a_fall_from_the_starting_height() -> None:
     state = wall_state()
     battle = act(state, "climb 6 6", [8])  # DoF 3 at the foot: no height to fall from
@@ -114,6 +120,7 @@ def test_climbing_away_from_an_enemy_provokes_an_attack_of_opportunity() -> None
 
 
 @rule("WB-MOVE-14")
+@rule("WB-AMB-18")
 def test_jump_reaches_any_free_square_within_agility_in_three_dimensions() -> None:
     state = make_state([char("a", (5, 5), "A", agility=3), char("b", (11, 11), "B")])
     options = climbing.jump_options(state, state.chars["a"])
@@ -137,6 +144,7 @@ def test_jump_reaches_any_free_square_within_agility_in_three_dimensions() -> No
 
 @rule("WB-MOVE-14")
 @rule("WB-MOVE-15")
+@rule("WB-AMB-18")
 def test_the_seed_jump_example_agility_6_die_8_covers_5_of_6_squares() -> None:
     state = make_state([char("a", (1, 5), "A", agility=6), char("b", (11, 11), "B")])
     battle = act(state, "jump 7 5", [8])
@@ -146,6 +154,7 @@ def test_the_seed_jump_example_agility_6_die_8_covers_5_of_6_squares() -> None:
 
 
 @rule("WB-MOVE-15")
+@rule("WB-AMB-18")
 def test_a_jump_failed_by_one_still_lands_and_a_pass_lands_exactly() -> None:
     state = make_state([char("a", (1, 5), "A", agility=6), char("b", (11, 11), "B")])
     act(state, "jump 7 5", [7])  # DoF 1: floor(1 / 2) = 0 squares lost
@@ -171,6 +180,8 @@ def gap_state() -> WarbandState:
 
 
 @rule("WB-MOVE-16")
+@rule("WB-AMB-18")
+@rule("WB-AMB-19")
 def test_a_short_jump_over_a_gap_falls_into_it() -> None:
     state = gap_state()
     a = state.chars["a"]
@@ -198,6 +209,7 @@ def test_a_short_jump_up_a_ledge_stays_below() -> None:
 
 @rule("WB-MOVE-04")
 @rule("WB-TURN-04")
+@rule("WB-AMB-05")
 def test_a_jump_provokes_attacks_of_opportunity_and_allows_a_new_facing() -> None:
     state = make_state([char("a", (1, 5), "A", agility=6), char("b", (1, 6), "B")])
     battle = act(state, "jump 5 5", [10, 3], {"A": ["face E"]})
@@ -206,6 +218,7 @@ def test_a_jump_provokes_attacks_of_opportunity_and_allows_a_new_facing() -> Non
 
 
 @rule("WB-UTIL-11")
+@rule("WB-AMB-11")
 def test_disengage_shortens_climb_and_jump_too() -> None:
     state = wall_state(agility=6)
     a = state.chars["a"]

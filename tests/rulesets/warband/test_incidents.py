@@ -324,6 +324,7 @@ def test_long_term_results_expire_after_c_plus_2() -> None:
 
 
 @pytest.mark.rule("WB-INCIDENT-06")
+@pytest.mark.rule("WB-AMB-65")
 def test_fatigued_never_takes_a_score_below_one() -> None:
     m = member(toughness=1, wounds=1)
     m.effects.append(lasting_effect(result_of("fatigued"), 1))  # type: ignore[arg-type]

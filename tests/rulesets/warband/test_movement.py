@@ -140,6 +140,7 @@ def test_charge_goes_straight_at_the_enemy_at_least_two_and_at_most_agility_squa
 
 
 @rule("WB-MOVE-08")
+@rule("WB-AMB-15")
 def test_after_a_charge_neither_charger_nor_target_moves() -> None:
     state = make_state([char("a", (2, 2), "A"), char("b", (2, 6), "B")])
     a, b = state.chars["a"], state.chars["b"]
@@ -176,6 +177,7 @@ def test_move_covers_agility_and_sprint_three_times_agility() -> None:
 
 
 @rule("WB-MOVE-24")
+@rule("WB-AMB-22")
 def test_after_a_sprint_no_attacks_at_all() -> None:
     state = make_state([char("a", (5, 5), "A", weapons=[SWORD, BOW]),
                         char("b", (5, 9), "B", weapons=[SWORD])])
@@ -190,6 +192,7 @@ def test_after_a_sprint_no_attacks_at_all() -> None:
 
 
 @rule("WB-MOVE-18")
+@rule("WB-AMB-23")
 def test_prone_lasts_until_the_next_turn() -> None:
     state = make_state([char("a", (1, 1), "A"), char("b", (9, 9), "B")])
     a = state.chars["a"]
@@ -252,6 +255,7 @@ def test_attacks_against_a_prone_character_take_no_superior_skill_penalty() -> N
 
 
 @rule("WB-TURN-04")
+@rule("WB-AMB-05")
 def test_a_new_facing_after_any_move_or_only_after_move_by_option() -> None:
     state = make_state([char("a", (1, 1), "A"), char("b", (9, 9), "B")])
     a = state.chars["a"]
@@ -305,6 +309,7 @@ def test_a_knocked_down_character_may_only_stand_up_or_stay_down() -> None:
 
 
 @rule("WB-INJURY-05")
+@rule("WB-AMB-23")
 def test_a_character_that_stays_down_counts_as_prone() -> None:
     state = make_state([char("a", (1, 1), "A", weapons=[BOW]), char("c", (1, 6), "B",
                                                                     weapons=[BOW])])

@@ -39,6 +39,7 @@ def test_modifiers_change_the_target_never_the_die() -> None:
 
 
 @pytest.mark.rule("WB-TEST-02")
+@pytest.mark.rule("WB-AMB-01")
 def test_a_1_always_passes_and_a_10_always_fails() -> None:
     assert roll_under(ScriptedDice([1]), -3, "t").passed
     assert not roll_under(ScriptedDice([10]), 14, "t").passed
@@ -49,6 +50,7 @@ def test_a_1_always_passes_and_a_10_always_fails() -> None:
 
 
 @pytest.mark.rule("WB-TEST-02")
+@pytest.mark.rule("WB-AMB-01")
 def test_the_option_reaches_the_characters_tests() -> None:
     state = make_state([char("a", (1, 1), "A", agility=9), char("b", (5, 5), "B")],
                        options={"natural_ten_always_fails": False})

@@ -36,6 +36,7 @@ def run(state: WarbandState, dice: list[int] | None = None,
 
 @rule("WB-UTIL-01")
 @rule("WB-ASK-03")
+@rule("WB-AMB-09")
 def test_characters_take_utility_actions_in_initiative_order() -> None:
     state = make_state([char("a", (1, 1), "A"), char("b", (8, 8), "B"),
                         char("c", (1, 3), "A")])
@@ -47,6 +48,8 @@ def test_characters_take_utility_actions_in_initiative_order() -> None:
 
 
 @rule("WB-UTIL-01")
+@rule("WB-AMB-09")
+@rule("WB-INIT-06")
 def test_side_alternating_order_takes_one_character_of_each_side_in_turn() -> None:
     state = make_state([char("a1", (1, 1), "A"), char("a2", (1, 3), "A"),
                         char("a3", (1, 5), "A"), char("b1", (8, 8), "B")],
@@ -90,6 +93,7 @@ def test_many_different_actions_but_each_once_per_turn() -> None:
 
 
 @rule("WB-UTIL-05")
+@rule("WB-AMB-10")
 def test_utility_items_are_used_in_the_utility_phase_only_and_not_used_up() -> None:
     item = {"name": "war horn", "kind": "utility", "score": "resolve", "by": 2, "turns": 1}
     state = make_state([char("a", (1, 1), "A", items=[item], resolve=5),
@@ -160,6 +164,7 @@ def test_disengage_needs_an_engaged_character() -> None:
 
 @rule("WB-UTIL-10")
 @rule("WB-ASK-05")
+@rule("WB-AMB-11")
 def test_disengage_steps_away_from_every_adjacent_enemy_without_opportunity() -> None:
     state = make_state([char("a", (5, 5), "A"), char("b", (5, 6), "B", facing="N"),
                         char("c", (6, 6), "B", facing="NW")])
@@ -172,6 +177,7 @@ def test_disengage_steps_away_from_every_adjacent_enemy_without_opportunity() ->
 
 
 @rule("WB-UTIL-10")
+@rule("WB-AMB-11")
 def test_no_disengage_with_no_square_to_go_or_after_bracing() -> None:
     walls = [{"from": [4, 4], "to": [6, 4], "terrain": "blocking"}]
     state = make_state([char("a", (5, 5), "A", talents=["brace"]), char("b", (5, 6), "B")],
@@ -187,6 +193,7 @@ def test_no_disengage_with_no_square_to_go_or_after_bracing() -> None:
 
 
 @rule("WB-UTIL-11")
+@rule("WB-AMB-11")
 def test_after_disengaging_every_movement_distance_is_one_square_shorter() -> None:
     state = make_state([char("a", (5, 5), "A", agility=3), char("b", (5, 6), "B")])
     a = state.chars["a"]
@@ -257,6 +264,7 @@ def test_only_a_routing_character_may_rally() -> None:
 
 
 @rule("WB-UTIL-16")
+@rule("WB-AMB-13")
 def test_no_rally_when_the_nearest_characters_are_all_enemies() -> None:
     state = make_state([char("a", (5, 5), "A"), char("b", (5, 7), "B"), char("c", (8, 8), "A")])
     a = state.chars["a"]
@@ -269,6 +277,7 @@ def test_no_rally_when_the_nearest_characters_are_all_enemies() -> None:
 
 
 @rule("WB-UTIL-17")
+@rule("WB-AMB-13")
 def test_rally_is_a_morale_test_that_ends_the_rout() -> None:
     state = make_state([char("a", (1, 1), "A", resolve=6), char("c", (1, 2), "A"),
                         char("b", (9, 9), "B")])
@@ -284,6 +293,7 @@ def test_rally_is_a_morale_test_that_ends_the_rout() -> None:
 
 
 @rule("WB-UTIL-18")
+@rule("WB-AMB-13")
 def test_a_rallied_character_takes_minus_one_on_every_test() -> None:
     state = make_state([char("a", (1, 1), "A", resolve=6, agility=5), char("c", (1, 2), "A"),
                         char("b", (9, 9), "B")])

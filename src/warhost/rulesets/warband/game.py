@@ -68,10 +68,10 @@ def movement_phase(state: WarbandState, battle: Battle) -> None:
     for char in acting(state):
         if not char.on_map or char.moved or char.condition == STUNNED:
             continue  # WB-AMB-42: a Stunned character does nothing
-        if char.routing:
+        if char.routing and char.condition != KNOCKED_DOWN:
             char.moved = True
             morale.flee(state, battle, char)  # WB-MORALE-05
-            continue
+            continue  # a Knocked down Router may only get up (WB-AMB-41)
         options, paths = movement.movement_choices(state, char)
         options.extend(magic.spell_options(state, char, "movement"))
         order = ask_lazy(battle, char.side, "movement", options,
@@ -145,7 +145,7 @@ def melee_phase(state: WarbandState, battle: Battle) -> None:
 
 def aftermath(state: WarbandState, battle: Battle) -> None:
     """WB-AFTER-04: durations tick, Stunned characters recover to Knocked down, Morale tests
-    with Rout moves, then the "this turn" effects end (at the next turn's start)."""
+    with Rout moves, then the "this turn" effects end."""
     magic.aftermath_vortices(state, battle)
     for char in state.chars.values():
         if char.temp:
@@ -160,6 +160,8 @@ def aftermath(state: WarbandState, battle: Battle) -> None:
             char.condition = KNOCKED_DOWN  # WB-INJURY-12, no edge test
             battle.emit("injury_state", who=char.id, state=KNOCKED_DOWN, why="stun wears off")
     morale.morale_tests(state, battle)
+    for char in state.chars.values():
+        char.reset_turn()  # step 4: charge, Brace, Sprint, Encourage and Rally end
 
 
 def score(state: WarbandState, side: str) -> int:

@@ -144,6 +144,14 @@ class Item(Strict):
     turns: Annotated[Whole, Field(ge=1, le=100)] = 1
 
 
+class Circuit(Strict):
+    """A Circuit: a passive change to its bearer's profile, on for as long as it is memorised,
+    with no action and no test (WB-MAGIC-03, WB-AMB-62)."""
+
+    name: str = Field(max_length=60)
+    scores: dict[ScoreName, Modifier] = Field(default_factory=dict, max_length=12)
+
+
 class SpellAttack(Strict):
     """The attack block of an attack Spell (WB-AMB-62)."""
 
@@ -218,6 +226,8 @@ class CharacterSpec(Strict):
     talents: list[Talent] = Field(default_factory=list)
     traits: list[Trait] = Field(default_factory=list)
     spells: list[str] = Field(default_factory=list, max_length=20, description="Spell names.")
+    circuits: list[Circuit] = Field(default_factory=list, max_length=20,
+                                    description="Memorised Circuits (WB-MAGIC-03).")
     lasting: Lasting | None = Field(None, description="Campaign effects (WB-AMB-50).")
 
 

@@ -14,36 +14,32 @@ from warhost.rulesets.warband.movement import destinations, opportunity
 from warhost.rulesets.warband.state import FLED, STUNNED, Character, WarbandState
 
 
-def state_triggers(state: WarbandState) -> None:
-    """Record the triggers read from the state at the Aftermath (WB-AMB-44 to 46)."""
-    for side in state.sides:
-        members = state.side_chars(side)
-        heroes = [c for c in members if c.kind == "hero"]
-        standing_heroes = [c for c in heroes if c.active]
-        captain = state.captain(side)
-        if captain is not None and captain.on_map and captain.routing:
-            for other in members:
-                if other is not captain:
-                    note_trigger(other, "captain")  # WB-MORALE-08/12: the Captain routs
-        for char in members:
-            if not char.active:
-                continue
-            if char.kind == "hero":
-                if char.wounds == 0 and any(in_rear(state, e, char)
-                                            for e in state.engaged_enemies(char)):
-                    note_trigger(char, "flanked")  # WB-MORALE-09
-                if (state.heroes_at_start.get(side, 0) >= 2 and standing_heroes == [char]):
-                    note_trigger(char, "last_hero")  # WB-MORALE-10
-            elif not standing_heroes:
-                char.pending.add("no_heroes")  # WB-MORALE-14: repeats every turn
+def state_triggers(state: WarbandState, char: Character, heroes: list[Character]) -> None:
+    """Record the triggers ``char`` reads from the state when its turn to test comes in the
+    Aftermath (WB-AMB-44 to 46); ``heroes`` are its side's Heroes neither Incapacitated nor
+    Routing."""
+    if not char.active:
+        return
+    if char.kind == "hero":
+        if char.wounds == 0 and any(in_rear(state, e, char)
+                                    for e in state.engaged_enemies(char)):
+            note_trigger(char, "flanked")  # WB-MORALE-09, WB-AMB-35
+        if state.heroes_at_start.get(char.side, 0) >= 2 and heroes == [char]:
+            note_trigger(char, "last_hero")  # WB-MORALE-10, WB-AMB-45
+    elif not heroes:
+        char.pending.add("no_heroes")  # WB-MORALE-14: repeats every turn (WB-AMB-46)
 
 
 def morale_tests(state: WarbandState, battle: Battle) -> None:
     """One Morale test for every character with an active trigger, in Initiative Order
-    (WB-AFTER-04 step 3); each failure routs at once (WB-MORALE-02)."""
-    state_triggers(state)
+    (WB-AFTER-04 step 3); each failure routs at once (WB-MORALE-02). State triggers are read
+    for each character just before its turn, so a Rout earlier in the same Aftermath counts."""
+    heroes = {side: [c for c in state.side_chars(side) if c.kind == "hero" and c.active]
+              for side in state.sides}
+    metering.count(GEOMETRY, len(state.chars))
     for cid in state.order:
         char = state.chars[cid]
+        state_triggers(state, char, heroes[char.side])
         if not char.pending:
             continue
         triggers = sorted(char.pending)
@@ -55,6 +51,7 @@ def morale_tests(state: WarbandState, battle: Battle) -> None:
         battle.emit("morale", who=cid, triggers=triggers, passed=result)
         if not result:
             rout(state, battle, char)
+            heroes[char.side] = [c for c in heroes[char.side] if c.active]
 
 
 def morale_test(state: WarbandState, battle: Battle, char: Character, why: str) -> bool:
@@ -78,38 +75,46 @@ def rout(state: WarbandState, battle: Battle, char: Character) -> None:
         flee(state, battle, char, provoke=False)
 
 
-def nearest_visible_enemy(state: WarbandState, char: Character) -> Character | None:
-    """The closest enemy ``char`` can see (ties: by id)."""
+def nearest_visible_enemies(state: WarbandState, char: Character) -> list[Character]:
+    """The enemies ``char`` can see at the least distance (several when equally near)."""
     assert char.square is not None
-    best: tuple[int, str] | None = None
-    found = None
+    best: int | None = None
+    found: list[Character] = []
     for other in state.chars.values():
         if other.side == char.side or not other.on_map or other.square is None:
             continue
         d = chebyshev(char.square, other.square)
-        if best is not None and (d, other.id) >= best:
+        if best is not None and d > best:
             continue
         if can_see(state, char.square, other.square):
-            best = (d, other.id)
-            found = other
+            if best is None or d < best:
+                best, found = d, []
+            found.append(other)
     metering.count(GEOMETRY, len(state.chars))
     return found
 
 
 def flee(state: WarbandState, battle: Battle, char: Character, provoke: bool = True) -> None:
     """The flight move: up to twice Agility to the reachable squares farthest from the
-    nearest visible enemy; the commander picks among equals (WB-MORALE-04, WB-AMB-47)."""
+    nearest visible enemy; the commander picks among equals (WB-MORALE-04, WB-AMB-47).
+    Enemies equally near all count as the threat: a square's distance is to the closest of
+    them (warband-turn rulings)."""
     if not char.on_map or char.square is None or char.condition != "standing":
         return
-    threat = nearest_visible_enemy(state, char)
-    if threat is None or threat.square is None:
+    threats = [t.square for t in nearest_visible_enemies(state, char) if t.square is not None]
+    if not threats:
         return
+
+    def away(sq: Square) -> int:
+        return min(chebyshev(sq, t) for t in threats)
+
     paths = destinations(state, char, 2 * char.score("agility"))
-    here = chebyshev(char.square, threat.square)
+    metering.count(GEOMETRY, len(paths) * len(threats))
+    here = away(char.square)
     best = here
     choices: list[Square] = []
     for sq in sorted(paths):
-        d = chebyshev(sq, threat.square)
+        d = away(sq)
         if d > best:
             best, choices = d, [sq]
         elif d == best and d > here:

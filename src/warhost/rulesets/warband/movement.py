@@ -331,6 +331,6 @@ def charge(state: WarbandState, battle: Battle, char: Character, target: Charact
     if "terror" in char.traits:
         from warhost.rulesets.warband.injury import note_trigger
 
-        note_trigger(target, f"terror:{char.id}")  # WB-MORALE-11 / 15
+        note_trigger(target, "terror")  # WB-MORALE-07/11/15: one trigger, not one per charger
     if state.options.facing_change == "after_any_move":
         choose_facing(state, battle, char)

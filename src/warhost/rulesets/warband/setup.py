@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from warhost.core import metering
 from warhost.core.battle import Battle
-from warhost.core.metering import OPTIONS
+from warhost.core.metering import GEOMETRY, OPTIONS
 from warhost.core.orders import Order
-from warhost.geometry.grid import Grid, Square, chebyshev
+from warhost.geometry.grid import Grid, Square
 from warhost.rulesets.warband.model import CharacterSpec, WarbandScenario, Zone
 from warhost.rulesets.warband.state import FACING_ORDER, SCORES, Character, WarbandState
 
@@ -40,6 +42,9 @@ def make_character(spec: CharacterSpec, side: str, spells: dict[str, object]) ->
     """A character at full Wounds from its scenario entry."""
     stats = spec.stats
     base = {name: int(getattr(stats, name)) for name in SCORES}
+    for circuit in spec.circuits:  # always on, no action, no test (WB-MAGIC-03)
+        for name, by in circuit.scores.items():
+            base[name] = max(0, base[name] + by)
     char = Character(
         id=spec.id, side=side, name=spec.name or spec.id, kind=spec.kind,
         captain=spec.captain, base=base, weapons=list(spec.weapons),
@@ -47,6 +52,7 @@ def make_character(spec: CharacterSpec, side: str, spells: dict[str, object]) ->
         traits=frozenset(spec.traits),
         spells=[spells[name] for name in spec.spells],  # type: ignore[misc]
         fate=stats.fate, facing=spec.facing or "N",
+        circuits=tuple(c.name for c in spec.circuits),
     )
     char.wounds = char.max_wounds
     if spec.lasting is not None:  # campaign effects (WB-AMB-50)
@@ -102,15 +108,27 @@ def deploy_order(state: WarbandState) -> list[str]:
     return [s for s in state.sides if s != state.advantage] + [state.advantage]
 
 
-def deploy_squares(state: WarbandState, side: str) -> list[Square]:
-    """Where ``side`` may place a character now (WB-DEPLOY-05/06, WB-AMB-07)."""
+def deploy_groups(state: WarbandState) -> list[list[str]]:
+    """Sides that submit their placements blind, together, one group after the other: all
+    sides at once, or under Advantage the others first and the advantaged side after the
+    reveal (WB-DEPLOY-02, WB-DEPLOY-04, WB-AMB-07)."""
+    if state.advantage is None:
+        return [list(state.sides)]
+    return [[s for s in state.sides if s != state.advantage], [state.advantage]]
+
+
+def deploy_squares(state: WarbandState, side: str,
+                   own: Collection[Square] = ()) -> list[Square]:
+    """Where ``side`` may place a character now (WB-DEPLOY-05/06, WB-AMB-07).
+
+    Only placements already revealed (``state.at``) and the side's own earlier choices
+    (``own``) are excluded, so the answer never depends on another side's secret choices."""
     spec = next(s for s in state.scenario.sides if s.name == side)
     free = [sq for sq in _side_area(state, side, spec.zone) if sq not in state.at
-            and state.passable(sq)]
+            and sq not in own and state.passable(sq)]
     if side == state.advantage:
         enemy_at = {sq for sq, cid in state.at.items() if state.chars[cid].side != side}
-        free = [sq for sq in free
-                if all(chebyshev(sq, e) > 1 for e in _near(enemy_at, sq))]
+        free = [sq for sq in free if not _near(enemy_at, sq)]
     metering.count(OPTIONS, len(free))
     return free
 
@@ -122,66 +140,94 @@ def _near(squares: set[Square], sq: Square) -> list[Square]:
 
 
 def _side_area(state: WarbandState, side: str, zone: Zone | None) -> list[Square]:
-    """The squares a side may deploy on before the rule on enemies is applied."""
+    """The squares a side may deploy on before the rule on enemies is applied: its zone (the
+    whole map without one), or under Advantage every square within
+    ``advantage_deploy_distance`` of a disadvantaged side's zone, the zone included."""
     if side != state.advantage:
         if zone is None:
             return list(state.grid.squares())
         return zone_squares(zone)
     reach = state.options.advantage_deploy_distance
-    others = [s for s in state.scenario.sides if s.name != side]
-    targets: list[Square] = []
-    for other in others:
-        if other.zone is not None:
-            targets.extend(zone_squares(other.zone))
-    if not targets:
+    zones = [s.zone for s in state.scenario.sides if s.name != side and s.zone is not None]
+    if not zones:
         return list(state.grid.squares())
-    xs = [x for x, _ in targets]
-    ys = [y for _, y in targets]
-    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
-    target_set = set(targets)
-    out = []
-    for y in range(max(0, y0), min(state.grid.height - 1, y1) + 1):
-        for x in range(max(0, x0), min(state.grid.width - 1, x1) + 1):
-            if (x, y) in target_set or _within(target_set, (x, y), reach):
-                out.append((x, y))
+    out = [sq for sq in state.grid.squares()
+           if min(zone_distance(z, sq) for z in zones) <= reach]
+    metering.count(GEOMETRY, state.grid.width * state.grid.height * len(zones))
     return out
 
 
-def _within(targets: set[Square], sq: Square, reach: int) -> bool:
-    return any(chebyshev(sq, t) <= reach for t in targets)
+def zone_distance(zone: Zone, sq: Square) -> int:
+    """Chebyshev distance from ``sq`` to the nearest square of a (rectangular) zone."""
+    (x0, y0), (x1, y1) = zone.origin, zone.to
+    x, y = sq
+    dx = max(min(x0, x1) - x, 0, x - max(x0, x1))
+    dy = max(min(y0, y1) - y, 0, y - max(y0, y1))
+    return max(dx, dy)
 
 
 def deploy(state: WarbandState, battle: Battle) -> None:
-    """Place every character (WB-DEPLOY-01 to 06): scenario squares first, then the sides
-    that must choose, each without seeing the others' choices (WB-AMB-07)."""
+    """Place every character (WB-DEPLOY-01 to 06). Scenario squares come first. Then each
+    group of sides (:func:`deploy_groups`) chooses blind: a side is offered squares that
+    do not depend on the other sides' unrevealed choices, and nothing is placed until the
+    whole group has chosen (WB-AMB-07). A square chosen by two sides goes to the side listed
+    first; the other re-places that character after the reveal (warband-turn rulings)."""
     for char in state.chars.values():
         spec_at = _spec(state, char.id).at
         if spec_at is not None:
             state.place(char, (spec_at[0], spec_at[1]))
-    for side in deploy_order(state):
-        for char in state.side_chars(side):
-            spec = _spec(state, char.id)
-            if spec.at is None:
-                squares = deploy_squares(state, side)
+    for group in deploy_groups(state):
+        chosen = {side: _choose_side(state, battle, side) for side in group}
+        for side in group:
+            mine = {sq for _, sq in chosen[side]}
+            for char, sq in chosen[side]:
+                if sq in state.at:
+                    battle.emit("deploy_clash", who=char.id, side=side, at=list(sq),
+                                taken_by=state.at[sq])
+                    sq = _ask_square(state, battle, char, mine)
+                    mine.add(sq)
+                state.place(char, sq)
+        for side in group:
+            for char in state.side_chars(side):
+                assert char.square is not None
+                battle.emit("deploy", who=char.id, side=side, at=list(char.square),
+                            facing=char.facing)
 
-                def make(i: int, sq: list[Square] = squares) -> Order:
-                    return Order.of("deploy", sq[i][0], sq[i][1])
 
-                def locate(o: Order, sq: list[Square] = squares) -> int | None:
-                    return _locate_square(sq, o)
+def _choose_side(state: WarbandState, battle: Battle,
+                 side: str) -> list[tuple[Character, Square]]:
+    """One side's secret placements and facings (WB-ASK-02, WB-DEPLOY-03); nothing placed."""
+    chosen: list[tuple[Character, Square]] = []
+    own: set[Square] = set()
+    for char in state.side_chars(side):
+        spec = _spec(state, char.id)
+        if spec.at is None:
+            sq = _ask_square(state, battle, char, own)
+            own.add(sq)
+            chosen.append((char, sq))
+        if spec.facing is None:
+            order = battle.ask(side, "facing",
+                               tuple(Order.of("face", f) for f in FACING_ORDER),
+                               f"Which way does {char.label} face?", char.id)
+            char.facing = str(order.args[0])
+    return chosen
 
-                order = battle.ask_lazy(side, "deploy", len(squares), make,
-                                        f"Where does {char.label} start?", char.id,
-                                        locate=locate)
-                state.place(char, (int(order.args[0]), int(order.args[1])))
-            if spec.facing is None:
-                order = battle.ask(side, "facing",
-                                   tuple(Order.of("face", f) for f in FACING_ORDER),
-                                   f"Which way does {char.label} face?", char.id)
-                char.facing = str(order.args[0])
-            assert char.square is not None
-            battle.emit("deploy", who=char.id, side=side, at=list(char.square),
-                        facing=char.facing)
+
+def _ask_square(state: WarbandState, battle: Battle, char: Character,
+                own: Collection[Square]) -> Square:
+    squares = deploy_squares(state, char.side, own)
+    if not squares:
+        raise ValueError(f"no square left for {char.id} to deploy on (WB-DEPLOY-01)")
+
+    def make(i: int) -> Order:
+        return Order.of("deploy", squares[i][0], squares[i][1])
+
+    def locate(o: Order) -> int | None:
+        return _locate_square(squares, o)
+
+    order = battle.ask_lazy(char.side, "deploy", len(squares), make,
+                            f"Where does {char.label} start?", char.id, locate=locate)
+    return (int(order.args[0]), int(order.args[1]))
 
 
 def _locate_square(squares: list[Square], order: Order) -> int | None:

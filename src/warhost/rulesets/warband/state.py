@@ -71,6 +71,7 @@ class Character:
     traits: frozenset[str]
     spells: list[Spell]
     fate: int = 0
+    circuits: tuple[str, ...] = ()  # names of memorised Circuits (WB-MAGIC-03)
     wounds: int = 0
     square: Square | None = None
     facing: str = "N"

@@ -80,6 +80,12 @@ def _deploy(e: Event) -> str:
     return f"{e['who']} ({e['side']}) deploys at {_sq(e['at'])} facing {e['facing']}"
 
 
+@_words("deploy_clash")
+def _deploy_clash(e: Event) -> str:
+    return (f"{e['who']} ({e['side']}) chose {_sq(e['at'])}, already taken by "
+            f"{e['taken_by']}, and deploys elsewhere")
+
+
 @_words("initiative")
 def _initiative(e: Event) -> str:
     return "Initiative Order: " + ", ".join(f"{c} {e['scores'][c]}" for c in e["order"])
