@@ -80,6 +80,7 @@ __all__ = [
     "facing_step",
     "facing_toward",
     "fire_lines",
+    "flood_levels",
     "footprint",
     "has_line_of_sight",
     "height_step_ok",
@@ -609,6 +610,62 @@ def cheapest_costs(
                     costs[nxt] = new_cost
                     parents[nxt] = here
                     buckets[new_cost].append(nxt)
+    return costs, parents
+
+
+def flood_levels(
+    levels: list[int],
+    width: int,
+    start: Square,
+    budget: int,
+    max_step: int,
+    diagonal_cost: int,
+    owners: list[int] | None = None,
+    friend: int = -1,
+) -> tuple[dict[Square, int], dict[Square, Square]]:
+    """:func:`cheapest_costs` for the common board: every step costs 1 (a diagonal
+    ``diagonal_cost``), ``levels[y * width + x]`` is a square's height (-1: nobody may enter),
+    a step may not rise or drop more than ``max_step``, and a square whose ``owners`` entry is
+    neither -1 nor ``friend`` (an enemy stands there) may not be entered. The same answers as :func:`cheapest_costs` with that
+    step cost, written out on flat indices because it runs for every character every turn.
+    """
+    height = len(levels) // width
+    sx, sy = start
+    origin = sy * width + sx
+    cost_of: dict[int, int] = {origin: 0}
+    parent_of: dict[int, int] = {}
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(origin)
+    steps = [(dx, dy, dy * width + dx, diagonal_cost if dx and dy else 1)
+             for dx, dy in DIRECTIONS8]
+    get = cost_of.get
+    for cost in range(budget + 1):
+        for here in buckets[cost]:
+            if cost_of[here] != cost:
+                continue
+            hy, hx = divmod(here, width)
+            here_level = levels[here]
+            for dx, dy, offset, step in steps:
+                new_cost = cost + step
+                if new_cost > budget:
+                    continue
+                x = hx + dx
+                y = hy + dy
+                if x < 0 or y < 0 or x >= width or y >= height:
+                    continue
+                nxt = here + offset
+                level = levels[nxt]
+                if level < 0 or abs(level - here_level) > max_step:
+                    continue
+                if owners is not None and owners[nxt] not in (-1, friend):
+                    continue
+                known = get(nxt)
+                if known is None or new_cost < known:
+                    cost_of[nxt] = new_cost
+                    parent_of[nxt] = here
+                    buckets[new_cost].append(nxt)
+    costs = {(i % width, i // width): c for i, c in cost_of.items()}
+    parents = {(i % width, i // width): (p % width, p // width) for i, p in parent_of.items()}
     return costs, parents
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from collections.abc import Sequence
+
 from warhost.core.battle import Battle
 from warhost.core.decisions import Acceptor
 from warhost.core.orders import Order
 from warhost.core.outcome import Outcome, UnitFate
 from warhost.rulesets.warband import combat, incidents, magic, morale, movement, utility
+from warhost.rulesets.warband.option_list import OrderList
 from warhost.rulesets.warband.setup import roll_initiative
 from warhost.rulesets.warband.state import (
     KNOCKED_DOWN,
@@ -84,13 +87,15 @@ def movement_phase(state: WarbandState, battle: Battle) -> None:
             movement.take_movement(state, battle, char, order, paths)
 
 
-def ask_lazy(battle: Battle, side: str, kind: str, options: list[Order], prompt: str,
+def ask_lazy(battle: Battle, side: str, kind: str, options: Sequence[Order], prompt: str,
              subject: str, accept: Acceptor | None = None) -> Order:
-    """Ask with options that are already built; an order given as text is found through an
-    index built the first time one is looked up."""
+    """Ask with options that are built (or, in an :class:`OrderList`, made when read); an
+    order given as text is found through an index built the first time one is looked up."""
     index: dict[Order, int] = {}
 
     def locate(order: Order) -> int | None:
+        if isinstance(options, OrderList):
+            return options.locate(order)
         if not index:
             index.update((o, i) for i, o in reversed(list(enumerate(options))))
         return index.get(order)

@@ -10,8 +10,9 @@ from warhost.core import metering
 from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, OPTIONS
 from warhost.core.orders import Order
-from warhost.geometry.grid import Square, bresenham, cheapest_costs, chebyshev, path_back
+from warhost.geometry.grid import Square, bresenham, chebyshev, flood_levels, path_back
 from warhost.rulesets.warband import climbing
+from warhost.rulesets.warband.option_list import OrderList
 from warhost.rulesets.warband.state import (
     FACING_ORDER,
     KNOCKED_DOWN,
@@ -104,7 +105,9 @@ def destinations(state: WarbandState, char: Character, budget: int) -> Reach:
     """Free squares ``char`` can reach within ``budget`` (not its own square)."""
     assert char.square is not None
     at = state.at
-    costs, parents = cheapest_costs(char.square, budget, step_cost(state, char))
+    costs, parents = flood_levels(walk_levels(state), state.grid.width, char.square, budget,
+                                  state.options.max_step_height, state.options.diagonal_cost,
+                                  state.owners(), state.side_number[char.side])
     metering.count(GEOMETRY, len(costs))
     free = [sq for sq in costs if sq not in at]
     return Reach(char.square, costs, parents, free)
@@ -234,12 +237,12 @@ def choose_facing(state: WarbandState, battle: Battle, char: Character) -> None:
         battle.emit("face", who=char.id, facing=char.facing)
 
 
-def movement_choices(state: WarbandState, char: Character) -> tuple[list[Order], Reach | None]:
+def movement_choices(state: WarbandState, char: Character) -> tuple[OrderList, Reach | None]:
     """Every Movement Phase action open to ``char`` (WB-MOVE-02), ``stay`` first, and the
     paths of its moves (one search at Sprint distance serves Move and Sprint)."""
     if char.condition == KNOCKED_DOWN:
-        return [STAND, STAY_DOWN], None  # WB-INJURY-04, WB-AMB-41
-    options = [STAY, PRONE]
+        return OrderList([STAND, STAY_DOWN]), None  # WB-INJURY-04, WB-AMB-41
+    options = OrderList([STAY, PRONE])
     if char.braced:  # WB-UTIL-07: a Braced character cannot move
         return options, None
     paths = destinations(state, char, move_budget(char, 3))
@@ -247,10 +250,10 @@ def movement_choices(state: WarbandState, char: Character) -> tuple[list[Order],
     costs = paths.costs
     squares = sorted(costs)
     near = {sq for sq in squares if costs[sq] <= budget}
-    options.extend(Order.of("move", x, y) for x, y in squares if (x, y) in near)
+    options.add_squares("move", [sq for sq in squares if sq in near])
     # Sprints and Jumps to squares a Move reaches are legal but listed only when asked for
     # (see accept_movement): they would cost the turn's attacks for nothing.
-    options.extend(Order.of("sprint", x, y) for x, y in squares if (x, y) not in near)
+    options.add_squares("sprint", [sq for sq in squares if sq not in near])
     options.extend(Order.of("charge", t.id) for t, _ in charge_targets(state, char))
     options.extend(climbing.climb_options(state, char))
     options.extend(climbing.jump_options(state, char, skip=near))

@@ -206,6 +206,21 @@ class WarbandState:
     reason: str = ""
     incidents: list[dict[str, Any]] = field(default_factory=list)
     walk_levels: list[int] | None = None  # built by movement.walk_levels
+    side_number: dict[str, int] = field(default_factory=dict)
+    _owners: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.side_number = {side: i for i, side in enumerate(self.sides)}
+
+    def owners(self) -> list[int]:
+        """The number of the side standing on each square by ``y * width + x`` (-1: nobody),
+        kept up to date by :meth:`place` and :meth:`remove`."""
+        if not self._owners:
+            width = self.grid.width
+            self._owners = [-1] * (width * self.grid.height)
+            for (x, y), cid in self.at.items():
+                self._owners[y * width + x] = self.side_number[self.chars[cid].side]
+        return self._owners
     # (turn, side) -> Encourage bonus -> ids of that side's characters holding that bonus;
     # kept by utility.encourage so a shout visits only the allies it can still improve.
     encourage_pool: dict[tuple[int, str], dict[int, set[str]]] = field(default_factory=dict)
@@ -214,15 +229,23 @@ class WarbandState:
 
     def place(self, char: Character, sq: Square) -> None:
         """Put ``char`` on ``sq`` (leaving its old square)."""
+        owners = self._owners
+        width = self.grid.width
         if char.square is not None and self.at.get(char.square) == char.id:
             del self.at[char.square]
+            if owners:
+                owners[char.square[1] * width + char.square[0]] = -1
         char.square = sq
         self.at[sq] = char.id
+        if owners:
+            owners[sq[1] * width + sq[0]] = self.side_number[char.side]
 
     def remove(self, char: Character) -> None:
         """Take ``char`` off the map (WB-AMB-43); it keeps its last square for the record."""
         if char.square is not None and self.at.get(char.square) == char.id:
             del self.at[char.square]
+            if self._owners:
+                self._owners[char.square[1] * self.grid.width + char.square[0]] = -1
 
     def occupant(self, sq: Square) -> Character | None:
         """The character on ``sq``, if any."""
