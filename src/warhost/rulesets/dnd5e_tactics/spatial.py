@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warhost.core.metering import GEOMETRY, count
+from warhost.rulesets.dnd5e_tactics import _kernels
 
 if TYPE_CHECKING:
     from warhost.rulesets.dnd5e_tactics.state import Body, T5State
@@ -253,8 +254,13 @@ def _vertex_edge(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
 def rect_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
               ) -> npt.NDArray[np.float64]:
     """Distances ``(m, n)`` between rectangles ``p`` ``(m, 4, 2)`` and ``q`` ``(n, 4, 2)``
-    (0 where they touch or overlap), within :data:`TOLERANCE` of shapely's."""
+    (0 where they touch or overlap), within :data:`TOLERANCE` of shapely's (compiled when
+    numba is there, :mod:`._kernels`; else NumPy, the same formulas)."""
     count(GEOMETRY, len(p) * len(q))
+    if _kernels.AVAILABLE:
+        table: npt.NDArray[np.float64] = _kernels.rect_gap_table(
+            np.ascontiguousarray(p, dtype=np.float64), np.ascontiguousarray(q, dtype=np.float64))
+        return table
     a = np.broadcast_to(p[:, None], (len(p), len(q), 4, 2))
     b = np.broadcast_to(q[None, :], (len(p), len(q), 4, 2))
     gaps = np.minimum(_vertex_edge(a, b), _vertex_edge(b, a))

@@ -1,0 +1,86 @@
+"""Compiled distances between footprint rectangles of `dnd5e-tactics` (numba, when installed).
+
+:func:`rect_gap_table` gives the distance between every rectangle of one batch and every one of
+another, the same numbers as the NumPy reference in :mod:`.spatial` (the same formulas: least
+vertex-to-edge distance both ways, 0 where no edge direction separates the two), one pair at a
+time instead of through ``(m, n, 4, 4, 2)`` temporaries. Without numba (or with
+``WARHOST_NO_NUMBA=1``) :data:`AVAILABLE` is False and callers use the NumPy reference.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+AVAILABLE = False
+if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
+    try:  # pragma: no cover - depends on the environment
+        import numba  # noqa: F401
+
+        AVAILABLE = True
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def _vertex_edge(a: npt.NDArray[np.float64], i: int, b: npt.NDArray[np.float64],
+                 j: int) -> float:
+    """Least distance from a corner of ``a[i]`` to an edge of ``b[j]``."""
+    best = math.inf
+    for v in range(4):
+        px, py = a[i, v, 0], a[i, v, 1]
+        for e in range(4):
+            sx, sy = b[j, e, 0], b[j, e, 1]
+            ex, ey = b[j, (e + 1) % 4, 0] - sx, b[j, (e + 1) % 4, 1] - sy
+            t = ((px - sx) * ex + (py - sy) * ey) / (ex * ex + ey * ey)
+            t = min(max(t, 0.0), 1.0)
+            dx, dy = px - (sx + t * ex), py - (sy + t * ey)
+            d = math.sqrt(dx * dx + dy * dy)
+            if d < best:
+                best = d
+    return best
+
+
+def _apart(a: npt.NDArray[np.float64], i: int, b: npt.NDArray[np.float64], j: int) -> bool:
+    """Whether an edge direction of either rectangle separates ``a[i]`` from ``b[j]``."""
+    for which in range(2):
+        s = a if which == 0 else b
+        r = i if which == 0 else j
+        for k in range(2):
+            ax, ay = s[r, k + 1, 0] - s[r, k, 0], s[r, k + 1, 1] - s[r, k, 1]
+            amin, amax, bmin, bmax = math.inf, -math.inf, math.inf, -math.inf
+            for v in range(4):
+                pa = a[i, v, 0] * ax + a[i, v, 1] * ay
+                pb = b[j, v, 0] * ax + b[j, v, 1] * ay
+                amin, amax = min(amin, pa), max(amax, pa)
+                bmin, bmax = min(bmin, pb), max(bmax, pb)
+            if amax < bmin or bmax < amin:
+                return True
+    return False
+
+
+def _rect_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
+                    ) -> npt.NDArray[np.float64]:
+    out = np.zeros((p.shape[0], q.shape[0]))
+    for i in range(p.shape[0]):
+        for j in range(q.shape[0]):
+            if _apart(p, i, q, j):
+                out[i, j] = min(_vertex_edge(p, i, q, j), _vertex_edge(q, j, p, i))
+    return out
+
+
+rect_gap_table: Any
+"""``rect_gap_table(p, q)``: distances ``(m, n)`` of rectangles ``p`` ``(m, 4, 2)`` and ``q``
+``(n, 4, 2)`` (C-contiguous float64), 0 where they touch or overlap."""
+
+if AVAILABLE:  # pragma: no cover - depends on the environment
+    import numba
+
+    _vertex_edge = numba.njit(cache=True, inline="always")(_vertex_edge)
+    _apart = numba.njit(cache=True, inline="always")(_apart)
+    rect_gap_table = numba.njit(cache=True)(_rect_gap_table)
+else:  # pragma: no cover
+    rect_gap_table = _rect_gap_table
