@@ -63,7 +63,7 @@ from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
-from warhost.rulesets.dnd5e_tactics.spatial import CELL
+from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, corners, rect_gaps
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -404,10 +404,16 @@ def approach_facing(body: Body, target: Body) -> int:
 def approach_point(body: Body, target: Body, facing: int, want: float) -> Point | None:
     """The furthest centre on the straight line toward ``target`` at which ``body`` (facing
     ``facing``) is still about ``want`` inches from it; None when it is that close already."""
+    return approach_points(body, target, facing, [want])[0]
+
+
+def approach_points(body: Body, target: Body, facing: int, wants: Sequence[float]
+                    ) -> list[Point | None]:
+    """:func:`approach_point` for each of ``wants``, sliding along the same samples once."""
     start = body.centre
     length = distance(start, target.centre)
     if length <= EPS:
-        return None
+        return [None for _ in wants]
     ux, uy = (target.centre[0] - start[0]) / length, (target.centre[1] - start[1]) / length
     samples = max(16, min(96, int(length * 4)))
     ts = np.linspace(0.0, length, samples)
@@ -415,46 +421,50 @@ def approach_point(body: Body, target: Body, facing: int, want: float) -> Point 
     width, depth = dims(body)
     rings = rect_coords(centres, [facing] * samples, width, depth)
     aim = target.footprint
-    # The NumPy distances choose the samples; each value or comparison that decides the
-    # answer is shapely's distance of that sample's footprint.
+    # The gap of every sample to the target, in NumPy (within TOLERANCE of shapely's): they
+    # choose the samples; each value or comparison that decides the answer is shapely's
+    # distance of that sample's footprint.
+    rough = rect_gaps(rings, corners(aim)[None])[:, 0]
     exact: dict[int, float] = {}
 
     def measure(picks: list[int]) -> None:
-        new = [i for i in picks if i not in exact]
+        new = sorted({i for i in picks if i not in exact})
         if new:
             count(GEOMETRY, len(new))
             found = shapely.distance(shapely.polygons(rings[new]), aim)
             exact.update(zip(new, (float(g) for g in found)))
 
-    # The last sample still ``want`` away. The body slides rigidly toward the target's centre,
-    # so the gap is a convex function of the distance slid that ends at 0: it falls all the
-    # way to ``want`` and below, and narrowing down on where it crosses finds the same sample
-    # as a scan of them all (the gaps of neighbouring samples differ far more than rounding).
-    # Each pass measures a few samples spread over the stretch left, all at once.
-    best, below = 0, samples - 1
-    measure([0, below, *range(below // 8, below, max(1, below // 8))])
-    if exact[0] <= want + EPS:
-        return None
-    if exact[below] >= want:
-        best = below
-    while below - best > 1:
-        step = max(1, (below - best) // 8)
-        picks = list(range(best + step, below, step))
-        measure(picks)
-        for i in picks:
-            if exact[i] >= want:
-                best = i
-            else:
-                below = i
+    def at_least(i: int, bound: float) -> bool:
+        """``gap of sample i >= bound``, exactly."""
+        if i not in exact and abs(float(rough[i]) - bound) > TOLERANCE:
+            return float(rough[i]) > bound
+        measure([i])
+        return exact[i] >= bound
+
+    out: list[Point | None] = []
+    for want in wants:
+        # The last sample still ``want`` away. The body slides rigidly toward the target's
+        # centre, so the gap is a convex function of the distance slid that ends at 0: it
+        # falls all the way to ``want`` and below, and the samples at least ``want`` away are
+        # those before the first one closer.
+        if not at_least(0, want + EPS) or (0 in exact and exact[0] <= want + EPS):
+            out.append(None)
+            continue
+        best = samples - 1
+        unclear = np.nonzero(rough[1:] <= want + TOLERANCE)[0]  # before these: clearly above
+        for i in range(int(unclear[0]) + 1 if len(unclear) else samples, samples):
+            if not at_least(i, want):
+                best = i - 1
                 break
-    if best + 1 < samples:
-        measure([best + 1])
-    t = float(ts[best])
-    if best + 1 < samples:  # the gap shrinks about linearly between two samples
-        g0, g1 = exact[best], exact[best + 1]
-        if g0 > g1:
-            t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
-    return start[0] + ux * t, start[1] + uy * t
+        if best + 1 < samples:
+            measure([best, best + 1])
+        t = float(ts[best])
+        if best + 1 < samples:  # the gap shrinks about linearly between two samples
+            g0, g1 = exact[best], exact[best + 1]
+            if g0 > g1:
+                t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
+        out.append((start[0] + ux * t, start[1] + uy * t))
+    return out
 
 
 @dataclass
@@ -477,8 +487,7 @@ def survey(ctx: Ctx, body: Body) -> Survey:
         wants.append(body.reach - CONTACT_GAP)
     for foe in foes[:NEAREST_ENEMIES]:
         facing = approach_facing(body, foe)
-        for want in wants:
-            point = approach_point(body, foe, facing, want)
+        for want, point in zip(wants, approach_points(body, foe, facing, wants)):
             if point is not None:
                 approaches.append((foe, facing, want, point))
     return Survey(foes, approaches)
