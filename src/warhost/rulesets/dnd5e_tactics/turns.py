@@ -410,60 +410,102 @@ def approach_point(body: Body, target: Body, facing: int, want: float) -> Point 
 def approach_points(body: Body, target: Body, facing: int, wants: Sequence[float]
                     ) -> list[Point | None]:
     """:func:`approach_point` for each of ``wants``, sliding along the same samples once."""
+    return approaches(body, [(target, facing)], wants)[0]
+
+
+def approaches(body: Body, targets: Sequence[tuple[Body, int]], wants: Sequence[float]
+               ) -> list[list[Point | None]]:
+    """:func:`approach_point` toward each ``(target, facing)`` of ``targets`` for each of
+    ``wants``: the samples of every line are laid out and measured together."""
     start = body.centre
-    length = distance(start, target.centre)
-    if length <= EPS:
-        return [None for _ in wants]
-    ux, uy = (target.centre[0] - start[0]) / length, (target.centre[1] - start[1]) / length
-    samples = max(16, min(96, int(length * 4)))
-    ts = np.linspace(0.0, length, samples)
-    centres = np.stack([start[0] + ux * ts, start[1] + uy * ts], axis=1)
+    lines: list[tuple[int, int, float, float, npt.NDArray[np.float64]] | None] = []
+    parts, facings = [], []
+    total = 0
+    for target, facing in targets:
+        length = distance(start, target.centre)
+        if length <= EPS:
+            lines.append(None)
+            continue
+        ux, uy = (target.centre[0] - start[0]) / length, (target.centre[1] - start[1]) / length
+        samples = max(16, min(96, int(length * 4)))
+        ts = np.linspace(0.0, length, samples)
+        parts.append(np.stack([start[0] + ux * ts, start[1] + uy * ts], axis=1))
+        facings += [facing] * samples
+        lines.append((total, samples, ux, uy, ts))
+        total += samples
+    if not parts:
+        return [[None for _ in wants] for _ in targets]
     width, depth = dims(body)
-    rings = rect_coords(centres, [facing] * samples, width, depth)
-    aim = target.footprint
-    # The gap of every sample to the target, in NumPy (within TOLERANCE of shapely's): they
+    rings = rect_coords(np.concatenate(parts), facings, width, depth)
+    shapes = [target.footprint for target, _ in targets]
+    # The gap of every sample to its target, in NumPy (within TOLERANCE of shapely's): they
     # choose the samples; each value or comparison that decides the answer is shapely's
     # distance of that sample's footprint.
-    rough = rect_gaps(rings, corners(aim)[None])[:, 0]
+    table = rect_gaps(rings, np.array([corners(shape) for shape in shapes]))
     exact: dict[int, float] = {}
 
-    def measure(picks: list[int]) -> None:
-        new = sorted({i for i in picks if i not in exact})
+    def measure(picks: list[tuple[int, int]]) -> None:
+        new = sorted({(row, j) for row, j in picks if row not in exact})
         if new:
             count(GEOMETRY, len(new))
-            found = shapely.distance(shapely.polygons(rings[new]), aim)
-            exact.update(zip(new, (float(g) for g in found)))
+            found = shapely.distance(shapely.polygons(rings[[row for row, _ in new]]),
+                                     [shapes[j] for _, j in new])
+            exact.update(zip((row for row, _ in new), (float(g) for g in found)))
 
-    def at_least(i: int, bound: float) -> bool:
-        """``gap of sample i >= bound``, exactly."""
-        if i not in exact and abs(float(rough[i]) - bound) > TOLERANCE:
-            return float(rough[i]) > bound
-        measure([i])
-        return exact[i] >= bound
+    def at_least(row: int, j: int, bound: float) -> bool:
+        """``gap of sample row >= bound``, exactly."""
+        rough = float(table[row, j])
+        if row not in exact and abs(rough - bound) > TOLERANCE:
+            return rough > bound
+        measure([(row, j)])
+        return exact[row] >= bound
 
-    out: list[Point | None] = []
-    for want in wants:
-        # The last sample still ``want`` away. The body slides rigidly toward the target's
-        # centre, so the gap is a convex function of the distance slid that ends at 0: it
-        # falls all the way to ``want`` and below, and the samples at least ``want`` away are
-        # those before the first one closer.
-        if not at_least(0, want + EPS) or (0 in exact and exact[0] <= want + EPS):
-            out.append(None)
+    picked: list[list[int | None]] = []
+    finals: list[tuple[int, int]] = []
+    for j, line in enumerate(lines):
+        found: list[int | None] = []
+        picked.append(found)
+        if line is None:
             continue
-        best = samples - 1
-        unclear = np.nonzero(rough[1:] <= want + TOLERANCE)[0]  # before these: clearly above
-        for i in range(int(unclear[0]) + 1 if len(unclear) else samples, samples):
-            if not at_least(i, want):
-                best = i - 1
-                break
-        if best + 1 < samples:
-            measure([best, best + 1])
-        t = float(ts[best])
-        if best + 1 < samples:  # the gap shrinks about linearly between two samples
-            g0, g1 = exact[best], exact[best + 1]
-            if g0 > g1:
-                t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
-        out.append((start[0] + ux * t, start[1] + uy * t))
+        first, samples = line[0], line[1]
+        rough = table[first:first + samples, j]
+        for want in wants:
+            # The last sample still ``want`` away. The body slides rigidly toward the
+            # target's centre, so the gap is a convex function of the distance slid that
+            # ends at 0: it falls all the way to ``want`` and below, and the samples at least
+            # ``want`` away are those before the first one closer.
+            if not at_least(first, j, want + EPS) or (first in exact
+                                                       and exact[first] <= want + EPS):
+                found.append(None)
+                continue
+            best = samples - 1
+            unclear = np.nonzero(rough[1:] <= want + TOLERANCE)[0]  # before: clearly above
+            for i in range(int(unclear[0]) + 1 if len(unclear) else samples, samples):
+                if not at_least(first + i, j, want):
+                    best = i - 1
+                    break
+            if best + 1 < samples:
+                finals += [(first + best, j), (first + best + 1, j)]
+            found.append(best)
+    measure(finals)
+    out: list[list[Point | None]] = []
+    for line, found in zip(lines, picked):
+        if line is None:
+            out.append([None for _ in wants])
+            continue
+        first, samples, ux, uy, ts = line
+        points: list[Point | None] = []
+        for want, best in zip(wants, found):
+            if best is None:
+                points.append(None)
+                continue
+            t = float(ts[best])
+            if best + 1 < samples:  # the gap shrinks about linearly between two samples
+                g0, g1 = exact[first + best], exact[first + best + 1]
+                if g0 > g1:
+                    t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
+            points.append((start[0] + ux * t, start[1] + uy * t))
+        out.append(points)
     return out
 
 
@@ -481,16 +523,16 @@ class Survey:
 def survey(ctx: Ctx, body: Body) -> Survey:
     """Enemies nearest first and the approach points toward the nearest few."""
     foes = nearest_enemies(ctx.state, body, NEAREST_ENEMIES)
-    approaches = []
+    found: list[tuple[Body, int, float, Point]] = []
     wants = [CONTACT_GAP]
     if body.reach > ADJACENT + EPS:
         wants.append(body.reach - CONTACT_GAP)
-    for foe in foes[:NEAREST_ENEMIES]:
-        facing = approach_facing(body, foe)
-        for want, point in zip(wants, approach_points(body, foe, facing, wants)):
+    near = [(foe, approach_facing(body, foe)) for foe in foes[:NEAREST_ENEMIES]]
+    for (foe, facing), points in zip(near, approaches(body, near, wants)):
+        for want, point in zip(wants, points):
             if point is not None:
-                approaches.append((foe, facing, want, point))
-    return Survey(foes, approaches)
+                found.append((foe, facing, want, point))
+    return Survey(foes, found)
 
 
 def aims(ctx: Ctx, body: Body, seen: Survey, budget: float) -> list[tuple[Point, int | None]]:
