@@ -495,10 +495,11 @@ def approaches(body: Body, targets: Sequence[tuple[Body, int]], wants: Sequence[
             continue
         first, samples, ux, uy, ts = line
         points: list[Point | None] = []
-        for want, best in zip(wants, found):
-            if best is None:
+        for want, last in zip(wants, found):
+            if last is None:
                 points.append(None)
                 continue
+            best = last
             t = float(ts[best])
             if best + 1 < samples:  # the gap shrinks about linearly between two samples
                 g0, g1 = exact[first + best], exact[first + best + 1]
@@ -613,10 +614,16 @@ class Fit:
 
 def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, float]]) -> Fit:
     """Check moves (at least one) against the board edges, impassable ground, other bodies'
-    footprints and sweeping through an enemy (friends may be passed, as in 5e)."""
-    centres = [m[0] for m in moves]
-    shapes = footprints(body, centres, [m[1] for m in moves])
-    bounds = shapely.bounds(shapes)
+    footprints and sweeping through an enemy (friends may be passed, as in 5e).
+
+    Corners and bounds come from NumPy (the same numbers shapely's polygons hold); a pair is
+    handed to shapely's exact test only when NumPy cannot rule it out: two footprints closer
+    than :data:`TOLERANCE`, or bounds (of a region, of a sweep) closer than that."""
+    width, depth = dims(body)
+    rings = rect_coords(np.asarray([m[0] for m in moves], dtype=np.float64).reshape(-1, 2),
+                        [m[1] for m in moves], width, depth)
+    lo, hi = rings.min(axis=1), rings.max(axis=1)
+    bounds = np.concatenate([lo, hi], axis=1)
     w, h = state.board.width, state.board.height
     on_board = (bounds[:, 0] >= -EPS) & (bounds[:, 1] >= -EPS)
     on_board &= (bounds[:, 2] <= w + EPS) & (bounds[:, 3] <= h + EPS)
@@ -629,25 +636,64 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
     near = around
     closed = [r for r in state.regions if r.impassable]
     blockers: list[Body | Region] = [*near, *closed]
+    shapes: dict[int, Polygon] = {}
+
+    def shape(row: int) -> Polygon:
+        if row not in shapes:
+            shapes[row] = shapely.polygons(rings[row])
+        return shapes[row]
+
+    def exact(rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp], others: Sequence[object],
+              out: npt.NDArray[np.bool_], first: dict[int, Polygon] | None = None) -> None:
+        """``out[r, c]``: move ``r`` (or, with ``first``, its sweep) shares area with
+        ``others[c]``, by shapely, for each of the pairs given."""
+        if len(rows):
+            count(GEOMETRY, len(rows))
+            mine = [shape(int(r)) if first is None else first[int(r)] for r in rows]
+            out[rows, cols] = shapely.relate_pattern(
+                mine, [others[int(c)] for c in cols], "T********")
+
     hits = None
     if blockers:
-        outlines = [b.footprint for b in near] + [r.polygon for r in closed]
-        count(GEOMETRY, len(moves) * len(outlines))
-        hits = shapely.relate_pattern(shapes[:, None], np.asarray(outlines)[None, :],
-                                      "T********")
+        hits = np.zeros((len(moves), len(blockers)), dtype=bool)
+        if near:
+            count(GEOMETRY, len(moves) * len(near))
+            theirs = np.array([state.placement.corners(b) for b in near])
+            rows, cols = np.nonzero(rect_gaps(rings, theirs) <= TOLERANCE)
+            exact(rows, cols, [b.footprint for b in near], hits)
+        if closed:
+            count(GEOMETRY, len(moves) * len(closed))
+            theirs_b = np.array([r.polygon.bounds for r in closed])
+            rows, cols = np.nonzero(_boxes_meet(bounds, theirs_b))
+            exact(rows, cols + len(near), [*([None] * len(near)),
+                                           *(r.polygon for r in closed)], hits)
     enemy = state.enemy_of(body.side)
     enemy_bodies = [b for b in around if b.side == enemy]
-    foes = np.asarray([shrunk(state, e) for e in enemy_bodies])
     swept = None
-    if len(foes):
+    if enemy_bodies:
+        foes = [shrunk(state, e) for e in enemy_bodies]
         count(GEOMETRY, len(moves) * len(foes))
         here = np.asarray(body.footprint.exterior.coords)[:-1]
-        ends = shapely.get_coordinates(shapes).reshape(len(moves), -1, 2)[:, :-1, :]
-        points = np.concatenate([np.broadcast_to(here, (len(moves), *here.shape)), ends],
-                                axis=1)
-        hulls = shapely.convex_hull(shapely.multipoints(points))
-        swept = shapely.relate_pattern(hulls[:, None], foes[None, :], "T********")
+        sweep_bounds = np.concatenate([np.minimum(lo, here.min(axis=0)),
+                                       np.maximum(hi, here.max(axis=0))], axis=1)
+        rows, cols = np.nonzero(_boxes_meet(sweep_bounds, np.array(shapely.bounds(foes))))
+        swept = np.zeros((len(moves), len(foes)), dtype=bool)
+        if len(rows):
+            picked = sorted({int(r) for r in rows})
+            points = np.concatenate([np.broadcast_to(here, (len(picked), *here.shape)),
+                                     rings[picked]], axis=1)
+            hulls = dict(zip(picked, shapely.convex_hull(shapely.multipoints(points))))
+            exact(rows, cols, foes, swept, first=hulls)
     return Fit(on_board, blockers, hits, enemy_bodies, swept)
+
+
+def _boxes_meet(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+                ) -> npt.NDArray[np.bool_]:
+    """``(m, n)``: whether bounds ``a[i]`` and ``b[j]`` (x0, y0, x1, y1) come within
+    :data:`TOLERANCE` of each other (else the shapes inside share no area)."""
+    apart = (a[:, None, 0] > b[None, :, 2] + TOLERANCE) | (b[None, :, 0] > a[:, None, 2] + TOLERANCE)
+    apart |= (a[:, None, 1] > b[None, :, 3] + TOLERANCE) | (b[None, :, 1] > a[:, None, 3] + TOLERANCE)
+    return ~apart
 
 
 def shrunk(state: T5State, body: Body) -> Polygon:
