@@ -638,18 +638,18 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
     blockers: list[Body | Region] = [*near, *closed]
     shapes: dict[int, Polygon] = {}
 
-    def shape(row: int) -> Polygon:
-        if row not in shapes:
-            shapes[row] = shapely.polygons(rings[row])
-        return shapes[row]
-
     def exact(rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp], others: Sequence[object],
               out: npt.NDArray[np.bool_], first: dict[int, Polygon] | None = None) -> None:
         """``out[r, c]``: move ``r`` (or, with ``first``, its sweep) shares area with
         ``others[c]``, by shapely, for each of the pairs given."""
         if len(rows):
             count(GEOMETRY, len(rows))
-            mine = [shape(int(r)) if first is None else first[int(r)] for r in rows]
+            if first is None:
+                first = shapes
+                new = sorted({int(r) for r in rows} - set(shapes))
+                if new:
+                    shapes.update(zip(new, shapely.polygons(rings[new])))
+            mine = [first[int(r)] for r in rows]
             out[rows, cols] = shapely.relate_pattern(
                 mine, [others[int(c)] for c in cols], "T********")
 
