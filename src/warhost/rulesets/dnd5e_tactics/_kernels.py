@@ -72,7 +72,18 @@ def _rect_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
     return out
 
 
+def _pair_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
+                    ) -> npt.NDArray[np.float64]:
+    out = np.zeros(p.shape[0])
+    for i in range(p.shape[0]):
+        if _apart(p, i, q, i):
+            out[i] = min(_vertex_edge(p, i, q, i), _vertex_edge(q, i, p, i))
+    return out
+
+
 rect_gap_table: Any
+pair_gap_table: Any
+"""``pair_gap_table(p, q)``: distances ``(m,)`` of rectangles ``p[i]`` and ``q[i]``."""
 """``rect_gap_table(p, q)``: distances ``(m, n)`` of rectangles ``p`` ``(m, 4, 2)`` and ``q``
 ``(n, 4, 2)`` (C-contiguous float64), 0 where they touch or overlap."""
 
@@ -82,5 +93,7 @@ if AVAILABLE:  # pragma: no cover - depends on the environment
     _vertex_edge = numba.njit(cache=True, inline="always")(_vertex_edge)
     _apart = numba.njit(cache=True, inline="always")(_apart)
     rect_gap_table = numba.njit(cache=True)(_rect_gap_table)
+    pair_gap_table = numba.njit(cache=True)(_pair_gap_table)
 else:  # pragma: no cover
     rect_gap_table = _rect_gap_table
+    pair_gap_table = _pair_gap_table

@@ -261,6 +261,11 @@ def rect_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
         table: npt.NDArray[np.float64] = _kernels.rect_gap_table(
             np.ascontiguousarray(p, dtype=np.float64), np.ascontiguousarray(q, dtype=np.float64))
         return table
+    return _numpy_gaps(p, q)
+
+
+def _numpy_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
+                ) -> npt.NDArray[np.float64]:
     a = np.broadcast_to(p[:, None], (len(p), len(q), 4, 2))
     b = np.broadcast_to(q[None, :], (len(p), len(q), 4, 2))
     gaps = np.minimum(_vertex_edge(a, b), _vertex_edge(b, a))
@@ -274,3 +279,14 @@ def rect_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
             apart |= (pa.max(-1) < pb.min(-1)) | (pb.max(-1) < pa.min(-1))
     result: npt.NDArray[np.float64] = np.where(apart, gaps, 0.0)
     return result
+
+
+def pair_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Distances ``(m,)`` between rectangles ``p[i]`` and ``q[i]`` (both ``(m, 4, 2)``), as
+    :func:`rect_gaps` gives them."""
+    count(GEOMETRY, len(p))
+    if _kernels.AVAILABLE:
+        pairs: npt.NDArray[np.float64] = _kernels.pair_gap_table(
+            np.ascontiguousarray(p, dtype=np.float64), np.ascontiguousarray(q, dtype=np.float64))
+        return pairs
+    return np.array([_numpy_gaps(p[i:i + 1], q[i:i + 1])[0, 0] for i in range(len(p))])

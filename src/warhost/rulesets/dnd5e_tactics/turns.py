@@ -63,7 +63,7 @@ from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
-from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, corners, rect_gaps
+from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, corners, pair_gaps, rect_gaps
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -159,7 +159,11 @@ def rect_coords(centres: npt.NDArray[np.float64], facings: Sequence[float], widt
         out[:, :, 0] = centres[:, 0:1] + r * fy + f * fx
         out[:, :, 1] = centres[:, 1:2] - r * fx + f * fy
         return out
-    heads = np.array([_heading(one) for one in facings]).reshape(-1, 2)
+    known: dict[float, tuple[float, float]] = {}
+    for one in facings:
+        if one not in known:
+            known[one] = _heading(one)
+    heads = np.array([known[one] for one in facings]).reshape(-1, 2)
     hx, hy = heads[:, 0:1], heads[:, 1:2]
     out[:, :, 0] = centres[:, 0:1] + r * hy + f * hx
     out[:, :, 1] = centres[:, 1:2] - r * hx + f * hy
@@ -723,6 +727,29 @@ def closes_with(body: Body, move: tuple[Point, int, float], foe: Body) -> bool:
     return gap(footprint_at(body, dest, face), foe.footprint) <= ADJACENT + EPS
 
 
+def gaps_within(body: Body, moves: Sequence[tuple[Point, int, float]], foes: Sequence[Body],
+                bounds: Sequence[float]) -> list[bool]:
+    """For each ``i``: whether ``body`` after ``moves[i]`` is at most ``bounds[i]`` from
+    ``foes[i]`` (``gap(footprint_at(...), foe.footprint) <= bound``, exactly: NumPy decides
+    where it is clear by more than :data:`TOLERANCE`, shapely where it is not)."""
+    if not moves:
+        return []
+    width, depth = dims(body)
+    rings = rect_coords(np.asarray([m[0] for m in moves], dtype=np.float64).reshape(-1, 2),
+                        [m[1] for m in moves], width, depth)
+    theirs = np.array([corners(foe.footprint) for foe in foes])
+    rough = pair_gaps(rings, theirs)
+    limit = np.asarray(bounds, dtype=np.float64)
+    out = rough <= limit
+    unsure = np.nonzero(np.abs(rough - limit) <= TOLERANCE)[0]
+    if len(unsure):
+        count(GEOMETRY, len(unsure))
+        found = shapely.distance(shapely.polygons(rings[unsure]),
+                                 [foes[int(i)].footprint for i in unsure])
+        out[unsure] = found <= limit[unsure]
+    return [bool(v) for v in out]
+
+
 def leaves_reach(shape: Polygon, threats: Sequence[Body]) -> bool:
     """Whether a body standing as ``shape`` is out of the reach of one of ``threats``: what a
     Disengage is for (T5-MOVE-02)."""
@@ -765,14 +792,21 @@ def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
         face = next(turned) if facing is None else facing
         moves.append((dest, face, cost))
     good = fitting(ctx, body, moves)
+    moving = [fits and distance(move[0], body.centre) >= 0.05
+              for move, fits in zip(moves, good)]
+    charging = [i for i, (request, ok) in enumerate(zip(requests, moving))
+                if ok and request[0] == "charge"]
+    closing = dict(zip(charging, gaps_within(
+        body, [moves[i] for i in charging], [state.bodies[requests[i][4]] for i in charging],
+        [ADJACENT + EPS] * len(charging))))
     out = MoveChoices()
     keys: set[tuple[str, str, int]] = set()
-    for (kind, _, _, _, target), move, fits in zip(requests, moves, good):
+    for i, ((kind, _, _, _, target), move, ok) in enumerate(zip(requests, moves, moving)):
         dest, face, cost = move
-        if not fits or distance(dest, body.centre) < 0.05:
+        if not ok:
             continue
         if kind == "charge":
-            if target not in out.charges and closes_with(body, move, state.bodies[target]):
+            if target not in out.charges and closing[i]:
                 out.charges[target] = move
             continue
         if kind == "dash" and cost <= base + EPS:
@@ -802,8 +836,12 @@ def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
     engaged = state.in_melee(body)
     if engaged and not body.disengaged:
         threats = state.engaged_with(body)
+        pairs = [(move, e) for move in found.moves for e in threats]
+        held = iter(gaps_within(body, [m for m, _ in pairs], [e for _, e in pairs],
+                                [e.reach + EPS for _, e in pairs]))
         for p, f, _ in found.moves:
-            if leaves_reach(footprint_at(body, p, f), threats):
+            # leaves_reach: out of the reach of one of the threats
+            if not all([next(held) for _ in threats]):
                 options.append(Order.of("disengage", point_text(p), f))
     options += [Order.of("charge", foe_id) for foe_id in found.charges]
     default = HOLD
