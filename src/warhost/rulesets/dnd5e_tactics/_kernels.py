@@ -19,7 +19,7 @@ import numpy.typing as npt
 AVAILABLE = False
 if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
     try:  # pragma: no cover - depends on the environment
-        import numba  # noqa: F401
+        import numba
 
         AVAILABLE = True
     except ImportError:  # pragma: no cover
@@ -38,9 +38,7 @@ def _vertex_edge(a: npt.NDArray[np.float64], i: int, b: npt.NDArray[np.float64],
             t = ((px - sx) * ex + (py - sy) * ey) / (ex * ex + ey * ey)
             t = min(max(t, 0.0), 1.0)
             dx, dy = px - (sx + t * ex), py - (sy + t * ey)
-            d = math.sqrt(dx * dx + dy * dy)
-            if d < best:
-                best = d
+            best = min(best, math.sqrt(dx * dx + dy * dy))
     return best
 
 

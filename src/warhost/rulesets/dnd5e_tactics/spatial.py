@@ -88,6 +88,8 @@ class Placement:
         on the terrain alone."""
         self.gaps: dict[tuple[str, str], tuple[Any, Any, float]] = {}
         """Footprint distances by ordered pair of ids, with the two footprints measured."""
+        self.outlines: dict[str, tuple[Any, npt.NDArray[np.float64]]] = {}
+        """Footprint corners by body id, with the footprint they were read from."""
         self.reach = 0.0
         """The longest melee reach of any body."""
         self.charge_reach = 0.0
@@ -207,12 +209,12 @@ class Placement:
     def corners(self, body: Body) -> npt.NDArray[np.float64]:
         """The corners of the body's footprint (:func:`corners`), worked out once a
         position."""
-        self.refresh()
-        key = ("corners", body.id)
-        known: npt.NDArray[np.float64] | None = self.memo.get(key)
-        if known is None:
-            known = corners(body.footprint)
-            self.memo[key] = known
+        shape = body.footprint
+        seen = self.outlines.get(body.id)
+        if seen is not None and seen[0] is shape:
+            return seen[1]
+        known = corners(shape)
+        self.outlines[body.id] = (shape, known)
         return known
 
     def gap(self, a: Body, b: Body) -> float:

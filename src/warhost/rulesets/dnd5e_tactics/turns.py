@@ -63,7 +63,7 @@ from warhost.rulesets.dnd5e_tactics import combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
-from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, corners, pair_gaps, rect_gaps
+from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, pair_gaps, rect_gaps
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -405,20 +405,21 @@ def approach_facing(body: Body, target: Body) -> int:
     return round(direct) % 360
 
 
-def approach_point(body: Body, target: Body, facing: int, want: float) -> Point | None:
+def approach_point(state: T5State, body: Body, target: Body, facing: int,
+                   want: float) -> Point | None:
     """The furthest centre on the straight line toward ``target`` at which ``body`` (facing
     ``facing``) is still about ``want`` inches from it; None when it is that close already."""
-    return approach_points(body, target, facing, [want])[0]
+    return approach_points(state, body, target, facing, [want])[0]
 
 
-def approach_points(body: Body, target: Body, facing: int, wants: Sequence[float]
-                    ) -> list[Point | None]:
+def approach_points(state: T5State, body: Body, target: Body, facing: int,
+                    wants: Sequence[float]) -> list[Point | None]:
     """:func:`approach_point` for each of ``wants``, sliding along the same samples once."""
-    return approaches(body, [(target, facing)], wants)[0]
+    return approaches(state, body, [(target, facing)], wants)[0]
 
 
-def approaches(body: Body, targets: Sequence[tuple[Body, int]], wants: Sequence[float]
-               ) -> list[list[Point | None]]:
+def approaches(state: T5State, body: Body, targets: Sequence[tuple[Body, int]],
+               wants: Sequence[float]) -> list[list[Point | None]]:
     """:func:`approach_point` toward each ``(target, facing)`` of ``targets`` for each of
     ``wants``: the samples of every line are laid out and measured together."""
     start = body.centre
@@ -445,7 +446,8 @@ def approaches(body: Body, targets: Sequence[tuple[Body, int]], wants: Sequence[
     # The gap of every sample to its target, in NumPy (within TOLERANCE of shapely's): they
     # choose the samples; each value or comparison that decides the answer is shapely's
     # distance of that sample's footprint.
-    table = rect_gaps(rings, np.array([corners(shape) for shape in shapes]))
+    table = rect_gaps(rings, np.array([state.placement.corners(target)
+                                       for target, _ in targets]))
     exact: dict[int, float] = {}
 
     def measure(picks: list[tuple[int, int]]) -> None:
@@ -533,7 +535,7 @@ def survey(ctx: Ctx, body: Body) -> Survey:
     if body.reach > ADJACENT + EPS:
         wants.append(body.reach - CONTACT_GAP)
     near = [(foe, approach_facing(body, foe)) for foe in foes[:NEAREST_ENEMIES]]
-    for (foe, facing), points in zip(near, approaches(body, near, wants)):
+    for (foe, facing), points in zip(near, approaches(ctx.state, body, near, wants)):
         for want, point in zip(wants, points):
             if point is not None:
                 found.append((foe, facing, want, point))
@@ -727,8 +729,8 @@ def closes_with(body: Body, move: tuple[Point, int, float], foe: Body) -> bool:
     return gap(footprint_at(body, dest, face), foe.footprint) <= ADJACENT + EPS
 
 
-def gaps_within(body: Body, moves: Sequence[tuple[Point, int, float]], foes: Sequence[Body],
-                bounds: Sequence[float]) -> list[bool]:
+def gaps_within(state: T5State, body: Body, moves: Sequence[tuple[Point, int, float]],
+                foes: Sequence[Body], bounds: Sequence[float]) -> list[bool]:
     """For each ``i``: whether ``body`` after ``moves[i]`` is at most ``bounds[i]`` from
     ``foes[i]`` (``gap(footprint_at(...), foe.footprint) <= bound``, exactly: NumPy decides
     where it is clear by more than :data:`TOLERANCE`, shapely where it is not)."""
@@ -737,7 +739,7 @@ def gaps_within(body: Body, moves: Sequence[tuple[Point, int, float]], foes: Seq
     width, depth = dims(body)
     rings = rect_coords(np.asarray([m[0] for m in moves], dtype=np.float64).reshape(-1, 2),
                         [m[1] for m in moves], width, depth)
-    theirs = np.array([corners(foe.footprint) for foe in foes])
+    theirs = np.array([state.placement.corners(foe) for foe in foes])
     rough = pair_gaps(rings, theirs)
     limit = np.asarray(bounds, dtype=np.float64)
     out = rough <= limit
@@ -797,7 +799,7 @@ def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
     charging = [i for i, (request, ok) in enumerate(zip(requests, moving))
                 if ok and request[0] == "charge"]
     closing = dict(zip(charging, gaps_within(
-        body, [moves[i] for i in charging], [state.bodies[requests[i][4]] for i in charging],
+        state, body, [moves[i] for i in charging], [state.bodies[requests[i][4]] for i in charging],
         [ADJACENT + EPS] * len(charging))))
     out = MoveChoices()
     keys: set[tuple[str, str, int]] = set()
@@ -837,11 +839,11 @@ def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
     if engaged and not body.disengaged:
         threats = state.engaged_with(body)
         pairs = [(move, e) for move in found.moves for e in threats]
-        held = iter(gaps_within(body, [m for m, _ in pairs], [e for _, e in pairs],
-                                [e.reach + EPS for _, e in pairs]))
-        for p, f, _ in found.moves:
+        held = gaps_within(state, body, [m for m, _ in pairs], [e for _, e in pairs],
+                           [e.reach + EPS for _, e in pairs])
+        for row, (p, f, _) in enumerate(found.moves):
             # leaves_reach: out of the reach of one of the threats
-            if not all([next(held) for _ in threats]):
+            if not all(held[row * len(threats):(row + 1) * len(threats)]):
                 options.append(Order.of("disengage", point_text(p), f))
     options += [Order.of("charge", foe_id) for foe_id in found.charges]
     default = HOLD
@@ -953,7 +955,7 @@ class MoveJudge:
             return problem
         speed = speed_inches(body)
         facing = approach_facing(body, foe)
-        point = approach_point(body, foe, facing, CONTACT_GAP)
+        point = approach_point(state, body, foe, facing, CONTACT_GAP)
         if point is None:  # pragma: no cover - closer than contact means adjacent
             return Refusal(f"{body.id} is already adjacent to {foe.id}", "T5-MOVE-03")
         dest, cost = walk(state, body.centre, point, 2 * speed)
