@@ -154,7 +154,7 @@ def rect_coords(centres: npt.NDArray[np.float64], facings: Sequence[float], widt
     f = np.array([hd, hd, -hd, -hd])
     out = np.empty((len(centres), 4, 2))
     first = facings[0]
-    if all(one == first for one in facings):  # one facing: plain numbers, same arithmetic
+    if facings.count(first) == len(facings):  # one facing: plain numbers, same arithmetic
         fx, fy = _heading(first)
         out[:, :, 0] = centres[:, 0:1] + r * fy + f * fx
         out[:, :, 1] = centres[:, 1:2] - r * fx + f * fy
@@ -262,8 +262,11 @@ def facings_toward(body: Body, points: Sequence[Point], foes: Sequence[Body]) ->
     if len(foes) <= FEW or not points:  # a handful: plain Python is quicker than NumPy
         return [facing_toward(body, p, foes) for p in points]
     gaps = _centre_distances(points, foes)
-    lows = gaps.min(axis=1)
-    return [facing_toward(body, p, [foes[int(k)] for k in np.nonzero(gaps[row] <= lows[row] + EPS)[0]])
+    close = gaps <= gaps.min(axis=1, keepdims=True) + EPS
+    alone = (close.sum(axis=1) == 1).tolist()
+    firsts = close.argmax(axis=1).tolist()
+    return [facing_toward(body, p, [foes[firsts[row]]] if alone[row] else
+                          [foes[int(k)] for k in np.nonzero(close[row])[0]])
             for row, p in enumerate(points)]
 
 
@@ -446,8 +449,12 @@ def approaches(state: T5State, body: Body, targets: Sequence[tuple[Body, int]],
     # The gap of every sample to its target, in NumPy (within TOLERANCE of shapely's): they
     # choose the samples; each value or comparison that decides the answer is shapely's
     # distance of that sample's footprint.
-    table = rect_gaps(rings, np.array([state.placement.corners(target)
-                                       for target, _ in targets]))
+    theirs = np.array([state.placement.corners(target) for target, _ in targets])
+    owner = np.concatenate([np.full(line[1], j) for j, line in enumerate(lines)
+                            if line is not None])
+    # Only each sample's own target: column j of the table holds the gaps to target j.
+    table = np.zeros((total, len(targets)))
+    table[np.arange(total), owner] = pair_gaps(rings, theirs[owner])
     exact: dict[int, float] = {}
 
     def measure(picks: list[tuple[int, int]]) -> None:
