@@ -79,7 +79,45 @@ def _pair_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
     return out
 
 
+def _approach_table(sx: float, sy: float, lines: npt.NDArray[np.float64],
+                    theirs: npt.NDArray[np.float64], hw: float, hd: float
+                    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
+                               npt.NDArray[np.float64]]:
+    total = 0
+    for j in range(lines.shape[0]):
+        total += int(lines[j, 3])
+    ts = np.empty(total)
+    rings = np.empty((total, 4, 2))
+    gaps = np.zeros(total)
+    r = np.array([-hw, hw, hw, -hw])
+    f = np.array([hd, hd, -hd, -hd])
+    row = 0
+    for j in range(lines.shape[0]):
+        ux, uy, length = lines[j, 0], lines[j, 1], lines[j, 2]
+        n, fx, fy = int(lines[j, 3]), lines[j, 4], lines[j, 5]
+        step = length / (n - 1)
+        for i in range(n):
+            t = length if i == n - 1 else i * step
+            ts[row] = t
+            cx, cy = sx + ux * t, sy + uy * t
+            for c in range(4):
+                rings[row, c, 0] = cx + r[c] * fy + f[c] * fx
+                rings[row, c, 1] = cy - r[c] * fx + f[c] * fy
+            if _apart(rings, row, theirs, j):
+                gaps[row] = min(_vertex_edge(rings, row, theirs, j),
+                                _vertex_edge(theirs, j, rings, row))
+            row += 1
+    return ts, rings, gaps
+
+
 rect_gap_table: Any
+approach_table: Any
+"""``approach_table(sx, sy, lines, theirs, hw, hd)``: the samples of straight lines from
+``(sx, sy)``, each line a row ``(ux, uy, length, samples, fx, fy)`` of ``lines`` (direction,
+length, how many samples, the footprint's heading): ``(ts, rings, gaps)``, the distance slid
+of each sample (as ``np.linspace(0, length, samples)``), the footprint corners there (as
+``rect_coords`` with half width ``hw`` and half depth ``hd``) and the distance to the line's
+target ``theirs[j]`` (as :func:`rect_gap_table`)."""
 pair_gap_table: Any
 """``pair_gap_table(p, q)``: distances ``(m,)`` of rectangles ``p[i]`` and ``q[i]``."""
 """``rect_gap_table(p, q)``: distances ``(m, n)`` of rectangles ``p`` ``(m, 4, 2)`` and ``q``
@@ -92,6 +130,8 @@ if AVAILABLE:  # pragma: no cover - depends on the environment
     _apart = numba.njit(cache=True, inline="always")(_apart)
     rect_gap_table = numba.njit(cache=True)(_rect_gap_table)
     pair_gap_table = numba.njit(cache=True)(_pair_gap_table)
+    approach_table = numba.njit(cache=True)(_approach_table)
 else:  # pragma: no cover
     rect_gap_table = _rect_gap_table
     pair_gap_table = _pair_gap_table
+    approach_table = _approach_table

@@ -59,7 +59,7 @@ from warhost.geometry.table import (
     read_point,
     travel_many,
 )
-from warhost.rulesets.dnd5e_tactics import combat
+from warhost.rulesets.dnd5e_tactics import _kernels, combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
@@ -424,37 +424,36 @@ def approach_points(state: T5State, body: Body, target: Body, facing: int,
 def approaches(state: T5State, body: Body, targets: Sequence[tuple[Body, int]],
                wants: Sequence[float]) -> list[list[Point | None]]:
     """:func:`approach_point` toward each ``(target, facing)`` of ``targets`` for each of
-    ``wants``: the samples of every line are laid out and measured together."""
+    ``wants``: the samples of every line are laid out and measured together
+    (:func:`warhost.rulesets.dnd5e_tactics._kernels.approach_table`: the same distances slid
+    as ``np.linspace``, the same corners as :func:`rect_coords`)."""
     start = body.centre
-    lines: list[tuple[int, int, float, float, npt.NDArray[np.float64]] | None] = []
-    parts, facings = [], []
+    lines: list[tuple[int, int, float, float, int] | None] = []
+    params: list[tuple[float, float, float, float, float, float]] = []
     total = 0
-    for target, facing in targets:
+    for j, (target, facing) in enumerate(targets):
         length = distance(start, target.centre)
         if length <= EPS:
             lines.append(None)
             continue
         ux, uy = (target.centre[0] - start[0]) / length, (target.centre[1] - start[1]) / length
         samples = max(16, min(96, int(length * 4)))
-        ts = np.linspace(0.0, length, samples)
-        parts.append(np.stack([start[0] + ux * ts, start[1] + uy * ts], axis=1))
-        facings += [facing] * samples
-        lines.append((total, samples, ux, uy, ts))
+        fx, fy = _heading(facing)
+        params.append((ux, uy, length, float(samples), fx, fy))
+        lines.append((total, samples, ux, uy, j))
         total += samples
-    if not parts:
+    if not params:
         return [[None for _ in wants] for _ in targets]
     width, depth = dims(body)
-    rings = rect_coords(np.concatenate(parts), facings, width, depth)
+    used = [line[4] for line in lines if line is not None]
     shapes = [target.footprint for target, _ in targets]
-    # The gap of every sample to its target, in NumPy (within TOLERANCE of shapely's): they
+    theirs = np.array([state.placement.corners(targets[j][0]) for j in used])
+    # The gap of every sample to its target, compiled (within TOLERANCE of shapely's): they
     # choose the samples; each value or comparison that decides the answer is shapely's
     # distance of that sample's footprint.
-    theirs = np.array([state.placement.corners(target) for target, _ in targets])
-    owner = np.concatenate([np.full(line[1], j) for j, line in enumerate(lines)
-                            if line is not None])
-    # Only each sample's own target: column j of the table holds the gaps to target j.
-    table = np.zeros((total, len(targets)))
-    table[np.arange(total), owner] = pair_gaps(rings, theirs[owner])
+    count(GEOMETRY, total)
+    ts, rings, rough = _kernels.approach_table(start[0], start[1], np.array(params), theirs,
+                                               width / 2.0, depth / 2.0)
     exact: dict[int, float] = {}
 
     def measure(picks: list[tuple[int, int]]) -> None:
@@ -467,21 +466,21 @@ def approaches(state: T5State, body: Body, targets: Sequence[tuple[Body, int]],
 
     def at_least(row: int, j: int, bound: float) -> bool:
         """``gap of sample row >= bound``, exactly."""
-        rough = float(table[row, j])
-        if row not in exact and abs(rough - bound) > TOLERANCE:
-            return rough > bound
+        value = float(rough[row])
+        if row not in exact and abs(value - bound) > TOLERANCE:
+            return value > bound
         measure([(row, j)])
         return exact[row] >= bound
 
     picked: list[list[int | None]] = []
     finals: list[tuple[int, int]] = []
-    for j, line in enumerate(lines):
+    for line in lines:
         found: list[int | None] = []
         picked.append(found)
         if line is None:
             continue
-        first, samples = line[0], line[1]
-        rough = table[first:first + samples, j]
+        first, samples, j = line[0], line[1], line[4]
+        mine = rough[first:first + samples]
         for want in wants:
             # The last sample still ``want`` away. The body slides rigidly toward the
             # target's centre, so the gap is a convex function of the distance slid that
@@ -492,7 +491,7 @@ def approaches(state: T5State, body: Body, targets: Sequence[tuple[Body, int]],
                 found.append(None)
                 continue
             best = samples - 1
-            unclear = np.nonzero(rough[1:] <= want + TOLERANCE)[0]  # before: clearly above
+            unclear = np.nonzero(mine[1:] <= want + TOLERANCE)[0]  # before: clearly above
             for i in range(int(unclear[0]) + 1 if len(unclear) else samples, samples):
                 if not at_least(first + i, j, want):
                     best = i - 1
@@ -506,18 +505,18 @@ def approaches(state: T5State, body: Body, targets: Sequence[tuple[Body, int]],
         if line is None:
             out.append([None for _ in wants])
             continue
-        first, samples, ux, uy, ts = line
+        first, samples, ux, uy, _ = line
         points: list[Point | None] = []
         for want, last in zip(wants, found):
             if last is None:
                 points.append(None)
                 continue
-            best = last
-            t = float(ts[best])
-            if best + 1 < samples:  # the gap shrinks about linearly between two samples
-                g0, g1 = exact[first + best], exact[first + best + 1]
+            row = first + last
+            t = float(ts[row])
+            if last + 1 < samples:  # the gap shrinks about linearly between two samples
+                g0, g1 = exact[row], exact[row + 1]
                 if g0 > g1:
-                    t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
+                    t += (ts[row + 1] - ts[row]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
             points.append((start[0] + ux * t, start[1] + uy * t))
         out.append(points)
     return out
