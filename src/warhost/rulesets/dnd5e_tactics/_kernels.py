@@ -110,7 +110,46 @@ def _approach_table(sx: float, sy: float, lines: npt.NDArray[np.float64],
     return ts, rings, gaps
 
 
+def _overlap_class(a: npt.NDArray[np.float64], i: int, b: npt.NDArray[np.float64], j: int,
+                   margin: float) -> int:
+    """0: some edge direction of either rectangle keeps ``a[i]`` and ``b[j]`` more than
+    ``margin`` inches apart; 1: on every one their projections overlap by more than that, so
+    their interiors meet; 2: too close to call."""
+    sure = True
+    for which in range(2):
+        s = a if which == 0 else b
+        r = i if which == 0 else j
+        for k in range(2):
+            ax, ay = s[r, k + 1, 0] - s[r, k, 0], s[r, k + 1, 1] - s[r, k, 1]
+            amin, amax, bmin, bmax = math.inf, -math.inf, math.inf, -math.inf
+            for v in range(4):
+                pa = a[i, v, 0] * ax + a[i, v, 1] * ay
+                pb = b[j, v, 0] * ax + b[j, v, 1] * ay
+                amin, amax = min(amin, pa), max(amax, pa)
+                bmin, bmax = min(bmin, pb), max(bmax, pb)
+            overlap = min(amax, bmax) - max(amin, bmin)
+            slack = margin * math.sqrt(ax * ax + ay * ay)
+            if overlap < -slack:
+                return 0
+            if overlap <= slack:
+                sure = False
+    return 1 if sure else 2
+
+
+def _overlap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64], margin: float
+                   ) -> npt.NDArray[np.int8]:
+    out = np.zeros((p.shape[0], q.shape[0]), dtype=np.int8)
+    for i in range(p.shape[0]):
+        for j in range(q.shape[0]):
+            out[i, j] = _overlap_class(p, i, q, j, margin)
+    return out
+
+
 rect_gap_table: Any
+overlap_table: Any
+"""``overlap_table(p, q, margin)``: ``(m, n)`` int8, for rectangles ``p`` ``(m, 4, 2)`` and
+``q`` ``(n, 4, 2)``: 0 where they are surely apart (by more than ``margin``), 1 where their
+interiors surely meet (overlapping by more than ``margin`` every way), 2 otherwise."""
 approach_table: Any
 """``approach_table(sx, sy, lines, theirs, hw, hd)``: the samples of straight lines from
 ``(sx, sy)``, each line a row ``(ux, uy, length, samples, fx, fy)`` of ``lines`` (direction,
@@ -131,7 +170,10 @@ if AVAILABLE:  # pragma: no cover - depends on the environment
     rect_gap_table = numba.njit(cache=True)(_rect_gap_table)
     pair_gap_table = numba.njit(cache=True)(_pair_gap_table)
     approach_table = numba.njit(cache=True)(_approach_table)
+    _overlap_class = numba.njit(cache=True, inline="always")(_overlap_class)
+    overlap_table = numba.njit(cache=True)(_overlap_table)
 else:  # pragma: no cover
     rect_gap_table = _rect_gap_table
     pair_gap_table = _pair_gap_table
     approach_table = _approach_table
+    overlap_table = _overlap_table

@@ -671,7 +671,11 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
         if near:
             count(GEOMETRY, len(moves) * len(near))
             theirs = np.array([state.placement.corners(b) for b in near])
-            rows, cols = np.nonzero(rect_gaps(rings, theirs) <= TOLERANCE)
+            # Compiled separating-axis tests: surely apart, surely overlapping, or too close
+            # to call (then shapely decides).
+            table = _kernels.overlap_table(rings, theirs, TOLERANCE)
+            hits[:, :len(near)] = table == 1
+            rows, cols = np.nonzero(table == 2)
             exact(rows, cols, [b.footprint for b in near], hits)
         if closed:
             count(GEOMETRY, len(moves) * len(closed))
