@@ -3,7 +3,8 @@
 :func:`rect_gap_table` gives the distance between every rectangle of one batch and every one of
 another, the same numbers as the NumPy reference in :mod:`.spatial` (the same formulas: least
 vertex-to-edge distance both ways, 0 where no edge direction separates the two), one pair at a
-time instead of through ``(m, n, 4, 4, 2)`` temporaries. Without numba (or with
+time instead of through ``(m, n, 4, 4, 2)`` temporaries. The kernels write into arrays the
+caller allocates: handing a new array back from compiled code costs more than the work. Without numba (or with
 ``WARHOST_NO_NUMBA=1``) :data:`AVAILABLE` is False and callers use the NumPy reference.
 """
 
@@ -60,37 +61,27 @@ def _apart(a: npt.NDArray[np.float64], i: int, b: npt.NDArray[np.float64], j: in
     return False
 
 
-def _rect_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
-                    ) -> npt.NDArray[np.float64]:
-    out = np.zeros((p.shape[0], q.shape[0]))
+def _rect_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64],
+                    out: npt.NDArray[np.float64]) -> None:
     for i in range(p.shape[0]):
         for j in range(q.shape[0]):
-            if _apart(p, i, q, j):
-                out[i, j] = min(_vertex_edge(p, i, q, j), _vertex_edge(q, j, p, i))
-    return out
+            out[i, j] = min(_vertex_edge(p, i, q, j), _vertex_edge(q, j, p, i)) \
+                if _apart(p, i, q, j) else 0.0
 
 
-def _pair_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
-                    ) -> npt.NDArray[np.float64]:
-    out = np.zeros(p.shape[0])
+def _pair_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64],
+                    out: npt.NDArray[np.float64]) -> None:
     for i in range(p.shape[0]):
-        if _apart(p, i, q, i):
-            out[i] = min(_vertex_edge(p, i, q, i), _vertex_edge(q, i, p, i))
-    return out
+        out[i] = min(_vertex_edge(p, i, q, i), _vertex_edge(q, i, p, i)) \
+            if _apart(p, i, q, i) else 0.0
 
 
 def _approach_table(sx: float, sy: float, lines: npt.NDArray[np.float64],
-                    theirs: npt.NDArray[np.float64], hw: float, hd: float
-                    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
-                               npt.NDArray[np.float64]]:
-    total = 0
-    for j in range(lines.shape[0]):
-        total += int(lines[j, 3])
-    ts = np.empty(total)
-    rings = np.empty((total, 4, 2))
-    gaps = np.zeros(total)
-    r = np.array([-hw, hw, hw, -hw])
-    f = np.array([hd, hd, -hd, -hd])
+                    theirs: npt.NDArray[np.float64], hw: float, hd: float,
+                    ts: npt.NDArray[np.float64], rings: npt.NDArray[np.float64],
+                    gaps: npt.NDArray[np.float64]) -> None:
+    r = (-hw, hw, hw, -hw)
+    f = (hd, hd, -hd, -hd)
     row = 0
     for j in range(lines.shape[0]):
         ux, uy, length = lines[j, 0], lines[j, 1], lines[j, 2]
@@ -103,11 +94,10 @@ def _approach_table(sx: float, sy: float, lines: npt.NDArray[np.float64],
             for c in range(4):
                 rings[row, c, 0] = cx + r[c] * fy + f[c] * fx
                 rings[row, c, 1] = cy - r[c] * fx + f[c] * fy
-            if _apart(rings, row, theirs, j):
-                gaps[row] = min(_vertex_edge(rings, row, theirs, j),
-                                _vertex_edge(theirs, j, rings, row))
+            gaps[row] = min(_vertex_edge(rings, row, theirs, j),
+                            _vertex_edge(theirs, j, rings, row)) \
+                if _apart(rings, row, theirs, j) else 0.0
             row += 1
-    return ts, rings, gaps
 
 
 def _overlap_class(a: npt.NDArray[np.float64], i: int, b: npt.NDArray[np.float64], j: int,
@@ -136,30 +126,29 @@ def _overlap_class(a: npt.NDArray[np.float64], i: int, b: npt.NDArray[np.float64
     return 1 if sure else 2
 
 
-def _overlap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64], margin: float
-                   ) -> npt.NDArray[np.int8]:
-    out = np.zeros((p.shape[0], q.shape[0]), dtype=np.int8)
+def _overlap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64], margin: float,
+                   out: npt.NDArray[np.int8]) -> None:
     for i in range(p.shape[0]):
         for j in range(q.shape[0]):
             out[i, j] = _overlap_class(p, i, q, j, margin)
-    return out
 
 
 rect_gap_table: Any
 overlap_table: Any
-"""``overlap_table(p, q, margin)``: ``(m, n)`` int8, for rectangles ``p`` ``(m, 4, 2)`` and
+"""``overlap_table(p, q, margin, out)``: into ``out`` ``(m, n)`` int8, for rectangles ``p`` ``(m, 4, 2)`` and
 ``q`` ``(n, 4, 2)``: 0 where they are surely apart (by more than ``margin``), 1 where their
 interiors surely meet (overlapping by more than ``margin`` every way), 2 otherwise."""
 approach_table: Any
-"""``approach_table(sx, sy, lines, theirs, hw, hd)``: the samples of straight lines from
+"""``approach_table(sx, sy, lines, theirs, hw, hd, ts, rings, gaps)``: the samples of straight lines from
 ``(sx, sy)``, each line a row ``(ux, uy, length, samples, fx, fy)`` of ``lines`` (direction,
 length, how many samples, the footprint's heading): ``(ts, rings, gaps)``, the distance slid
 of each sample (as ``np.linspace(0, length, samples)``), the footprint corners there (as
 ``rect_coords`` with half width ``hw`` and half depth ``hd``) and the distance to the line's
-target ``theirs[j]`` (as :func:`rect_gap_table`)."""
+target ``theirs[j]`` (as :func:`rect_gap_table`), written into the three arrays given (as
+many rows as samples in all)."""
 pair_gap_table: Any
-"""``pair_gap_table(p, q)``: distances ``(m,)`` of rectangles ``p[i]`` and ``q[i]``."""
-"""``rect_gap_table(p, q)``: distances ``(m, n)`` of rectangles ``p`` ``(m, 4, 2)`` and ``q``
+"""``pair_gap_table(p, q, out)``: into ``out``, the distances ``(m,)`` of rectangles ``p[i]`` and ``q[i]``."""
+"""``rect_gap_table(p, q, out)``: into ``out``, the distances ``(m, n)`` of rectangles ``p`` ``(m, 4, 2)`` and ``q``
 ``(n, 4, 2)`` (C-contiguous float64), 0 where they touch or overlap."""
 
 if AVAILABLE:  # pragma: no cover - depends on the environment

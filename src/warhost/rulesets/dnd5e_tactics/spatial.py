@@ -260,8 +260,9 @@ def rect_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
     numba is there, :mod:`._kernels`; else NumPy, the same formulas)."""
     count(GEOMETRY, len(p) * len(q))
     if _kernels.AVAILABLE:
-        table: npt.NDArray[np.float64] = _kernels.rect_gap_table(
-            np.ascontiguousarray(p, dtype=np.float64), np.ascontiguousarray(q, dtype=np.float64))
+        table = np.empty((len(p), len(q)))
+        _kernels.rect_gap_table(np.ascontiguousarray(p, dtype=np.float64),
+                                np.ascontiguousarray(q, dtype=np.float64), table)
         return table
     return _numpy_gaps(p, q)
 
@@ -288,7 +289,8 @@ def pair_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]) -> npt.NDA
     :func:`rect_gaps` gives them."""
     count(GEOMETRY, len(p))
     if _kernels.AVAILABLE:
-        pairs: npt.NDArray[np.float64] = _kernels.pair_gap_table(
-            np.ascontiguousarray(p, dtype=np.float64), np.ascontiguousarray(q, dtype=np.float64))
+        pairs = np.empty(len(p))
+        _kernels.pair_gap_table(np.ascontiguousarray(p, dtype=np.float64),
+                                np.ascontiguousarray(q, dtype=np.float64), pairs)
         return pairs
     return np.array([_numpy_gaps(p[i:i + 1], q[i:i + 1])[0, 0] for i in range(len(p))])

@@ -63,7 +63,7 @@ from warhost.rulesets.dnd5e_tactics import _kernels, combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
-from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, pair_gaps, rect_gaps
+from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, pair_gaps
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -452,8 +452,9 @@ def approaches(state: T5State, body: Body, targets: Sequence[tuple[Body, int]],
     # choose the samples; each value or comparison that decides the answer is shapely's
     # distance of that sample's footprint.
     count(GEOMETRY, total)
-    ts, rings, rough = _kernels.approach_table(start[0], start[1], np.array(params), theirs,
-                                               width / 2.0, depth / 2.0)
+    ts, rings, rough = np.empty(total), np.empty((total, 4, 2)), np.empty(total)
+    _kernels.approach_table(float(start[0]), float(start[1]), np.array(params), theirs,
+                            width / 2.0, depth / 2.0, ts, rings, rough)
     exact: dict[int, float] = {}
 
     def measure(picks: list[tuple[int, int]]) -> None:
@@ -673,7 +674,8 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
             theirs = np.array([state.placement.corners(b) for b in near])
             # Compiled separating-axis tests: surely apart, surely overlapping, or too close
             # to call (then shapely decides).
-            table = _kernels.overlap_table(rings, theirs, TOLERANCE)
+            table = np.empty((len(moves), len(near)), dtype=np.int8)
+            _kernels.overlap_table(rings, theirs, TOLERANCE, table)
             hits[:, :len(near)] = table == 1
             rows, cols = np.nonzero(table == 2)
             exact(rows, cols, [b.footprint for b in near], hits)
