@@ -173,14 +173,17 @@ class Placement:
         y1 = min(ey1, math.floor((box[3] + radius) / CELL))
         cells = max(0, x1 - x0 + 1) * max(0, y1 - y0 + 1)
         sides = self.state.sides if side is None else [side]
-        if cells >= sum(self.counts.get(s, 0) for s in sides):  # look at every body instead
+        counts = self.counts
+        filed = counts.get(side, 0) if side is not None else sum(counts.values())
+        if cells >= filed:  # look at every body instead
             found = {i for i in self.boxes if side is None or bodies[i].side == side}
             count(GEOMETRY, len(self.boxes))
         else:
             grid = self.grid
+            ys = range(y0, y1 + 1)
             for one in sides:
                 for x in range(x0, x1 + 1):
-                    for y in range(y0, y1 + 1):
+                    for y in ys:
                         here = grid.get((one, x, y))
                         if here:
                             found |= here
@@ -189,11 +192,20 @@ class Placement:
         boxes, row = self.boxes, self.row
         bx0, by0, bx1, by1 = box
         rows = []
+        hypot = math.hypot
         for i in found:
             ox0, oy0, ox1, oy1 = boxes[i]
-            dx = max(0.0, ox0 - bx1, bx0 - ox1)
-            dy = max(0.0, oy0 - by1, by0 - oy1)
-            if math.hypot(dx, dy) <= limit:
+            # dx, dy = max(0, ox0 - bx1, bx0 - ox1), max(0, oy0 - by1, by0 - oy1)
+            ax, bx, ay, by = ox0 - bx1, bx0 - ox1, oy0 - by1, by0 - oy1
+            dx = ax if ax > bx else bx
+            dy = ay if ay > by else by
+            if dx <= 0.0:
+                if dy <= 0.0 or dy <= limit:  # hypot(0, dy) is dy exactly
+                    rows.append(row[i])
+            elif dy <= 0.0:
+                if dx <= limit:
+                    rows.append(row[i])
+            elif hypot(dx, dy) <= limit:
                 rows.append(row[i])
         rows.sort()
         return [bodies[self.order[r]] for r in rows]
