@@ -141,3 +141,32 @@ def test_approach_points_match_a_plain_scan(seed: int) -> None:
         for want in (0.1, 0.9, 4.0):
             assert approach_point(ctx.state, a, b, facing, want) == \
                 _scanned_approach(a, b, facing, want)
+
+
+def test_numpy_versions_give_what_the_kernels_give() -> None:
+    """Without numba (``WARHOST_NO_NUMBA=1``) the NumPy versions stand in: same numbers."""
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        p = _random_rings(rng, int(rng.integers(1, 15)))
+        q = _random_rings(rng, int(rng.integers(1, 15)))
+        q = np.concatenate([q, p[:2]])
+        for kernel, reference in ((_kernels.rect_gap_table, _kernels._np_rect_gap_table),
+                                  (_kernels.overlap_table, _kernels._np_overlap_table)):
+            dtype = np.int8 if kernel is _kernels.overlap_table else np.float64
+            args = (p, q, spatial.TOLERANCE) if dtype is np.int8 else (p, q)
+            one, two = np.empty((len(p), len(q)), dtype=dtype), np.empty((len(p), len(q)),
+                                                                          dtype=dtype)
+            kernel(*args, one)
+            reference(*args, two)
+            assert np.array_equal(one, two)
+        sx, sy = (float(v) for v in rng.uniform(0, 50, 2))
+        lines = np.array([(0.6, 0.8, 20.0, 80.0, *_heading(30)), (-1.0, 0.0, 3.0, 16.0,
+                                                                 *_heading(90))])
+        theirs = _random_rings(rng, 2)
+        results = []
+        for approach in (_kernels.approach_table, _kernels._np_approach_table):
+            out = np.empty(96), np.empty((96, 4, 2)), np.empty(96)
+            approach(sx, sy, lines, theirs, 1.25, 0.5, *out)
+            results.append(out)
+        for one_out, two_out in zip(*results):
+            assert np.array_equal(one_out, two_out)

@@ -4,8 +4,9 @@
 another, the same numbers as the NumPy reference in :mod:`.spatial` (the same formulas: least
 vertex-to-edge distance both ways, 0 where no edge direction separates the two), one pair at a
 time instead of through ``(m, n, 4, 4, 2)`` temporaries. The kernels write into arrays the
-caller allocates: handing a new array back from compiled code costs more than the work. Without numba (or with
-``WARHOST_NO_NUMBA=1``) :data:`AVAILABLE` is False and callers use the NumPy reference.
+caller allocates: handing a new array back from compiled code costs more than the work.
+Without numba (or with ``WARHOST_NO_NUMBA=1``) :data:`AVAILABLE` is False and the same names
+are NumPy versions (the reference: same formulas, same numbers).
 """
 
 from __future__ import annotations
@@ -133,6 +134,84 @@ def _overlap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64], margi
             out[i, j] = _overlap_class(p, i, q, j, margin)
 
 
+def _np_vertex_edge(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+                    ) -> npt.NDArray[np.float64]:
+    """Least distance from a corner of ``a`` to an edge of ``b`` (both ``(..., 4, 2)``)."""
+    points = a[..., :, None, :]
+    starts = b[..., None, :, :]
+    edges = np.roll(b, -1, axis=-2)[..., None, :, :] - starts
+    t = ((points - starts) * edges).sum(-1) / (edges * edges).sum(-1)
+    t = np.clip(t, 0.0, 1.0)
+    near = starts + t[..., None] * edges
+    dist: npt.NDArray[np.float64] = np.sqrt(((points - near) ** 2).sum(-1)).min(axis=(-1, -2))
+    return dist
+
+
+def numpy_gaps(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+               ) -> npt.NDArray[np.float64]:
+    """Distances between rectangles ``a[...]`` and ``b[...]`` (both ``(..., 4, 2)``, the
+    same shape), 0 where they touch or overlap: the NumPy reference of the kernels."""
+    gaps = np.minimum(_np_vertex_edge(a, b), _np_vertex_edge(b, a))
+    # Separating axes: the edge directions of both rectangles.
+    apart = np.zeros(gaps.shape, dtype=bool)
+    for shape in (a, b):
+        for k in (0, 1):
+            axis = shape[..., k + 1, :] - shape[..., k, :]
+            pa = (a * axis[..., None, :]).sum(-1)
+            pb = (b * axis[..., None, :]).sum(-1)
+            apart |= (pa.max(-1) < pb.min(-1)) | (pb.max(-1) < pa.min(-1))
+    result: npt.NDArray[np.float64] = np.where(apart, gaps, 0.0)
+    return result
+
+
+def _np_rect_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64],
+                       out: npt.NDArray[np.float64]) -> None:
+    shape = (len(p), len(q), 4, 2)
+    out[:] = numpy_gaps(np.broadcast_to(p[:, None], shape), np.broadcast_to(q[None, :], shape))
+
+
+def _np_pair_gap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64],
+                       out: npt.NDArray[np.float64]) -> None:
+    out[:] = numpy_gaps(p, q)
+
+
+def _np_approach_table(sx: float, sy: float, lines: npt.NDArray[np.float64],
+                       theirs: npt.NDArray[np.float64], hw: float, hd: float,
+                       ts: npt.NDArray[np.float64], rings: npt.NDArray[np.float64],
+                       gaps: npt.NDArray[np.float64]) -> None:
+    r = np.array([-hw, hw, hw, -hw])
+    f = np.array([hd, hd, -hd, -hd])
+    row = 0
+    owner = np.empty(len(ts), dtype=np.intp)
+    for j, (ux, uy, length, n, fx, fy) in enumerate(lines.tolist()):
+        end = row + int(n)
+        ts[row:end] = np.linspace(0.0, length, int(n))
+        cx, cy = sx + ux * ts[row:end], sy + uy * ts[row:end]
+        rings[row:end, :, 0] = cx[:, None] + r * fy + f * fx
+        rings[row:end, :, 1] = cy[:, None] - r * fx + f * fy
+        owner[row:end] = j
+        row = end
+    gaps[:] = numpy_gaps(rings, theirs[owner])
+
+
+def _np_overlap_table(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64], margin: float,
+                      out: npt.NDArray[np.int8]) -> None:
+    shape = (len(p), len(q), 4, 2)
+    a, b = np.broadcast_to(p[:, None], shape), np.broadcast_to(q[None, :], shape)
+    apart = np.zeros(shape[:2], dtype=bool)
+    sure = np.ones(shape[:2], dtype=bool)
+    for which in (a, b):
+        for k in (0, 1):
+            axis = which[..., k + 1, :] - which[..., k, :]
+            pa = (a * axis[..., None, :]).sum(-1)
+            pb = (b * axis[..., None, :]).sum(-1)
+            overlap = np.minimum(pa.max(-1), pb.max(-1)) - np.maximum(pa.min(-1), pb.min(-1))
+            slack = margin * np.sqrt((axis * axis).sum(-1))
+            apart |= overlap < -slack
+            sure &= overlap > slack
+    out[:] = np.where(apart, 0, np.where(sure, 1, 2))
+
+
 rect_gap_table: Any
 overlap_table: Any
 """``overlap_table(p, q, margin, out)``: into ``out`` ``(m, n)`` int8, for rectangles ``p`` ``(m, 4, 2)`` and
@@ -162,7 +241,7 @@ if AVAILABLE:  # pragma: no cover - depends on the environment
     _overlap_class = numba.njit(cache=True, inline="always")(_overlap_class)
     overlap_table = numba.njit(cache=True)(_overlap_table)
 else:  # pragma: no cover
-    rect_gap_table = _rect_gap_table
-    pair_gap_table = _pair_gap_table
-    approach_table = _approach_table
-    overlap_table = _overlap_table
+    rect_gap_table = _np_rect_gap_table
+    pair_gap_table = _np_pair_gap_table
+    approach_table = _np_approach_table
+    overlap_table = _np_overlap_table

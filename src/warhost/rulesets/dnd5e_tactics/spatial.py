@@ -253,57 +253,30 @@ def corners(shape: Any) -> npt.NDArray[np.float64]:
     return np.asarray(shape.exterior.coords, dtype=np.float64)[:4]
 
 
-def _vertex_edge(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
-                 ) -> npt.NDArray[np.float64]:
-    """Least distance from a corner of ``a`` to an edge of ``b`` (both ``(..., 4, 2)``)."""
-    points = a[..., :, None, :]
-    starts = b[..., None, :, :]
-    edges = np.roll(b, -1, axis=-2)[..., None, :, :] - starts
-    t = ((points - starts) * edges).sum(-1) / (edges * edges).sum(-1)
-    t = np.clip(t, 0.0, 1.0)
-    near = starts + t[..., None] * edges
-    dist: npt.NDArray[np.float64] = np.sqrt(((points - near) ** 2).sum(-1)).min(axis=(-1, -2))
-    return dist
-
-
 def rect_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
               ) -> npt.NDArray[np.float64]:
     """Distances ``(m, n)`` between rectangles ``p`` ``(m, 4, 2)`` and ``q`` ``(n, 4, 2)``
-    (0 where they touch or overlap), within :data:`TOLERANCE` of shapely's (compiled when
-    numba is there, :mod:`._kernels`; else NumPy, the same formulas)."""
+    (0 where they touch or overlap), within :data:`TOLERANCE` of shapely's (:mod:`._kernels`:
+    compiled when numba is there, else NumPy, the same formulas)."""
     count(GEOMETRY, len(p) * len(q))
-    if _kernels.AVAILABLE:
-        table = np.empty((len(p), len(q)))
-        _kernels.rect_gap_table(np.ascontiguousarray(p, dtype=np.float64),
-                                np.ascontiguousarray(q, dtype=np.float64), table)
-        return table
-    return _numpy_gaps(p, q)
+    table = np.empty((len(p), len(q)))
+    _kernels.rect_gap_table(np.ascontiguousarray(p, dtype=np.float64),
+                            np.ascontiguousarray(q, dtype=np.float64), table)
+    return table
 
 
 def _numpy_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
                 ) -> npt.NDArray[np.float64]:
-    a = np.broadcast_to(p[:, None], (len(p), len(q), 4, 2))
-    b = np.broadcast_to(q[None, :], (len(p), len(q), 4, 2))
-    gaps = np.minimum(_vertex_edge(a, b), _vertex_edge(b, a))
-    # Separating axes: the edge directions of both rectangles.
-    apart = np.zeros(gaps.shape, dtype=bool)
-    for shape in (a, b):
-        for k in (0, 1):
-            axis = shape[..., k + 1, :] - shape[..., k, :]
-            pa = (a * axis[..., None, :]).sum(-1)
-            pb = (b * axis[..., None, :]).sum(-1)
-            apart |= (pa.max(-1) < pb.min(-1)) | (pb.max(-1) < pa.min(-1))
-    result: npt.NDArray[np.float64] = np.where(apart, gaps, 0.0)
-    return result
+    shape = (len(p), len(q), 4, 2)
+    return _kernels.numpy_gaps(np.broadcast_to(p[:, None], shape),
+                               np.broadcast_to(q[None, :], shape))
 
 
 def pair_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Distances ``(m,)`` between rectangles ``p[i]`` and ``q[i]`` (both ``(m, 4, 2)``), as
     :func:`rect_gaps` gives them."""
     count(GEOMETRY, len(p))
-    if _kernels.AVAILABLE:
-        pairs = np.empty(len(p))
-        _kernels.pair_gap_table(np.ascontiguousarray(p, dtype=np.float64),
-                                np.ascontiguousarray(q, dtype=np.float64), pairs)
-        return pairs
-    return np.array([_numpy_gaps(p[i:i + 1], q[i:i + 1])[0, 0] for i in range(len(p))])
+    pairs = np.empty(len(p))
+    _kernels.pair_gap_table(np.ascontiguousarray(p, dtype=np.float64),
+                            np.ascontiguousarray(q, dtype=np.float64), pairs)
+    return pairs
