@@ -228,22 +228,31 @@ def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> li
     """Enemy bodies on the table among which, for every one of ``points``, lies the one
     :func:`facing_toward` turns to (the nearest centre): every enemy may be further from all
     the points than some enemy in the list (turn order)."""
+    return _nearest_by_centre(state, body, points)[0]
+
+
+def _nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]
+                       ) -> tuple[list[Body], npt.NDArray[np.float64] | None]:
+    """:func:`nearest_by_centre`, with the centre distances ``(points, found)`` when it
+    measured them (:func:`_centre_distances`)."""
     side = state.enemy_of(body.side)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     box = (min(xs), min(ys), max(xs), max(ys))
     index = state.placement
     index.refresh()
     if index.counts.get(side, 0) <= FEW:
-        return state.active(side)
+        return state.active(side), None
     key = ("by centre", body.id)
     radius, widest = index.hints.get(key, CELL), _widest(state)
     while radius < widest:
         found = index.near_box(box, radius, side)
-        if found and float(_centre_distances(points, found).min(axis=1).max()) <= radius - EPS:
-            index.hints[key] = max(CELL, radius - CELL)
-            return found
+        if found:
+            gaps = _centre_distances(points, found)
+            if float(gaps.min(axis=1).max()) <= radius - EPS:
+                index.hints[key] = max(CELL, radius - CELL)
+                return found, gaps
         radius += CELL
-    return state.active(side)
+    return state.active(side), None
 
 
 def _centre_distances(points: Sequence[Point], foes: Sequence[Body]) -> npt.NDArray[np.float64]:
@@ -256,12 +265,14 @@ def _centre_distances(points: Sequence[Point], foes: Sequence[Body]) -> npt.NDAr
                                here[:, None, 1] - there[None, :, 1]))
 
 
-def facings_toward(body: Body, points: Sequence[Point], foes: Sequence[Body]) -> list[int]:
+def facings_toward(body: Body, points: Sequence[Point], foes: Sequence[Body],
+                   measured: npt.NDArray[np.float64] | None = None) -> list[int]:
     """:func:`facing_toward` at each of ``points``: NumPy finds the few foes nearest each
-    point, :func:`facing_toward` chooses among them exactly."""
+    point, :func:`facing_toward` chooses among them exactly. ``measured``: the centre
+    distances ``(points, foes)`` if known."""
     if len(foes) <= FEW or not points:  # a handful: plain Python is quicker than NumPy
         return [facing_toward(body, p, foes) for p in points]
-    gaps = _centre_distances(points, foes)
+    gaps = _centre_distances(points, foes) if measured is None else measured
     close = gaps <= gaps.min(axis=1, keepdims=True) + EPS
     alone = (close.sum(axis=1) == 1).tolist()
     firsts = close.argmax(axis=1).tolist()
@@ -799,8 +810,8 @@ def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
                     requests.append(("charge", point, facing, dash, foe.id))
     walked = walk_many(state, body.centre, [r[1] for r in requests], [r[3] for r in requests])
     free = [dest for (_, _, facing, _, _), (dest, _) in zip(requests, walked) if facing is None]
-    turned = iter(facings_toward(body, free, nearest_by_centre(state, body, free)
-                                 if free else []))
+    foes, measured = _nearest_by_centre(state, body, free) if free else ([], None)
+    turned = iter(facings_toward(body, free, foes, measured))
     moves = []
     for (kind, _, facing, _, target), (dest, cost) in zip(requests, walked):
         face = next(turned) if facing is None else facing
