@@ -90,6 +90,8 @@ class Placement:
         """Footprint distances by ordered pair of ids, with the two footprints measured."""
         self.outlines: dict[str, tuple[Any, npt.NDArray[np.float64]]] = {}
         """Footprint corners by body id, with the footprint they were read from."""
+        self.shrunk: dict[str, tuple[Any, Any]] = {}
+        """Shrunk footprints by body id (``turns.shrunk``), with the footprint shrunk."""
         self.reach = 0.0
         """The longest melee reach of any body."""
         self.charge_reach = 0.0

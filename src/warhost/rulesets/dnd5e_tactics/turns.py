@@ -727,14 +727,14 @@ def _boxes_meet(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
 
 def shrunk(state: T5State, body: Body) -> Polygon:
     """The body's footprint 0.05 in smaller all round, what a move may not sweep through
-    (worked out once a position)."""
+    (worked out once per footprint: kept while the body's footprint is the same object)."""
     index = state.placement
-    index.refresh()
-    key = ("shrunk", body.id)
-    known: Polygon | None = index.memo.get(key)
-    if known is None:
-        known = shapely.buffer(body.footprint, -0.05)
-        index.memo[key] = known
+    shape = body.footprint
+    seen = index.shrunk.get(body.id)
+    if seen is not None and seen[0] is shape:
+        return seen[1]  # type: ignore[no-any-return]
+    known: Polygon = shapely.buffer(shape, -0.05)
+    index.shrunk[body.id] = (shape, known)
     return known
 
 
