@@ -266,7 +266,13 @@ def _oriented_rect(centre: Point, facing: float, width: float, depth: float) -> 
     """Rectangle ``width`` across ``facing`` and ``depth`` along it, centred on ``centre``."""
     hw, hd = width / 2.0, depth / 2.0
     corners = [(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)]
-    return Polygon([_place(centre, facing, r, f) for r, f in corners])
+    # _place's arithmetic with the heading worked out once; shapely.polygons skips the
+    # Polygon constructor's checks (the same polygon).
+    fx, fy = _unit(facing)
+    cx, cy = centre
+    ring = [(cx + r * fy + f * fx, cy - r * fx + f * fy) for r, f in corners]
+    shape: Polygon = shapely.polygons(ring)
+    return shape
 
 
 def single_footprint(centre: Point, size: float = 0.5, facing: float = 0) -> Polygon:

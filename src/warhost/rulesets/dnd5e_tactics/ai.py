@@ -9,6 +9,7 @@ and takes every free attack.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -44,6 +45,7 @@ from warhost.rulesets.dnd5e_tactics.tables import (
 from warhost.rulesets.dnd5e_tactics.turns import dims, rect_coords
 
 
+@functools.lru_cache(maxsize=4096)
 def expected_hits(eligible: int, needed: int) -> float:
     """Mean hits of one unit attack resolution over the d6 (T5-ATTACK-06..08)."""
     row = clamp_attack_roll(needed)
@@ -426,7 +428,6 @@ class TacticsAI(Commander):
             in_reach = within(body.reach + 1e-9)
             melee = np.array([damage.of(foe, "melee") for foe in foes])
             values = np.where(in_reach, melee[None, :], 0.0)
-            free = np.array([not state.in_melee(foe) for foe in foes])
             attacks = routine(body.member, "ranged")
             if attacks:
                 attack = attacks[0]
@@ -435,6 +436,10 @@ class TacticsAI(Commander):
                 near = np.array([damage.of(foe, "ranged") for foe in foes])
                 far = np.array([damage.of(foe, "ranged", 5) for foe in foes])
                 shot = np.where(short, near[None, :], np.where(long, far[None, :], 0.0))
+                # Whether a foe is free of melee matters only where some move would shoot it.
+                asked = np.any((short | long) & ~in_reach, axis=0)
+                free = np.array([bool(asked[k]) and not state.in_melee(foe)
+                                 for k, foe in enumerate(foes)])
                 values = np.where(in_reach, values, np.where(free[None, :], shot, 0.0))
         best = np.maximum(values.max(axis=1), 0.0)
         threats: npt.NDArray[np.bool_] | None = None

@@ -18,9 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 from shapely.geometry import Polygon
 
 from warhost.core.decisions import Refusal
+from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
     along,
@@ -32,10 +34,11 @@ from warhost.geometry.table import (
     point_word,
     read_point,
 )
-from warhost.rulesets.dnd5e_tactics import combat
+from warhost.rulesets.dnd5e_tactics import _kernels, combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
+from warhost.rulesets.dnd5e_tactics.spatial import TOLERANCE, corners
 from warhost.rulesets.dnd5e_tactics.state import (
     ROUTED,
     SLAIN,
@@ -533,8 +536,18 @@ def _follow_place_problem(state: T5State, unit: Unit, point: Point) -> Refusal |
         if region.impassable and region.polygon.intersection(shape).area > 1e-9:
             return Refusal(f"at {where} {unit.id} would stand on impassable {region.name}",
                            "T5-TERRAIN-01")
-    for other in state.placement.near_box(shape.bounds, 0.0):  # only these can overlap it
-        if other is not unit and other.footprint.intersection(shape).area > 1e-9:
+    index = state.placement
+    near = [o for o in index.near_box(shape.bounds, 0.0) if o is not unit]  # only these can
+    if not near:  # overlap it
+        return None
+    # Bodies surely apart from the shape (compiled separating-axis test) share no area; the
+    # others are measured.
+    count(GEOMETRY, len(near))
+    apart = np.empty((1, len(near)), dtype=np.int8)
+    _kernels.overlap_table(corners(shape)[None], np.array([index.corners(o) for o in near]),
+                           TOLERANCE, apart)
+    for other, known in zip(near, apart[0]):
+        if known != 0 and other.footprint.intersection(shape).area > 1e-9:
             return Refusal(f"at {where} {unit.id} would overlap {other.id}", "T5-GEN-02")
     return None
 

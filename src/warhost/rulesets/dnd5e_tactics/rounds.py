@@ -23,6 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import shapely
+
 from warhost.core.decisions import Refusal
 from warhost.core.engine import Battle, Outcome, UnitFate
 from warhost.core.orders import Order
@@ -39,7 +42,7 @@ from warhost.rulesets.dnd5e_tactics.state import (
     Unit,
 )
 from warhost.rulesets.dnd5e_tactics.tables import TRACKS
-from warhost.rulesets.dnd5e_tactics.turns import footprint_at, overlaps, take_turn
+from warhost.rulesets.dnd5e_tactics.turns import overlaps, rect_coords, take_turn
 
 
 def play(state: T5State, battle: Battle) -> None:
@@ -99,10 +102,11 @@ def stance_problem(state: T5State, unit: Unit, stance: str) -> Refusal | None:
     it stands: past the table edge, on impassable ground or over another body; or None."""
     if stance == unit.stance:
         return None
-    before = unit.stance
-    unit.stance = stance
-    shape = footprint_at(unit, unit.centre, unit.facing)
-    unit.stance = before
+    # The footprint in the other stance, drawn without setting it (which would make the
+    # placement index re-file the unit and drop what it knows).
+    width, depth = unit.size_in(stance)
+    shape = shapely.polygons(rect_coords(np.array([unit.centre], dtype=np.float64),
+                                         [unit.facing], width, depth))[0]
     if not state.board.contains(shape):
         return Refusal(f"re-formed in {stance} stance, {unit.id} would reach past the edge of "
                        "the table", "T5-AMB-09")

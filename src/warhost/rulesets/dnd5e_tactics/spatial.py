@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warhost.core.metering import GEOMETRY, count
+from warhost.rulesets.dnd5e_tactics import _kernels
 
 if TYPE_CHECKING:
     from warhost.rulesets.dnd5e_tactics.state import Body, T5State
@@ -87,6 +88,10 @@ class Placement:
         on the terrain alone."""
         self.gaps: dict[tuple[str, str], tuple[Any, Any, float]] = {}
         """Footprint distances by ordered pair of ids, with the two footprints measured."""
+        self.outlines: dict[str, tuple[Any, npt.NDArray[np.float64]]] = {}
+        """Footprint corners by body id, with the footprint they were read from."""
+        self.shrunk: dict[str, tuple[Any, Any]] = {}
+        """Shrunk footprints by body id (``turns.shrunk``), with the footprint shrunk."""
         self.reach = 0.0
         """The longest melee reach of any body."""
         self.charge_reach = 0.0
@@ -170,14 +175,17 @@ class Placement:
         y1 = min(ey1, math.floor((box[3] + radius) / CELL))
         cells = max(0, x1 - x0 + 1) * max(0, y1 - y0 + 1)
         sides = self.state.sides if side is None else [side]
-        if cells >= sum(self.counts.get(s, 0) for s in sides):  # look at every body instead
+        counts = self.counts
+        filed = counts.get(side, 0) if side is not None else sum(counts.values())
+        if cells >= filed:  # look at every body instead
             found = {i for i in self.boxes if side is None or bodies[i].side == side}
             count(GEOMETRY, len(self.boxes))
         else:
             grid = self.grid
+            ys = range(y0, y1 + 1)
             for one in sides:
                 for x in range(x0, x1 + 1):
-                    for y in range(y0, y1 + 1):
+                    for y in ys:
                         here = grid.get((one, x, y))
                         if here:
                             found |= here
@@ -186,11 +194,21 @@ class Placement:
         boxes, row = self.boxes, self.row
         bx0, by0, bx1, by1 = box
         rows = []
+        hypot = math.hypot
         for i in found:
             ox0, oy0, ox1, oy1 = boxes[i]
-            dx = max(0.0, ox0 - bx1, bx0 - ox1)
-            dy = max(0.0, oy0 - by1, by0 - oy1)
-            if math.hypot(dx, dy) <= limit:
+            # dx, dy = max(0, ox0 - bx1, bx0 - ox1), max(0, oy0 - by1, by0 - oy1)
+            ax, bx, ay, by = ox0 - bx1, bx0 - ox1, oy0 - by1, by0 - oy1
+            # (the builtin max costs a call per body in this hot loop)
+            dx = ax if ax > bx else bx  # noqa: FURB136
+            dy = ay if ay > by else by  # noqa: FURB136
+            if dx <= 0.0:
+                if dy <= 0.0 or dy <= limit:  # hypot(0, dy) is dy exactly
+                    rows.append(row[i])
+            elif dy <= 0.0:
+                if dx <= limit:
+                    rows.append(row[i])
+            elif hypot(dx, dy) <= limit:
                 rows.append(row[i])
         rows.sort()
         return [bodies[self.order[r]] for r in rows]
@@ -206,12 +224,12 @@ class Placement:
     def corners(self, body: Body) -> npt.NDArray[np.float64]:
         """The corners of the body's footprint (:func:`corners`), worked out once a
         position."""
-        self.refresh()
-        key = ("corners", body.id)
-        known: npt.NDArray[np.float64] | None = self.memo.get(key)
-        if known is None:
-            known = corners(body.footprint)
-            self.memo[key] = known
+        shape = body.footprint
+        seen = self.outlines.get(body.id)
+        if seen is not None and seen[0] is shape:
+            return seen[1]
+        known = corners(shape)
+        self.outlines[body.id] = (shape, known)
         return known
 
     def gap(self, a: Body, b: Body) -> float:
@@ -237,34 +255,30 @@ def corners(shape: Any) -> npt.NDArray[np.float64]:
     return np.asarray(shape.exterior.coords, dtype=np.float64)[:4]
 
 
-def _vertex_edge(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
-                 ) -> npt.NDArray[np.float64]:
-    """Least distance from a corner of ``a`` to an edge of ``b`` (both ``(..., 4, 2)``)."""
-    points = a[..., :, None, :]
-    starts = b[..., None, :, :]
-    edges = np.roll(b, -1, axis=-2)[..., None, :, :] - starts
-    t = ((points - starts) * edges).sum(-1) / (edges * edges).sum(-1)
-    t = np.clip(t, 0.0, 1.0)
-    near = starts + t[..., None] * edges
-    dist: npt.NDArray[np.float64] = np.sqrt(((points - near) ** 2).sum(-1)).min(axis=(-1, -2))
-    return dist
-
-
 def rect_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
               ) -> npt.NDArray[np.float64]:
     """Distances ``(m, n)`` between rectangles ``p`` ``(m, 4, 2)`` and ``q`` ``(n, 4, 2)``
-    (0 where they touch or overlap), within :data:`TOLERANCE` of shapely's."""
+    (0 where they touch or overlap), within :data:`TOLERANCE` of shapely's (:mod:`._kernels`:
+    compiled when numba is there, else NumPy, the same formulas)."""
     count(GEOMETRY, len(p) * len(q))
-    a = np.broadcast_to(p[:, None], (len(p), len(q), 4, 2))
-    b = np.broadcast_to(q[None, :], (len(p), len(q), 4, 2))
-    gaps = np.minimum(_vertex_edge(a, b), _vertex_edge(b, a))
-    # Separating axes: the edge directions of both rectangles.
-    apart = np.zeros(gaps.shape, dtype=bool)
-    for shape in (a, b):
-        for k in (0, 1):
-            axis = shape[..., k + 1, :] - shape[..., k, :]
-            pa = (a * axis[..., None, :]).sum(-1)
-            pb = (b * axis[..., None, :]).sum(-1)
-            apart |= (pa.max(-1) < pb.min(-1)) | (pb.max(-1) < pa.min(-1))
-    result: npt.NDArray[np.float64] = np.where(apart, gaps, 0.0)
-    return result
+    table = np.empty((len(p), len(q)))
+    _kernels.rect_gap_table(np.ascontiguousarray(p, dtype=np.float64),
+                            np.ascontiguousarray(q, dtype=np.float64), table)
+    return table
+
+
+def _numpy_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]
+                ) -> npt.NDArray[np.float64]:
+    shape = (len(p), len(q), 4, 2)
+    return _kernels.numpy_gaps(np.broadcast_to(p[:, None], shape),
+                               np.broadcast_to(q[None, :], shape))
+
+
+def pair_gaps(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Distances ``(m,)`` between rectangles ``p[i]`` and ``q[i]`` (both ``(m, 4, 2)``), as
+    :func:`rect_gaps` gives them."""
+    count(GEOMETRY, len(p))
+    pairs = np.empty(len(p))
+    _kernels.pair_gap_table(np.ascontiguousarray(p, dtype=np.float64),
+                            np.ascontiguousarray(q, dtype=np.float64), pairs)
+    return pairs

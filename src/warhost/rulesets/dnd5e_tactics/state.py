@@ -211,9 +211,13 @@ class Unit:
     def size(self) -> tuple[float, float]:
         """Width (across the facing) and depth of the footprint, in inches (as
         :attr:`formation` gives them)."""
+        return self.size_in(self.stance)
+
+    def size_in(self, stance: str) -> tuple[float, float]:
+        """:attr:`size` if the unit stood in ``stance``."""
         if self.members == 0:
             return 0.5, 0.5
-        pitch = PITCH[self.stance]
+        pitch = PITCH[stance]
         ranks = -(-self.members // self.files)
         return (min(self.files, self.members) - 1) * pitch + 0.5, (ranks - 1) * pitch + 0.5
 

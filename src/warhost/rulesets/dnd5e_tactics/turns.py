@@ -59,11 +59,11 @@ from warhost.geometry.table import (
     read_point,
     travel_many,
 )
-from warhost.rulesets.dnd5e_tactics import combat
+from warhost.rulesets.dnd5e_tactics import _kernels, combat
 from warhost.rulesets.dnd5e_tactics.context import Ctx
 from warhost.rulesets.dnd5e_tactics.model import AttackSpec, HealSpec, StatBlock
 from warhost.rulesets.dnd5e_tactics.setup import parse_point, point_text
-from warhost.rulesets.dnd5e_tactics.spatial import CELL
+from warhost.rulesets.dnd5e_tactics.spatial import CELL, TOLERANCE, pair_gaps
 from warhost.rulesets.dnd5e_tactics.state import (
     Body,
     Character,
@@ -154,12 +154,16 @@ def rect_coords(centres: npt.NDArray[np.float64], facings: Sequence[float], widt
     f = np.array([hd, hd, -hd, -hd])
     out = np.empty((len(centres), 4, 2))
     first = facings[0]
-    if all(one == first for one in facings):  # one facing: plain numbers, same arithmetic
+    if facings.count(first) == len(facings):  # one facing: plain numbers, same arithmetic
         fx, fy = _heading(first)
         out[:, :, 0] = centres[:, 0:1] + r * fy + f * fx
         out[:, :, 1] = centres[:, 1:2] - r * fx + f * fy
         return out
-    heads = np.array([_heading(one) for one in facings]).reshape(-1, 2)
+    known: dict[float, tuple[float, float]] = {}
+    for one in facings:
+        if one not in known:
+            known[one] = _heading(one)
+    heads = np.array([known[one] for one in facings]).reshape(-1, 2)
     hx, hy = heads[:, 0:1], heads[:, 1:2]
     out[:, :, 0] = centres[:, 0:1] + r * hy + f * hx
     out[:, :, 1] = centres[:, 1:2] - r * hx + f * hy
@@ -224,22 +228,31 @@ def nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]) -> li
     """Enemy bodies on the table among which, for every one of ``points``, lies the one
     :func:`facing_toward` turns to (the nearest centre): every enemy may be further from all
     the points than some enemy in the list (turn order)."""
+    return _nearest_by_centre(state, body, points)[0]
+
+
+def _nearest_by_centre(state: T5State, body: Body, points: Sequence[Point]
+                       ) -> tuple[list[Body], npt.NDArray[np.float64] | None]:
+    """:func:`nearest_by_centre`, with the centre distances ``(points, found)`` when it
+    measured them (:func:`_centre_distances`)."""
     side = state.enemy_of(body.side)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     box = (min(xs), min(ys), max(xs), max(ys))
     index = state.placement
     index.refresh()
     if index.counts.get(side, 0) <= FEW:
-        return state.active(side)
+        return state.active(side), None
     key = ("by centre", body.id)
     radius, widest = index.hints.get(key, CELL), _widest(state)
     while radius < widest:
         found = index.near_box(box, radius, side)
-        if found and float(_centre_distances(points, found).min(axis=1).max()) <= radius - EPS:
-            index.hints[key] = max(CELL, radius - CELL)
-            return found
+        if found:
+            gaps = _centre_distances(points, found)
+            if float(gaps.min(axis=1).max()) <= radius - EPS:
+                index.hints[key] = max(CELL, radius - CELL)
+                return found, gaps
         radius += CELL
-    return state.active(side)
+    return state.active(side), None
 
 
 def _centre_distances(points: Sequence[Point], foes: Sequence[Body]) -> npt.NDArray[np.float64]:
@@ -252,14 +265,19 @@ def _centre_distances(points: Sequence[Point], foes: Sequence[Body]) -> npt.NDAr
                                here[:, None, 1] - there[None, :, 1]))
 
 
-def facings_toward(body: Body, points: Sequence[Point], foes: Sequence[Body]) -> list[int]:
+def facings_toward(body: Body, points: Sequence[Point], foes: Sequence[Body],
+                   measured: npt.NDArray[np.float64] | None = None) -> list[int]:
     """:func:`facing_toward` at each of ``points``: NumPy finds the few foes nearest each
-    point, :func:`facing_toward` chooses among them exactly."""
+    point, :func:`facing_toward` chooses among them exactly. ``measured``: the centre
+    distances ``(points, foes)`` if known."""
     if len(foes) <= FEW or not points:  # a handful: plain Python is quicker than NumPy
         return [facing_toward(body, p, foes) for p in points]
-    gaps = _centre_distances(points, foes)
-    lows = gaps.min(axis=1)
-    return [facing_toward(body, p, [foes[int(k)] for k in np.nonzero(gaps[row] <= lows[row] + EPS)[0]])
+    gaps = _centre_distances(points, foes) if measured is None else measured
+    close = gaps <= gaps.min(axis=1, keepdims=True) + EPS
+    alone = (close.sum(axis=1) == 1).tolist()
+    firsts = close.argmax(axis=1).tolist()
+    return [facing_toward(body, p, [foes[firsts[row]]] if alone[row] else
+                          [foes[int(k)] for k in np.nonzero(close[row])[0]])
             for row, p in enumerate(points)]
 
 
@@ -401,60 +419,119 @@ def approach_facing(body: Body, target: Body) -> int:
     return round(direct) % 360
 
 
-def approach_point(body: Body, target: Body, facing: int, want: float) -> Point | None:
+def approach_point(state: T5State, body: Body, target: Body, facing: int,
+                   want: float) -> Point | None:
     """The furthest centre on the straight line toward ``target`` at which ``body`` (facing
     ``facing``) is still about ``want`` inches from it; None when it is that close already."""
+    return approach_points(state, body, target, facing, [want])[0]
+
+
+def approach_points(state: T5State, body: Body, target: Body, facing: int,
+                    wants: Sequence[float]) -> list[Point | None]:
+    """:func:`approach_point` for each of ``wants``, sliding along the same samples once."""
+    return approaches(state, body, [(target, facing)], wants)[0]
+
+
+def approaches(state: T5State, body: Body, targets: Sequence[tuple[Body, int]],
+               wants: Sequence[float]) -> list[list[Point | None]]:
+    """:func:`approach_point` toward each ``(target, facing)`` of ``targets`` for each of
+    ``wants``: the samples of every line are laid out and measured together
+    (:func:`warhost.rulesets.dnd5e_tactics._kernels.approach_table`: the same distances slid
+    as ``np.linspace``, the same corners as :func:`rect_coords`)."""
     start = body.centre
-    length = distance(start, target.centre)
-    if length <= EPS:
-        return None
-    ux, uy = (target.centre[0] - start[0]) / length, (target.centre[1] - start[1]) / length
-    samples = max(16, min(96, int(length * 4)))
-    ts = np.linspace(0.0, length, samples)
-    centres = np.stack([start[0] + ux * ts, start[1] + uy * ts], axis=1)
+    lines: list[tuple[int, int, float, float, int] | None] = []
+    params: list[tuple[float, float, float, float, float, float]] = []
+    total = 0
+    for j, (target, facing) in enumerate(targets):
+        length = distance(start, target.centre)
+        if length <= EPS:
+            lines.append(None)
+            continue
+        ux, uy = (target.centre[0] - start[0]) / length, (target.centre[1] - start[1]) / length
+        samples = max(16, min(96, int(length * 4)))
+        fx, fy = _heading(facing)
+        params.append((ux, uy, length, float(samples), fx, fy))
+        lines.append((total, samples, ux, uy, j))
+        total += samples
+    if not params:
+        return [[None for _ in wants] for _ in targets]
     width, depth = dims(body)
-    rings = rect_coords(centres, [facing] * samples, width, depth)
-    aim = target.footprint
-    # The NumPy distances choose the samples; each value or comparison that decides the
-    # answer is shapely's distance of that sample's footprint.
+    used = [line[4] for line in lines if line is not None]
+    shapes = [target.footprint for target, _ in targets]
+    theirs = np.array([state.placement.corners(targets[j][0]) for j in used])
+    # The gap of every sample to its target, compiled (within TOLERANCE of shapely's): they
+    # choose the samples; each value or comparison that decides the answer is shapely's
+    # distance of that sample's footprint.
+    count(GEOMETRY, total)
+    ts, rings, rough = np.empty(total), np.empty((total, 4, 2)), np.empty(total)
+    _kernels.approach_table(float(start[0]), float(start[1]), np.array(params), theirs,
+                            width / 2.0, depth / 2.0, ts, rings, rough)
     exact: dict[int, float] = {}
 
-    def measure(picks: list[int]) -> None:
-        new = [i for i in picks if i not in exact]
+    def measure(picks: list[tuple[int, int]]) -> None:
+        new = sorted({(row, j) for row, j in picks if row not in exact})
         if new:
             count(GEOMETRY, len(new))
-            found = shapely.distance(shapely.polygons(rings[new]), aim)
-            exact.update(zip(new, (float(g) for g in found)))
+            found = shapely.distance(shapely.polygons(rings[[row for row, _ in new]]),
+                                     [shapes[j] for _, j in new])
+            exact.update(zip((row for row, _ in new), (float(g) for g in found)))
 
-    # The last sample still ``want`` away. The body slides rigidly toward the target's centre,
-    # so the gap is a convex function of the distance slid that ends at 0: it falls all the
-    # way to ``want`` and below, and narrowing down on where it crosses finds the same sample
-    # as a scan of them all (the gaps of neighbouring samples differ far more than rounding).
-    # Each pass measures a few samples spread over the stretch left, all at once.
-    best, below = 0, samples - 1
-    measure([0, below, *range(below // 8, below, max(1, below // 8))])
-    if exact[0] <= want + EPS:
-        return None
-    if exact[below] >= want:
-        best = below
-    while below - best > 1:
-        step = max(1, (below - best) // 8)
-        picks = list(range(best + step, below, step))
-        measure(picks)
-        for i in picks:
-            if exact[i] >= want:
-                best = i
-            else:
-                below = i
-                break
-    if best + 1 < samples:
-        measure([best + 1])
-    t = float(ts[best])
-    if best + 1 < samples:  # the gap shrinks about linearly between two samples
-        g0, g1 = exact[best], exact[best + 1]
-        if g0 > g1:
-            t += (ts[best + 1] - ts[best]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
-    return start[0] + ux * t, start[1] + uy * t
+    def at_least(row: int, j: int, bound: float) -> bool:
+        """``gap of sample row >= bound``, exactly."""
+        value = float(rough[row])
+        if row not in exact and abs(value - bound) > TOLERANCE:
+            return value > bound
+        measure([(row, j)])
+        return exact[row] >= bound
+
+    picked: list[list[int | None]] = []
+    finals: list[tuple[int, int]] = []
+    for line in lines:
+        found: list[int | None] = []
+        picked.append(found)
+        if line is None:
+            continue
+        first, samples, j = line[0], line[1], line[4]
+        mine = rough[first:first + samples]
+        for want in wants:
+            # The last sample still ``want`` away. The body slides rigidly toward the
+            # target's centre, so the gap is a convex function of the distance slid that
+            # ends at 0: it falls all the way to ``want`` and below, and the samples at least
+            # ``want`` away are those before the first one closer.
+            if not at_least(first, j, want + EPS) or (first in exact
+                                                       and exact[first] <= want + EPS):
+                found.append(None)
+                continue
+            best = samples - 1
+            unclear = np.nonzero(mine[1:] <= want + TOLERANCE)[0]  # before: clearly above
+            for i in range(int(unclear[0]) + 1 if len(unclear) else samples, samples):
+                if not at_least(first + i, j, want):
+                    best = i - 1
+                    break
+            if best + 1 < samples:
+                finals += [(first + best, j), (first + best + 1, j)]
+            found.append(best)
+    measure(finals)
+    out: list[list[Point | None]] = []
+    for line, found in zip(lines, picked):
+        if line is None:
+            out.append([None for _ in wants])
+            continue
+        first, samples, ux, uy, _ = line
+        points: list[Point | None] = []
+        for want, last in zip(wants, found):
+            if last is None:
+                points.append(None)
+                continue
+            row = first + last
+            t = float(ts[row])
+            if last + 1 < samples:  # the gap shrinks about linearly between two samples
+                g0, g1 = exact[row], exact[row + 1]
+                if g0 > g1:
+                    t += (ts[row + 1] - ts[row]) * min(1.0, (g0 - want) / (g0 - g1)) * 0.98
+            points.append((start[0] + ux * t, start[1] + uy * t))
+        out.append(points)
+    return out
 
 
 @dataclass
@@ -471,17 +548,16 @@ class Survey:
 def survey(ctx: Ctx, body: Body) -> Survey:
     """Enemies nearest first and the approach points toward the nearest few."""
     foes = nearest_enemies(ctx.state, body, NEAREST_ENEMIES)
-    approaches = []
+    found: list[tuple[Body, int, float, Point]] = []
     wants = [CONTACT_GAP]
     if body.reach > ADJACENT + EPS:
         wants.append(body.reach - CONTACT_GAP)
-    for foe in foes[:NEAREST_ENEMIES]:
-        facing = approach_facing(body, foe)
-        for want in wants:
-            point = approach_point(body, foe, facing, want)
+    near = [(foe, approach_facing(body, foe)) for foe in foes[:NEAREST_ENEMIES]]
+    for (foe, facing), points in zip(near, approaches(ctx.state, body, near, wants)):
+        for want, point in zip(wants, points):
             if point is not None:
-                approaches.append((foe, facing, want, point))
-    return Survey(foes, approaches)
+                found.append((foe, facing, want, point))
+    return Survey(foes, found)
 
 
 def aims(ctx: Ctx, body: Body, seen: Survey, budget: float) -> list[tuple[Point, int | None]]:
@@ -562,10 +638,16 @@ class Fit:
 
 def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, float]]) -> Fit:
     """Check moves (at least one) against the board edges, impassable ground, other bodies'
-    footprints and sweeping through an enemy (friends may be passed, as in 5e)."""
-    centres = [m[0] for m in moves]
-    shapes = footprints(body, centres, [m[1] for m in moves])
-    bounds = shapely.bounds(shapes)
+    footprints and sweeping through an enemy (friends may be passed, as in 5e).
+
+    Corners and bounds come from NumPy (the same numbers shapely's polygons hold); a pair is
+    handed to shapely's exact test only when NumPy cannot rule it out: two footprints closer
+    than :data:`TOLERANCE`, or bounds (of a region, of a sweep) closer than that."""
+    width, depth = dims(body)
+    rings = rect_coords(np.asarray([m[0] for m in moves], dtype=np.float64).reshape(-1, 2),
+                        [m[1] for m in moves], width, depth)
+    lo, hi = rings.min(axis=1), rings.max(axis=1)
+    bounds = np.concatenate([lo, hi], axis=1)
     w, h = state.board.width, state.board.height
     on_board = (bounds[:, 0] >= -EPS) & (bounds[:, 1] >= -EPS)
     on_board &= (bounds[:, 2] <= w + EPS) & (bounds[:, 3] <= h + EPS)
@@ -578,37 +660,81 @@ def fit_check(state: T5State, body: Body, moves: Sequence[tuple[Point, int, floa
     near = around
     closed = [r for r in state.regions if r.impassable]
     blockers: list[Body | Region] = [*near, *closed]
+    shapes: dict[int, Polygon] = {}
+
+    def exact(rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp], others: Sequence[object],
+              out: npt.NDArray[np.bool_], first: dict[int, Polygon] | None = None) -> None:
+        """``out[r, c]``: move ``r`` (or, with ``first``, its sweep) shares area with
+        ``others[c]``, by shapely, for each of the pairs given."""
+        if len(rows):
+            count(GEOMETRY, len(rows))
+            if first is None:
+                first = shapes
+                new = sorted({int(r) for r in rows} - set(shapes))
+                if new:
+                    shapes.update(zip(new, shapely.polygons(rings[new])))
+            mine = [first[int(r)] for r in rows]
+            out[rows, cols] = shapely.relate_pattern(
+                mine, [others[int(c)] for c in cols], "T********")
+
     hits = None
     if blockers:
-        outlines = [b.footprint for b in near] + [r.polygon for r in closed]
-        count(GEOMETRY, len(moves) * len(outlines))
-        hits = shapely.relate_pattern(shapes[:, None], np.asarray(outlines)[None, :],
-                                      "T********")
+        hits = np.zeros((len(moves), len(blockers)), dtype=bool)
+        if near:
+            count(GEOMETRY, len(moves) * len(near))
+            theirs = np.array([state.placement.corners(b) for b in near])
+            # Compiled separating-axis tests: surely apart, surely overlapping, or too close
+            # to call (then shapely decides).
+            table = np.empty((len(moves), len(near)), dtype=np.int8)
+            _kernels.overlap_table(rings, theirs, TOLERANCE, table)
+            hits[:, :len(near)] = table == 1
+            rows, cols = np.nonzero(table == 2)
+            exact(rows, cols, [b.footprint for b in near], hits)
+        if closed:
+            count(GEOMETRY, len(moves) * len(closed))
+            theirs_b = np.array([r.polygon.bounds for r in closed])
+            rows, cols = np.nonzero(_boxes_meet(bounds, theirs_b))
+            exact(rows, cols + len(near), [*([None] * len(near)),
+                                           *(r.polygon for r in closed)], hits)
     enemy = state.enemy_of(body.side)
     enemy_bodies = [b for b in around if b.side == enemy]
-    foes = np.asarray([shrunk(state, e) for e in enemy_bodies])
     swept = None
-    if len(foes):
+    if enemy_bodies:
+        foes = [shrunk(state, e) for e in enemy_bodies]
         count(GEOMETRY, len(moves) * len(foes))
         here = np.asarray(body.footprint.exterior.coords)[:-1]
-        ends = shapely.get_coordinates(shapes).reshape(len(moves), -1, 2)[:, :-1, :]
-        points = np.concatenate([np.broadcast_to(here, (len(moves), *here.shape)), ends],
-                                axis=1)
-        hulls = shapely.convex_hull(shapely.multipoints(points))
-        swept = shapely.relate_pattern(hulls[:, None], foes[None, :], "T********")
+        sweep_bounds = np.concatenate([np.minimum(lo, here.min(axis=0)),
+                                       np.maximum(hi, here.max(axis=0))], axis=1)
+        rows, cols = np.nonzero(_boxes_meet(sweep_bounds, np.array(shapely.bounds(foes))))
+        swept = np.zeros((len(moves), len(foes)), dtype=bool)
+        if len(rows):
+            picked = sorted({int(r) for r in rows})
+            points = np.concatenate([np.broadcast_to(here, (len(picked), *here.shape)),
+                                     rings[picked]], axis=1)
+            hulls = dict(zip(picked, shapely.convex_hull(shapely.multipoints(points))))
+            exact(rows, cols, foes, swept, first=hulls)
     return Fit(on_board, blockers, hits, enemy_bodies, swept)
+
+
+def _boxes_meet(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+                ) -> npt.NDArray[np.bool_]:
+    """``(m, n)``: whether bounds ``a[i]`` and ``b[j]`` (x0, y0, x1, y1) come within
+    :data:`TOLERANCE` of each other (else the shapes inside share no area)."""
+    apart = (a[:, None, 0] > b[None, :, 2] + TOLERANCE) | (b[None, :, 0] > a[:, None, 2] + TOLERANCE)
+    apart |= (a[:, None, 1] > b[None, :, 3] + TOLERANCE) | (b[None, :, 1] > a[:, None, 3] + TOLERANCE)
+    return ~apart
 
 
 def shrunk(state: T5State, body: Body) -> Polygon:
     """The body's footprint 0.05 in smaller all round, what a move may not sweep through
-    (worked out once a position)."""
+    (worked out once per footprint: kept while the body's footprint is the same object)."""
     index = state.placement
-    index.refresh()
-    key = ("shrunk", body.id)
-    known: Polygon | None = index.memo.get(key)
-    if known is None:
-        known = shapely.buffer(body.footprint, -0.05)
-        index.memo[key] = known
+    shape = body.footprint
+    seen = index.shrunk.get(body.id)
+    if seen is not None and seen[0] is shape:
+        return seen[1]  # type: ignore[no-any-return]
+    known: Polygon = shapely.buffer(shape, -0.05)
+    index.shrunk[body.id] = (shape, known)
     return known
 
 
@@ -624,6 +750,29 @@ def closes_with(body: Body, move: tuple[Point, int, float], foe: Body) -> bool:
     """Whether ``move`` ends adjacent to ``foe``, as a Charge must (T5-MOVE-03)."""
     dest, face, _ = move
     return gap(footprint_at(body, dest, face), foe.footprint) <= ADJACENT + EPS
+
+
+def gaps_within(state: T5State, body: Body, moves: Sequence[tuple[Point, int, float]],
+                foes: Sequence[Body], bounds: Sequence[float]) -> list[bool]:
+    """For each ``i``: whether ``body`` after ``moves[i]`` is at most ``bounds[i]`` from
+    ``foes[i]`` (``gap(footprint_at(...), foe.footprint) <= bound``, exactly: NumPy decides
+    where it is clear by more than :data:`TOLERANCE`, shapely where it is not)."""
+    if not moves:
+        return []
+    width, depth = dims(body)
+    rings = rect_coords(np.asarray([m[0] for m in moves], dtype=np.float64).reshape(-1, 2),
+                        [m[1] for m in moves], width, depth)
+    theirs = np.array([state.placement.corners(foe) for foe in foes])
+    rough = pair_gaps(rings, theirs)
+    limit = np.asarray(bounds, dtype=np.float64)
+    out = rough <= limit
+    unsure = np.nonzero(np.abs(rough - limit) <= TOLERANCE)[0]
+    if len(unsure):
+        count(GEOMETRY, len(unsure))
+        found = shapely.distance(shapely.polygons(rings[unsure]),
+                                 [foes[int(i)].footprint for i in unsure])
+        out[unsure] = found <= limit[unsure]
+    return [bool(v) for v in out]
 
 
 def leaves_reach(shape: Polygon, threats: Sequence[Body]) -> bool:
@@ -661,21 +810,28 @@ def move_choices(ctx: Ctx, body: Body, base: float, dash: float | None,
                     requests.append(("charge", point, facing, dash, foe.id))
     walked = walk_many(state, body.centre, [r[1] for r in requests], [r[3] for r in requests])
     free = [dest for (_, _, facing, _, _), (dest, _) in zip(requests, walked) if facing is None]
-    turned = iter(facings_toward(body, free, nearest_by_centre(state, body, free)
-                                 if free else []))
+    foes, measured = _nearest_by_centre(state, body, free) if free else ([], None)
+    turned = iter(facings_toward(body, free, foes, measured))
     moves = []
     for (kind, _, facing, _, target), (dest, cost) in zip(requests, walked):
         face = next(turned) if facing is None else facing
         moves.append((dest, face, cost))
     good = fitting(ctx, body, moves)
+    moving = [fits and distance(move[0], body.centre) >= 0.05
+              for move, fits in zip(moves, good)]
+    charging = [i for i, (request, ok) in enumerate(zip(requests, moving))
+                if ok and request[0] == "charge"]
+    closing = dict(zip(charging, gaps_within(
+        state, body, [moves[i] for i in charging], [state.bodies[requests[i][4]] for i in charging],
+        [ADJACENT + EPS] * len(charging))))
     out = MoveChoices()
     keys: set[tuple[str, str, int]] = set()
-    for (kind, _, _, _, target), move, fits in zip(requests, moves, good):
+    for i, ((kind, _, _, _, target), move, ok) in enumerate(zip(requests, moves, moving)):
         dest, face, cost = move
-        if not fits or distance(dest, body.centre) < 0.05:
+        if not ok:
             continue
         if kind == "charge":
-            if target not in out.charges and closes_with(body, move, state.bodies[target]):
+            if target not in out.charges and closing[i]:
                 out.charges[target] = move
             continue
         if kind == "dash" and cost <= base + EPS:
@@ -705,8 +861,12 @@ def move_options(ctx: Ctx, body: Body, plan: Plan) -> tuple[list[Order], Order,
     engaged = state.in_melee(body)
     if engaged and not body.disengaged:
         threats = state.engaged_with(body)
-        for p, f, _ in found.moves:
-            if leaves_reach(footprint_at(body, p, f), threats):
+        pairs = [(move, e) for move in found.moves for e in threats]
+        held = gaps_within(state, body, [m for m, _ in pairs], [e for _, e in pairs],
+                           [e.reach + EPS for _, e in pairs])
+        for row, (p, f, _) in enumerate(found.moves):
+            # leaves_reach: out of the reach of one of the threats
+            if not all(held[row * len(threats):(row + 1) * len(threats)]):
                 options.append(Order.of("disengage", point_text(p), f))
     options += [Order.of("charge", foe_id) for foe_id in found.charges]
     default = HOLD
@@ -818,7 +978,7 @@ class MoveJudge:
             return problem
         speed = speed_inches(body)
         facing = approach_facing(body, foe)
-        point = approach_point(body, foe, facing, CONTACT_GAP)
+        point = approach_point(state, body, foe, facing, CONTACT_GAP)
         if point is None:  # pragma: no cover - closer than contact means adjacent
             return Refusal(f"{body.id} is already adjacent to {foe.id}", "T5-MOVE-03")
         dest, cost = walk(state, body.centre, point, 2 * speed)
