@@ -769,7 +769,21 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
     ``range`` and whose keyword filters (types, classes, ranks, factions; empty = any) match
     ``unit``
     (FB-ABIL-03, FB-AMB-05).
+
+    The answer is kept (:attr:`FBState.ability_memo`) until a unit holding abilities moves or
+    changes; callers must not change the list.
     """
+    key = (unit.id, unit.anchor, unit.status, unit.size, unit.type, unit.cls, unit.rank)
+    memo = state.ability_memo
+    kept = memo.get(key)
+    if kept is not None:
+        return kept
+    memo[key] = out = _abilities_affecting(state, unit)
+    return out
+
+
+def _abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityState]]:
+    """:func:`abilities_affecting`, worked out."""
     out: list[tuple[Unit, AbilityState]] = [
         (unit, a) for a in unit.abilities if a.affects != "allies"
     ] if unit.abilities else []

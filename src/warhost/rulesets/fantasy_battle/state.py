@@ -204,6 +204,10 @@ class FBState:
         self.table_version = next(_TABLE_VERSIONS)
         # The groups still to activate, while a round is played (see :class:`Readiness`).
         self.readiness: Readiness | None = None
+        # combat.abilities_affecting by (unit id, anchor, status, size, type, class, rank):
+        # emptied whenever a unit holding abilities moves, changes status or is synced (the
+        # answers read only those units and the asking unit's own fields).
+        self.ability_memo: dict[tuple[Any, ...], list[Any]] = {}
 
     def unit_order(self) -> dict[str, int]:
         """Each unit's position in the army lists (the order results are reported in)."""
@@ -278,6 +282,8 @@ class FBState:
     def sync(self, unit: Unit) -> None:
         """Write the unit's row of the unit table again (after any change of its anchor, status,
         size, type, class or facing)."""
+        if unit.abilities:
+            self.ability_memo.clear()
         table = self._table
         if table is not None:
             self._write_row(table, unit)
@@ -310,7 +316,7 @@ class FBState:
         """Set a unit's status (on the map, defeated or in the pool)."""
         was = unit.status == ON_MAP and unit.anchor is not None
         unit.status = status
-        self.sync(unit)
+        self.sync(unit)  # (which forgets the abilities memo for a holder)
         readiness = self.readiness
         if readiness is not None and was != (status == ON_MAP and unit.anchor is not None):
             readiness.unit_changed(unit, not was)
@@ -327,6 +333,8 @@ class FBState:
         occupied = self.occupied
         uid = unit.id
         old = unit.anchor
+        if unit.abilities:
+            self.ability_memo.clear()
         on_map = unit.status == ON_MAP
         # A 1x1 space is its anchor: no footprint to build (the AI moves units to and fro).
         single = unit.size == 1
