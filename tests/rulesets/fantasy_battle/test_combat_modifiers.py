@@ -342,3 +342,25 @@ def test_faction_keyword_filter_picks_allies_of_that_faction() -> None:
                           u("elf", (1, 0), faction="Elves"), u("foe", (9, 9), "B")])
     assert [a.name for _, a in abilities_affecting(s, s.units["dwarf"])] == ["banner"]
     assert abilities_affecting(s, s.units["elf"]) == []
+
+
+@pytest.mark.rule("FB-ABIL-03", "FB-AMB-05")
+def test_kept_abilities_follow_the_holder_and_the_unit() -> None:
+    """abilities_affecting keeps its answers (FBState.ability_memo) only while they hold: the
+    holder moving out of range or off the map, the unit moving, each changes the answer."""
+    leader = u("c", (0, 0), rank="champion",
+               abilities=[ab("horns", attack=1, affects="allies", range=3)])
+    s = make_state(units=[leader, u("w", (3, 3)), u("foe", (10, 0), "B")])
+    c, w = s.units["c"], s.units["w"]
+
+    def names() -> list[str]:
+        return [a.name for _, a in abilities_affecting(s, w)]
+
+    assert names() == ["horns"]
+    assert names() == ["horns"]  # kept
+    s.place(c, (0, 8))  # the holder moves out of range
+    assert names() == []
+    s.place(w, (1, 7))  # the unit moves into range
+    assert names() == ["horns"]
+    s.remove(c, "defeated")  # the holder leaves the map
+    assert names() == []
