@@ -364,3 +364,39 @@ def test_kept_abilities_follow_the_holder_and_the_unit() -> None:
     assert names() == ["horns"]
     s.remove(c, "defeated")  # the holder leaves the map
     assert names() == []
+
+
+@pytest.mark.parametrize("example", ["skirmish", "constructed", "combined-arms", "grand-battle"])
+def test_modifier_values_match_modifiers(example: str) -> None:
+    """modifier_values (kept per pair of units) equals modifiers()[:2] for every pair of
+    units, every kind and both charging values, round after round of a battle, asked twice
+    (the second time from the memo)."""
+    from pathlib import Path
+
+    from warhost.core.engine import run_battle
+    from warhost.core.scenario import load_scenario
+    from warhost.rulesets.fantasy_battle.combat import modifier_values
+
+    path = Path(__file__).resolve().parents[3] / "examples" / "fantasy-battle" / f"{example}.yaml"
+    scenario = load_scenario(path)
+    sides = scenario.ruleset.side_names(scenario.model)
+    checked = [0]
+
+    def observe(round_number: int, state: FBState) -> None:
+        if round_number > 4:
+            return
+        units = [x for x in state.units.values() if x.on_map]
+        for a in units:
+            for t in units:
+                if a.side == t.side:
+                    continue
+                for kind in ("melee", "ranged", "throw"):
+                    for charging in (False, True):
+                        want = modifiers(state, a, t, kind, charging)[:2]
+                        assert modifier_values(state, a, t, kind, charging) == want
+                        assert modifier_values(state, a, t, kind, charging) == want
+                        checked[0] += 1
+
+    for kind in ("random", "ai"):
+        run_battle(scenario, 3, {s: kind for s in sides}, record=False, observers=[observe])
+    assert checked[0] > 0

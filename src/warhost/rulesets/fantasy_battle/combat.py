@@ -864,7 +864,10 @@ def _modifiers(
     charging: bool,
     att_abilities: list[tuple[Unit, AbilityState]],
     def_abilities: list[tuple[Unit, AbilityState]],
+    *,
+    others: bool = True,
 ) -> tuple[int, int, list[str]]:
+    # ``others`` False: no look at other units (no Flanking, the line of fire taken as clear).
     opts = state.options
     att = 0
     dfn = 0
@@ -875,7 +878,7 @@ def _modifiers(
     class_bonus = 0
     class_note = ""
     if kind == "melee":
-        if attacker.has_flanking:
+        if attacker.has_flanking and others:
             friend = flanking(state, attacker, target)
             if friend is not None:
                 class_bonus = 1
@@ -885,7 +888,7 @@ def _modifiers(
             class_note = "charging [FB-PIKE-06]"
     elif kind == "ranged":
         layout, bit = _layout_of(state, attacker, target)
-        _, hindered = _line_of_fire(state, attacker, target, layout, bit)
+        hindered = others and _line_of_fire(state, attacker, target, layout, bit)[1]
         if hindered:
             att -= 1
             notes.append("attack -1 line of fire hindered [FB-ARCHER-04]")
@@ -969,6 +972,57 @@ def modifiers(
     att_abilities = [] if attacker.side in declined else abilities_affecting(state, attacker)
     def_abilities = [] if target.side in declined else abilities_affecting(state, target)
     return _modifiers(state, attacker, target, kind, charging, att_abilities, def_abilities)
+
+
+def modifier_values(
+    state: FBState, attacker: Unit, target: Unit, kind: str, charging: bool
+) -> tuple[int, int]:
+    """``modifiers(state, attacker, target, kind, charging)[:2]``, without the breakdown: for
+    commanders that weigh many attacks.
+
+    What depends only on the two units (their ids, places, sizes, types, classes, ranks, the
+    target's facing) and the abilities reaching them is kept in :attr:`FBState.modifier_memo`,
+    forgotten with the abilities memo (a unit holding abilities moves or changes); what other
+    units' places decide (a hindered line of fire, Flanking) is worked out at every call."""
+    key = (attacker.id, attacker.anchor, attacker.status, attacker.size, attacker.type,
+           attacker.cls, attacker.rank, target.id, target.anchor, target.status, target.size,
+           target.type, target.cls, target.rank, target.facing, kind, charging)
+    memo = state.modifier_memo
+    kept = memo.get(key)
+    if kept is None:
+        if len(memo) >= 100_000:
+            memo.clear()
+        kept = memo[key] = _fixed_values(state, attacker, target, kind, charging)
+    att, dfn, best, flank = kept
+    if flank:  # the class bonus is Flanking: it needs a friend next to the target now
+        bonus = 1 if flanking(state, attacker, target) is not None else 0
+        if state.options.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
+            att += bonus if bonus > best else best
+        else:
+            att += bonus + best
+    elif kind == "ranged":
+        layout, bit = _layout_of(state, attacker, target)
+        if _line_of_fire(state, attacker, target, layout, bit)[1]:
+            att -= 1
+    return att, dfn
+
+
+def _fixed_values(
+    state: FBState, attacker: Unit, target: Unit, kind: str, charging: bool
+) -> tuple[int, int, int, bool]:
+    """For :func:`modifier_values`: the attack and defense modifiers with the line of fire
+    taken as clear and, when Flanking may apply, without Flanking and without the ability
+    attack bonus; that bonus; and whether Flanking may apply."""
+    # (A unit with Flanking has no Charge: Warrior and Knight, Pike and Lancer.)
+    flank = kind == "melee" and attacker.has_flanking
+    att_abilities = abilities_affecting(state, attacker)
+    def_abilities = abilities_affecting(state, target)
+    att, dfn, _ = _modifiers(state, attacker, target, kind, charging, att_abilities,
+                             def_abilities, others=False)
+    if not flank:
+        return att, dfn, 0, False
+    best = _ability_terms(att_abilities, "attack")[0]
+    return att - best, dfn, best, True
 
 
 # --------------------------------------------------------------------------- resolution

@@ -208,6 +208,9 @@ class FBState:
         # emptied whenever a unit holding abilities moves, changes status or is synced (the
         # answers read only those units and the asking unit's own fields).
         self.ability_memo: dict[tuple[Any, ...], list[Any]] = {}
+        # combat.modifier_values' part that reads only the two units and the abilities
+        # reaching them: emptied with ability_memo.
+        self.modifier_memo: dict[tuple[Any, ...], tuple[int, int, int, bool]] = {}
 
     def unit_order(self) -> dict[str, int]:
         """Each unit's position in the army lists (the order results are reported in)."""
@@ -284,6 +287,7 @@ class FBState:
         size, type, class or facing)."""
         if unit.abilities:
             self.ability_memo.clear()
+            self.modifier_memo.clear()
         table = self._table
         if table is not None:
             self._write_row(table, unit)
@@ -335,6 +339,7 @@ class FBState:
         old = unit.anchor
         if unit.abilities:
             self.ability_memo.clear()
+            self.modifier_memo.clear()
         on_map = unit.status == ON_MAP
         # A 1x1 space is its anchor: no footprint to build (the AI moves units to and fro).
         single = unit.size == 1
