@@ -346,7 +346,7 @@ def test_faction_keyword_filter_picks_allies_of_that_faction() -> None:
 
 @pytest.mark.rule("FB-ABIL-03", "FB-AMB-05")
 def test_kept_abilities_follow_the_holder_and_the_unit() -> None:
-    """abilities_affecting keeps its answers (FBState.ability_memo) only while they hold: the
+    """abilities_affecting keeps its answers (FBState.ability_memos) only while they hold: the
     holder moving out of range or off the map, the unit moving, each changes the answer."""
     leader = u("c", (0, 0), rank="champion",
                abilities=[ab("horns", attack=1, affects="allies", range=3)])

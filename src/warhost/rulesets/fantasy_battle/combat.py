@@ -770,11 +770,11 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
     ``unit``
     (FB-ABIL-03, FB-AMB-05).
 
-    The answer is kept (:attr:`FBState.ability_memo`) until a unit holding abilities moves or
-    changes; callers must not change the list.
+    The answer is kept (:meth:`FBState.ability_memos`) for the present places of the units
+    whose abilities reach allies; callers must not change the list.
     """
     key = (unit.id, unit.anchor, unit.status, unit.size, unit.type, unit.cls, unit.rank)
-    memo = state.ability_memo
+    memo = state.ability_memos()[0]
     kept = memo.get(key)
     if kept is not None:
         return kept
@@ -864,10 +864,7 @@ def _modifiers(
     charging: bool,
     att_abilities: list[tuple[Unit, AbilityState]],
     def_abilities: list[tuple[Unit, AbilityState]],
-    *,
-    others: bool = True,
 ) -> tuple[int, int, list[str]]:
-    # ``others`` False: no look at other units (no Flanking, the line of fire taken as clear).
     opts = state.options
     att = 0
     dfn = 0
@@ -878,7 +875,7 @@ def _modifiers(
     class_bonus = 0
     class_note = ""
     if kind == "melee":
-        if attacker.has_flanking and others:
+        if attacker.has_flanking:
             friend = flanking(state, attacker, target)
             if friend is not None:
                 class_bonus = 1
@@ -888,7 +885,7 @@ def _modifiers(
             class_note = "charging [FB-PIKE-06]"
     elif kind == "ranged":
         layout, bit = _layout_of(state, attacker, target)
-        hindered = others and _line_of_fire(state, attacker, target, layout, bit)[1]
+        _, hindered = _line_of_fire(state, attacker, target, layout, bit)
         if hindered:
             att -= 1
             notes.append("attack -1 line of fire hindered [FB-ARCHER-04]")
@@ -980,49 +977,75 @@ def modifier_values(
     """``modifiers(state, attacker, target, kind, charging)[:2]``, without the breakdown: for
     commanders that weigh many attacks.
 
-    What depends only on the two units (their ids, places, sizes, types, classes, ranks, the
-    target's facing) and the abilities reaching them is kept in :attr:`FBState.modifier_memo`,
-    forgotten with the abilities memo (a unit holding abilities moves or changes); what other
-    units' places decide (a hindered line of fire, Flanking) is worked out at every call."""
+    The part that reads only the two units (their ids, places, sizes, types, classes, ranks,
+    the target's facing) is kept per pair (:attr:`FBState.pair_memo`), the ability bonuses per
+    unit (:func:`ability_bonuses`); what other units' places decide (a hindered line of fire,
+    Flanking) is worked out at every call."""
     key = (attacker.id, attacker.anchor, attacker.status, attacker.size, attacker.type,
            attacker.cls, attacker.rank, target.id, target.anchor, target.status, target.size,
            target.type, target.cls, target.rank, target.facing, kind, charging)
-    memo = state.modifier_memo
+    memo = state.pair_memo
     kept = memo.get(key)
     if kept is None:
-        if len(memo) >= 100_000:
+        if len(memo) >= 50_000:
             memo.clear()
-        kept = memo[key] = _fixed_values(state, attacker, target, kind, charging)
-    att, dfn, best, flank = kept
-    if flank:  # the class bonus is Flanking: it needs a friend next to the target now
-        bonus = 1 if flanking(state, attacker, target) is not None else 0
-        if state.options.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
-            att += bonus if bonus > best else best
-        else:
-            att += bonus + best
+        kept = memo[key] = _pair_values(state, attacker, target, kind, charging)
+    att, dfn, bonus, flank = kept
+    best, penalty, _, _ = ability_bonuses(state, attacker)
+    _, _, d_best, d_penalty = ability_bonuses(state, target)
+    if flank and flanking(state, attacker, target) is not None:
+        bonus = 1
     elif kind == "ranged":
         layout, bit = _layout_of(state, attacker, target)
         if _line_of_fire(state, attacker, target, layout, bit)[1]:
             att -= 1
-    return att, dfn
+    if state.options.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
+        att += bonus if bonus > best else best
+    else:
+        att += bonus + best
+    return att + penalty, dfn + d_best + d_penalty
 
 
-def _fixed_values(
+def _pair_values(
     state: FBState, attacker: Unit, target: Unit, kind: str, charging: bool
 ) -> tuple[int, int, int, bool]:
-    """For :func:`modifier_values`: the attack and defense modifiers with the line of fire
-    taken as clear and, when Flanking may apply, without Flanking and without the ability
-    attack bonus; that bonus; and whether Flanking may apply."""
-    # (A unit with Flanking has no Charge: Warrior and Knight, Pike and Lancer.)
-    flank = kind == "melee" and attacker.has_flanking
-    att_abilities = abilities_affecting(state, attacker)
-    def_abilities = abilities_affecting(state, target)
-    att, dfn, _ = _modifiers(state, attacker, target, kind, charging, att_abilities,
-                             def_abilities, others=False)
-    if not flank:
-        return att, dfn, 0, False
-    best = _ability_terms(att_abilities, "attack")[0]
-    return att - best, dfn, best, True
+    """For :func:`modifier_values`, what :func:`_modifiers` reads of the two units alone: the
+    attack modifier without class bonus, abilities and a hindered line (Cavalry against
+    Infantry, range), the defense modifier without abilities (a Pike attacked outside its
+    front arc, an Archer defending), the Charge bonus, and whether Flanking may apply."""
+    att = 1 if attacker.is_cavalry and target.type == "infantry" else 0  # FB-CAV-01
+    dfn = 0
+    bonus = 0
+    flank = False
+    if kind == "melee":
+        flank = attacker.has_flanking
+        if charging and attacker.has_charge:
+            bonus = 1
+        if (target.has_facing and target.facing is not None
+                and not state.in_front_arc(target, state.squares_of(attacker))):
+            dfn -= 1
+    elif kind == "ranged":
+        att += range_modifier(_layout_of(state, attacker, target)[0].gap)
+    if target.cls == "archer" or (
+        target.cls == "mounted_archer" and state.options.mounted_archer_defense_penalty
+    ):
+        dfn -= 1
+    return att, dfn, bonus, flank
+
+
+def ability_bonuses(state: FBState, unit: Unit) -> tuple[int, int, int, int]:
+    """The generic abilities' part of ``unit``'s modifiers (FB-ABIL-04, FB-AMB-06): (largest
+    attack bonus, sum of attack penalties, largest defense bonus, sum of defense penalties),
+    kept as :func:`abilities_affecting` is."""
+    key = (unit.id, unit.anchor, unit.status, unit.size, unit.type, unit.cls, unit.rank)
+    memo = state.ability_memos()[1]
+    kept = memo.get(key)
+    if kept is None:
+        found = abilities_affecting(state, unit)
+        best, _, penalty, _ = _ability_terms(found, "attack")
+        d_best, _, d_penalty, _ = _ability_terms(found, "defense")
+        kept = memo[key] = (best, penalty, d_best, d_penalty)
+    return kept
 
 
 # --------------------------------------------------------------------------- resolution
