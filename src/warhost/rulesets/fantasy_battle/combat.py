@@ -981,9 +981,13 @@ def modifier_values(
     the target's facing) is kept per pair (:attr:`FBState.pair_memo`), the ability bonuses per
     unit (:func:`ability_bonuses`); what other units' places decide (a hindered line of fire,
     Flanking) is worked out at every call."""
-    key = (attacker.id, attacker.anchor, attacker.status, attacker.size, attacker.type,
-           attacker.cls, attacker.rank, target.id, target.anchor, target.status, target.size,
-           target.type, target.cls, target.rank, target.facing, kind, charging)
+    if kind == "ranged" or target.cls == "pike":  # range, front arc: where the two stand
+        key: tuple[Any, ...] = (
+            attacker.id, attacker.anchor, attacker.status, attacker.size, attacker.type,
+            attacker.cls, attacker.rank, target.id, target.anchor, target.status, target.size,
+            target.type, target.cls, target.rank, target.facing, kind, charging)
+    else:  # only the two types and classes (see _pair_values)
+        key = (attacker.type, attacker.cls, target.type, target.cls, kind, charging)
     memo = state.pair_memo
     kept = memo.get(key)
     if kept is None:
@@ -1012,7 +1016,10 @@ def _pair_values(
     """For :func:`modifier_values`, what :func:`_modifiers` reads of the two units alone: the
     attack modifier without class bonus, abilities and a hindered line (Cavalry against
     Infantry, range), the defense modifier without abilities (a Pike attacked outside its
-    front arc, an Archer defending), the Charge bonus, and whether Flanking may apply."""
+    front arc, an Archer defending), the Charge bonus, and whether Flanking may apply.
+
+    Only a ranged attack (range) and an attack on a Pike (front arc) read where the two stand;
+    the rest reads the two units' types and classes alone."""
     att = 1 if attacker.is_cavalry and target.type == "infantry" else 0  # FB-CAV-01
     dfn = 0
     bonus = 0
@@ -1037,8 +1044,13 @@ def ability_bonuses(state: FBState, unit: Unit) -> tuple[int, int, int, int]:
     """The generic abilities' part of ``unit``'s modifiers (FB-ABIL-04, FB-AMB-06): (largest
     attack bonus, sum of attack penalties, largest defense bonus, sum of defense penalties),
     kept as :func:`abilities_affecting` is."""
-    key = (unit.id, unit.anchor, unit.status, unit.size, unit.type, unit.cls, unit.rank)
-    memo = state.ability_memos()[1]
+    memos = state.ability_memos()
+    if unit.side in memos[2]:  # allies' abilities may reach it: where it stands counts
+        key: tuple[Any, ...] = (unit.id, unit.anchor, unit.status, unit.size, unit.type,
+                                unit.cls, unit.rank)
+    else:  # only its own abilities
+        key = (unit.id,)
+    memo = memos[1]
     kept = memo.get(key)
     if kept is None:
         found = abilities_affecting(state, unit)

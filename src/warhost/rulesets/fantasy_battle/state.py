@@ -33,7 +33,7 @@ FACING_NAMES = {v: k for k, v in FACINGS.items()}
 _TABLE_VERSIONS = itertools.count(1)
 
 AbilityMemos = tuple[dict[tuple[Any, ...], list[Any]],
-                     dict[tuple[Any, ...], tuple[int, int, int, int]]]
+                     dict[tuple[Any, ...], tuple[int, int, int, int]], frozenset[str]]
 """The dicts of :meth:`FBState.ability_memos`."""
 
 ON_MAP = "active"
@@ -233,7 +233,8 @@ class FBState:
 
     def ability_memos(self) -> AbilityMemos:
         """Two dicts for answers that read only the unit asked about (by its own fields) and
-        the abilities reaching it: combat.abilities_affecting's and combat.ability_bonuses'. They belong to the present places (anchor, status, size) of
+        the abilities reaching it: combat.abilities_affecting's and combat.ability_bonuses';
+        and the sides that have units whose abilities reach allies. They belong to the present places (anchor, status, size) of
         the units whose abilities reach allies: when one of those moves or changes, other
         dicts are handed out, and the old ones again when they are back where they were (the
         AI puts units somewhere for a look and back)."""
@@ -250,7 +251,7 @@ class FBState:
             if memos is None:
                 if len(by_place) >= 32:
                     del by_place[next(iter(by_place))]
-                memos = by_place[place] = ({}, {})
+                memos = by_place[place] = ({}, {}, frozenset(u.side for u in cached[1]))
             self._memos = memos
         return memos
 
