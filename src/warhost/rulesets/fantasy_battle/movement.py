@@ -339,7 +339,7 @@ class _Ctx:
     """What one movement query needs: tables, other units' squares, enemy-adjacent anchors and
     front-arc anchors, and the 8 step offsets with their corner-cutting squares."""
 
-    __slots__ = ("adj", "arc", "dirs", "large", "occ", "occ_at", "start", "t")
+    __slots__ = ("_occ_at", "adj", "arc", "dirs", "large", "occ", "start", "t")
 
     def __init__(self, state: FBState, unit: Unit, budget: int) -> None:
         assert unit.anchor is not None
@@ -367,12 +367,7 @@ class _Ctx:
         else:
             occ = {(y + 1) * pw + x + 1 for (x, y), uid in occupied.items() if uid != me}
         self.occ = occ
-        occ_at: dict[int, list[int]] = {}
-        if large:
-            for q in sorted(occ):
-                for a in (q, q - 1, q - pw, q - pw - 1):
-                    occ_at.setdefault(a, []).append(q)
-        self.occ_at = occ_at
+        self._occ_at: dict[int, list[int]] | None = None
         lvl = t.lvl
         n = len(lvl)
         adj: set[int] = set()
@@ -405,6 +400,22 @@ class _Ctx:
         self.adj = adj
         self.arc = arc
         self.dirs = _directions(pw, size, _corner_rule(state))
+
+    @property
+    def occ_at(self) -> dict[int, list[int]]:
+        """For a 2x2 base: per anchor, the other units' squares its space would hold
+        (ascending); empty for a 1x1 base. Built when first asked for (the compiled Vault
+        search reads ``occ`` instead)."""
+        found = self._occ_at
+        if found is None:
+            found = {}
+            if self.large:
+                pw = self.t.pw
+                for q in sorted(self.occ):
+                    for a in (q, q - 1, q - pw, q - pw - 1):
+                        found.setdefault(a, []).append(q)
+            self._occ_at = found
+        return found
 
     def square(self, i: int) -> Square:
         sq = self.t.squares[i]
