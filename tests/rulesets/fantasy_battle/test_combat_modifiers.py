@@ -400,3 +400,16 @@ def test_modifier_values_match_modifiers(example: str) -> None:
     for kind in ("random", "ai"):
         run_battle(scenario, 3, {s: kind for s in sides}, record=False, observers=[observe])
     assert checked[0] > 0
+
+
+@pytest.mark.rule("FB-ARCHER-04")
+def test_modifier_values_follow_a_change_of_terrain() -> None:
+    """The lines of fire modifier_values keeps belong to the terrain: new terrain, new lines."""
+    from warhost.rulesets.fantasy_battle.combat import modifier_values
+
+    s = make_state(width=20, units=[u("a", (0, 2), cls="archer"), u("t", (6, 2), "B")])
+    a, t = s.units["a"], s.units["t"]
+    assert modifier_values(s, a, t, "ranged", False) == mods(s, "a", "t", "ranged")
+    s.grid.set_terrain((3, 2), "hindering")
+    assert modifier_values(s, a, t, "ranged", False) == mods(s, "a", "t", "ranged")
+    assert mods(s, "a", "t", "ranged")[0] == modifier_values(s, a, t, "ranged", False)[0]

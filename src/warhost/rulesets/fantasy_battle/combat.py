@@ -985,7 +985,8 @@ def modifier_values(
         key: tuple[Any, ...] = (
             attacker.id, attacker.anchor, attacker.status, attacker.size, attacker.type,
             attacker.cls, attacker.rank, target.id, target.anchor, target.status, target.size,
-            target.type, target.cls, target.rank, target.facing, kind, charging)
+            target.type, target.cls, target.rank, target.facing, kind, charging,
+            state.grid._version)  # (the lines of fire kept read the terrain)
     else:  # only the two types and classes (see _pair_values)
         key = (attacker.type, attacker.cls, target.type, target.cls, kind, charging)
     memo = state.pair_memo
@@ -994,15 +995,13 @@ def modifier_values(
         if len(memo) >= 50_000:
             memo.clear()
         kept = memo[key] = _pair_values(state, attacker, target, kind, charging)
-    att, dfn, bonus, flank = kept
+    att, dfn, bonus, flank, lines = kept
     best, penalty, _, _ = ability_bonuses(state, attacker)
     _, _, d_best, d_penalty = ability_bonuses(state, target)
     if flank and flanking(state, attacker, target) is not None:
         bonus = 1
-    elif kind == "ranged":
-        layout, bit = _layout_of(state, attacker, target)
-        if _line_of_fire(state, attacker, target, layout, bit)[1]:
-            att -= 1
+    elif lines is not None and _line_of_fire(state, attacker, target, lines[0], lines[1])[1]:
+        att -= 1
     if state.options.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
         att += bonus if bonus > best else best
     else:
@@ -1012,11 +1011,12 @@ def modifier_values(
 
 def _pair_values(
     state: FBState, attacker: Unit, target: Unit, kind: str, charging: bool
-) -> tuple[int, int, int, bool]:
+) -> tuple[int, int, int, bool, tuple[_Layout, int] | None]:
     """For :func:`modifier_values`, what :func:`_modifiers` reads of the two units alone: the
     attack modifier without class bonus, abilities and a hindered line (Cavalry against
     Infantry, range), the defense modifier without abilities (a Pike attacked outside its
-    front arc, an Archer defending), the Charge bonus, and whether Flanking may apply.
+    front arc, an Archer defending), the Charge bonus, whether Flanking may apply, and for a
+    ranged attack the two units' layout and the shooter's bit (see :func:`_layout_of`).
 
     Only a ranged attack (range) and an attack on a Pike (front arc) read where the two stand;
     the rest reads the two units' types and classes alone."""
@@ -1024,6 +1024,7 @@ def _pair_values(
     dfn = 0
     bonus = 0
     flank = False
+    lines = None
     if kind == "melee":
         flank = attacker.has_flanking
         if charging and attacker.has_charge:
@@ -1032,12 +1033,13 @@ def _pair_values(
                 and not state.in_front_arc(target, state.squares_of(attacker))):
             dfn -= 1
     elif kind == "ranged":
-        att += range_modifier(_layout_of(state, attacker, target)[0].gap)
+        lines = _layout_of(state, attacker, target)
+        att += range_modifier(lines[0].gap)
     if target.cls == "archer" or (
         target.cls == "mounted_archer" and state.options.mounted_archer_defense_penalty
     ):
         dfn -= 1
-    return att, dfn, bonus, flank
+    return att, dfn, bonus, flank, lines
 
 
 def ability_bonuses(state: FBState, unit: Unit) -> tuple[int, int, int, int]:

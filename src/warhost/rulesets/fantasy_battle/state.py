@@ -213,7 +213,7 @@ class FBState:
         self._memos: AbilityMemos | None = None
         self._memos_by_place: dict[tuple[Any, ...], AbilityMemos] = {}
         # combat.modifier_values' part that reads only the two units, by their fields.
-        self.pair_memo: dict[tuple[Any, ...], tuple[int, int, int, bool]] = {}
+        self.pair_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
     def unit_order(self) -> dict[str, int]:
         """Each unit's position in the army lists (the order results are reported in)."""
