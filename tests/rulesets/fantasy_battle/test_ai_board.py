@@ -151,3 +151,60 @@ def test_sparse_pairwise_sum_is_numpys_sum() -> None:
         positions = np.flatnonzero(full.any(axis=0))
         got = sparse_pairwise_sum(full[:, positions], positions.tolist(), length)
         assert np.array_equal(got, full.sum(axis=1))
+
+
+@pytest.mark.skipif(ai_board._ai_kernels.stale_rows is None, reason="numba is not installed")
+def test_compiled_stale_marks_equal_numpy() -> None:
+    """Board.update's compiled marking (stale_rows) marks what its NumPy version marks."""
+    from warhost.rulesets.fantasy_battle import _kernels
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n = int(rng.integers(1, 60))
+        table = np.zeros((n, _kernels.UNIT_FIELDS), np.int64)
+        table[:, _kernels.U_ACTIVE] = rng.integers(0, 2, n)
+        table[:, _kernels.U_X] = rng.integers(0, 30, n)
+        table[:, _kernels.U_Y] = rng.integers(0, 30, n)
+        table[:, _kernels.U_SIZE] = rng.integers(1, 3, n)
+        table[:, _kernels.U_SIDE] = rng.integers(0, 2, n)
+        reach = rng.integers(1, 16, n)
+        nearest = rng.integers(-1, 12, n)
+        k = int(rng.integers(1, 5))
+        corner = rng.integers(0, 30, (k, 2))
+        size = rng.integers(1, 3, (k, 1))
+        extra = np.where(rng.random(k) < 0.2, 1 << 40, rng.integers(0, 6, k))
+        marks = np.concatenate([corner, corner + size - 1, rng.integers(0, 2, (k, 1)),
+                                extra[:, None], rng.integers(0, 2, (k, 1))], axis=1)
+        start = rng.random(n) < 0.1
+        stale, near_stale = start.copy(), start.copy()
+        ai_board._ai_kernels.stale_rows(table, reach, nearest, marks.astype(np.int64), stale,
+                                        near_stale)
+        want, want_near = start.copy(), start.copy()
+        x0, y0 = table[:, _kernels.U_X], table[:, _kernels.U_Y]
+        x1 = x0 + table[:, _kernels.U_SIZE] - 1
+        y1 = y0 + table[:, _kernels.U_SIZE] - 1
+        for bx0, by0, bx1, by1, side, more, was in marks.tolist():
+            gaps = ai_board.box_gaps(x0, y0, x1, y1, (bx0, by0, bx1, by1))
+            want |= gaps <= reach + more
+            near = (nearest >= 0) & (table[:, _kernels.U_SIDE] != side)
+            want_near |= near & ((gaps <= nearest) if was else (gaps < nearest))
+        assert np.array_equal(stale, want)
+        assert np.array_equal(near_stale, want_near)
+
+
+@pytest.mark.skipif(ai_board._ai_kernels.forget_rows is None, reason="numba is not installed")
+def test_compiled_board_update_plays_the_same_battle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large battle (100 units a side, the board forgetting selectively) is the same, event
+    for event, whether Board.update marks and forgets compiled or in NumPy."""
+    data = FantasyBattle().army_scenario(100, 2)
+    scenario = scenario_from_data(data, "<army-100>")
+    sides = scenario.ruleset.side_names(scenario.model)
+
+    def digest() -> str:
+        result = run_battle(scenario, 1, {s: "ai" for s in sides}, record=True)
+        return result.log.digest()
+
+    compiled = digest()
+    for name in ("forget_rows", "changed_rows", "stale_rows"):
+        monkeypatch.setattr(ai_board._ai_kernels, name, None)
+    assert digest() == compiled

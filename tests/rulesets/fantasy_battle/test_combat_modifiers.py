@@ -342,3 +342,74 @@ def test_faction_keyword_filter_picks_allies_of_that_faction() -> None:
                           u("elf", (1, 0), faction="Elves"), u("foe", (9, 9), "B")])
     assert [a.name for _, a in abilities_affecting(s, s.units["dwarf"])] == ["banner"]
     assert abilities_affecting(s, s.units["elf"]) == []
+
+
+@pytest.mark.rule("FB-ABIL-03", "FB-AMB-05")
+def test_kept_abilities_follow_the_holder_and_the_unit() -> None:
+    """abilities_affecting keeps its answers (FBState.ability_memos) only while they hold: the
+    holder moving out of range or off the map, the unit moving, each changes the answer."""
+    leader = u("c", (0, 0), rank="champion",
+               abilities=[ab("horns", attack=1, affects="allies", range=3)])
+    s = make_state(units=[leader, u("w", (3, 3)), u("foe", (10, 0), "B")])
+    c, w = s.units["c"], s.units["w"]
+
+    def names() -> list[str]:
+        return [a.name for _, a in abilities_affecting(s, w)]
+
+    assert names() == ["horns"]
+    assert names() == ["horns"]  # kept
+    s.place(c, (0, 8))  # the holder moves out of range
+    assert names() == []
+    s.place(w, (1, 7))  # the unit moves into range
+    assert names() == ["horns"]
+    s.remove(c, "defeated")  # the holder leaves the map
+    assert names() == []
+
+
+@pytest.mark.parametrize("example", ["skirmish", "constructed", "combined-arms", "grand-battle"])
+def test_modifier_values_match_modifiers(example: str) -> None:
+    """modifier_values (kept per pair of units) equals modifiers()[:2] for every pair of
+    units, every kind and both charging values, round after round of a battle, asked twice
+    (the second time from the memo)."""
+    from pathlib import Path
+
+    from warhost.core.engine import run_battle
+    from warhost.core.scenario import load_scenario
+    from warhost.rulesets.fantasy_battle.combat import modifier_values
+
+    path = Path(__file__).resolve().parents[3] / "examples" / "fantasy-battle" / f"{example}.yaml"
+    scenario = load_scenario(path)
+    sides = scenario.ruleset.side_names(scenario.model)
+    checked = [0]
+
+    def observe(round_number: int, state: FBState) -> None:
+        if round_number > 4:
+            return
+        units = [x for x in state.units.values() if x.on_map]
+        for a in units:
+            for t in units:
+                if a.side == t.side:
+                    continue
+                for kind in ("melee", "ranged", "throw"):
+                    for charging in (False, True):
+                        want = modifiers(state, a, t, kind, charging)[:2]
+                        assert modifier_values(state, a, t, kind, charging) == want
+                        assert modifier_values(state, a, t, kind, charging) == want
+                        checked[0] += 1
+
+    for kind in ("random", "ai"):
+        run_battle(scenario, 3, {s: kind for s in sides}, record=False, observers=[observe])
+    assert checked[0] > 0
+
+
+@pytest.mark.rule("FB-ARCHER-04")
+def test_modifier_values_follow_a_change_of_terrain() -> None:
+    """The lines of fire modifier_values keeps belong to the terrain: new terrain, new lines."""
+    from warhost.rulesets.fantasy_battle.combat import modifier_values
+
+    s = make_state(width=20, units=[u("a", (0, 2), cls="archer"), u("t", (6, 2), "B")])
+    a, t = s.units["a"], s.units["t"]
+    assert modifier_values(s, a, t, "ranged", False) == mods(s, "a", "t", "ranged")
+    s.grid.set_terrain((3, 2), "hindering")
+    assert modifier_values(s, a, t, "ranged", False) == mods(s, "a", "t", "ranged")
+    assert mods(s, "a", "t", "ranged")[0] == modifier_values(s, a, t, "ranged", False)[0]

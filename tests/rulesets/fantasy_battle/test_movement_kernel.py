@@ -78,3 +78,52 @@ def test_compiled_search_matches_python_on_random_maps() -> None:
         assert movement.has_charge_run(state, unit, budget) == bool(runs)
 
     check()
+
+
+def _compare_vault(state: FBState, uid: str, budget: int) -> None:
+    unit = state.units[uid]
+    ctx = movement._Ctx(state, unit, budget)
+    want = movement._vault_search_py(ctx, budget)
+    got = movement._compiled_vault_search(ctx, budget)
+    assert list(got.as_dict().items()) == list(want.as_dict().items()), (uid, budget)
+    assert got.squares() == want.squares()
+    for sq in got.squares():
+        assert got.plan(sq) == want.plan(sq)
+
+
+@pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
+@pytest.mark.parametrize("example", ["constructed", "grand-battle"])
+def test_compiled_vault_search_matches_python(example: str) -> None:
+    """Vault (FB-FEAT-10): the compiled search finds the same ends, costs, paths and vaulted
+    squares, in the same order, for every unit of the example's first rounds."""
+    scenario = load_scenario(EXAMPLES / f"{example}.yaml")
+    sides = scenario.ruleset.side_names(scenario.model)
+    checked = [0]
+
+    def observe(round_number: int, state: FBState) -> None:
+        if round_number <= 3:
+            for unit in list(state.units.values()):
+                if unit.on_map:
+                    for budget in (0, 2, 6, 12):
+                        _compare_vault(state, unit.id, budget)
+                        checked[0] += 1
+
+    run_battle(scenario, 0, {s: "random" for s in sides}, record=False, observers=[observe])
+    assert checked[0] > 0
+
+
+@pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
+def test_compiled_vault_search_matches_python_on_random_maps() -> None:
+    """Random small maps with deep water, pits, other units, levels, cliffs, Pikes' arcs and
+    2x2 bases: the compiled Vault search gives what the pure-Python one gives."""
+    from hypothesis import HealthCheck, given, settings
+
+    from tests.rulesets.fantasy_battle.test_movement import scenarios
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(scenarios())
+    def check(scenario: tuple[FBState, str, int, bool]) -> None:
+        state, uid, budget, _ = scenario
+        _compare_vault(state, uid, budget)
+
+    check()

@@ -521,3 +521,170 @@ charge_search: Any = (
     numba.njit(cache=True, nogil=True)(_charge_search) if AVAILABLE else _charge_search
 )
 
+
+
+# Rows of the ``vmap`` array of vault_search (built once per map and base size).
+V_COST = 0  # per square: as MAP_COST
+V_CLS = 1  # per square: as MAP_CLS
+V_STEP = 2  # per anchor: entry cost of the space before units and Vault (0: closed)
+V_END = 3  # per anchor: as MAP_END
+V_HALT = 4  # per anchor: as MAP_HALT
+V_ROWS = 5
+VAULT_STATES = 6
+"""Search nodes per anchor in :func:`vault_search`: node ``i * 6 + v`` with v = 0 (Vault still
+available), 1 (Vault used), 2 + k (passing right now the vaulted square ``i + offset k`` of
+the space, offsets (0, 1, pw, pw + 1); a 1x1 base has only k = 0)."""
+
+
+def _vault_search_py(
+    vmap: np.ndarray, dirs: np.ndarray, occ: np.ndarray, adj: np.ndarray, arc: np.ndarray,
+    start: int, budget: int, pw: int, large: bool, check_levels: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The search of ``movement._vault_search`` over flat arrays, step for step (the same
+    buckets in append order, the same direction order, the same tie-breaking), with nodes
+    numbered as :data:`VAULT_STATES` says. ``occ``, ``adj``, ``arc``: per square (1x1) or
+    anchor, another unit's square, an anchor next to an enemy, a front-arc stop; ``dirs``: the
+    8 steps (index offset, corner A, corner B).
+
+    Returns (nodes in search order, best cost per node (``budget + 1``: unreached), previous
+    node per node, the chosen end node per anchor (-1: none), the end anchors in the order
+    they were first chosen)."""
+    cost = vmap[V_COST]
+    cls = vmap[V_CLS]
+    enter = vmap[V_STEP]
+    end_ok = vmap[V_END]
+    halt_ok = vmap[V_HALT]
+    n = cost.shape[0]
+    nodes = n * 6
+    unreached = budget + 1
+    best = np.full(nodes, unreached, np.int64)
+    prev = np.full(nodes, -1, np.int64)
+    offs = np.array([0, 1, pw, pw + 1], np.int64)
+    # The buckets: linked lists of pushes, each kept in append order.
+    head = np.full(budget + 1, -1, np.int64)
+    tail = np.full(budget + 1, -1, np.int64)
+    cap = 256
+    pushed = np.empty(cap, np.int64)
+    link = np.empty(cap, np.int64)
+    npush = 0
+    snode = start * 6
+    best[snode] = 0
+    pushed[0] = snode
+    link[0] = -1
+    head[0] = 0
+    tail[0] = 0
+    npush = 1
+    order = np.empty(nodes, np.int64)
+    count = 0
+    for c in range(budget + 1):
+        p = head[c]
+        while p >= 0:
+            node = pushed[p]
+            p = link[p]
+            if best[node] != c:
+                continue
+            order[count] = node
+            count += 1
+            i = node // 6
+            v = node - i * 6
+            if arc[i] and node != snode:
+                continue  # a front-arc stop ends the movement (FB-PIKE-05)
+            double = adj[i] != 0
+            for k in range(8):
+                d = dirs[k, 0]
+                ca = dirs[k, 1]
+                if ca != 0 and cost[i + ca] <= 0 and cost[i + dirs[k, 2]] <= 0:
+                    continue  # squeezing between two impassable corners (FB-AMB-17)
+                j = i + d
+                if large:
+                    step = enter[j]
+                    if step == 0:
+                        continue
+                    if check_levels and (
+                        cls[i] ^ cls[j] == 1 or cls[i + 1] ^ cls[j + 1] == 1
+                        or cls[i + pw] ^ cls[j + pw] == 1
+                        or cls[i + pw + 1] ^ cls[j + pw + 1] == 1
+                    ):
+                        continue  # a square of the base would cross a cliff edge
+                    mask = 0
+                    for b in range(4):
+                        q = j + offs[b]
+                        if cost[q] < 0 or occ[q]:
+                            mask |= 1 << b
+                    if mask:
+                        if mask & (mask - 1):
+                            continue  # two obstacles at once
+                        b = 0
+                        while not mask >> b & 1:
+                            b += 1
+                        if v == 0:
+                            nv = 2 + b
+                        elif v >= 2 and i + offs[v - 2] == j + offs[b]:
+                            nv = 2 + b
+                        else:
+                            continue
+                    else:
+                        nv = 1 if v else 0
+                else:
+                    step = cost[j]
+                    if step == 0 or cls[i] ^ cls[j] == 1:
+                        continue
+                    if step < 0 or occ[j]:
+                        if v != 0:
+                            continue
+                        nv = 2
+                        if step < 0:
+                            step = 1
+                    else:
+                        nv = 1 if v else 0
+                if double:
+                    step += step
+                nc = c + step
+                if nc > budget:
+                    continue
+                nn = j * 6 + nv
+                if best[nn] <= nc:
+                    continue
+                best[nn] = nc
+                prev[nn] = node
+                if npush == cap:
+                    cap *= 2
+                    grown = np.empty(cap, np.int64)
+                    grown[:npush] = pushed[:npush]
+                    pushed = grown
+                    grown = np.empty(cap, np.int64)
+                    grown[:npush] = link[:npush]
+                    link = grown
+                pushed[npush] = nn
+                link[npush] = -1
+                if tail[nc] >= 0:
+                    link[tail[nc]] = npush
+                else:
+                    head[nc] = npush
+                tail[nc] = npush
+                npush += 1
+    chosen = np.full(n, -1, np.int64)
+    found = np.empty(n, np.int64)
+    nfound = 0
+    for e in range(count):
+        node = order[e]
+        i = node // 6
+        v = node - i * 6
+        if v >= 2 or (i == start and node != snode):
+            continue  # passing a vaulted square, or back at the start (only "stay" counts)
+        halted = node != snode and arc[i] != 0
+        if not (end_ok[i] or (halted and halt_ok[i])):
+            continue
+        have = chosen[i]
+        if have < 0:
+            chosen[i] = node
+            found[nfound] = i
+            nfound += 1
+        elif v == 0 and have % 6 != 0 and best[have] == best[node]:
+            chosen[i] = node
+    return order[:count], best, prev, chosen, found[:nfound]
+
+
+vault_search: Any = (
+    numba.njit(cache=True, nogil=True)(_vault_search_py) if AVAILABLE else _vault_search_py
+)

@@ -15,6 +15,10 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class RankSet:
@@ -49,6 +53,11 @@ class RankSet:
 
     def __contains__(self, i: int) -> bool:
         return bool(self._flags[i])
+
+    def select(self, items: Sequence[T]) -> list[T]:
+        """The ``items`` at the members' positions, in order (``items`` has ``size`` entries):
+        every member at once, without a search per member."""
+        return list(compress(items, self._flags))
 
     def _change(self, i: int, delta: int) -> None:
         tree = self._tree

@@ -219,7 +219,7 @@ def unit_value(unit: Unit) -> float:
 def attack_chance(state: FBState, attacker: Unit, target: Unit, kind: str,
                   charging: bool = False) -> float:
     """Exact chance that ``attacker`` beats ``target`` now."""
-    att_mod, def_mod, _ = combat.modifiers(state, attacker, target, kind, charging)
+    att_mod, def_mod = combat.modifier_values(state, attacker, target, kind, charging)
     return success_float(RANK_DICE[attacker.rank], RANK_DICE[target.rank], att_mod, def_mod)
 
 

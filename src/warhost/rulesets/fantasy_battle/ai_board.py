@@ -167,7 +167,11 @@ class Board:
         self.version = state.table_version
         old = self.table
         count(AI_TABLE, len(table))
-        changed = np.flatnonzero((table != old).any(axis=1))
+        compiled = _ai_kernels.forget_rows is not None and self.compiled and not self.small
+        if compiled:
+            changed = _ai_kernels.changed_rows(table, old)
+        else:
+            changed = np.flatnonzero((table != old).any(axis=1))
         if not len(changed):
             return
         if self.small:
@@ -186,17 +190,37 @@ class Board:
                     sides.append(int(source[row, _SIDE]))
                     extras.append(int(self.extra[row]))
                     enemy_drop.append(was)
+        count(AI_TABLE, len(table) * len(boxes))
+        self._forget_places(boxes, sides, extras, enemy_drop)
+        uids = self.uids
+        if compiled:
+            marks = np.array([(*box, box_side, extra, was) for box, box_side, extra, was
+                              in zip(boxes, sides, extras, enemy_drop)], dtype=np.int64)
+            hits = _ai_kernels.forget_rows(
+                table, old, changed, self.reach, self.nearest, marks.reshape(-1, 7),
+                self.kept_attacks, self.kept_urgency, self.kept_group)
+            attacks = self.attacks
+            for row in hits[0].tolist():
+                attacks.pop(uids[row], None)
+            urgency = self.urgency
+            for row in hits[1].tolist():
+                urgency.pop(uids[row], None)
+            group_score = self.group_score
+            group_of = self.group_of
+            for row in hits[2].tolist():
+                group_score.pop(group_of[row], None)
+            return
+        stale = np.zeros(len(table), dtype=bool)
+        stale[changed] = True
+        near_stale = stale.copy()
+        nearest = self.nearest
+        # The NumPy way (without numba): the same marks.
         x0 = table[:, _X]
         y0 = table[:, _Y]
         x1 = x0 + table[:, _SIZE] - 1
         y1 = y0 + table[:, _SIZE] - 1
         side = table[:, _SIDE]
-        stale = np.zeros(len(table), dtype=bool)
-        stale[changed] = True
-        near_stale = stale.copy()
-        nearest = self.nearest
         known = nearest >= 0
-        count(AI_TABLE, len(table) * len(boxes))
         for box, box_side, extra, was in zip(boxes, sides, extras, enemy_drop):
             gaps = box_gaps(x0, y0, x1, y1, box)
             stale |= gaps <= self.reach + extra
@@ -205,18 +229,6 @@ class Board:
                 near_stale |= known & other & (gaps <= nearest)
             else:
                 near_stale |= known & other & (gaps < nearest)
-        for (bx0, by0, bx1, by1), box_side, was in zip(boxes, sides, enemy_drop):
-            held = self.held.get(box_side)
-            if held is not None:
-                held[by0:by1 + 1, bx0:bx1 + 1] += -1 if was else 1
-        for box_side in set(sides):
-            self.prefix.pop(box_side, None)
-            rows = self.rows.pop(box_side, None)
-            if rows is not None:
-                self.row_boxes.pop(id(rows), None)
-        if self.chances:
-            self._forget_chances(boxes, extras)
-        uids = self.uids
         attacks = self.attacks
         hit = stale & self.kept_attacks
         for row in np.flatnonzero(hit).tolist():
@@ -236,6 +248,22 @@ class Board:
             group_score.pop(group_of[row], None)
         self.kept_group &= ~hit
         self.table = table.copy()
+
+    def _forget_places(self, boxes: list[tuple[int, int, int, int]], sides: list[int],
+                       extras: list[int], left: list[bool]) -> None:
+        """Bring the squares held up to date for the spaces ``boxes`` left (``left``) or taken
+        by units of ``sides``, and forget what reads them (occupancy, rows, odds)."""
+        for (bx0, by0, bx1, by1), box_side, was in zip(boxes, sides, left):
+            held = self.held.get(box_side)
+            if held is not None:
+                held[by0:by1 + 1, bx0:bx1 + 1] += -1 if was else 1
+        for box_side in set(sides):
+            self.prefix.pop(box_side, None)
+            rows = self.rows.pop(box_side, None)
+            if rows is not None:
+                self.row_boxes.pop(id(rows), None)
+        if self.chances:
+            self._forget_chances(boxes, extras)
 
     def _forget_all(self) -> None:
         """Forget every answer kept."""

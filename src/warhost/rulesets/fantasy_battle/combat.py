@@ -769,7 +769,21 @@ def abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityS
     ``range`` and whose keyword filters (types, classes, ranks, factions; empty = any) match
     ``unit``
     (FB-ABIL-03, FB-AMB-05).
+
+    The answer is kept (:meth:`FBState.ability_memos`) for the present places of the units
+    whose abilities reach allies; callers must not change the list.
     """
+    key = (unit.id, unit.anchor, unit.status, unit.size, unit.type, unit.cls, unit.rank)
+    memo = state.ability_memos()[0]
+    kept = memo.get(key)
+    if kept is not None:
+        return kept
+    memo[key] = out = _abilities_affecting(state, unit)
+    return out
+
+
+def _abilities_affecting(state: FBState, unit: Unit) -> list[tuple[Unit, AbilityState]]:
+    """:func:`abilities_affecting`, worked out."""
     out: list[tuple[Unit, AbilityState]] = [
         (unit, a) for a in unit.abilities if a.affects != "allies"
     ] if unit.abilities else []
@@ -955,6 +969,97 @@ def modifiers(
     att_abilities = [] if attacker.side in declined else abilities_affecting(state, attacker)
     def_abilities = [] if target.side in declined else abilities_affecting(state, target)
     return _modifiers(state, attacker, target, kind, charging, att_abilities, def_abilities)
+
+
+def modifier_values(
+    state: FBState, attacker: Unit, target: Unit, kind: str, charging: bool
+) -> tuple[int, int]:
+    """``modifiers(state, attacker, target, kind, charging)[:2]``, without the breakdown: for
+    commanders that weigh many attacks.
+
+    The part that reads only the two units (their ids, places, sizes, types, classes, ranks,
+    the target's facing) is kept per pair (:attr:`FBState.pair_memo`), the ability bonuses per
+    unit (:func:`ability_bonuses`); what other units' places decide (a hindered line of fire,
+    Flanking) is worked out at every call."""
+    if kind == "ranged" or target.cls == "pike":  # range, front arc: where the two stand
+        key: tuple[Any, ...] = (
+            attacker.id, attacker.anchor, attacker.status, attacker.size, attacker.type,
+            attacker.cls, attacker.rank, target.id, target.anchor, target.status, target.size,
+            target.type, target.cls, target.rank, target.facing, kind, charging,
+            state.grid._version)  # (the lines of fire kept read the terrain)
+    else:  # only the two types and classes (see _pair_values)
+        key = (attacker.type, attacker.cls, target.type, target.cls, kind, charging)
+    memo = state.pair_memo
+    kept = memo.get(key)
+    if kept is None:
+        if len(memo) >= 50_000:
+            memo.clear()
+        kept = memo[key] = _pair_values(state, attacker, target, kind, charging)
+    att, dfn, bonus, flank, lines = kept
+    best, penalty, _, _ = ability_bonuses(state, attacker)
+    _, _, d_best, d_penalty = ability_bonuses(state, target)
+    if flank and flanking(state, attacker, target) is not None:
+        bonus = 1
+    elif lines is not None and _line_of_fire(state, attacker, target, lines[0], lines[1])[1]:
+        att -= 1
+    if state.options.class_bonus_is_special_ability:  # FB-AMB-06 (b): capped together
+        att += bonus if bonus > best else best
+    else:
+        att += bonus + best
+    return att + penalty, dfn + d_best + d_penalty
+
+
+def _pair_values(
+    state: FBState, attacker: Unit, target: Unit, kind: str, charging: bool
+) -> tuple[int, int, int, bool, tuple[_Layout, int] | None]:
+    """For :func:`modifier_values`, what :func:`_modifiers` reads of the two units alone: the
+    attack modifier without class bonus, abilities and a hindered line (Cavalry against
+    Infantry, range), the defense modifier without abilities (a Pike attacked outside its
+    front arc, an Archer defending), the Charge bonus, whether Flanking may apply, and for a
+    ranged attack the two units' layout and the shooter's bit (see :func:`_layout_of`).
+
+    Only a ranged attack (range) and an attack on a Pike (front arc) read where the two stand;
+    the rest reads the two units' types and classes alone."""
+    att = 1 if attacker.is_cavalry and target.type == "infantry" else 0  # FB-CAV-01
+    dfn = 0
+    bonus = 0
+    flank = False
+    lines = None
+    if kind == "melee":
+        flank = attacker.has_flanking
+        if charging and attacker.has_charge:
+            bonus = 1
+        if (target.has_facing and target.facing is not None
+                and not state.in_front_arc(target, state.squares_of(attacker))):
+            dfn -= 1
+    elif kind == "ranged":
+        lines = _layout_of(state, attacker, target)
+        att += range_modifier(lines[0].gap)
+    if target.cls == "archer" or (
+        target.cls == "mounted_archer" and state.options.mounted_archer_defense_penalty
+    ):
+        dfn -= 1
+    return att, dfn, bonus, flank, lines
+
+
+def ability_bonuses(state: FBState, unit: Unit) -> tuple[int, int, int, int]:
+    """The generic abilities' part of ``unit``'s modifiers (FB-ABIL-04, FB-AMB-06): (largest
+    attack bonus, sum of attack penalties, largest defense bonus, sum of defense penalties),
+    kept as :func:`abilities_affecting` is."""
+    memos = state.ability_memos()
+    if unit.side in memos[2]:  # allies' abilities may reach it: where it stands counts
+        key: tuple[Any, ...] = (unit.id, unit.anchor, unit.status, unit.size, unit.type,
+                                unit.cls, unit.rank)
+    else:  # only its own abilities
+        key = (unit.id,)
+    memo = memos[1]
+    kept = memo.get(key)
+    if kept is None:
+        found = abilities_affecting(state, unit)
+        best, _, penalty, _ = _ability_terms(found, "attack")
+        d_best, _, d_penalty, _ = _ability_terms(found, "defense")
+        kept = memo[key] = (best, penalty, d_best, d_penalty)
+    return kept
 
 
 # --------------------------------------------------------------------------- resolution

@@ -153,8 +153,16 @@ def take_turn(state: FBState, battle: Battle, side: str, turns_left: int) -> Non
             return _order("activate", readiness.group(side, i)) if i < count else PASS
 
         total = count + (turns_left > count or not count)
-        order = _ask_by_index(battle, side, "activate", total, option, "activate which?",
-                              default=0)
+        if total > 1 and battle.commanders[side].chooses_by_count:
+            order = _ask_by_index(battle, side, "activate", total, option, "activate which?",
+                                  default=0)
+        else:  # every option read: all ready groups at once, in order
+            options = [_order("activate", gid) for gid in readiness.ready(side)]
+            if total > count:
+                options.append(PASS)
+            metering.count(OPTIONS, len(options))
+            order = battle.ask(side, "activate", tuple(options), "activate which?",
+                               default=options[0])
     if order is PASS:
         battle.emit("pass", side=side, round=state.round)
         return

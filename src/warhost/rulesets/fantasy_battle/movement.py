@@ -339,7 +339,7 @@ class _Ctx:
     """What one movement query needs: tables, other units' squares, enemy-adjacent anchors and
     front-arc anchors, and the 8 step offsets with their corner-cutting squares."""
 
-    __slots__ = ("adj", "arc", "dirs", "large", "occ", "occ_at", "start", "t")
+    __slots__ = ("_occ_at", "adj", "arc", "dirs", "large", "occ", "start", "t")
 
     def __init__(self, state: FBState, unit: Unit, budget: int) -> None:
         assert unit.anchor is not None
@@ -367,12 +367,7 @@ class _Ctx:
         else:
             occ = {(y + 1) * pw + x + 1 for (x, y), uid in occupied.items() if uid != me}
         self.occ = occ
-        occ_at: dict[int, list[int]] = {}
-        if large:
-            for q in sorted(occ):
-                for a in (q, q - 1, q - pw, q - pw - 1):
-                    occ_at.setdefault(a, []).append(q)
-        self.occ_at = occ_at
+        self._occ_at: dict[int, list[int]] | None = None
         lvl = t.lvl
         n = len(lvl)
         adj: set[int] = set()
@@ -405,6 +400,22 @@ class _Ctx:
         self.adj = adj
         self.arc = arc
         self.dirs = _directions(pw, size, _corner_rule(state))
+
+    @property
+    def occ_at(self) -> dict[int, list[int]]:
+        """For a 2x2 base: per anchor, the other units' squares its space would hold
+        (ascending); empty for a 1x1 base. Built when first asked for (the compiled Vault
+        search reads ``occ`` instead)."""
+        found = self._occ_at
+        if found is None:
+            found = {}
+            if self.large:
+                pw = self.t.pw
+                for q in sorted(self.occ):
+                    for a in (q, q - 1, q - pw, q - pw - 1):
+                        found.setdefault(a, []).append(q)
+            self._occ_at = found
+        return found
 
     def square(self, i: int) -> Square:
         sq = self.t.squares[i]
@@ -744,8 +755,54 @@ def destination_table(
     return _SearchTable(t, t.index(anchor), rows, ends, reached, budget)
 
 
-def _vault_search(ctx: _Ctx, budget: int) -> _VaultTable:
-    """The ends of :func:`destinations` with Vault: a search over (anchor, Vault state)."""
+def _vault_search(ctx: _Ctx, budget: int) -> DestinationTable:
+    """The ends of :func:`destinations` with Vault: a search over (anchor, Vault state);
+    compiled (:func:`_kernels.vault_search`) when numba is available."""
+    if _kernels.AVAILABLE:
+        return _compiled_vault_search(ctx, budget)
+    return _vault_search_py(ctx, budget)
+
+
+def _vault_map(t: _Tables, large: bool) -> np.ndarray:
+    """The ``vmap`` rows of :func:`_kernels.vault_search` for this map and base size (built
+    once per map)."""
+    key = ("vault-map", large)
+    found: np.ndarray | None = t.memo.get(key)
+    if found is None:
+        rows = t.arrays(large)
+        if large:
+            t.ensure_large()
+        step = t.lcost if large else t.cost
+        found = np.array([rows[_kernels.MAP_COST], rows[_kernels.MAP_CLS], step,
+                          rows[_kernels.MAP_END], rows[_kernels.MAP_HALT]], np.int64)
+        t.memo[key] = found
+    return found
+
+
+def _marks(n: int, where: set[int]) -> np.ndarray:
+    """A 0/1 array of length ``n`` with 1 at the indexes in ``where``."""
+    out = np.zeros(n, np.int8)
+    if where:
+        out[np.fromiter(where, np.int64, len(where))] = 1
+    return out
+
+
+def _compiled_vault_search(ctx: _Ctx, budget: int) -> _CompiledVaultTable:
+    """:func:`_vault_search_py` by the compiled kernel: the same nodes in the same order, hence
+    the same ends, costs and paths."""
+    t = ctx.t
+    n = len(t.cost)
+    large = ctx.large
+    order, best, prev, chosen, found = _kernels.vault_search(
+        _vault_map(t, large), np.array(ctx.dirs, np.int64), _marks(n, ctx.occ),
+        _marks(n, ctx.adj), _marks(n, ctx.arc), ctx.start, budget, t.pw, large,
+        large and t.has_elev)
+    count(GEOMETRY, len(order))  # search nodes visited
+    return _CompiledVaultTable(ctx, best, prev, chosen, found)
+
+
+def _vault_search_py(ctx: _Ctx, budget: int) -> _VaultTable:
+    """:func:`_vault_search` in pure Python."""
     t = ctx.t
     cost = t.cost
     cls = t.cls
@@ -886,6 +943,49 @@ class _VaultTable(_IndexedTable):
 
     def _found_order(self) -> list[int]:
         return list(self._chosen)
+
+
+class _CompiledVaultTable(_IndexedTable):
+    """The ends of the compiled Vault search (:func:`_kernels.vault_search`, nodes numbered as
+    :data:`_kernels.VAULT_STATES` says); each end's path is read back along the search's links
+    only when its plan is asked for."""
+
+    __slots__ = ("_best", "_chosen", "_ctx", "_found", "_prev")
+
+    def __init__(self, ctx: _Ctx, best: np.ndarray, prev: np.ndarray, chosen: np.ndarray,
+                 found: np.ndarray) -> None:
+        super().__init__(ctx.t, ctx.start, sorted(found.tolist()))
+        self._ctx = ctx
+        self._best = best
+        self._prev = prev
+        self._chosen = chosen
+        self._found = found
+
+    def _plan_at(self, i: int, with_path: bool = True) -> MovePlan:
+        # The path is always built: it names the vaulted square.
+        ctx = self._ctx
+        prev = self._prev
+        pw = self._t.pw
+        node = int(self._chosen[i])
+        snode = ctx.start * _kernels.VAULT_STATES
+        steps: list[int] = []
+        n = node
+        while n != snode:
+            steps.append(n)
+            n = int(prev[n])
+        steps.reverse()
+        path = []
+        vaulted: Square | None = None
+        for n in steps:
+            j, v = divmod(n, _kernels.VAULT_STATES)
+            path.append(ctx.square(j))
+            if v >= 2 and vaulted is None:
+                vaulted = ctx.square(j + (0, 1, pw, pw + 1)[v - 2])
+        return MovePlan(ctx.square(i), int(self._best[node]), tuple(path), vaulted)
+
+    def _found_order(self) -> list[int]:
+        found: list[int] = self._found.tolist()
+        return found
 
 
 def _vault_destinations(ctx: _Ctx, budget: int) -> dict[Square, MovePlan]:

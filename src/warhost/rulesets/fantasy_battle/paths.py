@@ -244,8 +244,7 @@ def cheapest_paths(
         return {}
     ctx = movement._Ctx(state, unit, budget)
     if through_units:
-        ctx.occ = set()
-        ctx.occ_at = {}
+        ctx.occ = set()  # (its occ_at, read from occ when first asked for, is empty too)
     if through_arcs:
         ctx.arc = set()
     if vault:

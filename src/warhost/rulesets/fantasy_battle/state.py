@@ -32,6 +32,10 @@ FACING_NAMES = {v: k for k, v in FACINGS.items()}
 # kept with one version is never taken for another state's.
 _TABLE_VERSIONS = itertools.count(1)
 
+AbilityMemos = tuple[dict[tuple[Any, ...], list[Any]],
+                     dict[tuple[Any, ...], tuple[int, int, int, int]], frozenset[str]]
+"""The dicts of :meth:`FBState.ability_memos`."""
+
 ON_MAP = "active"
 DEFEATED = "defeated"
 IN_POOL = "pool"
@@ -204,6 +208,12 @@ class FBState:
         self.table_version = next(_TABLE_VERSIONS)
         # The groups still to activate, while a round is played (see :class:`Readiness`).
         self.readiness: Readiness | None = None
+        # Answers that read only the units asked about and the places of the units whose
+        # abilities reach allies (see ability_memos), per those places.
+        self._memos: AbilityMemos | None = None
+        self._memos_by_place: dict[tuple[Any, ...], AbilityMemos] = {}
+        # combat.modifier_values' part that reads only the two units, by their fields.
+        self.pair_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
     def unit_order(self) -> dict[str, int]:
         """Each unit's position in the army lists (the order results are reported in)."""
@@ -220,6 +230,30 @@ class FBState:
             cached = (len(self.units), [u for u in self.units.values() if u.abilities])
             self._holders = cached
         return cached[1]
+
+    def ability_memos(self) -> AbilityMemos:
+        """Two dicts for answers that read only the unit asked about (by its own fields) and
+        the abilities reaching it: combat.abilities_affecting's and combat.ability_bonuses';
+        and the sides that have units whose abilities reach allies. They belong to the present places (anchor, status, size) of
+        the units whose abilities reach allies: when one of those moves or changes, other
+        dicts are handed out, and the old ones again when they are back where they were (the
+        AI puts units somewhere for a look and back)."""
+        memos = self._memos
+        if memos is None:
+            cached: tuple[int, list[Unit]] | None = getattr(self, "_reaching", None)
+            if cached is None or cached[0] != len(self.units):
+                cached = (len(self.units), [u for u in self.ability_holders()
+                                            if any(a.affects != "self" for a in u.abilities)])
+                self._reaching = cached
+            place = tuple([(u.anchor, u.status, u.size) for u in cached[1]])
+            by_place = self._memos_by_place
+            memos = by_place.get(place)
+            if memos is None:
+                if len(by_place) >= 32:
+                    del by_place[next(iter(by_place))]
+                memos = by_place[place] = ({}, {}, frozenset(u.side for u in cached[1]))
+            self._memos = memos
+        return memos
 
     # --- the unit table ----------------------------------------------------------------
     def unit_table(self) -> np.ndarray:
@@ -278,6 +312,8 @@ class FBState:
     def sync(self, unit: Unit) -> None:
         """Write the unit's row of the unit table again (after any change of its anchor, status,
         size, type, class or facing)."""
+        if unit.abilities:
+            self._memos = None  # (see ability_memos)
         table = self._table
         if table is not None:
             self._write_row(table, unit)
@@ -327,6 +363,8 @@ class FBState:
         occupied = self.occupied
         uid = unit.id
         old = unit.anchor
+        if unit.abilities:
+            self._memos = None  # (see ability_memos)
         on_map = unit.status == ON_MAP
         # A 1x1 space is its anchor: no footprint to build (the AI moves units to and fro).
         single = unit.size == 1
@@ -549,9 +587,7 @@ class Readiness:
 
     def ready(self, side: str) -> list[str]:
         """The ready groups of ``side``, in order."""
-        groups = self.groups[side]
-        flags = self.sets[side]
-        return [gid for i, gid in enumerate(groups) if i in flags]
+        return self.sets[side].select(self.groups[side])
 
     def activated(self, side: str, gid: str) -> None:
         """Group ``gid`` has been activated: no longer ready."""
