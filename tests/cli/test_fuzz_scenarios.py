@@ -36,6 +36,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 BASES = {
     "fantasy-battle": EXAMPLES / "fantasy-battle" / "skirmish.yaml",
     "dnd5e-tactics": EXAMPLES / "dnd5e-tactics" / "forest-ambush.yaml",
+    "warband": EXAMPLES / "warband" / "hero-skirmish.yaml",
 }
 
 Path_ = tuple[str | int, ...]
