@@ -4,7 +4,7 @@ A cast order reads ``cast SPELL TARGET LEVEL``: SPELL is the spell's name with s
 into ``_``; TARGET a character id, ``X,Y`` (a point or aim square) or ``self``; LEVEL ``base``,
 ``surge`` (Surge level with its Surge Effect) or ``surge-plain`` (Surge level, effect unused,
 WB-MAGIC-11). One cast runs: declaration (and its costs), the Magic test, the Dispel window,
-then the effects. See docs/rulings/warband-magic.md for the choices made beyond the catalog.
+then the effects. See docs/rulings/warband.md (Further rulings) for the choices beyond the catalog.
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def flee(state: WarbandState, battle: Battle, char: Character, provoke: bool = T
     """The flight move: up to twice Agility to the reachable squares farthest from the
     nearest visible enemy; the commander picks among equals (WB-MORALE-04, WB-AMB-47).
     Enemies equally near all count as the threat: a square's distance is to the closest of
-    them (warband-turn rulings)."""
+    them (docs/rulings/warband.md, T11)."""
     if not char.on_map or char.square is None or char.condition != "standing":
         return
     threats = [t.square for t in nearest_visible_enemies(state, char) if t.square is not None]

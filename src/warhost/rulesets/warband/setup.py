@@ -171,7 +171,7 @@ def deploy(state: WarbandState, battle: Battle) -> None:
     group of sides (:func:`deploy_groups`) chooses blind: a side is offered squares that
     do not depend on the other sides' unrevealed choices, and nothing is placed until the
     whole group has chosen (WB-AMB-07). A square chosen by two sides goes to the side listed
-    first; the other re-places that character after the reveal (warband-turn rulings)."""
+    first; the other re-places that character after the reveal (docs/rulings/warband.md, T2)."""
     for char in state.chars.values():
         spec_at = _spec(state, char.id).at
         if spec_at is not None:
