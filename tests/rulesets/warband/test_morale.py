@@ -137,7 +137,8 @@ def test_later_flights_replace_the_movement_action_and_provoke() -> None:
     battle = make_battle(state, [10])  # the Attack of Opportunity misses
     asked = record(battle)
     game.movement_phase(state, battle)
-    assert [d.kind for d in asked if d.side == "A"] == ["flee"]  # no movement action
+    # no movement action; a new facing after the flight (WB-AMB-05)
+    assert [d.kind for d in asked if d.side == "A"] == ["flee", "facing"]
     assert kinds(battle, {"opportunity", "attack", "move"}) == ["opportunity", "attack", "move"]
     assert state.chars["r"].moved and state.chars["r"].square != (5, 5)
 

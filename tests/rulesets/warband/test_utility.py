@@ -99,14 +99,14 @@ def test_utility_items_are_used_in_the_utility_phase_only_and_not_used_up() -> N
     state = make_state([char("a", (1, 1), "A", items=[item], resolve=5),
                         char("b", (9, 9), "B")])
     a = state.chars["a"]
-    assert "use-utility war-horn a" in texts(utility.utility_options(state, a))
+    assert "use-utility war_horn a" in texts(utility.utility_options(state, a))
     options, _ = movement.movement_choices(state, a)
     assert not {"use", "use-utility"} & kinds(options)
-    run(state, orders={"A": ["use-utility war-horn a", "done"]})
+    run(state, orders={"A": ["use-utility war_horn a", "done"]})
     assert a.score("resolve") == 7
     assert "use-utility" not in kinds(utility.utility_options(state, a))  # once a turn
     a.reset_turn()
-    assert "use-utility war-horn a" in texts(utility.utility_options(state, a))
+    assert "use-utility war_horn a" in texts(utility.utility_options(state, a))
 
 
 # ---------------------------------------------------------------------------------- Brace
@@ -328,8 +328,8 @@ def test_swap_takes_armour_off_and_never_puts_it_on() -> None:
                         char("b", (9, 9), "B")])
     a = state.chars["a"]
     swaps = [o for o in utility.utility_options(state, a) if o.kind == "swap"]
-    assert texts(swaps) == ["swap helm", "swap chain-mail", "swap helm chain-mail"]
-    battle = run(state, orders={"A": ["swap chain-mail", "done"]})
+    assert texts(swaps) == ["swap helm", "swap chain_mail", "swap helm chain_mail"]
+    battle = run(state, orders={"A": ["swap chain_mail", "done"]})
     assert a.score("armour") == 1 and [p.name for p in a.armour] == ["helm"]
     assert events(battle, "swap")[0]["removed"] == ["chain mail"]
     a.reset_turn()

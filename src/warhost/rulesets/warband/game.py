@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Sequence
+from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Acceptor
@@ -120,6 +119,8 @@ def ranged_phase(state: WarbandState, battle: Battle) -> None:
             magic.cast_order(state, battle, char, order)
         elif order != NONE:
             combat.take_ranged(state, battle, char, order)
+            if order.kind in ("shoot", "volley"):
+                split_attacks(state, battle, char, "ranged", str(order.args[0]))
 
 
 def melee_order(state: WarbandState) -> list[Character]:
@@ -146,6 +147,36 @@ def melee_phase(state: WarbandState, battle: Battle) -> None:
             magic.cast_order(state, battle, char, order)
         elif order != NONE:
             combat.take_melee(state, battle, char, order)
+            split_attacks(state, battle, char, "melee", str(order.args[0]))
+
+
+def split_attacks(state: WarbandState, battle: Battle, char: Character, phase: str,
+                  first: str) -> None:
+    """With ``split_attacks_between_targets`` (WB-AMB-26), a character with Attacks left
+    after its Shoot or Melee Attack may turn them on other targets, one more target at a
+    time (decision ``ranged_more`` / ``melee_more``)."""
+    if not state.options.split_attacks_between_targets:
+        return
+    struck = {first}
+    while char.attacks_left > 0 and combat.can_fight(char):
+        if phase == "melee":
+            found = combat.melee_options(state, char)
+        else:
+            found = [o for o in combat.ranged_options(state, char)
+                     if o.kind in ("shoot", "volley")]
+        options = [o for o in found if str(o.args[0]) not in struck]
+        if not options:
+            return
+        order = ask_lazy(battle, char.side, f"{phase}_more", [NONE, *options],
+                         f"{char.label}: {char.attacks_left} Attacks left; another target?",
+                         char.id)
+        if order == NONE:
+            return
+        struck.add(str(order.args[0]))
+        if phase == "melee":
+            combat.take_melee(state, battle, char, order)
+        else:
+            combat.take_ranged(state, battle, char, order)
 
 
 def aftermath(state: WarbandState, battle: Battle) -> None:

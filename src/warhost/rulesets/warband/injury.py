@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from warhost.core.battle import Battle
-from warhost.geometry.grid import Square
+from warhost.geometry.grid import DIRECTIONS8, Square
 from warhost.geometry.grid import edge_drops as grid_edge_drops
 from warhost.rulesets.warband.checks import take_test
 from warhost.rulesets.warband.state import (
@@ -159,8 +159,19 @@ def fall(state: WarbandState, battle: Battle, char: Character, to: Square, heigh
 
 
 def edge_drops(state: WarbandState, sq: Square) -> list[Square]:
-    """Free passable neighbours 2 or more lower, lowest first (WB-AMB-20)."""
-    return grid_edge_drops(state.grid, sq, lambda n: state.passable(n) and n not in state.at)
+    """Where a character on ``sq`` would fall: free passable neighbours 2 or more lower,
+    lowest first (WB-AMB-20); on a square the map marks as an edge, any lower neighbour."""
+    def free(n: Square) -> bool:
+        return state.passable(n) and n not in state.at
+
+    drops = grid_edge_drops(state.grid, sq, free)
+    if drops or sq not in state.edges:
+        return drops
+    here = state.level(sq)
+    x, y = sq
+    lower = [n for n in ((x + dx, y + dy) for dx, dy in DIRECTIONS8)
+             if free(n) and state.level(n) < here]
+    return sorted(lower, key=lambda n: (state.level(n), n))
 
 
 def edge_test(state: WarbandState, battle: Battle, char: Character) -> None:

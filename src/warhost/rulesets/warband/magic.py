@@ -497,7 +497,8 @@ def teleport(state: WarbandState, battle: Battle, char: Character, spell: Spell,
         return
     state.place(char, to)
     battle.emit("teleport", who=char.id, spell=spell.name, start=list(here), to=list(to))
-    movement.choose_facing(state, battle, char)
+    if state.options.facing_change == "after_any_move":  # WB-AMB-05
+        movement.choose_facing(state, battle, char)
 
 
 # --------------------------------------------------------------------------------- vortices

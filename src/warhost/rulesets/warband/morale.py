@@ -10,7 +10,7 @@ from warhost.geometry.grid import Square, chebyshev
 from warhost.rulesets.warband.checks import Mod, take_test
 from warhost.rulesets.warband.combat import can_see, in_rear
 from warhost.rulesets.warband.injury import note_trigger
-from warhost.rulesets.warband.movement import destinations, opportunity
+from warhost.rulesets.warband.movement import choose_facing, destinations, opportunity
 from warhost.rulesets.warband.state import FLED, STUNNED, Character, WarbandState
 
 
@@ -136,6 +136,8 @@ def flee(state: WarbandState, battle: Battle, char: Character, provoke: bool = T
         char.condition = FLED
         state.remove(char)
         battle.emit("fled", who=char.id)
+    elif state.options.facing_change == "after_any_move":
+        choose_facing(state, battle, char)  # WB-AMB-05: a Rout move is a move too
 
 
 def _on_edge(state: WarbandState, sq: Square) -> bool:

@@ -144,6 +144,7 @@ def charge_targets(state: WarbandState, char: Character) -> list[tuple[Character
     """Enemies ``char`` may Charge, with the path, nearest first."""
     assert char.square is not None
     reach = move_budget(char) + 1
+    magic_blade = any(w.magic for w in char.melee_weapons(state.options.unarmed_attacks))
     out = []
     x, y = char.square
     for dy in range(-reach, reach + 1):
@@ -152,8 +153,10 @@ def charge_targets(state: WarbandState, char: Character) -> list[tuple[Character
             if cid is None:
                 continue
             other = state.chars[cid]
-            if other.side == char.side or not other.on_map or "ethereal" in other.traits:
+            if other.side == char.side or not other.on_map:
                 continue
+            if "ethereal" in other.traits and not magic_blade:
+                continue  # WB-AMB-38: only a Magic weapon can strike it
             path = charge_path(state, char, other)
             if path is not None:
                 out.append((other, path))

@@ -30,6 +30,7 @@ from warhost.rulesets.warband.state import (
     Character,
     TempModifier,
     WarbandState,
+    order_word,
 )
 
 DONE = Order("done")
@@ -38,11 +39,6 @@ ENCOURAGE = Order("encourage")
 RALLY = Order("rally")
 SPELL = "spell"
 """The key in ``utility_done`` of the one Utility Spell a phase allows (WB-UTIL-22)."""
-
-
-def token(name: str) -> str:
-    """An item or armour name as one order word (spaces become ``-``)."""
-    return "-".join(name.split())
 
 
 # ------------------------------------------------------------------------------- the phase
@@ -267,7 +263,7 @@ def rally(state: WarbandState, battle: Battle, char: Character) -> None:
 def swap_options(char: Character) -> list[Order]:
     """``swap`` orders: every set of worn armour pieces to take off, smallest sets first
     (WB-UTIL-20, WB-ASK-09). Armour is never put on."""
-    names = [token(a.name) for a in char.armour]
+    names = [order_word(a.name) for a in char.armour]
     options: list[Order] = []
     for size in range(1, len(names) + 1):
         options.extend(Order.of("swap", *combo) for combo in combinations(names, size))
@@ -279,7 +275,7 @@ def swap(battle: Battle, char: Character, pieces: list[str]) -> None:
     battle (a change to the base score, since nothing puts armour back on)."""
     removed = []
     for name in pieces:
-        piece = next(a for a in char.armour if token(a.name) == name)
+        piece = next(a for a in char.armour if order_word(a.name) == name)
         char.armour.remove(piece)
         char.base["armour"] = max(0, char.base["armour"] - piece.value)
         removed.append(piece.name)
@@ -308,7 +304,7 @@ def item_options(state: WarbandState, char: Character, kind: str, verb: str) -> 
     seen: set[str] = set()
     options: list[Order] = []
     for item in items:
-        name = token(item.name)
+        name = order_word(item.name)
         if name in seen:
             continue
         seen.add(name)
@@ -321,7 +317,7 @@ def use_item(state: WarbandState, battle: Battle, char: Character, name: str, ta
     """Use an item on ``target_id``: heal Wounds up to the maximum, and/or a timed score
     change; a Consumable loses one use (WB-UTIL-05, WB-UTIL-21, WB-AMB-10)."""
     kind = "consumable" if verb == "use" else "utility"
-    item = next(i for i in usable_items(char, kind) if token(i.name) == name)
+    item = next(i for i in usable_items(char, kind) if order_word(i.name) == name)
     target = state.chars[target_id]
     if kind == "consumable":
         char.uses[item.name] -= 1
