@@ -219,15 +219,18 @@ class WarbandAI(Commander):
 
     def _square_value(self, state: WarbandState, char: Character, sq: Square, kind: str,
                       field: EnemyField, shooter: bool, careful: bool) -> float:
-        """How good it is to end the move on ``sq`` (``kind``: stay, move or sprint)."""
-        foes = self._foes_at(state, char, sq)
+        """How good it is to end the move on ``sq`` (``kind``: stay, move or sprint).
+
+        Only squares the phase's field puts within 2 of an enemy are searched for Engaged
+        enemies: the rest of the squares cost three look-ups each."""
+        d = min(field.distance(sq), 60)
+        foes = self._foes_at(state, char, sq) if d <= 2 or kind == "stay" else []
         if foes:
             if shooter and kind != "stay":
                 return -1.5
             return self._fight_value(state, char, sq, foes, careful,
                                      can_strike=kind != "sprint")
-        d = min(field.distance(sq), 60)
-        level = state.level(sq)
+        level = field.level(sq)
         cover = sq in state.cover
         if shooter:
             reach = max((w.range or 0) for w in char.ranged_weapons())

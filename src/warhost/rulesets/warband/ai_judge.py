@@ -124,6 +124,7 @@ class EnemyField:
         height = grid.height
         self.dist = [FAR] * (width * height)
         self.source: list[Square | None] = [None] * (width * height)
+        self.levels = [grid.level((x, y)) for y in range(height) for x in range(width)]
         queue: deque[Square] = deque()
         for sq, cid in state.at.items():
             other = state.chars[cid]
@@ -144,11 +145,15 @@ class EnemyField:
                         self.dist[j] = d
                         self.source[j] = self.source[i]
                         queue.append((x, y))
-        metering.count(GEOMETRY, width * height)
+        metering.count(GEOMETRY, 2 * width * height)
 
     def distance(self, sq: Square) -> int:
         """Squares to the nearest enemy (as it stood when the field was built)."""
         return self.dist[sq[1] * self.width + sq[0]]
+
+    def level(self, sq: Square) -> int:
+        """Elevation of a square (read once per phase: the map does not change)."""
+        return self.levels[sq[1] * self.width + sq[0]]
 
     def nearest(self, sq: Square) -> Square | None:
         """The square of the nearest enemy."""
