@@ -173,7 +173,7 @@ class WarbandAI(Commander):
         blows = max(1, char.attacks_left)
         attack = max(kill_value(foe, blows * self._best_blow(state, char, at, foe))
                      for foe in foes)
-        return 1.0 + attack - danger
+        return (0.3 if careful else 1.0) + attack - danger
 
     # -- movement -------------------------------------------------------------------------------
 
@@ -287,7 +287,7 @@ class WarbandAI(Commander):
         foes = self._foes_at(state, char, end)
         danger = sum(self._threat(state, foe, char, end, careful) for foe in foes)
         first = 0.3 if not target.braced else 0.0  # chargers strike first (WB-MELEE-02)
-        return 1.0 + first + attack - 0.8 * danger
+        return (0.3 if careful else 1.0) + first + attack - 0.8 * danger
 
     # -- ranged and melee ---------------------------------------------------------------------
 
