@@ -314,7 +314,8 @@ def test_fate_is_burnt_and_utility_ends_with_done_unless_an_item_heals() -> None
 
 def _row_state(n: int) -> WarbandState:
     """Two facing rows of ``n`` a side on a map that grows with ``n``."""
-    chars = [char(f"a{i}", (2 * i, 1), "A") for i in range(n)]
+    chars = [char(f"a{i}", (2 * i, 1), "A", ranged=6, melee=4, weapons=[SWORD, BOW])
+             for i in range(n)]
     chars += [char(f"b{i}", (2 * i, 12), "B", facing="S") for i in range(n)]
     return make_state(chars, width=2 * n, height=14)
 
@@ -331,7 +332,9 @@ def _decision_cost(n: int) -> int:
 
 
 def test_a_movement_decision_costs_the_same_in_a_bigger_army() -> None:
-    assert _decision_cost(12) == _decision_cost(48)
+    small, big = _decision_cost(12), _decision_cost(48)
+    assert small > 0  # the shooter's sight checks are counted
+    assert small == big
 
 
 def test_the_enemy_field_is_built_once_per_phase() -> None:
