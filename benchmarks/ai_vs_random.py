@@ -99,11 +99,14 @@ def main() -> None:
             label = f"{name}/{path.stem}"
             rows.append((label, wins, draws, losses, wins / total, low, high,
                          time.perf_counter() - start))
+            print(f"{label}: AI {wins} wins, {draws} draws, {losses} losses of {total}; "
+                  f"random sides' wins {dict(random_wins)}", flush=True)
             if len(sides) > 2:
                 multi.append((label, wins / total,
                               {s: (random_wins[s], random_games[s]) for s in sides}))
     if pool is not None:
         pool.shutdown()
+    print()
     print(f"{'example':<36} {'AI wins':>8} {'draws':>6} {'losses':>7} {'win %':>7} "
           f"{'95% interval':>15} {'seconds':>8}")
     for label, w, d, lo, rate, a, b, secs in rows:
