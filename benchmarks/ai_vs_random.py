@@ -1,7 +1,7 @@
 """How often the AI commander beats the random one, per example, with sides rotated.
 
 Run: .venv/bin/python benchmarks/ai_vs_random.py [-n 1000] [--ruleset NAME] [--example STEM]
-                                                 [--jobs J]
+                                                 [--jobs J] [--first-seed S]
 For each example the AI takes each side in turn, every other side random, for n seeded battles
 each. Two sides: prints AI wins, draws and losses with the AI's win rate and its 95% Wilson
 interval. Three or more sides: also prints how often each random side won (pooled over the
@@ -44,10 +44,11 @@ def play_block(path: str, ai_side: str, seeds: range) -> list[str | None]:
     return [run_battle(scenario, seed, commanders, record=False).winner for seed in seeds]
 
 
-def blocks(n: int, jobs: int) -> list[range]:
-    """The seeds 0..n-1 cut into about 4 pieces per process."""
+def blocks(n: int, jobs: int, first: int = 0) -> list[range]:
+    """The seeds first..first+n-1 cut into about 4 pieces per process."""
     size = max(1, -(-n // max(1, 4 * jobs)))
-    return [range(a, min(n, a + size)) for a in range(0, n, size)]
+    end = first + n
+    return [range(a, min(end, a + size)) for a in range(first, end, size)]
 
 
 def main() -> None:
@@ -56,6 +57,8 @@ def main() -> None:
     parser.add_argument("--ruleset", default=None)
     parser.add_argument("--example", action="append", help="only these examples (file stems)")
     parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="seeds first-seed .. first-seed + n - 1 (to add to a run)")
     args = parser.parse_args()
     rows = []
     multi = []
@@ -75,7 +78,7 @@ def main() -> None:
             with Progress(transient=True) as progress:
                 task = progress.add_task(f"{name}/{path.stem}", total=len(sides) * args.n)
                 for ai_side in sides:
-                    parts = blocks(args.n, args.jobs)
+                    parts = blocks(args.n, args.jobs, args.first_seed)
                     if pool is not None:
                         results = pool.map(play_block, [str(path)] * len(parts),
                                            [ai_side] * len(parts), parts)
