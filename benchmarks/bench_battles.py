@@ -1,6 +1,7 @@
 """Battles per second for each example.
 
 Run: .venv/bin/python benchmarks/bench_battles.py [--battles N] [--examples skirmish]
+                                                  [--ruleset warband]
                                                   [--cpu] [--repeat R]
 (How cost grows with the army: benchmarks/bench_scale.py.)
 Prints figures only; nothing here asserts a time.
@@ -55,6 +56,7 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=50)
     parser.add_argument("--kinds", default="random,ai")
     parser.add_argument("--examples", default="", help="only examples whose name contains this")
+    parser.add_argument("--ruleset", default=None, help="only this ruleset's examples")
     parser.add_argument("--cpu", action="store_true",
                         help="battles per CPU second of this process instead of wall time")
     parser.add_argument("--repeat", type=int, default=1,
@@ -65,6 +67,8 @@ def main() -> None:
     heads = "battles/s" if args.repeat == 1 else f"{'first':>10} {'median':>10} {'best':>10}"
     print(f"{'example':<40} {'commanders':<10} {heads:>10} {'rounds':>7}")
     for name, ruleset in all_rulesets().items() if args.battles else ():
+        if args.ruleset and name != args.ruleset:
+            continue
         for path in ruleset.examples():
             if args.examples not in path.stem:
                 continue
