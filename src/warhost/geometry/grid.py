@@ -89,6 +89,7 @@ __all__ = [
     "line_squares",
     "path_back",
     "reachable",
+    "ring",
     "ring_arc",
     "segment_touches_square",
     "sight_line",
@@ -126,6 +127,21 @@ def chebyshev(a: Square, b: Square) -> int:
         dy = -dy
     # Conditional expressions instead of max(): several times faster on this hot path.
     return dx if dx > dy else dy  # noqa: FURB136
+
+
+def ring(sq: Square, r: int) -> list[Square]:
+    """The squares at Chebyshev distance exactly ``r`` from ``sq`` (8r of them; ``[sq]`` for
+    0), row by row from the lowest y, each row by x: searching outward ring by ring finds the
+    nearest things without looking at anything farther."""
+    if r <= 0:
+        return [sq]
+    x, y = sq
+    out = [(x + dx, y - r) for dx in range(-r, r + 1)]
+    for dy in range(-r + 1, r):
+        out.append((x - r, y + dy))
+        out.append((x + r, y + dy))
+    out.extend((x + dx, y + r) for dx in range(-r, r + 1))
+    return out
 
 
 def space_distance(a: Collection[Square], b: Collection[Square]) -> int:

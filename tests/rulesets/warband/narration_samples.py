@@ -77,9 +77,8 @@ MAGIC_EVENTS: list[dict[str, Any]] = [
 UTILITY_EVENTS: list[dict[str, Any]] = [
     {"type": "brace", "who": "a"},
     {"type": "disengage", "who": "a", "start": [5, 5], "to": [4, 4]},
-    {"type": "encourage", "who": "a", "passed": True, "bonus": 2, "allies": ["b"]},
-    {"type": "encourage", "who": "a", "passed": True, "bonus": 1, "allies": []},
-    {"type": "encourage", "who": "a", "passed": False, "bonus": 0, "allies": []},
+    {"type": "encourage", "who": "a", "passed": True, "bonus": 2},
+    {"type": "encourage", "who": "a", "passed": False, "bonus": 0},
     {"type": "rally", "who": "a", "passed": True},
     {"type": "rally", "who": "a", "passed": False},
     {"type": "rotate", "who": "a", "facing": "SW"},

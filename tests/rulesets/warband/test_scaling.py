@@ -14,7 +14,7 @@ from warhost.core.registry import get_ruleset
 from warhost.core.scenario import scenario_from_data
 
 SIZES = (50, 200)
-"""Characters a side: rows of 40 facing each other, so both sizes fill more than one row."""
+"""Characters a side, in two rows a side on a field that grows in width."""
 TURNS = 4
 """Enough for the lines to meet, so melee, morale and routs are counted too."""
 

@@ -221,9 +221,9 @@ def test_encourage_gives_allies_in_sight_or_hearing_one_plus_a_third_of_the_dos(
     state = encourage_state()
     # Resolve 6, die 2: DoS 4, bonus 1 + 1 = 2
     battle = run(state, [2], {"A": ["encourage", "done"]})
-    bonus = {c.id: c.encourage_bonus for c in state.chars.values()}
+    bonus = {c.id: utility.encouragement(state, c) for c in state.chars.values()}
     assert bonus == {"e": 0, "near": 2, "seen": 2, "hidden": 0, "foe": 0}
-    assert events(battle, "encourage")[0]["allies"] == ["near", "seen"]
+    assert events(battle, "encourage")[0]["bonus"] == 2
     # the bonus counts in Morale tests: Resolve 6 + 2, die 8 passes
     check = make_battle(state, [8, 8])
     assert morale.morale_test(state, check, state.chars["near"], "morale")
@@ -234,7 +234,7 @@ def test_encourage_gives_allies_in_sight_or_hearing_one_plus_a_third_of_the_dos(
 def test_a_failed_encourage_gives_nothing() -> None:
     state = encourage_state()
     battle = run(state, [7], {"A": ["encourage", "done"]})
-    assert all(c.encourage_bonus == 0 for c in state.chars.values())
+    assert all(utility.encouragement(state, c) == 0 for c in state.chars.values())
     assert events(battle, "encourage")[0]["passed"] is False
 
 
@@ -246,9 +246,9 @@ def test_only_the_highest_encourage_bonus_counts() -> None:
     state.order = ["big", "small", "x", "foe"]
     # big: Resolve 9, die 1, DoS 8 -> +3; small: Resolve 6, die 5, DoS 1 -> +1
     run(state, [1, 5], {"A": ["encourage", "done", "encourage", "done"]})
-    assert state.chars["x"].encourage_bonus == 3
-    assert state.chars["big"].encourage_bonus == 1  # small's bonus reaches big
-    assert state.chars["small"].encourage_bonus == 3
+    assert utility.encouragement(state, state.chars["x"]) == 3
+    assert utility.encouragement(state, state.chars["big"]) == 1  # small's bonus reaches big
+    assert utility.encouragement(state, state.chars["small"]) == 3
 
 
 # ---------------------------------------------------------------------------------- Rally

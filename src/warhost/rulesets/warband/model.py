@@ -8,8 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from warhost.core.bounds import Rounds, Whole
 
-MAP_MAX = 200
-"""The widest and tallest map, in squares."""
+MAP_MAX = 1000
+"""The widest and tallest map, in squares (see :data:`MAP_AREA_MAX` for both at once)."""
+
+MAP_AREA_MAX = 250_000
+"""The most squares a map may have (a 500 x 500 map, or a 1,000 x 250 field)."""
 
 CHARACTERS_MAX = 2000
 """The most characters one side may field."""

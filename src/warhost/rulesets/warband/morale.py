@@ -6,7 +6,7 @@ from warhost.core import metering
 from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY
 from warhost.core.orders import Order
-from warhost.geometry.grid import Square, chebyshev
+from warhost.geometry.grid import Square, chebyshev, ring
 from warhost.rulesets.warband.checks import Mod, take_test
 from warhost.rulesets.warband.combat import can_see, in_rear
 from warhost.rulesets.warband.injury import note_trigger
@@ -56,7 +56,10 @@ def morale_tests(state: WarbandState, battle: Battle) -> None:
 
 def morale_test(state: WarbandState, battle: Battle, char: Character, why: str) -> bool:
     """A Resolve test with the Encourage bonus (WB-MORALE-01, WB-UTIL-13)."""
-    mods = [Mod("encouraged", char.encourage_bonus, "WB-UTIL-13")] if char.encourage_bonus else []
+    from warhost.rulesets.warband.utility import encouragement
+
+    bonus = encouragement(state, char)
+    mods = [Mod("encouraged", bonus, "WB-UTIL-13")] if bonus else []
     return take_test(state, battle, char, "resolve", why, mods).passed
 
 
@@ -78,20 +81,22 @@ def rout(state: WarbandState, battle: Battle, char: Character) -> None:
 def nearest_visible_enemies(state: WarbandState, char: Character) -> list[Character]:
     """The enemies ``char`` can see at the least distance (several when equally near)."""
     assert char.square is not None
-    best: int | None = None
-    found: list[Character] = []
-    for other in state.chars.values():
-        if other.side == char.side or not other.on_map or other.square is None:
-            continue
-        d = chebyshev(char.square, other.square)
-        if best is not None and d > best:
-            continue
-        if can_see(state, char.square, other.square):
-            if best is None or d < best:
-                best, found = d, []
-            found.append(other)
-    metering.count(GEOMETRY, len(state.chars))
-    return found
+    at = state.at
+    for r in range(1, max(state.grid.width, state.grid.height)):
+        squares = ring(char.square, r)
+        metering.count(GEOMETRY, len(squares))
+        found = [state.chars[at[sq]] for sq in squares if sq in at]
+        found = [o for o in found if o.side != char.side and o.on_map
+                 and can_see(state, char.square, sq_of(o))]
+        if found:
+            return sorted(found, key=lambda o: o.id)
+    return []
+
+
+def sq_of(char: Character) -> Square:
+    """The square of a character on the map."""
+    assert char.square is not None
+    return char.square
 
 
 def flee(state: WarbandState, battle: Battle, char: Character, provoke: bool = True) -> None:

@@ -223,7 +223,8 @@ class WarbandState:
         return self._owners
     # (turn, side) -> Encourage bonus -> ids of that side's characters holding that bonus;
     # kept by utility.encourage so a shout visits only the allies it can still improve.
-    encourage_pool: dict[tuple[int, str], dict[int, set[str]]] = field(default_factory=dict)
+    encouragers: dict[tuple[int, str], list[tuple[int, str, Square]]] = field(
+        default_factory=dict)  # (turn, side) -> (bonus, who, where) of each successful shout
 
     # -- occupancy --------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from warhost.core import metering
 from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, OPTIONS
 from warhost.core.orders import Order
-from warhost.geometry.grid import DIRECTIONS8, Square, chebyshev
+from warhost.geometry.grid import DIRECTIONS8, Square, chebyshev, ring
 from warhost.rulesets.warband import magic
 from warhost.rulesets.warband.checks import take_test
 from warhost.rulesets.warband.model import Item
@@ -184,49 +184,36 @@ def disengage(state: WarbandState, battle: Battle, char: Character, to: Square) 
 def encourage(state: WarbandState, battle: Battle, char: Character) -> None:
     """A Resolve test; on a pass every other ally that sees the encourager or is within
     hearing range gets +1 + floor(DoS / 3) on its Morale tests this turn, keeping only the
-    highest such bonus (WB-UTIL-12 to 14, WB-AMB-12)."""
+    highest such bonus (WB-UTIL-12 to 14, WB-AMB-12). Who hears or sees is worked out when an
+    ally makes a Morale test (:func:`encouragement`): a shout costs nothing until then."""
     result = take_test(state, battle, char, "resolve", "encourage")
     bonus = 1 + result.dos // 3 if result.passed else 0
-    reached = _spread(state, char, bonus) if result.passed else []
-    battle.emit("encourage", who=char.id, passed=result.passed, bonus=bonus, allies=reached)
+    if result.passed and char.square is not None:
+        key = (state.turn, char.side)
+        for old in [k for k in state.encouragers if k[0] != state.turn]:
+            del state.encouragers[old]
+        state.encouragers.setdefault(key, []).append((bonus, char.id, char.square))
+    battle.emit("encourage", who=char.id, passed=result.passed, bonus=bonus)
 
 
-def _spread(state: WarbandState, char: Character, bonus: int) -> list[str]:
-    """Give ``bonus`` to the allies the encourager reaches that hold less, and return them.
-
-    The side's characters are kept in buckets by the bonus they hold this turn, so a shout
-    looks only at allies it could still improve: on open ground the first shout of each
-    level reaches everyone and later ones look at nobody (the work stays linear in the army).
-    """
+def encouragement(state: WarbandState, char: Character) -> int:
+    """The Encourage bonus ``char`` has now: the highest among this turn's successful shouts
+    of its allies that it sees or hears, and any bonus given to it directly."""
+    best = char.encourage_bonus
+    shouts = state.encouragers.get((state.turn, char.side), [])
+    if not shouts or char.square is None or not char.on_map:
+        return best
     from warhost.rulesets.warband.combat import can_see
 
-    assert char.square is not None
-    key = (state.turn, char.side)
-    pool = state.encourage_pool
-    if key not in pool:
-        for old in [k for k in pool if k[0] != state.turn]:
-            del pool[old]
-        levels: dict[int, set[str]] = {}
-        for other in state.side_chars(char.side):
-            levels.setdefault(other.encourage_bonus, set()).add(other.id)
-        pool[key] = levels
-        metering.count(GEOMETRY, len(state.side_chars(char.side)))
-    levels = pool[key]
     hearing = state.options.encourage_hearing_range
-    reached: list[str] = []
-    for level in sorted(lv for lv in levels if lv < bonus):
-        for cid in sorted(levels[level]):
-            ally = state.chars[cid]
-            if ally is char or ally.square is None or not ally.on_map:
-                continue
-            metering.count(GEOMETRY)
-            if (chebyshev(ally.square, char.square) <= hearing
-                    or can_see(state, ally.square, char.square)):
-                levels[level].discard(cid)
-                levels.setdefault(bonus, set()).add(cid)
-                ally.encourage_bonus = bonus
-                reached.append(cid)
-    return sorted(reached)
+    for bonus, cid, square in sorted(shouts, key=lambda s: (-s[0], s[1])):
+        if bonus <= best:
+            break
+        metering.count(GEOMETRY)
+        if cid != char.id and (chebyshev(square, char.square) <= hearing
+                               or can_see(state, char.square, square)):
+            return bonus
+    return best
 
 
 def rally_allowed(state: WarbandState, char: Character) -> bool:
@@ -236,10 +223,9 @@ def rally_allowed(state: WarbandState, char: Character) -> bool:
     x, y = char.square
     at = state.at
     for r in range(1, max(state.grid.width, state.grid.height)):
-        ring = [(x + dx, y + dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
-                if max(abs(dx), abs(dy)) == r]
-        metering.count(GEOMETRY, len(ring))
-        near = [state.chars[at[sq]] for sq in ring if sq in at]
+        squares = ring((x, y), r)
+        metering.count(GEOMETRY, len(squares))
+        near = [state.chars[at[sq]] for sq in squares if sq in at]
         if near:
             return any(o.side == char.side for o in near)
     return True

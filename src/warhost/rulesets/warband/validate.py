@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 
 from warhost.core.errors import FieldPath, fail
-from warhost.rulesets.warband.model import CharacterSpec, WarbandScenario
+from warhost.rulesets.warband.model import MAP_AREA_MAX, CharacterSpec, WarbandScenario
 
 
 def check_scenario(model: WarbandScenario) -> None:
@@ -22,6 +22,9 @@ def check_scenario(model: WarbandScenario) -> None:
         fail(f"advantage names {model.advantage!r}, not one of the sides: {', '.join(names)}",
              "advantage")
     width, height = model.map.width, model.map.height
+    if width * height > MAP_AREA_MAX:
+        fail(f"a {width}x{height} map has {width * height:,} squares; at most "
+             f"{MAP_AREA_MAX:,}", "map")
     for k, f in enumerate(model.map.features):
         for key, sq in (("from", f.origin), ("to", f.to)):
             if sq is not None and not (sq[0] < width and sq[1] < height):

@@ -344,8 +344,8 @@ def _disengage(e: Event) -> str:
 def _encourage(e: Event) -> str:
     if not e["passed"]:
         return f"{e['who']} tries to encourage its allies, to no effect"
-    allies = ", ".join(e["allies"]) or "nobody"
-    return f"{e['who']} encourages its allies (+{e['bonus']} to Morale tests): {allies}"
+    return (f"{e['who']} encourages its allies: +{e['bonus']} to the Morale tests this turn "
+            "of every ally that sees or hears it")
 
 
 @_words("rally")
