@@ -55,7 +55,7 @@ class Checking(WarbandAI):
         return order
 
 
-@pytest.mark.parametrize("example", ["hero-skirmish", "high-ground-archers", "three-way"])
+@pytest.mark.parametrize("example", ["hero-skirmish", "hill-archers", "three-way"])
 def test_ai_answers_only_with_offered_orders_in_whole_battles(
         example: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from warhost.rulesets.warband import Warband
