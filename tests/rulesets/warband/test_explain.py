@@ -512,3 +512,14 @@ def test_a_bad_cast_in_a_live_mage_duel() -> None:
         "there is no spell 'arcane_blot'; did you mean arcane_bolt?",
     ]
     assert all(isinstance(r, Refusal) for r in seen)
+
+
+@pytest.mark.rule("WB-UTIL-07", "WB-MOVE-24")
+def test_a_braced_caster_cannot_teleport_and_a_sprinter_cannot_cast() -> None:
+    state = world([mage("m", (5, 5)), char("e", (5, 8), "B")])
+    state.chars["m"].braced = True
+    r = judge(state, "movement", "m", "cast stride self base")
+    assert str(r) == "m Braced this turn and cannot move (WB-UTIL-07)"
+    state.chars["m"].sprinted = True
+    r = judge(state, "ranged", "m", "cast bolt e base", [Order("none")])
+    assert str(r) == "m Sprinted this turn and may make no attacks (WB-MOVE-24)"

@@ -692,6 +692,9 @@ def _cast(state: WarbandState, char: Character, order: Order, phase: str) -> Ref
                        f"{char.surge_lock[1] if char.surge_lock else phase} Phase of turn "
                        f"{char.surge_lock[0] if char.surge_lock else state.turn}",
                        "WB-MAGIC-13")
+    if phase in ("ranged", "melee") and char.sprinted:
+        return Refusal(f"{char.label} Sprinted this turn and may make no attacks",
+                       "WB-MOVE-24")
     if phase in ("ranged", "melee") and char.attacks_left <= 0:
         return Refusal(f"{char.label} has no Attacks left this turn, and each "
                        f"{phase.title()} Spell uses one",
