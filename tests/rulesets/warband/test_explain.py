@@ -229,6 +229,8 @@ SPELLS: list[dict[str, Any]] = [
     {"name": "stride", "phase": "movement", "targets": "self", "effect": {"teleport": 2}},
     {"name": "lore", "phase": "non_combat", "targets": "self", "effect": {"heal": 1}},
     {"name": "gaze", "phase": "ranged", "range": 8, "attack": {"type": "direct", "strength": 4}},
+    {"name": "rain", "phase": "ranged", "range": 8,
+     "attack": {"type": "bombardment", "strength": 4}},
 ]
 
 
@@ -341,6 +343,11 @@ def test_unknown_unlearnt_wrong_phase_and_out_of_range_spells() -> None:
     assert str(r) == "b is 9 squares away; bolt reaches 8 (WB-SPELL-05)"
     r = judge(state, "ranged", "m", "cast bolt e")
     assert r.reason.startswith("cast needs a spell, a target and a level")
+    state.chars["m"].spells.append(state.spells["rain"])
+    r = judge(state, "ranged", "m", "cast rain e base", ranged_options(state, "m"))
+    assert str(r) == "rain is aimed at a square: cast rain X,Y LEVEL (open: 5,4) (WB-ASK-17)"
+    r = judge(state, "ranged", "m", "cast rain 5,10 base", ranged_options(state, "m"))
+    assert str(r) == "5,10 is 9 squares away; rain reaches 8 (WB-SPELL-05)"
     state.chars["m"].base["magic"] = 0
     r = judge(state, "ranged", "m", "cast bolt e base", [Order("none")])
     assert str(r) == "m has Magic 0: not a Mage (WB-MAGIC-04)"

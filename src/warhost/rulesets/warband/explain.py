@@ -744,6 +744,9 @@ def _spell_target(state: WarbandState, char: Character, spell: Spell, text: str
                            f"{reach}", "WB-SPELL-05")
         return Refusal(f"{spell.name} is aimed at an enemy's square within its range "
                        f"(open: {shown})")
+    if attack is not None and attack.type not in magic.CHARACTER_TYPES:
+        return Refusal(f"{spell.name} is aimed at a square: cast {magic.spell_key(spell)} X,Y "
+                       f"LEVEL (open: {shown})", "WB-ASK-17")
     target = _character(state, text)
     if isinstance(target, Refusal):
         return target
