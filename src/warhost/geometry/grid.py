@@ -70,7 +70,6 @@ __all__ = [
     "bresenham_ray",
     "burst_squares",
     "centre2",
-    "cheapest_costs",
     "chebyshev",
     "chebyshev3",
     "edge_drops",
@@ -589,46 +588,6 @@ def reachable(
     return result
 
 
-def cheapest_costs(
-    start: Square,
-    budget: int,
-    step_cost: Callable[[Square, Square], int | None],
-) -> tuple[dict[Square, int], dict[Square, Square]]:
-    """Cheapest cost of every square reachable from ``start`` within ``budget``, and the square
-    each was first reached from (follow it back with :func:`path_back`).
-
-    The same answers as :func:`reachable` for costs, found with one bucket per whole cost
-    instead of a heap of paths, and no path is built until one is asked for: the fast choice
-    when step costs are small whole numbers and most squares' paths are never read. Squares
-    are expanded cheapest first and, within a cost, in the order they were reached, so the
-    result does not depend on hash order.
-    """
-    costs: dict[Square, int] = {start: 0}
-    parents: dict[Square, Square] = {}
-    buckets: list[list[Square]] = [[] for _ in range(budget + 1)]
-    buckets[0].append(start)
-    directions = DIRECTIONS8
-    for cost in range(budget + 1):
-        for here in buckets[cost]:
-            if costs[here] != cost:
-                continue
-            hx, hy = here
-            for ddx, ddy in directions:
-                nxt = (hx + ddx, hy + ddy)
-                step = step_cost(here, nxt)
-                if step is None:
-                    continue
-                new_cost = cost + step
-                if new_cost > budget:
-                    continue
-                known = costs.get(nxt)
-                if known is None or new_cost < known:
-                    costs[nxt] = new_cost
-                    parents[nxt] = here
-                    buckets[new_cost].append(nxt)
-    return costs, parents
-
-
 def flood_levels(
     levels: list[int],
     width: int,
@@ -639,11 +598,16 @@ def flood_levels(
     owners: list[int] | None = None,
     friend: int = -1,
 ) -> tuple[dict[Square, int], dict[Square, Square]]:
-    """:func:`cheapest_costs` for the common board: every step costs 1 (a diagonal
-    ``diagonal_cost``), ``levels[y * width + x]`` is a square's height (-1: nobody may enter),
-    a step may not rise or drop more than ``max_step``, and a square whose ``owners`` entry is
-    neither -1 nor ``friend`` (an enemy stands there) may not be entered. The same answers as :func:`cheapest_costs` with that
-    step cost, written out on flat indices because it runs for every character every turn.
+    """Cheapest cost of every square reachable from ``start`` within ``budget``, and the square
+    each was first reached from (follow it back with :func:`path_back`).
+
+    Every step costs 1 (a diagonal ``diagonal_cost``); ``levels[y * width + x]`` is a square's
+    height (-1: nobody may enter); a step may not rise or drop more than ``max_step``; a square
+    whose ``owners`` entry is neither -1 nor ``friend`` (an enemy stands there) may not be
+    entered. One bucket per whole cost instead of a heap, flat indices instead of tuples, and
+    no path built until one is asked for: it runs for every character every turn. Squares are
+    expanded cheapest first and, within a cost, in the order reached, so the answer does not
+    depend on hash order.
     """
     height = len(levels) // width
     sx, sy = start
@@ -687,7 +651,7 @@ def flood_levels(
 
 def path_back(parents: Mapping[Square, Square], start: Square, end: Square) -> tuple[Square, ...]:
     """The squares entered on the way from ``start`` to ``end`` (``end`` last, ``start`` left
-    out), read back through the ``parents`` of :func:`cheapest_costs`."""
+    out), read back through the ``parents`` of :func:`flood_levels`."""
     path: list[Square] = []
     here = end
     while here != start:

@@ -6,28 +6,13 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.warband.helpers import char, events, make_battle, make_state
+from tests.rulesets.warband.helpers import char, events, make_battle, make_state, record
 from warhost.core.battle import Battle
-from warhost.core.decisions import Decision
-from warhost.core.orders import Order
 from warhost.rulesets.warband import game, morale, movement
 from warhost.rulesets.warband.injury import incapacitate
 from warhost.rulesets.warband.state import FLED, KNOCKED_DOWN, WarbandState
 
 rule = pytest.mark.rule
-
-
-def record(battle: Battle) -> list[Decision]:
-    """Every decision put to a commander from now on, in order."""
-    seen: list[Decision] = []
-    real = battle.decide
-
-    def decide(decision: Decision) -> Order:
-        seen.append(decision)
-        return real(decision)
-
-    battle.decide = decide  # type: ignore[method-assign]
-    return seen
 
 
 def kinds(battle: Battle, wanted: set[str]) -> list[str]:

@@ -7,29 +7,13 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.warband.helpers import char, events, make_battle, make_state
-from warhost.core.battle import Battle
-from warhost.core.decisions import Decision
-from warhost.core.orders import Order
+from tests.rulesets.warband.helpers import char, events, make_battle, make_state, record
 from warhost.rulesets.warband import combat, game, incidents, morale, utility
 from warhost.rulesets.warband.attacks import hit_mods
 from warhost.rulesets.warband.state import FLED, KNOCKED_DOWN, STUNNED, TempModifier
 
 rule = pytest.mark.rule
 BOW = {"name": "bow", "kind": "ranged", "strength": 3, "range": 12}
-
-
-def record(battle: Battle) -> list[Decision]:
-    """Every decision put to a commander from now on, in order."""
-    seen: list[Decision] = []
-    real = battle.decide
-
-    def decide(decision: Decision) -> Order:
-        seen.append(decision)
-        return real(decision)
-
-    battle.decide = decide  # type: ignore[method-assign]
-    return seen
 
 
 def leaders() -> list[dict[str, Any]]:

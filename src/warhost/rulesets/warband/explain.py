@@ -732,10 +732,10 @@ def _spell_target(state: WarbandState, char: Character, spell: Spell, text: str
     if legal == ["self"]:
         return Refusal(f"{spell.name} is cast on self (cast {magic.spell_key(spell)} self "
                        "LEVEL)")
-    reach = magic._reach(spell)
+    reach = magic.spell_reach(spell)
     if "," in text and text not in state.chars:
         try:
-            sq = magic._parse_square(text)
+            sq = magic.parse_square(text)
         except ValueError:
             return Refusal(f"{text!r} is not a square; write X,Y")
         distance = chebyshev(char.square, sq)

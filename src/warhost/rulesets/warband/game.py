@@ -105,22 +105,31 @@ def ask_lazy(battle: Battle, side: str, kind: str, options: Sequence[Order], pro
 
 def ranged_phase(state: WarbandState, battle: Battle) -> None:
     """Each character in Initiative Order may take one Ranged Phase action (WB-RANGED-01/02)."""
-    for char in acting(state):
+    attack_phase(state, battle, "ranged", acting(state))
+
+
+def attack_phase(state: WarbandState, battle: Battle, phase: str,
+                 chars: list[Character]) -> None:
+    """The Ranged or Melee Phase: each of ``chars`` in turn may take one action of the phase,
+    an attack or a spell action (WB-RANGED-02, WB-MELEE-04)."""
+    options_of = combat.ranged_options if phase == "ranged" else combat.melee_options
+    take = combat.take_ranged if phase == "ranged" else combat.take_melee
+    for char in chars:
         if not combat.can_fight(char):
             continue
-        options = combat.ranged_options(state, char)
-        options.extend(magic.spell_options(state, char, "ranged"))
+        options = options_of(state, char)
+        options.extend(magic.spell_options(state, char, phase))
         if not options:
             continue
         options.insert(0, NONE)
-        order = ask_lazy(battle, char.side, "ranged", options,
-                         f"{char.label}: ranged action?", char.id)
+        order = ask_lazy(battle, char.side, phase, options, f"{char.label}: {phase} action?",
+                         char.id)
         if order.kind == "cast":
             magic.cast_order(state, battle, char, order)
         elif order != NONE:
-            combat.take_ranged(state, battle, char, order)
-            if order.kind in ("shoot", "volley"):
-                split_attacks(state, battle, char, "ranged", str(order.args[0]))
+            take(state, battle, char, order)
+            if order.kind in ("shoot", "volley", "attack"):
+                split_attacks(state, battle, char, phase, str(order.args[0]))
 
 
 def melee_order(state: WarbandState) -> list[Character]:
@@ -133,21 +142,7 @@ def melee_order(state: WarbandState) -> list[Character]:
 
 def melee_phase(state: WarbandState, battle: Battle) -> None:
     """Each character may take one Melee Phase action (WB-MELEE-01 to 06)."""
-    for char in melee_order(state):
-        if not combat.can_fight(char):
-            continue
-        options = combat.melee_options(state, char)
-        options.extend(magic.spell_options(state, char, "melee"))
-        if not options:
-            continue
-        options.insert(0, NONE)
-        order = ask_lazy(battle, char.side, "melee", options,
-                         f"{char.label}: melee action?", char.id)
-        if order.kind == "cast":
-            magic.cast_order(state, battle, char, order)
-        elif order != NONE:
-            combat.take_melee(state, battle, char, order)
-            split_attacks(state, battle, char, "melee", str(order.args[0]))
+    attack_phase(state, battle, "melee", melee_order(state))
 
 
 def split_attacks(state: WarbandState, battle: Battle, char: Character, phase: str,

@@ -66,7 +66,8 @@ def _square_text(sq: Square) -> str:
     return f"{sq[0]},{sq[1]}"
 
 
-def _parse_square(text: str) -> Square:
+def parse_square(text: str) -> Square:
+    """The square of an ``X,Y`` order argument."""
     x, y = text.split(",")
     return (int(x), int(y))
 
@@ -115,7 +116,7 @@ def _sees(state: WarbandState, char: Character, other: Character) -> bool:
     return can_see(state, char.square, other.square)
 
 
-def _reach(spell: Spell) -> int:
+def spell_reach(spell: Spell) -> int:
     """How far the spell reaches; a Melee Spell reaches at least the next square
     (WB-ATKSPELL-06)."""
     if spell.attack is not None and spell.attack.type == "melee":
@@ -131,7 +132,7 @@ def _reach(spell: Spell) -> int:
 def targets_of(state: WarbandState, char: Character, spell: Spell) -> list[str]:
     """Every TARGET text ``char`` may name for ``spell`` now (WB-SPELL-05, WB-ATKSPELL)."""
     assert char.square is not None
-    reach = _reach(spell)
+    reach = spell_reach(spell)
     attack = spell.attack
     if attack is not None:
         if attack.type == "ranged" and char.lying:
@@ -386,7 +387,7 @@ def resolve_spell(state: WarbandState, battle: Battle, char: Character, spell: S
                 circ = _circumstances(state, char, victim, attack.type)
                 run_batch(state, battle, char, victim, profile, circ, hits)
         return
-    point = _parse_square(target)
+    point = parse_square(target)
     if attack.type == "wind":
         wind(state, battle, char, spell, point, profile, hits)
         return
@@ -443,7 +444,7 @@ def wind(state: WarbandState, battle: Battle, char: Character, spell: Spell, aim
          profile: AttackProfile, hits: int) -> None:
     """Everyone on the Wind's path but the caster is hit, friends included (WB-ATKSPELL-10)."""
     assert char.square is not None and spell.attack is not None
-    path = wind_path(state, char.square, aim, _reach(spell))
+    path = wind_path(state, char.square, aim, spell_reach(spell))
     battle.emit("spell_area", who=char.id, spell=spell.name, kind="wind", at=list(aim),
                 radius=len(path))
     victims = [state.occupant(sq) for sq in path]
