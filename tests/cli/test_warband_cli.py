@@ -169,3 +169,9 @@ def test_sweep_varies_a_score(tmp_path: Path) -> None:
     result = run("sweep", path, "--vary", "sides[Ghouls].characters[g0].stats.melee=4:8:4",
                  "-n", "4", "--seed", "1", "--workers", "1")
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.rule("WB-AMB-59")
+def test_a_vortex_move_beyond_the_dice_bounds_is_refused(tmp_path: Path) -> None:
+    path = broken(tmp_path, "sides:", "options:\n  vortex_default_move: 100000d6\nsides:")
+    assert_invalid(path, "options.vortex_default_move")

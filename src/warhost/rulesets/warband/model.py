@@ -28,6 +28,9 @@ Distance = Annotated[Whole, Field(ge=0, le=MAP_MAX)]
 Reach = Annotated[Whole, Field(ge=1, le=MAP_MAX)]
 Count = Annotated[Whole, Field(ge=1, le=20)]
 Elevation = Annotated[Whole, Field(ge=0, le=50)]
+MoveDice = Annotated[str, Field(pattern=r"^[1-9][0-9]?(d[1-9][0-9]{0,2})?$", max_length=6)]
+"""Squares a Vortex moves: a whole number (1 to 99) or dice such as ``1d6`` (at most 99 dice
+of at most 999 faces)."""
 FacingName = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 Talent = Literal["parry", "dodge", "brace"]
 Trait = Literal["terror", "fear", "fearless", "hatred", "stupidity", "ethereal"]
@@ -85,7 +88,7 @@ class Options(Strict):
     vortex_default_radius: Annotated[Whole, Field(ge=0, le=20)] = Field(
         1, description="WB-AMB-59"
     )
-    vortex_default_move: str = Field("1d6", max_length=20, description="WB-AMB-59")
+    vortex_default_move: MoveDice = Field("1d6", description="WB-AMB-59")
     stress_rules: None = Field(None, description="WB-AMB-61: no Stress effects exist yet.")
     dispel_requires_los: bool = Field(False, description="WB-AMB-64")
 
@@ -164,7 +167,7 @@ class SpellAttack(Strict):
     hits: Count = 1
     radius: Annotated[Whole, Field(ge=0, le=20)] | None = None
     distance: Reach | None = Field(None, description="Wind: length of the path.")
-    move: str | None = Field(None, max_length=20, description="Vortex: squares a move (dice).")
+    move: MoveDice | None = Field(None, description="Vortex: squares a move (dice).")
     duration: Annotated[Whole, Field(ge=1, le=100)] | None = None
 
 
