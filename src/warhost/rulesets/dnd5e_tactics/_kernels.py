@@ -12,20 +12,16 @@ are NumPy versions (the reference: same formulas, same numbers).
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-AVAILABLE = False
-if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
-    try:  # pragma: no cover - depends on the environment
-        import numba
+from warhost.core.compiled import numba_available
 
-        AVAILABLE = True
-    except ImportError:  # pragma: no cover
-        pass
+AVAILABLE = numba_available()
+if AVAILABLE:  # pragma: no branch
+    import numba
 
 
 def _vertex_edge(a: npt.NDArray[np.float64], i: int, b: npt.NDArray[np.float64],

@@ -30,19 +30,15 @@ per array (less per number), and handing a new array back costs more still:
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 
-AVAILABLE = False
-if os.environ.get("WARHOST_NO_NUMBA", "") in ("", "0"):  # pragma: no branch
-    try:  # pragma: no cover - depends on the environment
-        import numba
+from warhost.core.compiled import numba_available
 
-        AVAILABLE = True
-    except ImportError:  # pragma: no cover
-        pass
+AVAILABLE = numba_available()
+if AVAILABLE:  # pragma: no branch
+    import numba
 
 __all__ = [
     "AVAILABLE",
@@ -617,9 +613,7 @@ def _vault_search_py(
                         b = 0
                         while not mask >> b & 1:
                             b += 1
-                        if v == 0:
-                            nv = 2 + b
-                        elif v >= 2 and i + offs[v - 2] == j + offs[b]:
+                        if v == 0 or v >= 2 and i + offs[v - 2] == j + offs[b]:
                             nv = 2 + b
                         else:
                             continue
