@@ -20,7 +20,7 @@ cross-multiplying. Results never depend on hash order, so they are reproducible 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypeAlias
 
@@ -80,6 +80,7 @@ __all__ = [
     "facing_toward",
     "fire_lines",
     "flood_levels",
+    "flood_table",
     "footprint",
     "has_line_of_sight",
     "height_step_ok",
@@ -589,13 +590,13 @@ def reachable(
 
 
 def flood_levels(
-    levels: list[int],
+    levels: Sequence[int],
     width: int,
     start: Square,
     budget: int,
     max_step: int,
     diagonal_cost: int,
-    owners: list[int] | None = None,
+    owners: Sequence[int] | None = None,
     friend: int = -1,
 ) -> tuple[dict[Square, int], dict[Square, Square]]:
     """Cheapest cost of every square reachable from ``start`` within ``budget``, and the square
@@ -607,8 +608,70 @@ def flood_levels(
     entered. One bucket per whole cost instead of a heap, flat indices instead of tuples, and
     no path built until one is asked for: it runs for every character every turn. Squares are
     expanded cheapest first and, within a cost, in the order reached, so the answer does not
-    depend on hash order.
+    depend on hash order. With numba, and ``levels`` (and ``owners``) as NumPy arrays, the
+    compiled flood of :mod:`warhost.geometry._flood_kernel` does the work, with the same
+    answers.
     """
+    if not isinstance(levels, list) and not isinstance(owners, list):
+        from warhost.geometry import _flood_kernel as kernel
+
+        if kernel.AVAILABLE:
+            return _flood_compiled(kernel, levels, width, start, budget, max_step,
+                                   diagonal_cost, owners, friend)
+    return _flood_levels_py(levels, width, start, budget, max_step, diagonal_cost, owners,
+                            friend)
+
+
+def flood_table(values: list[int]) -> Any:
+    """``values`` in the form :func:`flood_levels` runs fastest on: a NumPy array when the
+    compiled flood is available (item assignment works on both), else the list itself."""
+    from warhost.geometry import _flood_kernel as kernel
+
+    if kernel.AVAILABLE:
+        import numpy as np
+
+        return np.array(values, np.int64)
+    return values
+
+
+def _flood_compiled(kernel: Any, levels: Any, width: int, start: Square, budget: int,
+                    max_step: int, diagonal_cost: int, owners: Any, friend: int
+                    ) -> tuple[dict[Square, int], dict[Square, Square]]:
+    """:func:`flood_levels` through the compiled kernel, on NumPy arrays."""
+    import numpy as np
+
+    span = 2 * budget + 1
+    cost = np.full(span * span, -1, np.int64)
+    parent = np.empty(span * span, np.int64)
+    seen = np.empty(span * span, np.int64)
+    sx, sy = start
+    n = kernel.flood(levels, levels if owners is None else owners, owners is not None, width,
+                     len(levels) // width, sx, sy, budget, max_step, diagonal_cost, friend,
+                     kernel.DX, kernel.DY, cost, parent, seen)
+    wx = sx - budget
+    wy = sy - budget
+    order = seen[:n].tolist()
+    cost_list = cost.tolist()
+    parent_list = parent.tolist()
+    costs = {(wx + i % span, wy + i // span): cost_list[i] for i in order}
+    parents = {(wx + i % span, wy + i // span): (wx + parent_list[i] % span,
+                                                  wy + parent_list[i] // span)
+               for i in order[1:]}
+    return costs, parents
+
+
+def _flood_levels_py(
+    levels: Sequence[int],
+    width: int,
+    start: Square,
+    budget: int,
+    max_step: int,
+    diagonal_cost: int,
+    owners: Sequence[int] | None = None,
+    friend: int = -1,
+) -> tuple[dict[Square, int], dict[Square, Square]]:
+    """The pure-Python flood of :func:`flood_levels` (the reference, and the way without
+    numba)."""
     height = len(levels) // width
     sx, sy = start
     origin = sy * width + sx

@@ -187,7 +187,7 @@ def _move(state: WarbandState, char: Character, order: Order) -> Refusal | None:
                        f"{budget} ({how} {char.score('agility')}{less})", rule)
     loose = copy.copy(state)
     loose.at = {s: cid for s, cid in state.at.items() if state.chars[cid].side == char.side}
-    loose._owners = []  # rebuilt from the allies alone
+    loose._owners = None  # rebuilt from the allies alone
     if _cost_to(loose, char, sq, far) is not None:
         return Refusal(f"enemies bar every way to {_sq(sq)}: no one moves through an enemy",
                        "WB-AMB-03")

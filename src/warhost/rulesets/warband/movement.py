@@ -4,13 +4,20 @@ Jump themselves live in :mod:`climbing`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from warhost.core import metering
 from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, OPTIONS
 from warhost.core.orders import Order
-from warhost.geometry.grid import Square, bresenham, chebyshev, flood_levels, path_back
+from warhost.geometry.grid import (
+    Square,
+    bresenham,
+    chebyshev,
+    flood_levels,
+    flood_table,
+    path_back,
+)
 from warhost.rulesets.warband import climbing
 from warhost.rulesets.warband.option_list import OrderList
 from warhost.rulesets.warband.state import (
@@ -32,14 +39,14 @@ STAY_DOWN = Order("stay-down")
 NO_AOO = Order("no-opportunity")
 
 
-def walk_levels(state: WarbandState) -> list[int]:
+def walk_levels(state: WarbandState) -> Sequence[int]:
     """The elevation of every square by ``y * width + x``, -1 where nobody may stand
     (impassable or blocking): built once a battle, since the map does not change."""
-    table = state.walk_levels
+    table: Sequence[int] | None = state.walk_levels
     if table is None:
         grid = state.grid
-        table = [grid.level(sq) if grid.terrain(sq) == "clear" else -1
-                 for sq in grid.squares()]
+        table = flood_table([grid.level(sq) if grid.terrain(sq) == "clear" else -1
+                             for sq in grid.squares()])
         state.walk_levels = table
     return table
 

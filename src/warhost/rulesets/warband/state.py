@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from warhost.geometry.grid import DIRECTIONS8, FACINGS, Grid, Square, chebyshev
+from warhost.geometry.grid import DIRECTIONS8, FACINGS, Grid, Square, chebyshev, flood_table
 from warhost.rulesets.warband.model import (
     Armour,
     Item,
@@ -205,21 +205,22 @@ class WarbandState:
     winner: str | None = None
     reason: str = ""
     incidents: list[dict[str, Any]] = field(default_factory=list)
-    walk_levels: list[int] | None = None  # built by movement.walk_levels
+    walk_levels: Any = None  # built by movement.walk_levels
     side_number: dict[str, int] = field(default_factory=dict)
-    _owners: list[int] = field(default_factory=list)
+    _owners: Any = None  # see owners()
 
     def __post_init__(self) -> None:
         self.side_number = {side: i for i, side in enumerate(self.sides)}
 
-    def owners(self) -> list[int]:
+    def owners(self) -> Any:
         """The number of the side standing on each square by ``y * width + x`` (-1: nobody),
         kept up to date by :meth:`place` and :meth:`remove`."""
-        if not self._owners:
+        if self._owners is None:
             width = self.grid.width
-            self._owners = [-1] * (width * self.grid.height)
+            owners = [-1] * (width * self.grid.height)
             for (x, y), cid in self.at.items():
-                self._owners[y * width + x] = self.side_number[self.chars[cid].side]
+                owners[y * width + x] = self.side_number[self.chars[cid].side]
+            self._owners = flood_table(owners)
         return self._owners
     # (turn, side) -> Encourage bonus -> ids of that side's characters holding that bonus;
     # kept by utility.encourage so a shout visits only the allies it can still improve.
@@ -234,18 +235,18 @@ class WarbandState:
         width = self.grid.width
         if char.square is not None and self.at.get(char.square) == char.id:
             del self.at[char.square]
-            if owners:
+            if owners is not None:
                 owners[char.square[1] * width + char.square[0]] = -1
         char.square = sq
         self.at[sq] = char.id
-        if owners:
+        if owners is not None:
             owners[sq[1] * width + sq[0]] = self.side_number[char.side]
 
     def remove(self, char: Character) -> None:
         """Take ``char`` off the map (WB-AMB-43); it keeps its last square for the record."""
         if char.square is not None and self.at.get(char.square) == char.id:
             del self.at[char.square]
-            if self._owners:
+            if self._owners is not None:
                 self._owners[char.square[1] * self.grid.width + char.square[0]] = -1
 
     def occupant(self, sq: Square) -> Character | None:
