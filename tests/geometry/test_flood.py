@@ -3,7 +3,10 @@ same parents and the same order of first reaching (so the same paths and the sam
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,9 +40,18 @@ def test_compiled_flood_matches_the_python_flood(width: int, height: int, data: 
         assert path_back(got[1], start, end) == path_back(want[1], start, end)
 
 
-def test_lists_take_the_python_flood_and_arrays_the_compiled_one() -> None:
-    levels = [0] * 25
-    by_list = flood_levels(levels, 5, (2, 2), 2, 1, 1)
+def test_lists_take_the_python_flood_and_arrays_the_compiled_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    compiled = _flood_kernel.flood
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return compiled(*args)
+
+    monkeypatch.setattr(_flood_kernel, "flood", counted)
+    by_list = flood_levels([0] * 25, 5, (2, 2), 2, 1, 1)
+    assert calls == []
     by_array = flood_levels(np.zeros(25, np.int64), 5, (2, 2), 2, 1, 1)
+    assert calls == ([1] if _flood_kernel.AVAILABLE else [])
     assert by_list == by_array and len(by_list[0]) == 25
-    assert _flood_kernel.AVAILABLE in (True, False)

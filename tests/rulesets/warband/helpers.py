@@ -14,8 +14,8 @@ from warhost.core.engine import Battle
 from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
 from warhost.core.scenario import scenario_from_data
-from warhost.rulesets.warband.setup import build_grid, make_character
-from warhost.rulesets.warband.state import Character, WarbandState
+from warhost.rulesets.warband.setup import initial_state
+from warhost.rulesets.warband.state import WarbandState
 
 STATS = {"agility": 5, "melee": 5, "ranged": 5, "strength": 4, "toughness": 3, "armour": 0,
          "ward": 0, "resolve": 6, "magic": 0, "wounds": 1, "attacks": 1}
@@ -70,22 +70,12 @@ def make_state(chars: Sequence[Mapping[str, Any]], **kwargs: Any) -> WarbandStat
     initiative rolls: the Initiative Order is the characters' order)."""
     data = scenario_data(chars, **kwargs)
     model = get_ruleset("warband").scenario_model.model_validate(data)
-    grid, cover, edges, climbs = build_grid(model)
-    spells = {s.name: s for s in model.spells}
-    characters: dict[str, Character] = {}
+    state = initial_state(model)
     for side in model.sides:
         for spec in side.characters:
-            characters[spec.id] = make_character(spec, side.name, spells)  # type: ignore[arg-type]
-    state = WarbandState(scenario=model, options=model.options, grid=grid,
-                         sides=[s.name for s in model.sides], chars=characters, cover=cover,
-                         edges=edges, climbs=climbs, spells=spells, advantage=model.advantage)
-    for c in characters.values():
-        spec_at = next(s.at for side in model.sides for s in side.characters if s.id == c.id)
-        if spec_at is not None:
-            state.place(c, (spec_at[0], spec_at[1]))
-    state.order = list(characters)
-    state.heroes_at_start = {s: sum(1 for c in characters.values() if c.side == s and
-                                    c.kind == "hero") for s in state.sides}
+            if spec.at is not None:
+                state.place(state.chars[spec.id], (spec.at[0], spec.at[1]))
+    state.order = list(state.chars)
     state.turn = 1
     return state
 

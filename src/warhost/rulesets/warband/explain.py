@@ -71,6 +71,23 @@ def _square(order: Order) -> Square | Refusal:
     return (int(order.args[0]), int(order.args[1]))
 
 
+def _map_square(state: WarbandState, order: Order) -> Square | Refusal:
+    """The order's ``X Y`` square, refused if malformed or off the map."""
+    sq = _square(order)
+    if isinstance(sq, Refusal):
+        return sq
+    off = _on_map(state, sq)
+    return sq if off is None else off
+
+
+def _destination(state: WarbandState, char: Character, order: Order) -> Square | Refusal:
+    """:func:`_map_square`, refused too when it is the square the character stands on."""
+    sq = _map_square(state, order)
+    if not isinstance(sq, Refusal) and sq == char.square:
+        return Refusal(f"{char.label} already stands on {_sq(sq)}; use stay")
+    return sq
+
+
 def _subject(state: WarbandState, decision: Decision) -> Character | None:
     return state.chars.get(decision.subject)
 
@@ -99,12 +116,9 @@ def _enemy_target(state: WarbandState, char: Character, name: str) -> Character 
 def _deploy(state: WarbandState, decision: Decision, order: Order) -> Refusal | None:
     if order.kind != "deploy":
         return None
-    sq = _square(order)
+    sq = _map_square(state, order)
     if isinstance(sq, Refusal):
         return sq
-    off = _on_map(state, sq)
-    if off is not None:
-        return off
     other = state.occupant(sq)
     if other is not None:
         return Refusal(f"{_sq(sq)} is taken by {other.id}: one character per square",
@@ -162,14 +176,9 @@ def _movement(state: WarbandState, decision: Decision, order: Order) -> Refusal 
 
 def _move(state: WarbandState, char: Character, order: Order) -> Refusal | None:
     assert char.square is not None
-    sq = _square(order)
+    sq = _destination(state, char, order)
     if isinstance(sq, Refusal):
         return sq
-    off = _on_map(state, sq)
-    if off is not None:
-        return off
-    if sq == char.square:
-        return Refusal(f"{char.label} already stands on {_sq(sq)}; use stay")
     other = state.occupant(sq)
     if other is not None:
         return Refusal(f"{_sq(sq)} is taken by {other.id}: a move may not end on an occupied "
@@ -477,14 +486,9 @@ def _climb(state: WarbandState, char: Character, order: Order) -> Refusal | None
 
 def _jump(state: WarbandState, char: Character, order: Order) -> Refusal | None:
     assert char.square is not None
-    sq = _square(order)
+    sq = _destination(state, char, order)
     if isinstance(sq, Refusal):
         return sq
-    off = _on_map(state, sq)
-    if off is not None:
-        return off
-    if sq == char.square:
-        return Refusal(f"{char.label} already stands on {_sq(sq)}; use stay")
     if not climbing.landable(state, sq):
         other = state.occupant(sq)
         what = f"taken by {other.id}" if other is not None else (
@@ -828,12 +832,12 @@ def _teleport(state: WarbandState, decision: Decision, order: Order) -> Refusal 
     if order.kind != "teleport":
         return None
     char = _subject(state, decision)
-    sq = _square(order)
-    if isinstance(sq, Refusal) or char is None or char.square is None:
-        return sq if isinstance(sq, Refusal) else None
-    off = _on_map(state, sq)
-    if off is not None:
-        return off
+    if char is None or char.square is None:
+        parsed = _square(order)
+        return parsed if isinstance(parsed, Refusal) else None
+    sq = _map_square(state, order)
+    if isinstance(sq, Refusal):
+        return sq
     if not climbing.landable(state, sq):
         other = state.occupant(sq)
         what = f"taken by {other.id}" if other is not None else (

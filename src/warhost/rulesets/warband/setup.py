@@ -172,12 +172,13 @@ def deploy(state: WarbandState, battle: Battle) -> None:
     do not depend on the other sides' unrevealed choices, and nothing is placed until the
     whole group has chosen (WB-AMB-07). A square chosen by two sides goes to the side listed
     first; the other re-places that character after the reveal (docs/rulings/warband.md, T2)."""
+    specs = _specs(state)
     for char in state.chars.values():
-        spec_at = _spec(state, char.id).at
+        spec_at = specs[char.id].at
         if spec_at is not None:
             state.place(char, (spec_at[0], spec_at[1]))
     for group in deploy_groups(state):
-        chosen = {side: _choose_side(state, battle, side) for side in group}
+        chosen = {side: _choose_side(state, battle, side, specs) for side in group}
         for side in group:
             mine = {sq for _, sq in chosen[side]}
             for char, sq in chosen[side]:
@@ -194,13 +195,13 @@ def deploy(state: WarbandState, battle: Battle) -> None:
                             facing=char.facing)
 
 
-def _choose_side(state: WarbandState, battle: Battle,
-                 side: str) -> list[tuple[Character, Square]]:
+def _choose_side(state: WarbandState, battle: Battle, side: str,
+                 specs: dict[str, CharacterSpec]) -> list[tuple[Character, Square]]:
     """One side's secret placements and facings (WB-ASK-02, WB-DEPLOY-03); nothing placed."""
     chosen: list[tuple[Character, Square]] = []
     own: set[Square] = set()
     for char in state.side_chars(side):
-        spec = _spec(state, char.id)
+        spec = specs[char.id]
         if spec.at is None:
             sq = _ask_square(state, battle, char, own)
             own.add(sq)
@@ -239,12 +240,9 @@ def _locate_square(squares: list[Square], order: Order) -> int | None:
         return None
 
 
-def _spec(state: WarbandState, cid: str) -> CharacterSpec:
-    for side in state.scenario.sides:
-        for spec in side.characters:
-            if spec.id == cid:
-                return spec
-    raise KeyError(cid)
+def _specs(state: WarbandState) -> dict[str, CharacterSpec]:
+    """Each character's scenario entry by id."""
+    return {spec.id: spec for side in state.scenario.sides for spec in side.characters}
 
 
 def roll_initiative(state: WarbandState, battle: Battle) -> None:
