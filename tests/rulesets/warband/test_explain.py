@@ -530,3 +530,18 @@ def test_a_braced_caster_cannot_teleport_and_a_sprinter_cannot_cast() -> None:
     state.chars["m"].sprinted = True
     r = judge(state, "ranged", "m", "cast bolt e base", [Order("none")])
     assert str(r) == "m Sprinted this turn and may make no attacks (WB-MOVE-24)"
+
+
+@pytest.mark.rule("WB-TURN-01")
+def test_an_action_of_another_phase_names_the_phase_it_belongs_to() -> None:
+    from warhost.core.decisions import Decision
+    from warhost.rulesets.warband.explain import explain_refusal
+
+    state = make_state([char("a", (5, 5), "A"), char("b", (5, 9), "B", facing="S")])
+    utility = Decision("A", "utility", (Order("done"),), subject="a")
+    said = explain_refusal(state, utility, Order.parse("move 5 6"))
+    assert str(said) == "move is a Movement Phase action; this is the Utility Phase (WB-TURN-01)"
+    melee = Decision("A", "melee", (Order("none"),), subject="a")
+    said = explain_refusal(state, melee, Order.parse("shoot b bow 1"))
+    assert str(said) == "shoot is a Ranged Phase action; this is the Melee Phase (WB-TURN-01)"
+    assert explain_refusal(state, utility, Order.parse("dance")) is None

@@ -40,8 +40,34 @@ def explain_refusal(state: object, decision: Decision, order: Order) -> Refusal 
     reason applies)."""
     if not isinstance(state, WarbandState):
         return None
+    out_of_step = _out_of_phase(decision, order)
+    if out_of_step is not None:
+        return out_of_step
     explain = _BY_KIND.get(decision.kind)
     return explain(state, decision, order) if explain is not None else None
+
+
+PHASE_ORDERS = {
+    "utility": ("brace", "disengage", "encourage", "rally", "rotate", "swap", "use",
+                "use-utility"),
+    "movement": ("move", "sprint", "charge", "climb", "jump", "prone", "stand", "stay",
+                 "stay-down"),
+    "ranged": ("shoot", "volley", "stand-shoot", "wave"),
+    "melee": ("attack",),
+}
+"""The actions of each phase's decision (WB-UTIL-02, WB-MOVE-02, WB-RANGED-02, WB-MELEE-04)."""
+
+
+def _out_of_phase(decision: Decision, order: Order) -> Refusal | None:
+    """An action of another phase given to a phase's decision: name the phase it belongs to
+    (WB-TURN-01: the phases come in a fixed order)."""
+    if decision.kind not in PHASE_ORDERS or order.kind in PHASE_ORDERS[decision.kind]:
+        return None
+    for phase, kinds in PHASE_ORDERS.items():
+        if order.kind in kinds:
+            return Refusal(f"{order.kind} is a {phase.capitalize()} Phase action; this is the "
+                           f"{decision.kind.capitalize()} Phase", "WB-TURN-01")
+    return None
 
 
 # --------------------------------------------------------------------------- small helpers
