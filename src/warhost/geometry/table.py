@@ -54,7 +54,9 @@ __all__ = [
     "Board",
     "Formation",
     "Point",
+    "ARCS",
     "Region",
+    "Tray",
     "along",
     "away",
     "bearing",
@@ -78,6 +80,8 @@ __all__ = [
     "toward",
     "translate_to",
     "travel",
+    "tray_gap",
+    "trays_overlap",
 ]
 
 
@@ -728,3 +732,111 @@ def count_covered(template: Any, points: npt.ArrayLike) -> int:
         return 0
     shapely.prepare(template)
     return int(np.count_nonzero(shapely.intersects_xy(template, pts[:, 0], pts[:, 1])))
+
+
+# --------------------------------------------------------------------------- trays
+
+ARCS: tuple[str, ...] = ("front", "left", "right", "rear")
+"""The arcs around a tray, in the order exact ties are broken (front first, rear last)."""
+
+
+@dataclass(frozen=True)
+class Tray:
+    """A rectangle with a facing: a movement tray, a unit's block of trays, or a base.
+
+    ``width`` runs across the facing (the front edge), ``depth`` along it. Local coordinates
+    are ``(right, forward)`` from the centre, as the tray faces.
+    """
+
+    centre: Point
+    facing: float
+    width: float
+    depth: float
+
+    def to_world(self, right: float, forward: float) -> Point:
+        """The table point ``right`` inches right of and ``forward`` ahead of the centre."""
+        return _place(self.centre, self.facing, right, forward)
+
+    def to_local(self, point: Point) -> tuple[float, float]:
+        """``point`` as ``(right, forward)`` from the centre, as the tray faces."""
+        fx, fy = _unit(self.facing)
+        dx, dy = point[0] - self.centre[0], point[1] - self.centre[1]
+        return dx * fy - dy * fx, dx * fx + dy * fy
+
+    def corners(self) -> tuple[Point, Point, Point, Point]:
+        """Front-left, front-right, rear-right, rear-left."""
+        hw, hd = self.width / 2.0, self.depth / 2.0
+        return (self.to_world(-hw, hd), self.to_world(hw, hd), self.to_world(hw, -hd),
+                self.to_world(-hw, -hd))
+
+    @property
+    def front_centre(self) -> Point:
+        """The middle of the front edge."""
+        return self.to_world(0.0, self.depth / 2.0)
+
+    @property
+    def polygon(self) -> Polygon:
+        """The tray as a shapely polygon."""
+        return _oriented_rect(self.centre, self.facing, self.width, self.depth)
+
+    def moved(self, dx: float, dy: float) -> Tray:
+        """The same tray shifted by ``(dx, dy)`` inches."""
+        return Tray((self.centre[0] + dx, self.centre[1] + dy), self.facing, self.width,
+                    self.depth)
+
+    def arc_of(self, point: Point) -> str:
+        """The arc of ``point`` (:data:`ARCS`): front and rear are bounded by the 45-degree
+        lines out of the corners, the flanks lie between; a point on a boundary line goes to
+        the earlier arc in :data:`ARCS`, and a point on or inside the tray to its nearest
+        edge's arc."""
+        right, forward = self.to_local(point)
+        hw, hd = self.width / 2.0, self.depth / 2.0
+        if abs(right) <= hw + _TIE and abs(forward) <= hd + _TIE:
+            edge_gaps = {"front": hd - forward, "left": hw + right, "right": hw - right,
+                         "rear": hd + forward}
+            return min(ARCS, key=lambda arc: edge_gaps[arc])
+        if forward >= hd - _TIE and forward - hd >= abs(right) - hw - _TIE:
+            return "front"
+        if forward <= -hd + _TIE and -forward - hd > abs(right) - hw + _TIE:
+            return "rear"
+        return "left" if right < 0 else "right"
+
+
+def tray_gap(a: Tray, b: Tray) -> float:
+    """Closest distance between two trays in inches (0 when they touch or overlap); plain
+    arithmetic on the corners, without shapely."""
+    ca, cb = a.corners(), b.corners()
+    if _convex_overlap(ca, cb):
+        return 0.0
+    return min(min(_point_segment(p, cb[i], cb[(i + 1) % 4]) for p in ca for i in range(4)),
+               min(_point_segment(p, ca[i], ca[(i + 1) % 4]) for p in cb for i in range(4)))
+
+
+def trays_overlap(a: Tray, b: Tray, tolerance: float = 1e-6) -> bool:
+    """True when the two trays share more than a boundary: their interiors overlap by more
+    than ``tolerance`` inches on every separating axis."""
+    return _convex_overlap(a.corners(), b.corners(), -tolerance)
+
+
+def _point_segment(p: Point, a: Point, b: Point) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy)
+                                              / length2))
+    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+
+
+def _convex_overlap(a: Sequence[Point], b: Sequence[Point], slack: float = _TIE) -> bool:
+    """Separating-axis test of two convex quadrilaterals; ``slack`` > 0 counts touching as
+    overlapping, < 0 demands that much depth."""
+    for poly in (a, b):
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y1 - y0, x0 - x1
+            norm = math.hypot(nx, ny) or 1.0
+            pa = [(p[0] * nx + p[1] * ny) / norm for p in a]
+            pb = [(p[0] * nx + p[1] * ny) / norm for p in b]
+            if max(pa) < min(pb) - slack or max(pb) < min(pa) - slack:
+                return False
+    return True

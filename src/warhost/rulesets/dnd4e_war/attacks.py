@@ -1,0 +1,30 @@
+"""The attack roll every shooting, charge and close combat attack uses (W4-SHOOT-17 to 20,
+W4-MELEE-09, W4-HIT section)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warhost.core.battle import Battle
+from warhost.rulesets.dnd4e_war.tables import hits as count_hits
+from warhost.rulesets.dnd4e_war.tables import needed_score
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One batch of attack dice: what was needed, the faces and the hits."""
+
+    needed: int
+    faces: tuple[int, ...]
+    hits: int
+
+
+def roll_attacks(battle: Battle, dice: int, ac: int, bonus: int, why: str,
+                 character: bool = False) -> Roll:
+    """Roll ``dice`` d20s needing the chart's score for ``ac`` against ``bonus`` (the floor
+    of 8 for ordinary models, W4-HIT-02; characters W4-HIT-04); no dice, no hits."""
+    needed = needed_score(ac, bonus, character)
+    if dice <= 0:
+        return Roll(needed, (), 0)
+    faces = tuple(battle.dice.pool(dice, 20, why))
+    return Roll(needed, faces, count_hits(list(faces), needed))

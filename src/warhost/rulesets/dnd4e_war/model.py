@@ -1,0 +1,277 @@
+"""The `dnd4e-war` scenario file, as pydantic models (these also give the JSON Schema).
+
+Distances are inches on the table (x east, y north, origin at the south-west corner);
+bearings and facings are compass degrees (0 north, 90 east), as in
+:mod:`warhost.geometry.table`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from warhost.core.bounds import Finite, Rounds, Whole
+
+TABLE_MAX = 400.0
+"""The widest and deepest table, in inches."""
+
+UNITS_MAX = 500
+"""The most units one side may field."""
+
+COMPANIES_MAX = 40
+"""The most companies in one unit."""
+
+MODELS_MAX = 64
+"""The most models in one company (or in one skirmishing unit: ``MODELS_MAX`` x 4)."""
+
+Ident = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_\-]+$")]
+Label = Annotated[str, Field(max_length=80)]
+Coordinate = Annotated[Finite, Field(ge=-TABLE_MAX, le=TABLE_MAX)]
+Point = tuple[Coordinate, Coordinate]
+Bearing = Annotated[Finite, Field(ge=-360, le=360)]
+Inches = Annotated[Finite, Field(ge=0, le=TABLE_MAX)]
+Speed = Annotated[Finite, Field(ge=0, le=40)]
+Bonus = Annotated[Whole, Field(ge=-20, le=80)]
+Defense = Annotated[Whole, Field(ge=0, le=80)]
+Small = Annotated[Whole, Field(ge=0, le=20)]
+Level = Annotated[Whole, Field(ge=1, le=30)]
+DiceText = Annotated[str, Field(max_length=40, pattern=r"^[0-9dDwW\[\]+\- ]+$")]
+"""Damage such as ``1d10+4``, ``2[W]+3`` or ``7``."""
+
+Size = Literal["small", "medium", "large", "huge", "gargantuan"]
+DefenseName = Literal["ac", "fortitude", "reflex", "will"]
+PowerKind = Literal["melee", "ranged", "area_burst", "close_burst", "close_blast"]
+Formation = Literal["companies", "skirmish"]
+SpecialRule = Literal[
+    "fear", "terror", "fearless", "immune_to_psychology", "stubborn", "stalwart",
+    "songweaver", "bard", "to_the_last_man",
+]
+Victory = Literal["points", "destroy", "rout", "hold_ground"]
+
+
+class Strict(BaseModel):
+    """Base for every scenario model: unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class CoverValues(Strict):
+    """W4-AMB-46: what cover and concealment add to the target's AC."""
+
+    cover: Small = 2
+    superior_cover: Small = 5
+    concealment: Small = 2
+    total_concealment: Small = 5
+
+
+class VictorySpec(Strict):
+    """W4-AMB-74: how the battle is won (see docs/rulings/dnd4e-war.md)."""
+
+    kind: Victory = Field("points", description=(
+        "points: the value of enemy units destroyed or still fleeing at the end decides; "
+        "destroy: a side with no units left on the table loses at once; "
+        "rout: a side whose every unit is destroyed or fleeing loses at once; "
+        "hold_ground: at the end, the side with the most unit strength within `radius` of "
+        "`objective` (not fleeing) wins."))
+    draw_margin: Annotated[Finite, Field(ge=0, le=1)] = Field(
+        0.1, description="points: a difference under this share of the larger army's value "
+                         "is a draw.")
+    objective: Point | None = None
+    radius: Annotated[Finite, Field(gt=0, le=TABLE_MAX)] = 6.0
+
+
+class Options(Strict):
+    """Every ruling that is a matter of taste (see docs/rulings/dnd4e-war.md)."""
+
+    turn_limit: Rounds = Field(6, description="W4-AMB-74: the battle ends after this turn.")
+    victory: VictorySpec = Field(default_factory=VictorySpec)
+    deployment_depth: Inches = Field(
+        12.0, description="W4-AMB-74: a side's units deploy within this many inches of its "
+                          "edge (0: anywhere).")
+    wheel_distance: Literal["outer_front_corner", "farthest_corner"] = Field(
+        "outer_front_corner", description="W4-AMB-93: the corner whose arc a wheel pays.")
+    unstoppable_charge: Literal["none", "ignore_fear_test", "+1_resolution"] = Field(
+        "none", description="W4-AMB-12: what a charge roll of 6 adds.")
+    pursuit_catch: Literal["destroy", "charge_next_turn"] = Field(
+        "destroy", description="W4-AMB-19: a pursuer reaching its quarry.")
+    charged_fleeing_unit_destroyed: bool = Field(
+        True, description="W4-AMB-17/18: a fleeing unit contacted by a charge is destroyed.")
+    fear_causers_immune: bool = Field(
+        False, description="W4-AMB-43: units that cause fear (terror) ignore fear (and terror).")
+    cover_values: CoverValues = Field(default_factory=CoverValues)
+    per_company_range: bool = Field(
+        False, description="W4-AMB-48: each company that shoots must itself be in range.")
+    multiattack_vs_nonminions: bool = Field(
+        False, description="W4-AMB-52: a multiattack may aim all its attacks at a non-minion.")
+    shoot_into_combat: bool = Field(
+        False, description="W4-AMB-80: units in close combat may be shot at.")
+
+
+class Board(Strict):
+    """W4-AMB-75: the table, in inches."""
+
+    width: Annotated[Finite, Field(ge=12, le=TABLE_MAX)] = 72.0
+    height: Annotated[Finite, Field(ge=12, le=TABLE_MAX)] = 48.0
+
+
+class TerrainSpec(Strict):
+    """A terrain piece: a rectangle (x, y of the south-west corner, width, height) or a
+    polygon, with what it does (W4-MOVE-24, W4-AMB-32, W4-AMB-45, W4-AMB-46, W4-MELEE-10)."""
+
+    name: Label = ""
+    rect: tuple[Coordinate, Coordinate, Inches, Inches] | None = None
+    polygon: list[Point] | None = Field(None, min_length=3, max_length=200)
+    height: Small = Field(0, description="W4-AMB-32: height of the ground, for high ground.")
+    difficult: bool = False
+    impassable: bool = False
+    blocks_sight: bool = False
+    cover: Literal["none", "cover", "superior_cover"] = "none"
+    concealment: Literal["none", "concealment", "total_concealment"] = "none"
+    barrier: bool = Field(False, description="W4-MELEE-10: a wall; cover in close combat.")
+
+
+class Defenses(Strict):
+    """W4-STAT-11: AC, Fortitude, Reflex and Will."""
+
+    ac: Defense
+    fortitude: Defense
+    reflex: Defense
+    will: Defense
+
+
+class Power(Strict):
+    """A 4e power the unit's models use (W4-STAT-14): attack bonus against a defense, range or
+    reach, area and damage."""
+
+    name: Label
+    kind: PowerKind
+    bonus: Bonus
+    vs: DefenseName = "ac"
+    range: Inches = Field(0, description="Ranged and area burst powers: range in inches.")
+    reach: Annotated[Whole, Field(ge=1, le=10)] = 1
+    area: Small = Field(0, description="Burst or blast size in inches.")
+    damage: DiceText = "1d6"
+    weapon_dice: DiceText | None = Field(None, description="What one [W] rolls, e.g. 1d10.")
+    usage: Literal["at-will", "encounter", "daily"] = "at-will"
+    keywords: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list,
+                                                                  max_length=10)
+    zone: bool = False
+
+
+class CompanyLayout(Strict):
+    """W4-AMB-04: models per company laid out columns x rows on the tray."""
+
+    columns: Annotated[Whole, Field(ge=1, le=16)]
+    rows: Annotated[Whole, Field(ge=1, le=8)]
+
+
+class Profile(Strict):
+    """A unit profile from a 4e stat block (W4-STAT section); in ``profiles`` the name
+    defaults to its key."""
+
+    name: Label = ""
+    race: Annotated[str, Field(max_length=30)] | None = None
+    courage: Bonus | None = Field(None, description="W4-AMB-40: racial bonus when the race is "
+                                                    "not in the table.")
+    level: Level = 1
+    size: Size = "medium"
+    formation: Formation = "companies"
+    cavalry: bool = False
+    monster: bool = False
+    mount_size: Size | None = Field(None, description="W4-STR-03: a cavalry model counts its "
+                                                      "mount's unit strength.")
+    mount_monster: bool = False
+    speed: Speed
+    initiative: Bonus = 0
+    hp: Annotated[Whole, Field(ge=1, le=5000)] | Literal["1/-", "minion"] = "1/-"
+    resilience: Annotated[Whole, Field(ge=1, le=10)] = 1
+    attacks: Annotated[Whole, Field(ge=1, le=10)] = 1
+    defenses: Defenses
+    saves: Small = 0
+    unit_size: tuple[Annotated[Whole, Field(ge=1, le=COMPANIES_MAX * 4)],
+                     Annotated[Whole, Field(ge=1, le=COMPANIES_MAX * 4)]] = Field(
+        (1, 4), description="W4-STAT-10: least and most companies (skirmishers: models).")
+    company: CompanyLayout | None = Field(None, description="W4-AMB-04: default 4 x 2, "
+                                                             "cavalry 2 x 1.")
+    base: Annotated[Finite, Field(gt=0, le=10)] | None = Field(
+        None, description="Base width in inches (default: Small/Medium 1, Large 2, Huge 3, "
+                          "Gargantuan 4).")
+    rules: list[SpecialRule] = Field(default_factory=list, max_length=10)
+    powers: list[Power] = Field(default_factory=list, max_length=20)
+    points: Annotated[Whole, Field(ge=0, le=10_000_000)] | None = Field(
+        None, description="Value per company (skirmishers: per model), for points victory.")
+
+    @field_validator("race")
+    @classmethod
+    def _lower(cls, value: str | None) -> str | None:
+        return value.lower() if value else value
+
+
+class CaptainSpec(Strict):
+    """W4-CMD-06: the unit's captain, a character in the command company."""
+
+    name: Label = "Captain"
+    attacks: Annotated[Whole, Field(ge=1, le=10)] = 1
+    action_points: Small = 1
+    level: Level | None = None
+
+
+class CommandSpec(Strict):
+    """W4-CMD section: the command models of a unit."""
+
+    captain: CaptainSpec | None = None
+    standard: bool = False
+    battle_standard: bool = False
+    musician: bool = False
+
+
+class UnitSpec(Strict):
+    """One unit on the table.
+
+    ``at`` is the middle of the unit's front edge (companies) or of its group (skirmishers);
+    ``files`` the companies in the front rank."""
+
+    id: Ident
+    name: Label | None = None
+    profile: Annotated[str, Field(max_length=80)] | Profile
+    companies: Annotated[Whole, Field(ge=1, le=COMPANIES_MAX * 4)] = Field(
+        1, description="Companies (skirmishers: models).")
+    models: Annotated[Whole, Field(ge=1, le=COMPANIES_MAX * MODELS_MAX)] | None = Field(
+        None, description="Models alive at the start, if fewer than full strength.")
+    files: Annotated[Whole, Field(ge=1, le=COMPANIES_MAX)] | None = None
+    at: Point
+    facing: Bearing = 0.0
+    command: CommandSpec = Field(default_factory=CommandSpec)
+
+
+class SideSpec(Strict):
+    """One army."""
+
+    name: Label
+    commander: Literal["ai", "random", "human", "scripted", "first"] = "ai"
+    orders: str | None = Field(None, description="File of orders for a scripted commander.")
+    edge: Literal["north", "east", "south", "west"] | None = Field(
+        None, description="The side's table edge, for deployment (W4-AMB-74).")
+    units: list[UnitSpec] = Field(min_length=1, max_length=UNITS_MAX)
+
+
+class Dnd4eWarScenario(Strict):
+    """A `dnd4e-war` scenario file."""
+
+    ruleset: Literal["dnd4e-war"]
+    name: Label = ""
+    description: Annotated[str, Field(max_length=2000)] = ""
+    table: Board = Field(default_factory=Board)
+    options: Options = Field(default_factory=Options)
+    terrain: list[TerrainSpec] = Field(default_factory=list, max_length=200)
+    profiles: dict[Annotated[str, Field(max_length=80)], Profile] = Field(
+        default_factory=dict, max_length=200)
+    sides: list[SideSpec] = Field(min_length=2, max_length=2)
+
+    @model_validator(mode="after")
+    def _name_profiles(self) -> Dnd4eWarScenario:
+        for key, profile in self.profiles.items():
+            if not profile.name:
+                profile.name = key
+        return self

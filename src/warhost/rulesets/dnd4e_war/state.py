@@ -1,0 +1,327 @@
+"""The battle state of `dnd4e-war`: units of companies on trays (or loose skirmishers), where
+they stand, what they have done this turn, and who is fighting whom.
+
+A unit of companies is placed by the middle of its front edge (``front``) and its
+``facing``; its companies stand ``files`` to a rank, corner to corner, the rear rank (the
+only one that may be short, W4-UNIT-09) centred behind the others as far as corner-to-corner
+alignment allows (W4-UNIT-08/10). The command company stands in the middle of the front
+rank (W4-CMD-02). Skirmishers and lone models have a centre point per model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from warhost.geometry.table import Board, Point, Region, Tray, tray_gap
+from warhost.rulesets.dnd4e_war.model import Options, Power, Profile
+from warhost.rulesets.dnd4e_war.tables import SIZE_BASE, SIZE_STRENGTH, unit_strength
+
+CONTACT = 1e-6
+"""Trays this close (inches) are in base-to-base contact."""
+
+
+@dataclass
+class Ground:
+    """A terrain piece as the rules see it."""
+
+    name: str
+    region: Region
+    height: int = 0
+    blocks_sight: bool = False
+    cover: str = "none"
+    concealment: str = "none"
+    barrier: bool = False
+
+
+@dataclass
+class Unit:
+    """One unit: its profile, its models and where they stand, and its turn so far."""
+
+    id: str
+    name: str
+    side: str
+    profile: Profile
+    skirmish: bool
+    company_size: int
+    columns: int
+    rows: int
+    base: float
+    companies: list[int]
+    """Models alive in each company, in slot order (front rank left to right, then the next
+    rank); skirmishers: one entry per model, each 1."""
+    files: int
+    front: Point
+    facing: float
+    points: list[Point] = field(default_factory=list)
+    """Skirmishers: the centre of each model, in the order of :attr:`companies`."""
+    command_slot: int | None = None
+    captain: str | None = None
+    captain_attacks: int = 1
+    action_points: int = 0
+    standard: bool = False
+    battle_standard: bool = False
+    musician: bool = False
+    start_models: int = 0
+    # status
+    fleeing: bool = False
+    ran: bool = False
+    destroyed: bool = False
+    prone: int = 0
+    """W4-MOVE-22: models lying prone (the unit crawls at half Speed while any are)."""
+    conditions: set[str] = field(default_factory=set)
+    # this turn (reset by :meth:`new_turn`)
+    standard_used: bool = False
+    move_used: bool = False
+    minor_used: bool = False
+    moved: float = 0.0
+    shot: bool = False
+    charged: bool = False
+    charge_bonus: bool = False
+    reformed: bool = False
+    rallied: bool = False
+    fled_this_turn: bool = False
+    double_moved: bool = False
+    casualties_this_turn: int = 0
+
+    # ------------------------------------------------------------------ models
+    @property
+    def models(self) -> int:
+        """Models alive (captain included)."""
+        return sum(self.companies)
+
+    @property
+    def alive(self) -> bool:
+        """On the table and not destroyed."""
+        return not self.destroyed and self.models > 0
+
+    @property
+    def tray_width(self) -> float:
+        """One company's tray across its front, in inches."""
+        return self.columns * self.base
+
+    @property
+    def tray_depth(self) -> float:
+        """One company's tray from front to back, in inches."""
+        return self.rows * self.base
+
+    @property
+    def is_monster(self) -> bool:
+        """W4-MONSTER-01."""
+        return self.profile.monster
+
+    @property
+    def lone(self) -> bool:
+        """A single model on its own (W4-MONSTER-04/05)."""
+        return self.skirmish and self.models == 1
+
+    @property
+    def has_flanks(self) -> bool:
+        """Companies have flank and rear arcs; skirmishers and lone monsters do not
+        (W4-UNIT-04, W4-SKIRM-08, W4-MONSTER-04)."""
+        return not self.skirmish
+
+    def rule(self, name: str) -> bool:
+        """True when the unit's profile has special rule ``name``."""
+        return name in self.profile.rules
+
+    # ------------------------------------------------------------------ layout
+    @property
+    def ranks(self) -> int:
+        """Ranks of companies."""
+        return -(-len(self.companies) // self.files) if self.companies else 0
+
+    def slot_offset(self, slot: int) -> tuple[float, float]:
+        """Centre of company ``slot`` as ``(right, forward)`` from the unit's front centre."""
+        files = min(self.files, len(self.companies))
+        rank, file = divmod(slot, files)
+        in_rank = min(files, len(self.companies) - rank * files)
+        shift = (files - in_rank) // 2  # a short rear rank stands centred, corner to corner
+        right = (file + shift + 0.5) * self.tray_width - files * self.tray_width / 2.0
+        return right, -(rank + 0.5) * self.tray_depth
+
+    def frame(self) -> Tray:
+        """The whole unit as one rectangle: front rank wide, all ranks deep (skirmishers: the
+        smallest square around the models, facing the unit's way)."""
+        if self.skirmish:
+            return _skirmish_frame(self)
+        files = min(self.files, len(self.companies)) or 1
+        width, depth = files * self.tray_width, max(1, self.ranks) * self.tray_depth
+        probe = Tray(self.front, self.facing, width, 0.0)
+        return Tray(probe.to_world(0.0, -depth / 2.0), self.facing, width, depth)
+
+    def trays(self) -> list[Tray]:
+        """Each company's tray (skirmishers: each model's base), in slot order."""
+        if self.skirmish:
+            return [Tray(p, self.facing, self.base, self.base) for p in self.points]
+        anchor = Tray(self.front, self.facing, 0.0, 0.0)
+        return [Tray(anchor.to_world(*self.slot_offset(s)), self.facing, self.tray_width,
+                     self.tray_depth) for s in range(len(self.companies))]
+
+    def front_row(self, slot: int) -> int:
+        """W4-AMB-05: models in the front row of company ``slot`` (the front fills first)."""
+        return min(self.companies[slot], self.columns)
+
+    def row_models(self, slot: int, row: int) -> int:
+        """Models in row ``row`` (0 = front) of company ``slot``."""
+        return max(0, min(self.columns, self.companies[slot] - row * self.columns))
+
+    # ------------------------------------------------------------------ numbers
+    def speed(self) -> float:
+        """W4-MOVE-04/22, W4-AMB-57: the slowest member's Speed, halved while any crawl."""
+        speed = float(self.profile.speed)
+        return speed / 2.0 if self.prone else speed
+
+    def model_strength(self) -> int:
+        """W4-STR-02/03: one ordinary model's unit strength (cavalry: its mount's)."""
+        p = self.profile
+        if p.cavalry:
+            return unit_strength(p.mount_size or "large", p.mount_monster)
+        return unit_strength(p.size, p.monster)
+
+    def strength(self) -> int:
+        """W4-STR-01: the sum over every model alive."""
+        return self.models * self.model_strength()
+
+    def full_company(self) -> int:
+        """Models in one full company (skirmishers count 4, W4-SHOOT-22)."""
+        return 4 if self.skirmish else self.company_size
+
+    def new_turn(self) -> None:
+        """Forget last turn's actions (W4-AMB-06); ``ran`` lasts until now (W4-AMB-07)."""
+        self.standard_used = self.move_used = self.minor_used = False
+        self.moved = 0.0
+        self.shot = self.charged = self.charge_bonus = self.reformed = False
+        self.rallied = self.fled_this_turn = self.double_moved = False
+        self.ran = False
+        self.casualties_this_turn = 0
+
+    def powers(self, *kinds: str) -> list[Power]:
+        """The profile's powers of the given kinds (all when none given)."""
+        return [p for p in self.profile.powers if not kinds or p.kind in kinds]
+
+    def label(self) -> str:
+        """How narration names the unit."""
+        return self.name
+
+
+def _skirmish_frame(unit: Unit) -> Tray:
+    xs = [p[0] for p in unit.points] or [unit.front[0]]
+    ys = [p[1] for p in unit.points] or [unit.front[1]]
+    half = unit.base / 2.0
+    width = max(xs) - min(xs) + unit.base
+    depth = max(ys) - min(ys) + unit.base
+    return Tray(((min(xs) + max(xs)) / 2.0, (min(ys) + max(ys)) / 2.0), 0.0,
+                max(width, 2 * half), max(depth, 2 * half))
+
+
+def base_of(profile: Profile) -> float:
+    """W4-AMB-04: the profile's base width in inches."""
+    return profile.base if profile.base is not None else SIZE_BASE[profile.size]
+
+
+@dataclass
+class WarState:
+    """Everything about one battle of `dnd4e-war`."""
+
+    board: Board
+    options: Options
+    sides: list[str]
+    units: dict[str, Unit]
+    ground: list[Ground] = field(default_factory=list)
+    turn: int = 0
+    phase: str = "setup"
+    initiative: str | None = None
+    engaged: dict[str, set[str]] = field(default_factory=dict)
+    """Who is in close combat with whom (both directions), kept by :meth:`engage` and
+    :meth:`disengage` as charges land and units die or flee."""
+    panic_tested: set[str] = field(default_factory=set)
+    """W4-PANIC-06: units that took a panic test this phase."""
+    shooting_losses: dict[str, dict[str, int]] = field(default_factory=dict)
+    """W4-SHOOT-22, W4-AMB-20: this phase's shooting casualties, target -> shooter -> count."""
+    pursuit_pending: dict[str, str] = field(default_factory=dict)
+    """W4-AMB-19: pursuers in contact whose charge attacks wait for the next Charge phase."""
+    over: bool = False
+    winner: str | None = None
+    end_reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def units_of(self, side: str) -> Iterator[Unit]:
+        """Living units of ``side``, in scenario order."""
+        return (u for u in self.units.values() if u.side == side and u.alive)
+
+    def enemies_of(self, unit: Unit) -> Iterator[Unit]:
+        """Living units of the other side."""
+        return (u for u in self.units.values() if u.side != unit.side and u.alive)
+
+    def other(self, side: str) -> str:
+        """The opposing side."""
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def order_of_sides(self) -> list[str]:
+        """The side with the initiative first (W4-TURN-03 to 06)."""
+        first = self.initiative or self.sides[0]
+        return [first, self.other(first)]
+
+    def engage(self, a: str, b: str) -> None:
+        """Mark ``a`` and ``b`` as fighting each other."""
+        self.engaged.setdefault(a, set()).add(b)
+        self.engaged.setdefault(b, set()).add(a)
+
+    def disengage(self, uid: str) -> None:
+        """``uid`` leaves every fight (it fled, died or broke contact)."""
+        for other in self.engaged.pop(uid, set()):
+            foes = self.engaged.get(other)
+            if foes is not None:
+                foes.discard(uid)
+                if not foes:
+                    del self.engaged[other]
+
+    def foes_of(self, uid: str) -> list[Unit]:
+        """The living units ``uid`` is in close combat with."""
+        return [self.units[o] for o in sorted(self.engaged.get(uid, ())) if self.units[o].alive]
+
+    def is_engaged(self, uid: str) -> bool:
+        """True while ``uid`` is in close combat."""
+        return bool(self.engaged.get(uid))
+
+    def gap(self, a: Unit, b: Unit) -> float:
+        """W4-MEAS-03: closest distance between the two units' trays (or bases)."""
+        return min(tray_gap(s, t) for s in a.trays() for t in b.trays())
+
+    def fights(self) -> list[list[str]]:
+        """The close combats: groups of units linked by engagement, each sorted, in order of
+        their first unit's id."""
+        seen: set[str] = set()
+        groups: list[list[str]] = []
+        for uid in sorted(self.engaged):
+            if uid in seen or not self.units[uid].alive:
+                continue
+            group, stack = set(), [uid]
+            while stack:
+                u = stack.pop()
+                if u in group:
+                    continue
+                group.add(u)
+                stack.extend(o for o in self.engaged.get(u, ()) if self.units[o].alive)
+            seen |= group
+            groups.append(sorted(group))
+        return groups
+
+    def elevation(self, unit: Unit) -> int:
+        """W4-AMB-32: the highest ground under the majority of the unit's footprint."""
+        if not any(g.height for g in self.ground):
+            return 0
+        shape = unit.frame().polygon
+        area = shape.area or 1.0
+        best = 0
+        for g in self.ground:
+            if g.height > best and g.region.polygon.intersection(shape).area > area / 2.0:
+                best = g.height
+        return best
+
+
+def strength_of_size(size: str) -> int:
+    """W4-STR-02 without the monster bonus."""
+    return SIZE_STRENGTH[size]

@@ -1,0 +1,133 @@
+"""Setup rules of a `dnd4e-war` scenario that the schema cannot express.
+
+:func:`check_scenario` raises through :func:`warhost.core.errors.fail` with the path of the
+offending field, so the loader names its line. The first problem found is reported.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from warhost.core.errors import fail
+from warhost.geometry.table import tray_gap, trays_overlap
+from warhost.rulesets.dnd4e_war.model import Dnd4eWarScenario, Profile, UnitSpec
+from warhost.rulesets.dnd4e_war.setup import build_unit, layout, profile_of
+from warhost.rulesets.dnd4e_war.state import Unit
+from warhost.rulesets.dnd4e_war.tables import SIZE_BASE
+
+Where = tuple[str | int, ...]
+
+COMPANY_MODELS_MAX = 64
+"""The most models one company's tray may hold."""
+
+
+def check_scenario(model: Dnd4eWarScenario) -> None:
+    """Sides, ids, profiles, unit sizes, companies, and trays on the table apart."""
+    names = [s.name for s in model.sides]
+    if names[0] == names[1]:
+        fail(f"two sides are called {names[0]!r}", "sides", 1, "name")
+    for k, t in enumerate(model.terrain):
+        if (t.rect is None) == (t.polygon is None):
+            fail("give a terrain piece either rect or polygon", "terrain", k)
+    for name, profile in model.profiles.items():
+        _check_profile(profile, ("profiles", name))
+    seen: dict[str, tuple[int, int]] = {}
+    placed: list[tuple[Unit, Where]] = []
+    for s, side in enumerate(model.sides):
+        for u, spec in enumerate(side.units):
+            where = ("sides", s, "units", u)
+            if spec.id in seen:
+                fail(f"two units have the id {spec.id!r}", *where, "id")
+            seen[spec.id] = (s, u)
+            profile = _profile(model, spec, where)
+            unit = _check_unit(model, spec, profile, side.name, where)
+            _check_place(model, unit, side.edge, where)
+            for other, there in placed:
+                if any(trays_overlap(a, b) for a in unit.trays() for b in other.trays()):
+                    fail(f"{spec.id} overlaps {other.id}", *where, "at")
+                if other.side != unit.side and min(
+                        tray_gap(a, b) for a in unit.trays() for b in other.trays()) < 1.0:
+                    fail(f"{spec.id} starts within 1\" of the enemy unit {other.id} "
+                         "(W4-UNIT-11)", *where, "at")
+            placed.append((unit, where))
+
+
+def _profile(model: Dnd4eWarScenario, spec: UnitSpec, where: Where) -> Profile:
+    if isinstance(spec.profile, Profile):
+        _check_profile(spec.profile, (*where, "profile"))
+        return spec.profile
+    if spec.profile not in model.profiles:
+        close = difflib.get_close_matches(spec.profile, list(model.profiles), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else (
+            f"; known: {', '.join(sorted(model.profiles)) or 'none'}")
+        fail(f"unknown profile {spec.profile!r}{hint}", *where, "profile")
+    return profile_of(model, spec)
+
+
+def _check_profile(profile: Profile, where: Where) -> None:
+    low, high = profile.unit_size
+    if low > high:
+        fail(f"unit size {low}-{high}: the least is more than the most", *where, "unit_size")
+    columns, rows = layout(profile)
+    if columns * rows > COMPANY_MODELS_MAX:
+        fail(f"a company of {columns} x {rows} = {columns * rows} models is larger than "
+             f"allowed ({COMPANY_MODELS_MAX})", *where, "company")
+    if profile.formation == "companies" and profile.size in ("huge", "gargantuan"):
+        fail(f"a company holds models no larger than Large (W4-UNIT-01), not {profile.size}",
+             *where, "size")
+    if profile.hp not in ("1/-", "minion") and profile.resilience > 1:
+        fail("a model with hit points has resilience 1 at most (W4-STAT-07)", *where,
+             "resilience")
+    if "frenzy" in profile.rules:  # pragma: no cover - the schema refuses it already
+        fail("frenzy has no defined effect (W4-AMB-76)", *where, "rules")
+    names = [p.name for p in profile.powers]
+    for k, power in enumerate(profile.powers):
+        if power.name in names[:k]:
+            fail(f"two powers are called {power.name!r}", *where, "powers", k, "name")
+        if power.kind in ("ranged", "area_burst") and power.range <= 0:
+            fail(f"{power.name}: a {power.kind} power needs a range", *where, "powers", k,
+                 "range")
+        if power.kind in ("area_burst", "close_burst", "close_blast") and power.area <= 0:
+            fail(f"{power.name}: an area power needs its size (area)", *where, "powers", k,
+                 "area")
+        if "[w]" in power.damage.lower() and power.weapon_dice is None:
+            fail(f"{power.name}: damage in [W] needs weapon_dice", *where, "powers", k,
+                 "weapon_dice")
+
+
+def _check_unit(model: Dnd4eWarScenario, spec: UnitSpec, profile: Profile, side: str,
+                where: Where) -> Unit:
+    low, high = profile.unit_size
+    unit = build_unit(side, spec, profile)
+    size = unit.company_size
+    if spec.models is not None and spec.models > spec.companies * size:
+        fail(f"{spec.models} models do not fit in {spec.companies} companies of {size}",
+             *where, "models")
+    count = len(unit.companies)
+    what = "models" if unit.skirmish else "companies"
+    if not low <= count <= high:
+        fail(f"{count} {what}: the profile's unit size is {low} to {high} (W4-STAT-10)",
+             *where, "companies")
+    if spec.files is not None and spec.files > spec.companies:
+        fail(f"{spec.files} companies in the front rank, but only {spec.companies}",
+             *where, "files")
+    if profile.size not in SIZE_BASE:  # pragma: no cover - the schema refuses it already
+        fail(f"unknown size {profile.size}", *where, "profile", "size")
+    return unit
+
+
+def _check_place(model: Dnd4eWarScenario, unit: Unit, edge: str | None,
+                 where: Where) -> None:
+    board = model.table
+    for tray in unit.trays():
+        for x, y in tray.corners():
+            if not (-1e-9 <= x <= board.width + 1e-9 and -1e-9 <= y <= board.height + 1e-9):
+                fail(f"{unit.id} does not fit on the {board.width:g}\" x {board.height:g}\" "
+                     "table", *where, "at")
+            depth = model.options.deployment_depth
+            if edge is not None and depth > 0:
+                reach = {"north": board.height - y, "south": y, "west": x,
+                         "east": board.width - x}[edge]
+                if reach > depth + 1e-9:
+                    fail(f"{unit.id} stands outside its side's deployment zone ({depth:g}\" "
+                         f"from the {edge} edge, W4-AMB-74)", *where, "at")

@@ -1,0 +1,91 @@
+"""What people see of a `dnd4e-war` state and its events: map data and narrative lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warhost.core.events import Event
+from warhost.core.wordings import Wordings
+from warhost.rulesets.dnd4e_war.state import Unit, WarState
+
+
+def _outline(unit: Unit) -> list[list[float]]:
+    return [[round(x, 3), round(y, 3)] for x, y in unit.frame().corners()]
+
+
+def map_view(state: WarState) -> dict[str, Any]:
+    """The table in inches: terrain areas and every unit's outline, facing and state."""
+    units = []
+    for u in state.units.values():
+        status = ("destroyed" if not u.alive else "fleeing" if u.fleeing else
+                  "engaged" if state.is_engaged(u.id) else "active")
+        units.append({
+            "id": u.id, "side": u.side, "name": u.name,
+            "kind": ("skirmishers" if u.skirmish else "companies") + f" of {u.profile.name}",
+            "strength": f"{u.models}/{u.start_models} models",
+            "polygon": _outline(u), "status": status, "facing": u.facing,
+            "trays": [[[round(x, 3), round(y, 3)] for x, y in t.corners()] for t in u.trays()]
+            if u.alive else [],
+        })
+    return {
+        "geometry": "table", "width": state.board.width, "height": state.board.height,
+        "areas": [{"name": g.name, "kind": g.region.kind,
+                   "polygon": [[round(x, 3), round(y, 3)]
+                               for x, y in g.region.polygon.exterior.coords]}
+                  for g in state.ground],
+        "units": units, "sides": list(state.sides), "round": state.turn,
+    }
+
+
+NARRATION = Wordings()
+_words = NARRATION.of
+
+
+def describe_event(event: dict[str, Any]) -> str | None:
+    """One line of narrative for ``event`` (None for bookkeeping events)."""
+    return NARRATION.describe(event)
+
+
+@_words("deploy")
+def _deploy(e: Event) -> str:
+    return (f"{e['side']} deploys {e['name']} ({e['models']} models in {e['companies']} "
+            f"companies) at {e['at'][0]:g},{e['at'][1]:g} facing {e['facing']:g}")
+
+
+@_words("round_start")
+def _round(e: Event) -> str:
+    return f"--- Turn {e['round']} ---"
+
+
+@_words("roll_off")
+def _roll_off(e: Event) -> str:
+    totals = ", ".join(f"{s} {t}" for s, t in e["totals"].items())
+    return f"Roll-off for {e['why']}: {totals}"
+
+
+@_words("initiative")
+def _initiative(e: Event) -> str:
+    if e["winner"] == e["side"]:
+        return f"{e['side']} takes the initiative"
+    return f"{e['winner']} gives the initiative to {e['side']}"
+
+
+@_words("score")
+def _score(e: Event) -> str:
+    return f"{e['side']} has taken {e['total']} points"
+
+
+
+@_words("casualties")
+def _casualties(e: Event) -> str:
+    return f"{e['unit']} takes {e['hits']} hits and loses {e['slain']} models ({e['why']})"
+
+
+@_words("destroyed")
+def _destroyed(e: Event) -> str:
+    return f"{e['unit']} is destroyed ({e['why']})"
+
+
+@_words("fall_back")
+def _fall_back(e: Event) -> str:
+    return f"{e['unit']} falls back ({e['why']})"

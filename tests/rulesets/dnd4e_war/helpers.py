@@ -1,0 +1,104 @@
+"""Small builders for dnd4e-war tests: a profile, a unit entry, a state with every unit
+where its entry puts it, and a battle runtime with scripted dice and orders."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tests.orders_by_kind import OrdersByKind
+from warhost.core.commanders import FirstOptionCommander
+from warhost.core.decisions import Decision
+from warhost.core.dice import ScriptedDice
+from warhost.core.engine import Battle
+from warhost.core.orders import Order
+from warhost.core.registry import get_ruleset
+from warhost.rulesets.dnd4e_war.setup import initial_state
+from warhost.rulesets.dnd4e_war.state import Unit, WarState
+
+DEFENSES = {"ac": 16, "fortitude": 14, "reflex": 14, "will": 14}
+
+
+def profile(name: str = "Warrior", **fields: Any) -> dict[str, Any]:
+    """A profile entry: a human minion with Speed 6, AC 16 and a +8 spear unless
+    ``fields`` say otherwise."""
+    entry: dict[str, Any] = {
+        "name": name, "race": "human", "speed": 6, "initiative": 3,
+        "defenses": dict(DEFENSES), "unit_size": [1, 10],
+        "powers": [{"name": "Spear", "kind": "melee", "bonus": 8, "damage": "1[W]+2",
+                    "weapon_dice": "1d8"}],
+    }
+    entry.update(fields)
+    return entry
+
+
+def unit(uid: str, side: str = "A", at: tuple[float, float] = (20.0, 10.0),
+         facing: float = 0.0, companies: int = 1, **fields: Any) -> dict[str, Any]:
+    """A unit entry for side ``side`` (``A`` or ``B``; stripped when the scenario is built).
+    ``profile`` may be a dict (see :func:`profile`) or a name in the scenario's profiles."""
+    entry: dict[str, Any] = {"id": uid, "profile": fields.pop("profile", None) or profile(),
+                             "companies": companies, "at": list(at), "facing": facing,
+                             "_side": side}
+    entry.update(fields)
+    return entry
+
+
+def scenario_data(units: Sequence[Mapping[str, Any]], *, width: float = 72,
+                  height: float = 48, terrain: Sequence[Mapping[str, Any]] = (),
+                  options: Mapping[str, Any] | None = None,
+                  profiles: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Plain scenario data with the units grouped by their ``_side`` (sides A and B)."""
+    sides = []
+    for name in ("A", "B"):
+        members = [{k: v for k, v in u.items() if k != "_side"} for u in units
+                   if u["_side"] == name]
+        sides.append({"name": name, "units": members})
+    return {"ruleset": "dnd4e-war", "table": {"width": width, "height": height},
+            "options": {"deployment_depth": 0, **(options or {})},
+            "terrain": list(terrain), "profiles": dict(profiles or {}), "sides": sides}
+
+
+def make_state(units: Sequence[Mapping[str, Any]], **kwargs: Any) -> WarState:
+    """A state with every unit placed (no validation of placement: tests may put units
+    in contact), turn 1, side A holding the initiative."""
+    data = scenario_data(units, **kwargs)
+    model = get_ruleset("dnd4e-war").scenario_model.model_validate(data)
+    state = initial_state(model)
+    state.turn = 1
+    state.initiative = "A"
+    return state
+
+
+def make_battle(state: WarState, dice: Sequence[int] = (),
+                orders: Mapping[str, Sequence[str]] | None = None) -> Battle:
+    """A battle runtime over ``state`` with scripted dice faces and scripted orders per side
+    (decisions the orders do not address take the default, else the first option)."""
+    commanders = {side: OrdersByKind((orders or {}).get(side, []), FirstOptionCommander())
+                  for side in state.sides}
+    battle = Battle(get_ruleset("dnd4e-war"), None, 0, commanders,  # type: ignore[arg-type]
+                    dice=ScriptedDice(dice))
+    battle.state = state
+    return battle
+
+
+def record(battle: Battle) -> list[Decision]:
+    """Every decision put to a commander from now on, in order."""
+    seen: list[Decision] = []
+    real = battle.decide
+
+    def decide(decision: Decision) -> Order:
+        seen.append(decision)
+        return real(decision)
+
+    battle.decide = decide  # type: ignore[method-assign]
+    return seen
+
+
+def events(battle: Battle, type_: str) -> list[dict[str, Any]]:
+    """The logged events of one type."""
+    return battle.log.of_type(type_)
+
+
+def get(state: WarState, uid: str) -> Unit:
+    """The unit ``uid``."""
+    return state.units[uid]
