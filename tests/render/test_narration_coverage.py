@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.rulesets.dnd4e_war.narration_samples import DND4E_WAR_SAMPLES
 from tests.rulesets.warband.narration_samples import WARBAND_SAMPLES
 from warhost.core.engine import run_battle
 from warhost.core.registry import all_rulesets, get_ruleset
@@ -237,6 +238,7 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
         {"type": "score", "side": "A", "total": 24},
     ],
     "warband": _CORE_SAMPLES + WARBAND_SAMPLES,
+    "dnd4e-war": _CORE_SAMPLES + DND4E_WAR_SAMPLES,
 }
 
 

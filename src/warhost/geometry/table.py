@@ -55,6 +55,7 @@ __all__ = [
     "Formation",
     "Point",
     "ARCS",
+    "ARC_REACH",
     "Region",
     "Tray",
     "along",
@@ -80,6 +81,13 @@ __all__ = [
     "toward",
     "translate_to",
     "travel",
+    "arc_polygon",
+    "arc_shares",
+    "clear_sight",
+    "cover_by_majority",
+    "line_clear",
+    "majority_arc",
+    "sees",
     "tray_gap",
     "trays_overlap",
 ]
@@ -840,3 +848,87 @@ def _convex_overlap(a: Sequence[Point], b: Sequence[Point], slack: float = _TIE)
             if max(pa) < min(pb) - slack or max(pb) < min(pa) - slack:
                 return False
     return True
+
+
+# --------------------------------------------------------------------------- tray sight
+
+ARC_REACH = 1000.0
+"""How far the arc polygons of :func:`arc_polygon` reach, in inches (beyond any table)."""
+
+
+def arc_polygon(tray: Tray, arc: str, reach: float = ARC_REACH) -> Polygon:
+    """The region of ``arc`` around ``tray`` (out to ``reach`` inches), bounded by the tray's
+    edge and the 45-degree lines out of its corners."""
+    hw, hd = tray.width / 2.0, tray.depth / 2.0
+    r = reach
+    local = {
+        "front": [(-hw, hd), (hw, hd), (hw + r, hd + r), (-hw - r, hd + r)],
+        "rear": [(hw, -hd), (-hw, -hd), (-hw - r, -hd - r), (hw + r, -hd - r)],
+        "right": [(hw, hd), (hw, -hd), (hw + r, -hd - r), (hw + r, hd + r)],
+        "left": [(-hw, -hd), (-hw, hd), (-hw - r, hd + r), (-hw - r, -hd - r)],
+    }[arc]
+    return Polygon([tray.to_world(x, y) for x, y in local])
+
+
+def arc_shares(tray: Tray, shape: Any) -> dict[str, float]:
+    """The area of ``shape`` lying in each arc of ``tray`` (keys in :data:`ARCS` order)."""
+    return {arc: float(arc_polygon(tray, arc).intersection(shape).area) for arc in ARCS}
+
+
+def majority_arc(tray: Tray, shape: Any) -> str:
+    """W4-AMB-16: the arc holding the largest share of ``shape``; exact ties go to the
+    earlier arc in :data:`ARCS` (front, then the flanks, then rear). A shape with no area is
+    judged by its centroid."""
+    shares = arc_shares(tray, shape)
+    best = max(shares.values())
+    if best <= _TIE:
+        c = shape.centroid
+        return tray.arc_of((float(c.x), float(c.y)))
+    return next(arc for arc in ARCS if shares[arc] >= best - _TIE)
+
+
+def sees(tray: Tray, shape: Any) -> bool:
+    """W4-UNIT-05: some part of ``shape`` lies inside the tray's front arc."""
+    return bool(arc_polygon(tray, "front").intersects(shape))
+
+
+def _sample_points(tray: Tray) -> list[Point]:
+    hw, hd = tray.width / 2.0, tray.depth / 2.0
+    local = [(0.0, 0.0), (-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd),
+             (0.0, hd), (0.0, -hd), (-hw, 0.0), (hw, 0.0)]
+    return [tray.to_world(x, y) for x, y in local]
+
+
+def line_clear(a: Point, b: Point, blockers: Sequence[Any]) -> bool:
+    """True when the segment from ``a`` to ``b`` enters the interior of no blocker."""
+    seg = LineString([a, b]) if a != b else ShapelyPoint(a)
+    return not any(seg.crosses(blk) or seg.within(blk) for blk in blockers)
+
+
+def clear_sight(viewer: Tray, targets: Sequence[Tray], blockers: Sequence[Any]) -> bool:
+    """W4-SHOOT-09, W4-AMB-45: some straight line from a point of ``viewer`` (its centre,
+    corners and edge midpoints) to such a point of some target tray passes through no
+    blocker's interior."""
+    for t in targets:
+        for a in _sample_points(viewer):
+            for b in _sample_points(t):
+                if line_clear(a, b, blockers):
+                    return True
+    return False
+
+
+def cover_by_majority(shooters: Sequence[Tray], targets: Sequence[Tray],
+                      pieces: Sequence[tuple[Any, int]]) -> int:
+    """W4-SHOOT-15/16, W4-AMB-46: draw a line from the centre of each shooting tray to the
+    centre of each target tray; if a strict majority of the lines pass through pieces that
+    give a benefit, the target gets the highest single value among the pieces those lines
+    cross (0 otherwise). ``pieces`` pairs a shape with the AC it adds."""
+    lines = [LineString([s.centre, t.centre]) for s in shooters for t in targets
+             if s.centre != t.centre]
+    if not lines or not pieces:
+        return 0
+    crossed = [[value for shape, value in pieces if line.intersects(shape)] for line in lines]
+    covered = [c for c in crossed if c]
+    if 2 * len(covered) <= len(lines):
+        return 0
+    return max(max(c) for c in covered)
