@@ -309,6 +309,23 @@ class WarState:
             groups.append(sorted(group))
         return groups
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain data of the state."""
+        return {
+            "turn": self.turn, "phase": self.phase, "sides": self.sides,
+            "initiative": self.initiative,
+            "units": [
+                {"id": u.id, "side": u.side, "name": u.name, "companies": list(u.companies),
+                 "files": u.files, "front": [round(u.front[0], 3), round(u.front[1], 3)],
+                 "facing": round(u.facing, 3),
+                 "points": [[round(x, 3), round(y, 3)] for x, y in u.points],
+                 "fleeing": u.fleeing, "destroyed": u.destroyed}
+                for u in self.units.values()
+            ],
+            "engaged": {k: sorted(v) for k, v in sorted(self.engaged.items())},
+            "over": self.over, "winner": self.winner, "reason": self.end_reason,
+        }
+
     def elevation(self, unit: Unit) -> int:
         """W4-AMB-32: the highest ground under the majority of the unit's footprint."""
         if not any(g.height for g in self.ground):
