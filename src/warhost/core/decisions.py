@@ -226,7 +226,8 @@ def generic_refusal(decision: Decision, order: Order) -> Refusal:
     options = decision.options
     kinds = sorted({option.kind for option in options})
     if order.kind not in kinds:
-        return Refusal(f"a {order.kind!r} order does not answer this decision, which takes "
+        article = "an" if order.kind[:1].lower() in ("a", "e", "i", "o", "u") else "a"
+        return Refusal(f"{article} {order.kind!r} order does not answer this decision, which takes "
                        f"{' or '.join(repr(k) for k in kinds)}")
     same = [str(option) for option in options if option.kind == order.kind]
     shown = ", ".join(same[:6]) + (f" and {len(same) - 6} more" if len(same) > 6 else "")
