@@ -261,10 +261,36 @@ def test_situation_errors_name_the_key() -> None:
 
 
 @pytest.mark.rule("W4-AMB-46")
+@pytest.mark.rule("W4-SHOOT-17")
 def test_cover_by_name_uses_the_scenario_values() -> None:
     scenario = load_scenario(EXAMPLE)
     report = exact_odds(scenario, "archers", "drow", {"cover": "superior_cover"})
     assert report.details["needed"] == 14  # 25 + 5 - 16
+    changed = exact_odds(scenario, "archers", "drow", {
+        "cover": "cover", "options": {"cover_values": {"cover": 4, "superior_cover": 5,
+                                                       "concealment": 2,
+                                                       "total_concealment": 5}}})
+    assert changed.details["needed"] == 13  # 25 + 4 - 16
+    assert exact_odds(scenario, "archers", "drow", {"cover": 3}).details["needed"] == 12
+
+
+@pytest.mark.rule("W4-SHOOT-06")
+def test_a_target_out_of_range_is_reported_with_a_note() -> None:
+    scenario = load_scenario(EXAMPLE)
+    report = exact_odds(scenario, "archers", "drow", {})  # 30" away, the longbow reaches 20"
+    assert report.details["in_range"] is False
+    assert "beyond the 20\" range of Longbow" in report.notes[0]
+
+
+@pytest.mark.rule("W4-CHARGE-19")
+def test_the_charge_flag_means_a_melee_attack() -> None:
+    scenario = load_scenario(EXAMPLE)
+    report = exact_odds(scenario, "archers", "drow", {"charge": True, "dice": 4})
+    assert report.kind == "melee, Short sword"
+    assert report.details["needed"] == 12  # AC 25 - (12 + 1)
+    with pytest.raises(WarhostError) as err:
+        exact_odds(scenario, "archers", "drow", {"charge": True, "kind": "ranged"})
+    assert err.value.field == "charge"
 
 
 def test_the_command_prints_every_distribution() -> None:

@@ -57,7 +57,8 @@ Distribution = dict[int, Fraction]
 CourageBonus = Callable[[WarState, Unit], int]
 
 SITUATION_KEYS: dict[str, str] = {
-    "kind": "ranged or melee (default: ranged when the attacker has a ranged power)",
+    "kind": "ranged or melee (default: ranged when the attacker has a ranged power and does "
+            "not charge)",
     "power": "the attacker's power by name (default: its first of that kind)",
     "dice": "the number of attack dice (default: as the units stand, see the notes)",
     "character_dice": "of those, dice rolled by characters (no floor of 8; default: the "
@@ -304,55 +305,74 @@ def unit_odds(state: WarState, att: Unit, dfn: Unit, situation: Mapping[str, Any
     """The report of :func:`exact_odds` on any state (the AI may call it)."""
     kind, power = _kind_and_power(att, situation)
     charge = kind == "melee" and situation_flag(situation, "charge")
-    cover = _cover(state, situation, kind)
+    cover = _cover(state, situation)
     defense = getattr(dfn.profile.defenses, power.vs) + cover
     bonus = power.bonus + (1 if charge else 0)
     dice, heroes, dice_lines = _dice(state, att, dfn, kind, situation)
     hits = hit_distribution(dice, defense, bonus, heroes)
-    casualties = casualty_distribution(hits, dfn.profile.resilience, dfn.models)
-    lines = _attack_lines(att, dfn, power, defense, cover, charge, bonus, heroes)
     none = hits.get(0, Fraction(0))
     outcomes: dict[str, Fraction] = {"success": 1 - none, "failure": none}
     outcomes.update({f"hits {h}": p for h, p in sorted(hits.items()) if h > 0 and p})
-    distance = (_inches(situation["distance"], "distance") if "distance" in situation
-                else state.gap(att, dfn))
-    reach = charge_reach_chance(att.speed(), distance)
-    passed, break_lines, break_terms = break_odds(state, att, dfn, situation, courage)
     details: dict[str, Any] = {
         "dice": dice, "character_dice": heroes,
         "needed": needed_score(defense, bonus),
         "needed_character": needed_score(defense, bonus, True) if heroes else None,
         "expected_hits": _number(mean(hits)),
-        "casualties": _json_dist(casualties),
-        "expected_casualties": _number(mean(casualties)),
-        "charge_distance": _json_dist(charge_distribution(att.speed())),
-        "charge_reach": {f"reaches {_inch_text(distance)}": fraction_json(reach),
-                         "falls short": fraction_json(1 - reach)},
-        "break_test": {"passes": fraction_json(passed), "flees": fraction_json(1 - passed)},
-        "break_terms": break_terms,
-        "fall_back": _json_dist(fall_back_distribution(dfn.speed())),
+        **_casualty_details(hits, dfn),
     }
-    notes = [
-        f"Casualties: every {dfn.profile.resilience} hit(s) slay one of {dfn.models} models; "
-        "leftover hits are lost (W4-CAS-01..04, W4-AMB-54).",
-        f"Charge of {att.id} (Speed {att.speed():g}): 1d6 "
-        f"{att.speed() - 3:+g}, a 1 fails (W4-CHARGE-06/07/09, W4-AMB-11); "
-        f"{_inch_text(distance)} to cover.",
-        *break_lines,
-        f"Fall back! of {dfn.id} (Speed {dfn.speed():g}): 2d6 + 2 x Speed - 12, "
-        "never below 0 (W4-FLEE-04, W4-AMB-09).",
-    ]
-    if kind == "melee" and "dice" not in situation:
-        notes.append("Close combat dice counted as the front rows of every company; give "
-                     "--set dice=N for the models really in reach (W4-MELEE-02/08).")
-    if situation_flag(situation, "ignore_position"):
-        notes.append("Positions only give the defaults above; nothing is refused by them.")
-    dice_text = (f"{dice}d20 needing {details['needed']}+"
-                 + (f" ({heroes} of them characters' needing {details['needed_character']}+)"
-                    if heroes else ""))
+    notes = [(f"Casualties: every {dfn.profile.resilience} hit(s) slay one of {dfn.models} "
+              "models; leftover hits are lost (W4-CAS-01..04, W4-AMB-54).")]
+    gap = state.gap(att, dfn)
+    if kind == "ranged" and gap > power.range:
+        notes.insert(0, f"{dfn.id} is {gap:.1f}\" away, beyond the {power.range:g}\" range of "
+                        f"{power.name} (W4-SHOOT-06); the odds assume it were in range.")
+    details["in_range"] = kind != "ranged" or gap <= power.range
+    details.update(_charge_details(att, situation, gap, notes))
+    passed, break_lines, break_terms = break_odds(state, att, dfn, situation, courage)
+    details["break_test"] = {"passes": fraction_json(passed), "flees": fraction_json(1 - passed)}
+    details["break_terms"] = break_terms
+    notes += break_lines
+    details["fall_back"] = _json_dist(fall_back_distribution(dfn.speed()))
+    notes.append(f"Fall back! of {dfn.id} (Speed {dfn.speed():g}): 2d6 + 2 x Speed - 12, "
+                 "never below 0 (W4-FLEE-04, W4-AMB-09).")
+    notes += _caveats(kind, situation)
+    dice_text = f"{dice}d20 needing {details['needed']}+"
+    if heroes:
+        dice_text += f" ({heroes} of them characters' needing {details['needed_character']}+)"
+    lines = _attack_lines(power, defense, cover, charge, bonus, heroes)
     return OddsReport(attacker=att.id, defender=dfn.id, kind=f"{kind}, {power.name}",
                       modifiers=dice_lines + lines, outcomes=outcomes, notes=notes,
                       dice=dice_text, details=details)
+
+
+def _casualty_details(hits: Distribution, dfn: Unit) -> dict[str, Any]:
+    casualties = casualty_distribution(hits, dfn.profile.resilience, dfn.models)
+    return {"casualties": _json_dist(casualties),
+            "expected_casualties": _number(mean(casualties))}
+
+
+def _charge_details(att: Unit, situation: Mapping[str, Any], gap: float, notes: list[str]
+                    ) -> dict[str, Any]:
+    """The attacker's charge distance and its chance to cover ``distance`` (or the gap)."""
+    distance = (_inches(situation["distance"], "distance") if "distance" in situation
+                else gap)
+    speed = att.speed()
+    reach = charge_reach_chance(speed, distance)
+    notes.append(f"Charge of {att.id} (Speed {speed:g}): 1d6 {speed - 3:+g}, a 1 fails "
+                 f"(W4-CHARGE-06/07/09, W4-AMB-11); {_inch_text(distance)} to cover.")
+    return {"charge_distance": _json_dist(charge_distribution(speed)),
+            "charge_reach": {f"reaches {_inch_text(distance)}": fraction_json(reach),
+                             "falls short": fraction_json(1 - reach)}}
+
+
+def _caveats(kind: str, situation: Mapping[str, Any]) -> list[str]:
+    out = []
+    if kind == "melee" and "dice" not in situation:
+        out.append("Close combat dice counted as the front rows of every company; give "
+                   "--set dice=N for the models really in reach (W4-MELEE-02/08).")
+    if situation_flag(situation, "ignore_position"):
+        out.append("Positions only give the defaults above; nothing is refused by them.")
+    return out
 
 
 def _unit(state: WarState, uid: str, role: str) -> Unit:
@@ -364,12 +384,16 @@ def _unit(state: WarState, uid: str, role: str) -> Unit:
 
 def _kind_and_power(att: Unit, situation: Mapping[str, Any]) -> tuple[str, Power]:
     kinds = {"ranged": ("ranged",), "melee": ("melee",)}
+    charge = situation_flag(situation, "charge")
     kind = situation.get("kind")
     if kind is None:
-        kind = "ranged" if att.powers("ranged") else "melee"
+        kind = "ranged" if att.powers("ranged") and not charge else "melee"
     kind = str(kind).strip().lower()
     if kind not in kinds:
         raise WarhostError(f"kind must be ranged or melee, not {kind!r}", field="kind")
+    if charge and kind != "melee":
+        raise WarhostError("only charge attacks, which are melee, get the charge bonus "
+                           "(W4-CHARGE-17/19)", field="charge")
     powers = att.powers(*kinds[kind])
     if not powers:
         raise WarhostError(f"{att.id} has no {kind} power", field="kind")
@@ -384,7 +408,7 @@ def _kind_and_power(att: Unit, situation: Mapping[str, Any]) -> tuple[str, Power
                        field="power")
 
 
-def _cover(state: WarState, situation: Mapping[str, Any], kind: str) -> int:
+def _cover(state: WarState, situation: Mapping[str, Any]) -> int:
     """W4-AMB-46: the defense a cover name (or a number) adds."""
     value = situation.get("cover", 0)
     if isinstance(value, bool):
@@ -420,10 +444,10 @@ def _dice(state: WarState, att: Unit, dfn: Unit, kind: str, situation: Mapping[s
     return dice, heroes, lines
 
 
-def _attack_lines(att: Unit, dfn: Unit, power: Power, defense: int, cover: int, charge: bool,
-                  bonus: int, heroes: int) -> list[str]:
-    lines = [f"{power.name} {power.bonus:+d} vs {power.vs.upper() if power.vs == 'ac' else power.vs}"
-             f" {defense - cover}"]
+def _attack_lines(power: Power, defense: int, cover: int, charge: bool, bonus: int,
+                  heroes: int) -> list[str]:
+    vs = power.vs.upper() if power.vs == "ac" else power.vs
+    lines = [f"{power.name} {power.bonus:+d} vs {vs} {defense - cover}"]
     if cover:
         lines.append(f"cover {cover:+d} to the target's defense (W4-SHOOT-17, W4-AMB-46)")
     if charge:
