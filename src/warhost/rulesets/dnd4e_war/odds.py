@@ -143,24 +143,27 @@ def attack_dice(state: WarState, attacker: Unit, defender: Unit, kind: str
     rows when shooting from higher ground, W4-SHOOT-11/12); a captain in the command company
     rolls his Attacks as a multiattack (W4-SHOOT-13). Returns (dice, character dice, lines)."""
     higher = kind == "ranged" and state.elevation(attacker) > state.elevation(defender)
-    return _dice_count(attacker, higher)
+    return _dice_count(attacker, higher, kind)
 
 
-def _dice_count(attacker: Unit, two_rows: bool) -> tuple[int, int, list[str]]:
+def _dice_count(attacker: Unit, two_rows: bool, kind: str) -> tuple[int, int, list[str]]:
     if attacker.skirmish:
         return attacker.models, 0, [f"{attacker.models} skirmishers, one die each"]
-    front = sum(attacker.row_models(s, 0) for s in range(len(attacker.companies)))
-    second = (sum(attacker.row_models(s, 1) for s in range(len(attacker.companies)))
-              if two_rows else 0)
+    slots = range(len(attacker.companies))
+    front = sum(attacker.row_models(s, 0) for s in slots)
+    second = sum(attacker.row_models(s, 1) for s in slots) if two_rows else 0
     captain = attacker.captain is not None and attacker.command_slot is not None and front > 0
     ordinary = front - (1 if captain else 0)
-    lines = [f"{ordinary} dice from the front rows (W4-SHOOT-11)"]
+    ranged = kind == "ranged"
+    lines = [f"{ordinary} dice from the front rows"
+             + (" (W4-SHOOT-11)" if ranged else " of the companies")]
     if two_rows:
         lines.append(f"{second} dice from the second rows: higher ground (W4-SHOOT-12)")
     heroes = attacker.captain_attacks if captain else 0
     if captain:
         lines.append(f"{heroes} dice from captain {attacker.captain}'s multiattack "
-                     "(W4-SHOOT-13), rolled as a character (W4-HIT-04)")
+                     f"({'W4-SHOOT-13' if ranged else 'W4-MULTI-05'}), rolled as a character "
+                     "(W4-HIT-04)")
     return ordinary + second + heroes, heroes, lines
 
 
@@ -320,8 +323,10 @@ def unit_odds(state: WarState, att: Unit, dfn: Unit, situation: Mapping[str, Any
         "expected_hits": _number(mean(hits)),
         **_casualty_details(hits, dfn),
     }
-    notes = [(f"Casualties: every {dfn.profile.resilience} hit(s) slay one of {dfn.models} "
-              "models; leftover hits are lost (W4-CAS-01..04, W4-AMB-54).")]
+    res = dfn.profile.resilience
+    per = "each hit slays" if res == 1 else f"every {res} hits slay"
+    notes = [(f"Casualties: {per} one of {dfn.models} models; leftover hits are lost "
+              "(W4-CAS-01..04, W4-AMB-54).")]
     gap = state.gap(att, dfn)
     if kind == "ranged" and gap > power.range:
         notes.insert(0, f"{dfn.id} is {gap:.1f}\" away, beyond the {power.range:g}\" range of "
@@ -436,7 +441,7 @@ def _dice(state: WarState, att: Unit, dfn: Unit, kind: str, situation: Mapping[s
         return dice, heroes, [f"{dice} dice (given)"]
     if "higher_ground" in situation:
         two = kind == "ranged" and situation_flag(situation, "higher_ground")
-        dice, heroes, lines = _dice_count(att, two)
+        dice, heroes, lines = _dice_count(att, two, kind)
     else:
         dice, heroes, lines = attack_dice(state, att, dfn, kind)
     if "character_dice" in situation:
