@@ -326,3 +326,35 @@ def test_seeded_attack_rolls_agree_with_the_exact_mean() -> None:
     p = 13 / 20
     sd = math.sqrt(dice * p * (1 - p) / trials)
     assert abs(total / trials - float(exact)) < 4 * sd
+
+
+@pytest.mark.rule("W4-SHOOT-06")
+@pytest.mark.rule("W4-SHOOT-12")
+@pytest.mark.rule("W4-CHARGE-09")
+def test_positions_from_the_situation_change_range_ground_and_reach() -> None:
+    scenario = load_scenario(EXAMPLE)
+    near = exact_odds(scenario, "archers", "drow", {"at_defender": "36,25"})
+    assert near.details["in_range"] is True and near.details["dice"] == 13
+    # Off the hill, both on the flat: the front rows and the captain only.
+    down = exact_odds(scenario, "archers", "drow", {"at_attacker": "36,20",
+                                                     "at_defender": "36,10"})
+    assert down.details["dice"] == 9
+    # Spiders (Speed 6) facing the archers' front edge (y = 40) from 5" south of it.
+    close = exact_odds(scenario, "spiders", "archers", {"at_attacker": "36,35",
+                                                         "facing_attacker": 0})
+    assert Fraction(close.details["charge_reach"]['reaches 5"']["fraction"]) == Fraction(5, 6)
+    with pytest.raises(WarhostError) as err:
+        exact_odds(scenario, "archers", "drow", {"at_attacker": "36"})
+    assert err.value.field == "at_attacker"
+
+
+@pytest.mark.rule("W4-AMB-43")
+def test_fear_causers_may_be_immune_to_fear_in_their_break_tests() -> None:
+    ghoul = profile("Ghoul", rules=["fear"])
+    units = [unit("g", profile=ghoul), unit("h", "B", at=(20, 30), facing=180, profile=ghoul)]
+    plain = make_state(units)
+    _, _, terms = break_odds(plain, get(plain, "h"), get(plain, "g"), {"margin": 1})
+    assert terms["dc"] == 13 and terms["fear"] == "fear"
+    immune = make_state(units, options={"fear_causers_immune": True})
+    _, _, terms = break_odds(immune, get(immune, "h"), get(immune, "g"), {"margin": 1})
+    assert terms["dc"] == 11 and terms["fear"] == "none"

@@ -34,6 +34,7 @@ from warhost.core.odds import (
     with_options,
 )
 from warhost.core.scenario import Scenario
+from warhost.geometry.table import read_point
 from warhost.rulesets.dnd4e_war.model import Dnd4eWarScenario, Power
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import (
@@ -77,6 +78,11 @@ SITUATION_KEYS: dict[str, str] = {
               "battle standard within 12\")",
     "courage": "the defender's courage bonus (default: race + size + musician + stalwart/"
                "bard)",
+    "at_attacker": "X,Y: put the middle of the attacker's front edge here (skirmishers: "
+                   "their centre), default where the scenario puts it",
+    "at_defender": "X,Y: the same for the defender",
+    "facing_attacker": "bearing in degrees the attacker faces (0 = north)",
+    "facing_defender": "bearing in degrees the defender faces",
     "ignore_position": "accepted for the command's flag; positions give only the defaults",
     "options": "scenario option overrides, name -> value",
 }
@@ -239,6 +245,16 @@ def fear_of(unit: Unit) -> str:
     return "terror" if unit.rule("terror") else "fear" if unit.rule("fear") else "none"
 
 
+def _fear_felt(state: WarState, winner: Unit, loser: Unit) -> str:
+    """What ``winner`` causes ``loser`` to feel: nothing under W4-AMB-43's option when the
+    loser itself causes as much (terror covers fear)."""
+    fear = fear_of(winner)
+    own = fear_of(loser)
+    if state.options.fear_causers_immune and own != "none" and FEAR_DC[own] >= FEAR_DC[fear]:
+        return "none"
+    return fear
+
+
 def has_reroll(state: WarState, unit: Unit) -> bool:
     """W4-CMD-09: an allied battle standard (its unit) stands within 12"."""
     return any(u.battle_standard and (u is unit or state.gap(u, unit) <= BATTLE_STANDARD_RANGE)
@@ -251,7 +267,7 @@ def break_odds(state: WarState, winner: Unit, loser: Unit, situation: Mapping[st
     """The chance ``loser`` passes its break test against ``winner``, the lines explaining
     it, and its terms as JSON data."""
     margin = _whole(situation.get("margin", 1), "margin")
-    fear = str(situation.get("fear", fear_of(winner))).strip().lower()
+    fear = str(situation.get("fear", _fear_felt(state, winner, loser))).strip().lower()
     if fear not in FEAR_DC:
         raise WarhostError(f"fear must be none, fear or terror, not {fear!r}", field="fear")
     dc = break_dc(margin, fear)
@@ -300,6 +316,8 @@ def exact_odds(scenario: Scenario, attacker: str, defender: str,
         raise WarhostError(f"{att.id} cannot attack itself", field="defender")
     if att.side == dfn.side:
         raise WarhostError(f"{att.id} and {dfn.id} are both of {att.side}", field="defender")
+    for role, who in (("attacker", att), ("defender", dfn)):
+        _place(who, situation.get(f"at_{role}"), situation.get(f"facing_{role}"), role)
     return unit_odds(state, att, dfn, situation, courage)
 
 
@@ -385,6 +403,28 @@ def _unit(state: WarState, uid: str, role: str) -> Unit:
         raise WarhostError(f"no unit {uid!r}{close_match_hint(uid, sorted(state.units), 'units')}",
                            field=role)
     return state.units[uid]
+
+
+def _place(unit: Unit, at: Any, facing: Any, role: str) -> None:
+    """Move ``unit`` (keeping its formation) so its front middle, or a skirmisher's centre,
+    stands at ``at``, and turn it to ``facing``."""
+    if facing is not None:
+        try:
+            unit.facing = float(facing) % 360.0
+        except (TypeError, ValueError):
+            raise WarhostError(f"a facing is a bearing in degrees, not {facing!r}",
+                               field=f"facing_{role}") from None
+    if at is None:
+        return
+    point = read_point(at)
+    if point is None:
+        raise WarhostError(f"expected X,Y in inches, got {at!r}", field=f"at_{role}")
+    dx, dy = point[0] - unit.front[0], point[1] - unit.front[1]
+    if unit.skirmish and unit.points:
+        centre = unit.frame().centre
+        dx, dy = point[0] - centre[0], point[1] - centre[1]
+        unit.points = [(x + dx, y + dy) for x, y in unit.points]
+    unit.front = (unit.front[0] + dx, unit.front[1] + dy)
 
 
 def _kind_and_power(att: Unit, situation: Mapping[str, Any]) -> tuple[str, Power]:
