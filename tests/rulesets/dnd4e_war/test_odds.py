@@ -358,3 +358,18 @@ def test_fear_causers_may_be_immune_to_fear_in_their_break_tests() -> None:
     immune = make_state(units, options={"fear_causers_immune": True})
     _, _, terms = break_odds(immune, get(immune, "h"), get(immune, "g"), {"margin": 1})
     assert terms["dc"] == 11 and terms["fear"] == "none"
+
+
+@pytest.mark.rule("W4-HIT-04")
+@pytest.mark.rule("W4-CMD-06")
+def test_a_captain_rolls_as_a_character_without_the_floor() -> None:
+    # Spear +8 against AC 12: ordinary models need 8, the captain (a character) needs 4.
+    state = make_state([unit("men", models=8, command={"captain": {"name": "Bors"}}),
+                        unit("foe", "B", at=(20, 30), facing=180,
+                             profile=profile(defenses={"ac": 12, "fortitude": 12,
+                                                       "reflex": 12, "will": 12}))])
+    report = unit_odds(state, get(state, "men"), get(state, "foe"), {"kind": "melee"})
+    assert report.details["dice"] == 4 and report.details["character_dice"] == 1
+    assert (report.details["needed"], report.details["needed_character"]) == (8, 4)
+    assert Fraction(report.details["expected_hits"]["fraction"]) == \
+        3 * Fraction(13, 20) + Fraction(17, 20)

@@ -51,7 +51,7 @@ from warhost.rulesets.dnd4e_war.tables import (
 __all__ = [
     "SITUATION_KEYS", "attack_dice", "break_dc", "break_odds", "casualty_distribution",
     "charge_distribution", "charge_reach_chance", "courage_pass_chance", "exact_odds",
-    "fall_back_distribution", "hit_distribution", "simple_courage_bonus",
+    "fall_back_distribution", "hit_distribution", "mean", "simple_courage_bonus", "unit_odds",
 ]
 
 Distribution = dict[int, Fraction]
@@ -166,9 +166,12 @@ def _dice_count(attacker: Unit, two_rows: bool, kind: str) -> tuple[int, int, li
     if two_rows:
         lines.append(f"{second} dice from the second rows: higher ground (W4-SHOOT-12)")
     heroes = attacker.captain_attacks if captain else 0
-    if captain:
+    if captain and heroes > 1:
         lines.append(f"{heroes} dice from captain {attacker.captain}'s multiattack "
                      f"({'W4-SHOOT-13' if ranged else 'W4-MULTI-05'}), rolled as a character "
+                     "(W4-HIT-04)")
+    elif captain:
+        lines.append(f"1 die from captain {attacker.captain}, rolled as a character "
                      "(W4-HIT-04)")
     return ordinary + second + heroes, heroes, lines
 
@@ -279,7 +282,7 @@ def break_odds(state: WarState, winner: Unit, loser: Unit, situation: Mapping[st
     reroll = situation_flag(situation, "reroll", has_reroll(state, loser))
     chance = courage_pass_chance(bonus, dc, natural_20_only=nat20, fearless=fearless,
                                  reroll=reroll)
-    lines = [f"break test of {loser.id}: d20 {bonus:+d} against DC {dc} = 10 + margin {margin}"
+    lines = [f"Break test of {loser.id}: d20 {bonus:+d} against DC {dc} = 10 + margin {margin}"
              + (f" + {FEAR_DC[fear]} {fear} (W4-FEAR-08)" if fear != "none" else "")
              + " (W4-BREAK-01)"]
     if nat20:
@@ -288,7 +291,8 @@ def break_odds(state: WarState, winner: Unit, loser: Unit, situation: Mapping[st
     if fearless:
         lines.append(f"{loser.id} is fearless: it passes every courage test (W4-IMMUNE-01)")
     if reroll:
-        lines.append("one re-roll of a failed test: battle standard (W4-CMD-09)")
+        lines.append("one re-roll of a failed test, kept even if worse (battle standard, "
+                     "W4-CMD-09)")
     terms = {"bonus": bonus, "dc": dc, "margin": margin, "fear": fear,
              "natural_20_only": nat20, "fearless": fearless, "reroll": reroll}
     return chance, lines, terms
