@@ -8,6 +8,7 @@ courage tests, panic, fear and terror.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # the rules themselves are imported by each hook when first n
     from warhost.core.battle import Battle
     from warhost.core.commanders import Commander
     from warhost.core.decisions import Decision, Refusal
+    from warhost.core.odds import OddsReport
     from warhost.core.orders import Order
     from warhost.core.outcome import Outcome
 
@@ -101,6 +103,13 @@ class Dnd4eWar(Ruleset):
         from warhost.rulesets.dnd4e_war.view import describe_event
 
         return describe_event(event)
+
+    def exact_odds(
+        self, scenario: Scenario, attacker: str, defender: str, situation: Mapping[str, Any]
+    ) -> OddsReport:
+        from warhost.rulesets.dnd4e_war.odds import exact_odds
+
+        return exact_odds(scenario, attacker, defender, situation)
 
 
 register(Dnd4eWar())
