@@ -157,8 +157,7 @@ def courage_test(state: WarState, battle: Battle, unit: Unit, dc: int, why: str,
     bonus = courage_bonus(state, unit)
     die = battle.dice.draw(20, why)
     passed = passes(die, bonus, dc, natural_20_only)
-    _emit_test("courage_test", battle, unit, kind, dc, die, bonus, passed, rule,
-               natural_20_only)
+    _emit_test(False, battle, unit, kind, dc, die, bonus, passed, rule, natural_20_only)
     if passed:
         return True
     bearer = battle_standard_near(state, unit)
@@ -166,14 +165,14 @@ def courage_test(state: WarState, battle: Battle, unit: Unit, dc: int, why: str,
         return False
     die = battle.dice.draw(20, why + " (battle standard re-roll)")
     passed = passes(die, bonus, dc, natural_20_only)
-    _emit_test("courage_reroll", battle, unit, kind, dc, die, bonus, passed, "W4-CMD-09",
+    _emit_test(True, battle, unit, kind, dc, die, bonus, passed, "W4-CMD-09",
                natural_20_only)
     return passed
 
 
-def _emit_test(type_: str, battle: Battle, unit: Unit, kind: str, dc: int, die: int,
+def _emit_test(reroll: bool, battle: Battle, unit: Unit, kind: str, dc: int, die: int,
                bonus: int, passed: bool, rule: str, natural_20_only: bool) -> None:
-    battle.emit(type_, unit=unit.id, kind=kind, dc=dc, die=die, bonus=bonus,
+    battle.emit("courage_reroll" if reroll else "courage_test", unit=unit.id, kind=kind, dc=dc, die=die, bonus=bonus,
                 total=die + bonus, passed=passed, rule=rule,
                 natural_20_only=natural_20_only)
 
