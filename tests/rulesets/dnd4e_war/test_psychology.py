@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from tests.rulesets.dnd4e_war import helpers
-from tests.rulesets.dnd4e_war.helpers import events, get, make_battle, profile
-from tests.rulesets.dnd4e_war.helpers import record, unit
+from tests.rulesets.dnd4e_war.helpers import events, get, make_battle, profile, record, unit
 from warhost.core.battle import Battle
 from warhost.rulesets.dnd4e_war import movement, psychology
 from warhost.rulesets.dnd4e_war.psychology import Candidate, base_bonus, unit_courage
