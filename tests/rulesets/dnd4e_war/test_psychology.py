@@ -385,6 +385,21 @@ def test_a_unit_flees_through_must_pass_dc_thirteen(monkeypatch: pytest.MonkeyPa
     assert events(battle, "courage_test")[0]["dc"] == 13 and fled[0][0] == "a"
 
 
+@pytest.mark.rule("W4-PANIC-05")
+@pytest.mark.rule("W4-FLEE-08")
+@pytest.mark.rule("W4-AMB-90")
+def test_a_unit_fled_through_that_fails_flees_the_same_way(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fled = _spy_fall_back(monkeypatch)
+    state = make_state([unit("a"), unit("b")])
+    battle = make_battle(state, dice=[10, 9])
+    assert psychology.flee_through(state, battle, get(state, "a"), 135.0)
+    assert not psychology.flee_through(state, battle, get(state, "b"), 135.0)
+    assert [(e["unit"], e["dc"], e["rule"]) for e in events(battle, "courage_test")] == [
+        ("a", 13, "W4-PANIC-05"), ("b", 13, "W4-PANIC-05")]
+    assert fled == [("b", 135.0, "panic")]
+
+
 def test_fleeing_units_take_no_panic_test() -> None:
     state = _pair()
     get(state, "a").fleeing = True

@@ -12,7 +12,7 @@ later triggers in the same phase are ignored (see :func:`panic`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from warhost.core.battle import Battle
@@ -285,6 +285,21 @@ def panic(state: WarState, battle: Battle, unit: Unit, dc: int, causes: list[Uni
     for a unit already fleeing)."""
     from warhost.rulesets.dnd4e_war import movement
 
+    return _panic(state, battle, unit, dc, why, rule,
+                  lambda: movement.away_from(state, unit, causes))
+
+
+def flee_through(state: WarState, battle: Battle, unit: Unit, heading: float) -> bool:
+    """W4-FLEE-08, W4-PANIC-05, W4-AMB-90: an ally fled through ``unit``, which takes a
+    DC 13 panic test and on a failure falls back along the ally's ``heading``."""
+    return _panic(state, battle, unit, PANIC_DC, "panic: an ally flees through",
+                  "W4-PANIC-05", lambda: heading)
+
+
+def _panic(state: WarState, battle: Battle, unit: Unit, dc: int, why: str, rule: str,
+           heading: Callable[[], float]) -> bool:
+    from warhost.rulesets.dnd4e_war import movement
+
     if not unit.alive or unit.fleeing:
         return not unit.fleeing
     if unit.id in state.panic_tested:
@@ -293,7 +308,7 @@ def panic(state: WarState, battle: Battle, unit: Unit, dc: int, causes: list[Uni
     final = panic_dc(state, unit, dc, shooting=rule == SHOOTING_PANIC)
     if courage_test(state, battle, unit, final, why, rule, "panic"):
         return True
-    movement.fall_back(state, battle, unit, movement.away_from(state, unit, causes), "panic")
+    movement.fall_back(state, battle, unit, heading(), "panic")
     return False
 
 
