@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from tests.rulesets.dnd4e_war import helpers
 from tests.rulesets.dnd4e_war.helpers import events, get, make_battle, profile, record, unit
@@ -64,6 +65,12 @@ def test_the_base_bonus_is_race_plus_size_and_unlisted_races_get_nothing() -> No
     assert base_bonus(Candidate("orc", "huge")) == 7
     assert base_bonus(Candidate("ogre", "gargantuan")) == 8
     assert _courage(profile=profile(race="troll", size="large", courage=4)) == 6
+
+
+@pytest.mark.rule("W4-AMB-40")
+def test_a_size_outside_the_table_is_refused() -> None:
+    with pytest.raises(ValidationError, match="size"):
+        make_state([unit("a", profile=profile(size="tiny"))])
 
 
 @pytest.mark.rule("W4-COUR-09")
