@@ -36,13 +36,6 @@ def multiattacks(attacks: int) -> int:
     return attacks if can_multiattack(attacks) else 0
 
 
-def resilience_problem(profile: Profile) -> str | None:
-    """W4-STAT-07: why the profile's resilience is wrong, or None."""
-    if not is_minion(profile) and profile.resilience > 1:
-        return "a model with hit points has resilience 1 at most (W4-STAT-07)"
-    return None
-
-
 def immune_to_hope_is_lost(unit: Unit) -> bool:
     """W4-CAS-08: fearless units (W4-IMMUNE-02), to the last man! and monsters
     (W4-MONSTER-03) never suffer Hope is Lost!; a captain gives no protection (W4-CMD-06)."""
