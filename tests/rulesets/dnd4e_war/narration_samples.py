@@ -23,7 +23,18 @@ TURN_EVENTS: list[dict[str, Any]] = [
 MOVEMENT_EVENTS: list[dict[str, Any]] = []
 SHOOTING_EVENTS: list[dict[str, Any]] = []
 COMBAT_EVENTS: list[dict[str, Any]] = []
-PSYCHOLOGY_EVENTS: list[dict[str, Any]] = []
+PSYCHOLOGY_EVENTS: list[dict[str, Any]] = [
+    {"type": "courage_test", "unit": "drow", "kind": "panic", "dc": 14, "die": 7, "bonus": 6,
+     "total": 13, "passed": False, "rule": "W4-PANIC-02", "natural_20_only": False},
+    {"type": "courage_test", "unit": "drow", "kind": "break", "dc": 16, "die": 20, "bonus": 6,
+     "total": 26, "passed": True, "rule": "W4-FEAR-09", "natural_20_only": True},
+    {"type": "courage_reroll", "unit": "drow", "kind": "panic", "dc": 14, "die": 12,
+     "bonus": 6, "total": 18, "passed": True, "rule": "W4-CMD-09", "natural_20_only": False},
+    {"type": "courage_immune", "unit": "golems", "kind": "terror", "dc": 16,
+     "reason": "immune_to_psychology", "rule": "W4-FEAR-04"},
+    {"type": "saving_throw", "unit": "drow", "die": 11, "bonus": 2, "total": 13,
+     "passed": True, "conditions": ["ongoing", "slowed"]},
+]
 
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS
                                            + COMBAT_EVENTS + PSYCHOLOGY_EVENTS)

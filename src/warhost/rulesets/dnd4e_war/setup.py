@@ -50,6 +50,7 @@ def build_unit(side: str, spec: UnitSpec, profile: Profile) -> Unit:
     if cmd.captain is not None:
         unit.captain = cmd.captain.name
         unit.captain_attacks = cmd.captain.attacks
+        unit.captain_level = cmd.captain.level
         unit.action_points = cmd.captain.action_points
     if skirmish:
         unit.points = skirmish_points(unit, len(companies))

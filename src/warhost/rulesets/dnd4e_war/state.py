@@ -59,6 +59,8 @@ class Unit:
     command_slot: int | None = None
     captain: str | None = None
     captain_attacks: int = 1
+    captain_level: int | None = None
+    """W4-COUR-06: the captain's own level (None: the profile's level)."""
     action_points: int = 0
     standard: bool = False
     battle_standard: bool = False

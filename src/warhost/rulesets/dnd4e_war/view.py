@@ -89,3 +89,34 @@ def _destroyed(e: Event) -> str:
 @_words("fall_back")
 def _fall_back(e: Event) -> str:
     return f"{e['unit']} falls back ({e['why']})"
+
+
+# ---- psychology: courage tests and saving throws
+def _courage_line(e: Event, how: str) -> str:
+    need = "a natural 20" if e.get("natural_20_only") else f"DC {e['dc']}"
+    verdict = "passes" if e["passed"] else "fails"
+    return (f"{e['unit']} {how} {e['kind']} test: {e['die']} + {e['bonus']} = {e['total']} "
+            f"against {need}, {verdict} ({e['rule']})")
+
+
+@_words("courage_test")
+def _courage_test(e: Event) -> str:
+    return _courage_line(e, "takes a")
+
+
+@_words("courage_reroll")
+def _courage_reroll(e: Event) -> str:
+    return _courage_line(e, "re-rolls, by the battle standard, its")
+
+
+@_words("courage_immune")
+def _courage_immune(e: Event) -> str:
+    reason = str(e["reason"]).replace("_", " ")
+    return f"{e['unit']} passes its {e['kind']} test without rolling ({reason}, {e['rule']})"
+
+
+@_words("saving_throw")
+def _saving_throw(e: Event) -> str:
+    ending = ", ".join(e["conditions"]) or "nothing"
+    result = f"ends {ending}" if e["passed"] else f"keeps {ending}"
+    return f"{e['unit']} saves: {e['die']} + {e['bonus']} = {e['total']}, {result}"
