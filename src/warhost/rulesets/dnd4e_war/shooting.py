@@ -10,6 +10,7 @@ from typing import Any
 
 from shapely.geometry import MultiPoint
 from shapely.geometry import Point as ShapelyPoint
+from shapely.ops import unary_union
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
@@ -115,9 +116,15 @@ def blockers(state: WarState, unit: Unit, target: Unit) -> list[Any]:
     shapes = [g.region.polygon for g in state.ground if g.blocks_sight]
     for other in state.units.values():
         if other.alive and other.id not in (unit.id, target.id):
-            shapes.extend(t.polygon for t in other.trays())
+            shapes.append(unit_shape(other))
     count(GEOMETRY, len(shapes))
     return [s for s in shapes if s.intersects(hull)]
+
+
+def unit_shape(unit: Unit) -> Any:
+    """The unit's trays (or bases) as one shape, so that a line along the seam between two
+    companies is blocked too."""
+    return unary_union([t.polygon for t in unit.trays()])
 
 
 def sees_all_round(unit: Unit) -> bool:
@@ -321,9 +328,9 @@ def burst_reach(state: WarState, unit: Unit, power: Power, point: Point) -> Refu
     shapes = [g.region.polygon for g in state.ground if g.blocks_sight]
     for other in state.units.values():
         if other.alive and other.id != unit.id:
-            polys = [t.polygon for t in other.trays()]
-            if not any(p.buffer(1e-6).contains(spot) for p in polys):
-                shapes.extend(polys)  # a unit the centre lies on does not hide it
+            shape = unit_shape(other)
+            if not shape.buffer(1e-6).contains(spot):  # a unit the centre is on hides nothing
+                shapes.append(shape)
     count(GEOMETRY, len(shapes))
     for tray in trays:
         if (sees_all_round(unit) or sees(tray, spot)) and clear_sight(tray, marker, shapes):
