@@ -6,8 +6,15 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.dnd4e_war.helpers import events, get, make_battle, make_state, profile, \
-    record, unit
+from tests.rulesets.dnd4e_war.helpers import (
+    events,
+    get,
+    make_battle,
+    make_state,
+    profile,
+    record,
+    unit,
+)
 from warhost.core.decisions import Refusal
 from warhost.rulesets.dnd4e_war import psychology, shooting
 from warhost.rulesets.dnd4e_war.state import WarState
