@@ -356,3 +356,17 @@ def test_burst_centres_offered_and_any_point_in_range_accepted() -> None:
     battle = make_battle(state, dice=[1] * 10, orders={"A": ["centre 30,40"]})
     with pytest.raises(Exception, match="beyond the range"):
         shooting.shooting_phase(state, battle)
+
+
+@pytest.mark.rule("W4-DEC-16")
+def test_a_unit_whose_only_target_was_shot_away_is_no_longer_offered() -> None:
+    state = make_state([unit("a1", "A", at=(20, 10), profile=elf()),
+                        unit("a2", "A", at=(30, 10), profile=elf()),
+                        unit("d", "B", at=(25, 20), profile=drow(), companies=2),
+                        unit("far", "B", at=(60, 40), profile=drow(), companies=2)])
+    battle = make_battle(state, dice=[20, 20, 20, 20])
+    seen = record(battle)
+    shooting.side_shoots(state, battle, "A")
+    asked = [[str(o) for o in d.options] for d in seen if d.kind == "shooter"]
+    assert asked == [["shoot a1", "shoot a2", "done"]]
+    assert get(state, "d").destroyed and not get(state, "a2").shot

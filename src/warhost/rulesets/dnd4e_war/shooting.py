@@ -56,18 +56,49 @@ def shooting_phase(state: WarState, battle: Battle) -> None:
 
 
 def side_shoots(state: WarState, battle: Battle, side: str) -> None:
-    """W4-DEC-16: the side picks its units one at a time until it is done or none can shoot."""
+    """W4-DEC-16: the side picks its units one at a time until it is done or none can shoot.
+    Whether a unit can shoot is worked out once, and again only when a shot took models
+    from a unit within its reach (its targets or sight lines may have changed)."""
+    ready: dict[str, bool] = {}
     while True:
-        ready = [u for u in state.units_of(side) if can_shoot(state, u) and usable_powers(
-            state, u)]
-        if not ready:
+        units = list(state.units_of(side))
+        for u in units:
+            if u.id not in ready:
+                ready[u.id] = can_shoot(state, u) and bool(usable_powers(state, u))
+        shooters = [u for u in units if ready[u.id] and can_shoot(state, u)]
+        if not shooters:
             return
-        options = tuple(Order.of("shoot", u.id) for u in ready) + (Order.of("done"),)
+        options = tuple(Order.of("shoot", u.id) for u in shooters) + (Order.of("done"),)
         count(OPTIONS, len(options))
         order = battle.ask(side, "shooter", options, "Which unit shoots next?", side)
         if order.kind == "done":
             return
-        unit_shoots(state, battle, state.units[str(order.args[0])])
+        before = _loss_totals(state)
+        unit = state.units[str(order.args[0])]
+        unit_shoots(state, battle, unit)
+        ready[unit.id] = False
+        changed = [state.units[uid] for uid, n in _loss_totals(state).items()
+                   if n != before.get(uid, 0)]
+        for u in units:
+            if ready.get(u.id) is not None and u.id != unit.id and _within_reach(u, changed):
+                del ready[u.id]
+
+
+def _loss_totals(state: WarState) -> dict[str, int]:
+    return {uid: sum(by.values()) for uid, by in state.shooting_losses.items()}
+
+
+def _within_reach(unit: Unit, changed: list[Unit]) -> bool:
+    """Whether a unit that lost models may have been a target or a blocker of ``unit``:
+    within its longest shooting range (a destroyed unit judged by where it stood)."""
+    reach = max((p.range for p in unit.powers(*SHOOTING_KINDS)), default=0.0)
+    mine = unit.frame()
+    for other in changed:
+        frame = other.frame()
+        slack = other.files * other.tray_width + other.ranks * other.tray_depth
+        if tray_gap(mine, frame) <= reach + slack + 1e-9:
+            return True
+    return False
 
 
 def can_shoot(state: WarState, unit: Unit) -> bool:
