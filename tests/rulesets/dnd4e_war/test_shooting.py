@@ -16,7 +16,7 @@ from tests.rulesets.dnd4e_war.helpers import (
     unit,
 )
 from warhost.core.decisions import Refusal
-from warhost.rulesets.dnd4e_war import psychology, shooting
+from warhost.rulesets.dnd4e_war import casualties, psychology, shooting
 from warhost.rulesets.dnd4e_war.state import WarState
 
 LONGBOW = {"name": "Longbow", "kind": "ranged", "bonus": 16, "range": 20,
@@ -370,3 +370,29 @@ def test_a_unit_whose_only_target_was_shot_away_is_no_longer_offered() -> None:
     asked = [[str(o) for o in d.options] for d in seen if d.kind == "shooter"]
     assert asked == [["shoot a1", "shoot a2", "done"]]
     assert get(state, "d").destroyed and not get(state, "a2").shot
+
+
+@pytest.mark.rule("W4-CMD-01")
+@pytest.mark.rule("W4-SHOOT-13")
+def test_a_skirmishing_captain_multiattacks_and_is_the_last_model_lost() -> None:
+    state = make_state([unit("sk", "A", at=(20, 10), profile=drow(powers=[LONGBOW]),
+                             companies=4, command={"captain": {"attacks": 3}}),
+                        unit("d", "B", at=(20, 24), profile=drow(), companies=8)])
+    sk, d = get(state, "sk"), get(state, "d")
+    assert shooting.multiattack_options(sk) == ["captain", "none"]
+    slots = shooting.sighted_slots(state, sk, d)
+    assert shooting.count_dice(state, sk, d, slots, "captain") == shooting.Dice(3, 3)
+    first = sk.points[0]
+    battle = make_battle(state)
+    casualties.apply_hits(state, battle, sk, 3, "d", "shooting")
+    assert sk.points == [first] and sk.captain is not None
+
+
+@pytest.mark.rule("W4-AMB-80")
+@pytest.mark.rule("W4-DEC-17")
+def test_no_burst_centre_is_offered_on_a_unit_in_close_combat() -> None:
+    state = burst_state()
+    state.engage("d", "friends")
+    mage = get(state, "mage")
+    power = mage.powers("area_burst")[0]
+    assert shooting.burst_centres(state, mage, power) == [get(state, "far").frame().centre]

@@ -237,11 +237,18 @@ def multiattack_allowed(state: WarState, power: Power, target: Unit | None) -> b
 
 def multiattack_options(unit: Unit) -> list[str]:
     """W4-DEC-16, W4-STAT-09: the multiattack choices the unit's models allow."""
-    captain = unit.captain is not None and unit.captain_attacks > 1 and (
-        unit.command_slot is not None)
+    captain = captain_slot(unit) is not None and unit.captain_attacks > 1
     ranks = unit.profile.attacks > 1
     allowed = {"all": captain and ranks, "captain": captain, "ranks": ranks, "none": True}
     return [c for c in MULTIATTACK_CHOICES if allowed[c]]
+
+
+def captain_slot(unit: Unit) -> int | None:
+    """Where the captain stands: the front row of the command company (W4-CMD-03); in a
+    skirmishing unit, the first model, the last one casualties take (W4-CMD-01)."""
+    if unit.captain is None:
+        return None
+    return 0 if unit.skirmish and unit.companies else unit.command_slot
 
 
 def count_dice(state: WarState, unit: Unit, target: Unit, slots: list[int],
@@ -254,7 +261,7 @@ def count_dice(state: WarState, unit: Unit, target: Unit, slots: list[int],
     ranks = captain = 0
     for slot in slots:
         models = sum(unit.row_models(slot, r) for r in range(rows))
-        if slot == unit.command_slot and unit.captain is not None and models:
+        if slot == captain_slot(unit) and models:
             captain = per_captain
             models -= 1
         ranks += models * per_rank
@@ -373,6 +380,8 @@ def burst_centres(state: WarState, unit: Unit, power: Power) -> list[Point]:
     """W4-DEC-17: the offered centres: the middle of each enemy unit the burst may reach."""
     out = []
     for enemy in state.enemies_of(unit):
+        if state.is_engaged(enemy.id) and not state.options.shoot_into_combat:
+            continue  # W4-AMB-80: not a target to aim at
         c = enemy.frame().centre
         centre = (round(c[0], 3), round(c[1], 3))
         if burst_reach(state, unit, power, centre) is None:
