@@ -11,6 +11,7 @@ from typing import Any
 from shapely.geometry import MultiPoint
 from shapely.geometry import Point as ShapelyPoint
 from shapely.ops import unary_union
+from shapely.strtree import STRtree
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
@@ -59,6 +60,14 @@ def side_shoots(state: WarState, battle: Battle, side: str) -> None:
     """W4-DEC-16: the side picks its units one at a time until it is done or none can shoot.
     Whether a unit can shoot is worked out once, and again only when a shot took models
     from a unit within its reach (its targets or sight lines may have changed)."""
+    state.extra[SIGHT] = sight_index(state)
+    try:
+        _pick_shooters(state, battle, side)
+    finally:
+        state.extra.pop(SIGHT, None)
+
+
+def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
     ready: dict[str, bool] = {}
     while True:
         units = list(state.units_of(side))
@@ -79,6 +88,8 @@ def side_shoots(state: WarState, battle: Battle, side: str) -> None:
         ready[unit.id] = False
         changed = [state.units[uid] for uid, n in _loss_totals(state).items()
                    if n != before.get(uid, 0)]
+        if changed:
+            state.extra[SIGHT] = sight_index(state)
         for u in units:
             if ready.get(u.id) is not None and u.id != unit.id and _within_reach(u, changed):
                 del ready[u.id]
@@ -138,12 +149,45 @@ def unit_shoots(state: WarState, battle: Battle, unit: Unit) -> None:
 
 # ---------------------------------------------------------------- sight and range
 
+SIGHT = "shooting_sight"
+"""Key in ``WarState.extra`` of the :class:`SightIndex` kept while a side shoots."""
+
+
+@dataclass(frozen=True)
+class SightIndex:
+    """Everything that may block sight (W4-AMB-45), in a spatial index: terrain that blocks
+    sight (owner None) and each living unit as one shape."""
+
+    tree: STRtree
+    shapes: list[Any]
+    owners: list[str | None]
+
+
+def sight_index(state: WarState) -> SightIndex:
+    """The sight blockers of the table as it stands now."""
+    shapes: list[Any] = [g.region.polygon for g in state.ground if g.blocks_sight]
+    owners: list[str | None] = [None] * len(shapes)
+    for other in state.units.values():
+        if other.alive:
+            shapes.append(unit_shape(other))
+            owners.append(other.id)
+    count(GEOMETRY, len(shapes))
+    return SightIndex(STRtree(shapes), shapes, owners)
+
+
 def blockers(state: WarState, unit: Unit, target: Unit) -> list[Any]:
     """W4-AMB-45: what may block the unit's sight of ``target``: terrain that blocks sight and
     every other unit's trays (the shooter's own and the target's do not), kept to those near
     the line between the two."""
     hull = MultiPoint([c for t in unit.trays() + target.trays()
                        for c in t.corners()]).convex_hull
+    index = state.extra.get(SIGHT)
+    if isinstance(index, SightIndex):
+        near = sorted(int(i) for i in index.tree.query(hull))
+        count(GEOMETRY, len(near))
+        return [index.shapes[i] for i in near
+                if index.owners[i] not in (unit.id, target.id)
+                and index.shapes[i].intersects(hull)]
     shapes = [g.region.polygon for g in state.ground if g.blocks_sight]
     for other in state.units.values():
         if other.alive and other.id not in (unit.id, target.id):
