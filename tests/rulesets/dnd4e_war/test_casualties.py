@@ -154,7 +154,6 @@ def test_a_condition_covers_the_unit_and_one_save_with_the_best_bonus_ends_it() 
 
 @pytest.mark.rule("W4-CAS-11")
 @pytest.mark.rule("W4-CAS-12")
-@pytest.mark.rule("W4-DEC-34")
 def test_ongoing_damage_is_one_hit_on_resilience_one_minions() -> None:
     state, men = one(unit("men", companies=2, files=2))
     battle = make_battle(state)

@@ -238,9 +238,9 @@ def saving_throw(battle: Battle, unit: Unit, effect: str) -> bool:
 
 def ongoing_damage(state: WarState, battle: Battle, unit: Unit, amount: int,
                    source: str = "ongoing") -> Losses:
-    """W4-CAS-11 to 13: ongoing damage strikes one rank-and-file model (W4-DEC-34: the
-    front-most, the one the next hit would take): a single hit on resilience-1 minions; on
-    tougher minions that model's resilience drops by 1 until the end of the turn; a
+    """W4-CAS-11 to 13: ongoing damage strikes one rank-and-file model (the one the next hit
+    would take, so no commander is asked, W4-DEC-34): a single hit on resilience-1 minions;
+    on tougher minions that model's resilience drops by 1 until the end of the turn; a
     non-minion model loses ``amount`` hit points."""
     if not unit.alive or amount <= 0:
         return Losses(0)
