@@ -932,3 +932,102 @@ def cover_by_majority(shooters: Sequence[Tray], targets: Sequence[Tray],
     if 2 * len(covered) <= len(lines):
         return 0
     return max(max(c) for c in covered)
+
+
+# ---- areas
+# Bursts, blasts and lasting areas of dnd4e-war (W4-AREA-01 to 07, W4-AMB-50/51), and the
+# count of the model cells of a company layout an area covers.
+
+AREA_MARKER = 1.0
+"""W4-AREA-03/06: the diameter of the base that marks an area burst or a lasting area."""
+
+_COVER_EPS = 1e-9
+"""A cell must share more than this area with a shape to count as covered (touching only an
+edge or a corner is not covering)."""
+
+
+def area_burst(centre: Point, size: float) -> Polygon:
+    """W4-AREA-03: a 1-inch marker base at ``centre`` and everything within ``size`` inches of
+    its edge."""
+    return sphere(centre, AREA_MARKER / 2.0 + size)
+
+
+def close_burst(base: Tray, size: float) -> Polygon:
+    """W4-AREA-02, W4-AMB-51: everything within ``size`` inches of the user's base edge (the
+    base included)."""
+    if size <= 0:
+        return base.polygon
+    return base.polygon.buffer(size / math.cos(math.pi / (4 * _CIRCLE_QUAD_SEGS)),
+                               quad_segs=_CIRCLE_QUAD_SEGS)
+
+
+def on_edge(tray: Tray, point: Point, tolerance: float = 1e-6) -> bool:
+    """True when ``point`` lies on the edge of ``tray`` (within ``tolerance`` inches)."""
+    return bool(tray.polygon.exterior.distance(ShapelyPoint(point)) <= tolerance)
+
+
+def blast(apex: Point, bearing_deg: float, size: float) -> Polygon:
+    """W4-AREA-05, W4-AMB-51: the 90-degree sector of radius ``size`` with its apex at
+    ``apex`` (a point of the user's base edge), opening along ``bearing_deg``."""
+    steps = _CIRCLE_QUAD_SEGS
+    grow = size / math.cos(math.pi / (4 * steps))
+    arc = [offset(apex, bearing_deg - 45.0 + 90.0 * i / steps, grow) for i in range(steps + 1)]
+    return Polygon([apex, *arc])
+
+
+def lasting_marker(origin: Point, size: float, bearing_deg: float | None = None) -> Point:
+    """W4-AREA-06, W4-AMB-51: where the marker of a lasting area sits: a burst's centre, or
+    ``size / 2`` inches along a blast's bisector (``bearing_deg``) from its apex."""
+    if bearing_deg is None:
+        return origin
+    return offset(origin, bearing_deg, size / 2.0)
+
+
+def lasting_area(marker: Point, size: float, is_blast: bool = False) -> Polygon:
+    """W4-AREA-06: a lasting area measured outward from its marker base: the burst's size,
+    or half the blast's size."""
+    return area_burst(marker, size / 2.0 if is_blast else size)
+
+
+def model_cells(tray: Tray, columns: int, rows: int, models: int) -> list[Polygon]:
+    """W4-AMB-04/05/50: the cells of the ``models`` models in a company tray laid out
+    ``columns`` x ``rows``: the front row fills first, each row from the left."""
+    cw, cd = tray.width / columns, tray.depth / rows
+    cells = []
+    for i in range(min(models, columns * rows)):
+        row, col = divmod(i, columns)
+        right = -tray.width / 2.0 + (col + 0.5) * cw
+        forward = tray.depth / 2.0 - (row + 0.5) * cd
+        cells.append(Tray(tray.to_world(right, forward), tray.facing, cw, cd).polygon)
+    return cells
+
+
+def cells_covered(shape: Any, tray: Tray, columns: int, rows: int, models: int) -> int:
+    """W4-AMB-50: how many model cells of the company in ``tray`` some part of ``shape``
+    covers."""
+    if models <= 0 or not shape.intersects(tray.polygon):
+        return 0
+    return sum(1 for cell in model_cells(tray, columns, rows, models)
+               if shape.intersection(cell).area > _COVER_EPS)
+
+
+def most_covered(shape: Any, positions: Iterable[Tray], columns: int, rows: int,
+                 models: int) -> int:
+    """W4-AREA-07: the most model cells ``shape`` covers at any of ``positions`` (the places a
+    company passes through during one move)."""
+    return max((cells_covered(shape, t, columns, rows, models) for t in positions), default=0)
+
+
+def sweep(start: Tray, end: Tray, step: float = 0.25) -> list[Tray]:
+    """The tray's positions, every ``step`` inches or less, on a straight move from ``start``
+    to ``end`` (facing turned evenly along the way); both ends included."""
+    length = distance(start.centre, end.centre)
+    turn = (end.facing - start.facing + 180.0) % 360.0 - 180.0
+    n = max(1, math.ceil(length / step), math.ceil(abs(turn) / 5.0))
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        centre = (start.centre[0] + t * (end.centre[0] - start.centre[0]),
+                  start.centre[1] + t * (end.centre[1] - start.centre[1]))
+        out.append(Tray(centre, (start.facing + t * turn) % 360.0, start.width, start.depth))
+    return out
