@@ -1099,18 +1099,31 @@ def _segments(pairs: Sequence[tuple[Point, Point]]) -> npt.NDArray[Any]:
     return shapes
 
 
+def _objects(shapes: Sequence[Any]) -> npt.NDArray[Any]:
+    array = np.empty(len(shapes), dtype=object)
+    array[:] = list(shapes)
+    return array
+
+
 def _entered(segments: npt.NDArray[Any], shapes: Sequence[Any]) -> npt.NDArray[np.bool_]:
     """``[i, j]``: segment ``i`` and shape ``j`` share interior points."""
-    others = np.empty(len(shapes), dtype=object)
-    others[:] = list(shapes)
-    met: npt.NDArray[np.bool_] = shapely.relate_pattern(segments[:, None], others[None, :],
-                                                        _INTERIORS_MEET)
+    met: npt.NDArray[np.bool_] = shapely.relate_pattern(
+        segments[:, None], _objects(shapes)[None, :], _INTERIORS_MEET)
     return met
 
 
+def _merged(shapes: Sequence[Any]) -> list[Any]:
+    """``shapes`` with every shape that has area merged into one, so that a line along the
+    seam of two touching blockers runs inside the merged interior, not between two."""
+    solid = [s for s in shapes if s.area > 0.0]
+    thin = [s for s in shapes if s.area <= 0.0]
+    return ([shapely.unary_union(solid)] if solid else []) + thin
+
+
 def line_clear(a: Point, b: Point, blockers: Sequence[Any]) -> bool:
-    """True when the segment from ``a`` to ``b`` enters the interior of no blocker (running
-    along a blocker's edge or touching its corner does not block).
+    """True when the segment from ``a`` to ``b`` enters the interior of no blocker. Running
+    along a blocker's edge or touching its corner does not block, but running along the
+    seam of two touching blockers does (they block as one).
 
     Example:
         >>> wall = box(1.0, -1.0, 2.0, 1.0)
@@ -1119,7 +1132,7 @@ def line_clear(a: Point, b: Point, blockers: Sequence[Any]) -> bool:
     """
     if not blockers:
         return True
-    return not bool(_entered(_segments([(a, b)]), blockers).any())
+    return not bool(_entered(_segments([(a, b)]), _merged(blockers)).any())
 
 
 def clear_sight(viewer: Tray, targets: Sequence[Tray], blockers: Sequence[Any]) -> bool:
@@ -1140,9 +1153,10 @@ def clear_sight(viewer: Tray, targets: Sequence[Tray], blockers: Sequence[Any]) 
     if not blockers:
         return True
     starts = _sample_points(viewer)
+    merged = _merged(blockers)
     for t in targets:
         pairs = [(a, b) for a in starts for b in _sample_points(t)]
-        if not _entered(_segments(pairs), blockers).any(axis=1).all():
+        if not _entered(_segments(pairs), merged).any(axis=1).all():
             return True
     return False
 
@@ -1153,7 +1167,8 @@ def cover_by_majority(shooters: Sequence[Tray], targets: Sequence[Tray],
     centre of each target tray. If a strict majority of the lines enter the interior of
     pieces that give a benefit, the target gets the highest single value among the pieces
     those lines enter; otherwise (a tie included) 0. ``pieces`` pairs a shape with the AC it
-    adds.
+    adds. Touching pieces count as one area, so a line along their seam passes through them
+    and takes the higher value of the two.
 
     Example:
         >>> shooters = [Tray((x, 0.0), 0.0, 2.0, 1.0) for x in (1.0, 3.0, 5.0)]
@@ -1167,9 +1182,14 @@ def cover_by_majority(shooters: Sequence[Tray], targets: Sequence[Tray],
     pairs = [(s.centre, t.centre) for s in shooters for t in targets]
     if not pairs or not pieces:
         return 0
-    entered = _entered(_segments(pairs), [shape for shape, _ in pieces])
-    covered = entered.any(axis=1)
+    shapes = [shape for shape, _ in pieces]
+    lines = _segments(pairs)
+    covered = _entered(lines, _merged(shapes)).any(axis=1)
     if 2 * int(covered.sum()) <= len(pairs):
         return 0
     values = np.array([value for _, value in pieces])
-    return int(max(values[row].max() for row in entered[covered]))
+    inside = _entered(lines[covered], shapes)
+    touched = shapely.intersects(lines[covered][:, None], _objects(shapes)[None, :])
+    # A line along a seam enters no single piece: it takes the pieces it runs between.
+    return max(int(values[row_in if row_in.any() else row_touch].max())
+               for row_in, row_touch in zip(inside, touched, strict=True))
