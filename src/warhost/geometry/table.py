@@ -1120,9 +1120,14 @@ def _objects(shapes: Sequence[Any]) -> npt.NDArray[Any]:
 
 
 def _entered(segments: npt.NDArray[Any], shapes: Sequence[Any]) -> npt.NDArray[np.bool_]:
-    """``[i, j]``: segment ``i`` and shape ``j`` share interior points."""
-    met: npt.NDArray[np.bool_] = shapely.relate_pattern(
-        segments[:, None], _objects(shapes)[None, :], _INTERIORS_MEET)
+    """``[i, j]``: segment ``i`` and shape ``j`` share interior points, that is they meet
+    but do not merely touch (prepared shapes reject most segments on their bounds)."""
+    others = _objects(shapes)
+    shapely.prepare(others)
+    lines, blocks = np.broadcast_arrays(segments[:, None], others[None, :])
+    met: npt.NDArray[np.bool_] = shapely.intersects(blocks, lines)
+    if met.any():
+        met[met] = ~shapely.touches(blocks[met], lines[met])
     return met
 
 
@@ -1169,7 +1174,8 @@ def clear_sight(viewer: Tray, targets: Sequence[Tray], blockers: Sequence[Any]) 
     starts = _sample_points(viewer)
     merged = _merged(blockers)
     for t in targets:
-        pairs = [(a, b) for a in starts for b in _sample_points(t)]
+        ends = _sample_points(t)
+        pairs = [(a, b) for a in starts for b in ends]
         if not _entered(_segments(pairs), merged).any(axis=1).all():
             return True
     return False
