@@ -123,6 +123,23 @@ def test_majority_arc_of_a_shape_inside_one_arc_is_that_arc(tray: Tray, other: T
             assert majority_arc(tray, piece) == arc
 
 
+@pytest.mark.rule("W4-AMB-16")
+@settings(max_examples=200)
+@given(any_trays, st.integers(0, 3), st.floats(0.2, 6), st.floats(0.01, 10))
+def test_a_shape_split_evenly_by_a_corner_line_goes_to_the_earlier_arc(
+        tray: Tray, corner: int, size: float, beyond: float) -> None:
+    # A square set square to the tray, centred on a corner line and clear of the tray: the
+    # line is its diagonal, so the two arcs hold equal halves.
+    hw, hd = tray.width / 2.0, tray.depth / 2.0
+    along = size / 2.0 + beyond
+    sr, sf = [(-1, 1), (1, 1), (1, -1), (-1, -1)][corner]
+    centre = tray.to_world(sr * (hw + along), sf * (hd + along))
+    square = Tray(centre, tray.facing, size, size).polygon
+    shares = sorted(arc_polygon(tray, arc).intersection(square).area for arc in ARCS)
+    assert shares[-1] == pytest.approx(shares[-2]) and shares[-3] == pytest.approx(0.0)
+    assert majority_arc(tray, square) == ["front", "front", "right", "left"][corner]
+
+
 # --------------------------------------------------------------------------- gaps and overlap
 
 
