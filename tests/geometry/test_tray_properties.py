@@ -10,7 +10,7 @@ import pytest
 import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from shapely.geometry import MultiPoint, Polygon
+from shapely.geometry import MultiPoint, Polygon, box
 from shapely.geometry import Point as ShapelyPoint
 
 from warhost.geometry.table import (
@@ -18,9 +18,12 @@ from warhost.geometry.table import (
     Point,
     Tray,
     arc_polygon,
+    clear_sight,
     cover_by_majority,
+    line_clear,
     majority_arc,
     sees,
+    sight_line,
     tray_gap,
     trays_overlap,
 )
@@ -247,3 +250,59 @@ def test_polygon_helper_matches_tray_polygon() -> None:
     tray = Tray((1.0, 2.0), 30.0, 3.0, 1.0)
     assert isinstance(shape_of(tray), Polygon)
     assert shape_of(tray).symmetric_difference(tray.polygon).area < 1e-12
+
+
+# --------------------------------------------------------------------------- sight
+
+
+def _edge_points(tray: Tray, per_edge: int) -> list[Point]:
+    corners = tray.corners()
+    out: list[Point] = []
+    for k in range(4):
+        (x0, y0), (x1, y1) = corners[k], corners[(k + 1) % 4]
+        out += [(x0 + (x1 - x0) * i / per_edge, y0 + (y1 - y0) * i / per_edge)
+                for i in range(per_edge)]
+    return out
+
+
+walls = st.lists(st.tuples(st.floats(-10, 10), st.floats(-2, 22), st.floats(0.1, 12),
+                           st.floats(0.1, 3)), min_size=1, max_size=4)
+
+
+@settings(max_examples=80)
+@given(st.floats(-6, 6), st.floats(0, 360), st.floats(-6, 6), st.floats(0, 360), walls)
+def test_sight_finds_any_clear_line_and_only_clear_lines(
+        x0: float, f0: float, x1: float, f1: float,
+        boxes: list[tuple[float, float, float, float]]) -> None:
+    viewer, target = Tray((x0, 0.0), f0, 4.0, 2.0), Tray((x1, 20.0), f1, 4.0, 2.0)
+    blockers = [box(x, y, x + w, y + h) for x, y, w, h in boxes]
+    line = sight_line(viewer, target, blockers)
+    assert (line is not None) == clear_sight(viewer, [target], blockers)
+    if line is not None:
+        start, end = line
+        assert viewer.polygon.distance(ShapelyPoint(start)) <= 1e-6
+        assert target.polygon.distance(ShapelyPoint(end)) <= 1e-6
+        assert line_clear(start, end, blockers)
+    else:
+        # Then no line between many points round the two trays is clear either.
+        dense = [(a, b) for a in _edge_points(viewer, 10) for b in _edge_points(target, 10)]
+        assert not any(line_clear(a, b, blockers) for a, b in dense[::7])
+
+
+@pytest.mark.rule("W4-SHOOT-09")
+@settings(max_examples=100)
+@given(st.floats(-3, 3), st.floats(-3, 3), st.floats(-4, 4), st.floats(0.005, 0.4),
+       st.floats(0.01, 1.0))
+def test_a_narrow_slit_between_the_trays_is_found(
+        x0: float, x1: float, slit: float, width: float, thick: float) -> None:
+    viewer, target = Tray((x0, 0.0), 0.0, 4.0, 2.0), Tray((x1, 20.0), 180.0, 4.0, 2.0)
+    blockers = [box(-30.0, 10.0, slit, 10.0 + thick), box(slit + width, 10.0, 30.0, 10.0 + thick)]
+    lo, hi = max(slit, x0 - 2.0, x1 - 2.0), min(slit + width, x0 + 2.0, x1 + 2.0)
+    assume(abs(hi - lo) > 1e-6)
+    line = sight_line(viewer, target, blockers)
+    if hi > lo:  # a straight north-south line passes the slit
+        assert line is not None and clear_sight(viewer, [target], blockers)
+    if line is not None:
+        assert line_clear(*line, blockers)
+        assert viewer.polygon.distance(ShapelyPoint(line[0])) <= 1e-6
+        assert target.polygon.distance(ShapelyPoint(line[1])) <= 1e-6

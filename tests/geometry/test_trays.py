@@ -21,6 +21,7 @@ from warhost.geometry.table import (
     majority_arc,
     nearest_edge_of_tray,
     sees,
+    sight_line,
     tray_gap,
     trays_gap,
     trays_overlap,
@@ -177,6 +178,24 @@ def test_one_clear_line_from_any_point_to_any_target_company_is_enough() -> None
     assert line_clear((2.0, 1.0), (6.0, 19.0), [wall])  # the clear line
 
 
+@pytest.mark.rule("W4-SHOOT-09")
+def test_a_line_from_any_point_counts_not_only_corners_and_centres() -> None:
+    archers = company(0.0, 0.0)  # x -2..2, y -1..1
+    target = company(0.0, 20.0, 180.0)  # x -2..2, y 19..21
+    # A thin wall across the field with a slit at x 0.3..0.5: no line between the trays'
+    # centres, corners or edge midpoints passes it, but the line x = 0.4 does.
+    walls = [box(-9.0, 9.9, 0.3, 10.1), box(0.5, 9.9, 9.0, 10.1)]
+    assert line_clear((0.4, 1.0), (0.4, 19.0), walls)
+    assert clear_sight(archers, [target], walls)
+    line = sight_line(archers, target, walls)
+    assert line is not None and line_clear(*line, walls)
+    (x0, _), (x1, _) = line
+    assert 0.3 - 1e-9 <= (x0 + x1) / 2 <= 0.5 + 1e-9
+    closed = [box(-9.0, 9.9, 9.0, 10.1)]
+    assert not clear_sight(archers, [target], closed)
+    assert sight_line(archers, target, closed) is None
+
+
 @pytest.mark.rule("W4-AMB-45")
 def test_blocking_terrain_and_other_units_block_sight() -> None:
     archers = company(0.0, 0.0)
@@ -299,7 +318,8 @@ def test_unknown_arcs_and_mixed_facings_are_refused() -> None:
 
 TRAY_FUNCTIONS = ["Tray", "tray_gap", "trays_overlap", "trays_gap", "within", "block_of",
                   "unit_arc", "nearest_edge_of_tray", "arc_polygon", "arc_shares",
-                  "majority_arc", "sees", "line_clear", "clear_sight", "cover_by_majority"]
+                  "majority_arc", "sees", "line_clear", "clear_sight", "sight_line",
+                  "cover_by_majority"]
 
 
 @pytest.mark.parametrize("name", TRAY_FUNCTIONS)

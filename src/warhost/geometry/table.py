@@ -35,7 +35,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 import shapely
-from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import LineString, MultiPoint, Polygon, box
 from shapely.geometry import Point as ShapelyPoint
 
 Point: TypeAlias = tuple[float, float]
@@ -85,6 +85,7 @@ __all__ = [
     "point_word",
     "read_point",
     "sees",
+    "sight_line",
     "single_footprint",
     "sphere",
     "toward",
@@ -1155,10 +1156,10 @@ def line_clear(a: Point, b: Point, blockers: Sequence[Any]) -> bool:
 
 
 def clear_sight(viewer: Tray, targets: Sequence[Tray], blockers: Sequence[Any]) -> bool:
-    """W4-SHOOT-09, W4-AMB-45: some straight line from a point of ``viewer`` (its centre,
-    corners and edge midpoints) to such a point of some target tray enters no blocker's
-    interior. One clear line is enough. The caller leaves the viewer's own unit and the
-    target out of ``blockers``; whether the target is in the front arc is :func:`sees`.
+    """W4-SHOOT-09, W4-AMB-45: some straight line from a point of ``viewer`` to a point of
+    some target tray enters no blocker's interior (:func:`sight_line`). One clear line is
+    enough. The caller leaves the viewer's own unit and the target out of ``blockers``;
+    whether the target is in the front arc is :func:`sees`.
 
     Example:
         >>> archers, target = Tray((0.0, 0.0), 0.0, 4.0, 1.0), Tray((0.0, 10.0), 180.0, 4.0, 1.0)
@@ -1167,18 +1168,96 @@ def clear_sight(viewer: Tray, targets: Sequence[Tray], blockers: Sequence[Any]) 
         >>> clear_sight(archers, [target], [box(-9.0, 4.0, 9.0, 6.0)])  # a wide wall
         False
     """
-    if not targets:
-        return False
-    if not blockers:
-        return True
-    starts = _sample_points(viewer)
     merged = _merged(blockers)
-    for t in targets:
-        ends = _sample_points(t)
-        pairs = [(a, b) for a in starts for b in ends]
-        if not _entered(_segments(pairs), merged).any(axis=1).all():
-            return True
-    return False
+    # The cheap sampled lines to every target first; the exact search only when all fail.
+    return (any(_sampled_line(viewer, t, merged) for t in targets)
+            or any(_critical_line(viewer, t, merged) for t in targets))
+
+
+def sight_line(viewer: Tray, target: Tray, blockers: Sequence[Any]
+               ) -> tuple[Point, Point] | None:
+    """W4-SHOOT-09: a line from a point of ``viewer`` to a point of ``target`` that enters no
+    blocker's interior, or None when there is none. Lines between the trays' centres,
+    corners and edge midpoints are tried first; failing those the search is exact: a clear
+    line, if any, can be slid and turned until it passes two corners of the trays, the
+    blockers or their crossings, so the lines through each two of those are tried.
+
+    Example:
+        >>> archers, target = Tray((0.0, 0.0), 0.0, 4.0, 2.0), Tray((0.0, 20.0), 180.0, 4.0, 2.0)
+        >>> walls = [box(-9.0, 9.9, 0.3, 10.1), box(0.5, 9.9, 9.0, 10.1)]  # a slit at x 0.3-0.5
+        >>> start, end = sight_line(archers, target, walls)  # along the slit's west side
+        >>> [round(v, 6) for v in (*start, *end)]
+        [0.3, 1.0, 0.3, 19.0]
+    """
+    merged = _merged(blockers)
+    return _sampled_line(viewer, target, merged) or _critical_line(viewer, target, merged)
+
+
+def _sampled_line(viewer: Tray, target: Tray, merged: Sequence[Any]
+                  ) -> tuple[Point, Point] | None:
+    """The first clear line between the centres, corners and edge midpoints of the trays."""
+    starts, ends = _sample_points(viewer), _sample_points(target)
+    if not merged:
+        return starts[0], ends[0]
+    pairs = [(a, b) for a in starts for b in ends]
+    blocked = _entered(_segments(pairs), merged).any(axis=1)
+    clear = np.flatnonzero(~blocked)
+    return pairs[int(clear[0])] if clear.size else None
+
+
+def _critical_line(viewer: Tray, target: Tray, merged: Sequence[Any]
+                   ) -> tuple[Point, Point] | None:
+    """The exact search of :func:`sight_line`: for the line through each two critical
+    points, the shortest piece of it joining the two trays, if that piece is clear."""
+    hull = MultiPoint([*viewer.corners(), *target.corners()]).convex_hull
+    near = [m for m in merged if m.intersects(hull)]
+    if not near:
+        return None
+    pieces = [viewer.corners(), target.corners()]
+    for m in near:  # crossings with the hull and the trays are critical points too
+        for region in (hull, viewer.polygon, target.polygon):
+            pieces.append(shapely.get_coordinates(m.intersection(region)))
+    # Exact coordinates: a point rounded even 1e-13 inch may fall inside a blocker.
+    points = np.unique(np.vstack([np.asarray(p, dtype=float) for p in pieces]), axis=0)
+    i, j = np.triu_indices(len(points), k=1)
+    origin, direction = points[i], points[j] - points[i]
+    a0, a1 = _chords(viewer, origin, direction)
+    b0, b1 = _chords(target, origin, direction)
+    meets = (a0 <= a1) & (b0 <= b1) & (np.abs(direction).max(axis=1) > _TIE)
+    # The shortest piece joining the two chords, from the viewer's to the target's: between
+    # their facing ends, or a point where the chords meet.
+    both = np.maximum(a0, b0)
+    t0 = np.where(a1 < b0, a1, np.where(b1 < a0, a0, both))
+    t1 = np.where(a1 < b0, b0, np.where(b1 < a0, b1, both))
+    start = origin[meets] + t0[meets, None] * direction[meets]
+    end = origin[meets] + t1[meets, None] * direction[meets]
+    if not len(start):
+        return None
+    pairs = [((float(p[0]), float(p[1])), (float(q[0]), float(q[1])))
+             for p, q in zip(start, end, strict=True)]
+    clear = np.flatnonzero(~_entered(_segments(pairs), merged).any(axis=1))
+    return pairs[int(clear[0])] if clear.size else None
+
+
+def _chords(tray: Tray, origin: npt.NDArray[np.float64], direction: npt.NDArray[np.float64]
+            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """For each line ``origin + t * direction``, the range of ``t`` on ``tray`` (empty when
+    the low end is above the high end); clipped slab by slab in the tray's frame."""
+    fx, fy = _unit(tray.facing)
+    px, py = origin[:, 0] - tray.centre[0], origin[:, 1] - tray.centre[1]
+    dx, dy = direction[:, 0], direction[:, 1]
+    lo = np.full(len(origin), -np.inf)
+    hi = np.full(len(origin), np.inf)
+    for q, v, half in ((px * fy - py * fx, dx * fy - dy * fx, tray.width / 2.0),
+                       (px * fx + py * fy, dx * fx + dy * fy, tray.depth / 2.0)):
+        h = half + _TIE
+        flat = np.abs(v) < 1e-15
+        safe = np.where(flat, 1.0, v)
+        ta, tb = (-h - q) / safe, (h - q) / safe
+        inside = np.abs(q) <= h
+        lo = np.where(flat, np.where(inside, lo, np.inf), np.maximum(lo, np.minimum(ta, tb)))
+        hi = np.where(flat, np.where(inside, hi, -np.inf), np.minimum(hi, np.maximum(ta, tb)))
+    return lo, hi
 
 
 def cover_by_majority(shooters: Sequence[Tray], targets: Sequence[Tray],
