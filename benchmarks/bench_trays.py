@@ -66,7 +66,7 @@ def main() -> None:
     walled = [box(-1, -1, 73, 49).difference(box(0, 0, 72, 48))]  # no wall in the way
     wall = [box(0, 20, 72, 22)]  # across the whole table: every line is tested
     far = [(Tray((36.0, 5.0), 0.0, 4.0, 2.0), [Tray((36.0, 40.0), 180.0, 4.0, 2.0)])] * 100
-    print(f"clear_sight, fully blocked (81 lines): "
+    print(f"clear_sight, fully blocked (81 sampled lines, then the exact search): "
           f"{_rate(len(far), lambda: [clear_sight(v, t, wall) for v, t in far]):,.0f}/s")
     print(f"clear_sight, open (first line clear): "
           f"{_rate(len(far), lambda: [clear_sight(v, t, walled) for v, t in far]):,.0f}/s")
