@@ -913,16 +913,18 @@ def trays_overlap(a: Tray, b: Tray, tolerance: float = 1e-6) -> bool:
         >>> trays_overlap(left, Tray((1.2, 1.2), 45.0, 1.0, 1.0))
         True
     """
+    if min(a.width, a.depth, b.width, b.depth) <= 0.0:
+        return False
     dr, df, c, s = _relative(a, b)
     seps = _separations(a, b, dr, df, c, s)
     ac, as_ = abs(c), abs(s)
     hwa, hda, hwb, hdb = a.width / 2.0, a.depth / 2.0, b.width / 2.0, b.depth / 2.0
-    # Overlap of two intervals: the usual depth, but never more than the shorter interval.
-    shortest = (min(hwa, hwb * ac + hdb * as_), min(hda, hwb * as_ + hdb * ac),
-                min(hwb, hwa * ac + hda * as_), min(hdb, hwa * as_ + hda * ac))
-    return all(-sep > tolerance and 2.0 * short > tolerance
-               for sep, short in zip(seps, shortest)) and min(a.width, a.depth, b.width,
-                                                                b.depth) > 0.0
+    # The overlap of two intervals is the usual depth but never more than the shorter one
+    # (half-lengths here: each tray's own half-side and the other's projected half-extent).
+    halves = (min(hwa, hwb * ac + hdb * as_), min(hda, hwb * as_ + hdb * ac),
+              min(hwb, hwa * ac + hda * as_), min(hdb, hwa * as_ + hda * ac))
+    return all(-sep > tolerance and 2.0 * half > tolerance
+               for sep, half in zip(seps, halves, strict=True))
 
 
 def _group(trays: Tray | Sequence[Tray]) -> Sequence[Tray]:
