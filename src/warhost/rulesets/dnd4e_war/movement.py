@@ -532,7 +532,7 @@ class Mover:
         for i, d in enumerate(_shrinking(most)):
             count(GEOMETRY)
             point = offset(anchor, heading, d)
-            point = point if i == 0 else _round_point(point)
+            point = point if i == 1 else _round_point(point)
             if isinstance(self.straight(kind, point), Plan):
                 return point
         return None
@@ -594,7 +594,7 @@ def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, list[
 
 def carry_out(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     """Put ``unit`` where ``plan`` says, spend its actions and tell the log."""
-    before, facing_before = unit.front, unit.facing
+    before, facing_before = anchor_of(unit), unit.facing
     if plan.kind == "stand":
         engaged = state.is_engaged(unit.id)
         unit.prone = 0
@@ -614,9 +614,15 @@ def carry_out(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     elif plan.kind == "reform":
         unit.reformed = True
     battle.emit("move", unit=unit.id, kind=plan.kind, **{"from": _pt(before)},
-                to=_pt(unit.front), facing=round(unit.facing, 3),
+                to=_pt(anchor_of(unit)), facing=round(unit.facing, 3),
                 turned=round(turn_between(facing_before, unit.facing), 3),
                 files=unit.files, cost=round(plan.cost, 3))
+
+
+def anchor_of(unit: Unit) -> Point:
+    """The point move orders name: the middle of the front edge (skirmishers: the centre of
+    the group)."""
+    return unit.frame().centre if unit.skirmish else unit.front
 
 
 def place(unit: Unit, plan: Plan) -> None:
@@ -674,7 +680,7 @@ def fall_back(state: WarState, battle: Battle, unit: Unit, heading: float | None
         heading = edge_bearing(nearest_edge(state.board, start.centre))
     roll = battle.dice.roll("2d6", f"fall back ({unit.id})")
     allowed = fall_back_distance(roll, unit.speed())
-    before = unit.front
+    before = anchor_of(unit)
     state.disengage(unit.id)
     unit.fleeing = unit.fled_this_turn = unit.ran = True
     unit.move_used = unit.standard_used = True
@@ -692,7 +698,7 @@ def fall_back(state: WarState, battle: Battle, unit: Unit, heading: float | None
     passed = [a for a in allies if _passed(a, start.polygon, unit)]
     battle.emit("fall_back", unit=unit.id, why=why, roll=roll, distance=round(allowed, 3),
                 moved=round(end, 3), heading=round(heading, 3), **{"from": _pt(before)},
-                to=_pt(unit.front), facing=round(unit.facing, 3))
+                to=_pt(anchor_of(unit)), facing=round(unit.facing, 3))
     if off_at <= end + 1e-9 and off_at <= length:
         casualties.destroy(state, battle, unit, "fled off the table")
     elif foe_at is not None and foe_at <= end + 1e-9:
@@ -824,8 +830,9 @@ def _round_point(p: Point) -> Point:
 
 
 def _shrinking(most: float) -> list[float]:
-    """Distances to try, longest first: the whole, then ever shorter."""
+    """Distances to try, longest first: the whole (rounded, then exact), then ever
+    shorter."""
     if most <= 0.05:
         return []
-    return [most * k for k in (1.0, 0.999, 0.9, 0.75, 0.6, 0.45, 0.3, 0.15)]
+    return [most * k for k in (1.0, 1.0, 0.999, 0.9, 0.75, 0.6, 0.45, 0.3, 0.15)]
 
