@@ -1067,21 +1067,44 @@ def swept_area(path: Sequence[Tray], about: Point | None = None) -> Any:
     return area
 
 
+Terrain: TypeAlias = "Sequence[Region] | Ground"
+"""Regions, or regions already merged once by :meth:`Ground.of` (cheaper for many moves)."""
+
+
+def _merged(terrain: Terrain) -> tuple[Any, Any]:
+    if isinstance(terrain, Ground):
+        return terrain.difficult, terrain.closed
+    return _unions(terrain)
+
+
+def ground_cost(points: Sequence[Point], terrain: Terrain) -> float:
+    """:func:`path_cost` over regions merged beforehand (or plain regions)."""
+    difficult, closed = _merged(terrain)
+    total = 0.0
+    for a, b in pairwise(points):
+        pieces, block = _segment_pieces(a, b, difficult, closed)
+        if block is not None:
+            return math.inf
+        total += sum((hi - lo) * rate for lo, hi, rate in pieces)
+    return total
+
+
 def move_points(tray: Tray) -> list[Point]:
     """The points of a tray whose paths a move's terrain cost is taken over: its centre, the
     four corners and the middle of the front edge."""
     return [tray.centre, *tray.corners(), tray.front_centre]
 
 
-def advance_cost(tray: Tray, length: float, veer: float, regions: Sequence[Region]) -> float:
+def advance_cost(tray: Tray, length: float, veer: float, regions: Terrain) -> float:
     """W4-MOVE-24: what an advance costs: the dearest path among :func:`move_points` (every
     inch in difficult ground costs 2)."""
     moved = advance(tray, length, veer)
-    return max(path_cost([p, q], regions)
+    ground = Ground(*_merged(regions))
+    return max(ground_cost([p, q], ground)
                for p, q in zip(move_points(tray), move_points(moved), strict=True))
 
 
-def reach(tray: Tray, bearing_deg: float, budget: float, regions: Sequence[Region]) -> float:
+def reach(tray: Tray, bearing_deg: float, budget: float, regions: Terrain) -> float:
     """W4-MOVE-24/25, W4-AMB-58: the farthest the tray can go along ``bearing_deg`` with
     ``budget`` inches of movement, every one of :func:`move_points` paying its own way
     (difficult ground at 2 per inch, continuously; impassable ground stops it).
@@ -1093,7 +1116,7 @@ def reach(tray: Tray, bearing_deg: float, budget: float, regions: Sequence[Regio
     """
     if budget <= 0:
         return 0.0
-    difficult, closed = _unions(regions)
+    difficult, closed = _merged(regions)
     best = budget
     for p in move_points(tray):
         end, _ = _travel([p, offset(p, bearing_deg, budget)], budget, difficult, closed)
@@ -1101,12 +1124,13 @@ def reach(tray: Tray, bearing_deg: float, budget: float, regions: Sequence[Regio
     return best
 
 
-def arc_cost(tray: Tray, side: str, degrees: float, regions: Sequence[Region],
+def arc_cost(tray: Tray, side: str, degrees: float, regions: Terrain,
              farthest_corner: bool = False) -> float:
     """What a wheel costs: :func:`wheel_distance`, with the part of the paying corner's arc
     inside difficult ground counted twice (W4-MOVE-24)."""
     base = wheel_distance(tray.width, tray.depth, degrees, farthest_corner)
-    if base == 0.0 or not regions:
+    if base == 0.0 or (isinstance(regions, Ground) and regions.difficult is None) or (
+            not isinstance(regions, Ground) and not regions):
         return base
     corner = tray.corners()[2 if side == "left" else 3] if farthest_corner else \
         tray.corners()[1 if side == "left" else 0]
@@ -1115,7 +1139,7 @@ def arc_cost(tray: Tray, side: str, degrees: float, regions: Sequence[Region],
     n = max(2, math.ceil(abs(degrees) / 2.0))
     arc = [rotate_about(corner, pivot, turn * i / n) for i in range(n + 1)]
     chord = sum(distance(a, b) for a, b in pairwise(arc))
-    return base * path_cost(arc, regions) / chord if chord else base
+    return base * ground_cost(arc, regions) / chord if chord else base
 
 
 def _ray_hit(p: Point, v: Point, a: Point, b: Point) -> float | None:

@@ -30,8 +30,8 @@ from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
     MAX_VEER,
+    Ground,
     Point,
-    Region,
     Tray,
     advance,
     advance_cost,
@@ -41,9 +41,9 @@ from warhost.geometry.table import (
     distance,
     edge_bearing,
     first_contact,
+    ground_cost,
     nearest_edge,
     offset,
-    path_cost,
     pivot_path,
     point_word,
     reach,
@@ -217,12 +217,13 @@ class Mover:
 
     state: WarState
     unit: Unit
-    regions: list[Region] = field(init=False)
-    near: list[tuple[Unit, list[Tray], float]] = field(init=False)
-    """Other units close enough to matter: the unit, its trays and its gap at the start."""
+    regions: Ground = field(init=False)
+    near: list[tuple[Unit, Any, float]] = field(init=False)
+    """Other units close enough to matter: the unit, its trays as one shape and its gap at
+    the start."""
 
     def __post_init__(self) -> None:
-        self.regions = [g.region for g in self.state.ground]
+        self.regions = Ground.of([g.region for g in self.state.ground])
         self.near = nearby(self.state, self.unit, 2 * self.unit.speed() + RUN_BONUS + 2.0)
 
     # ------------------------------------------------------------ allowances
@@ -337,13 +338,13 @@ class Mover:
         unit = self.unit
         here = unit.frame().centre
         dx, dy = point[0] - here[0], point[1] - here[1]
-        cost = max(path_cost([p, (p[0] + dx, p[1] + dy)], self.regions) for p in unit.points)
+        cost = max(ground_cost([p, (p[0] + dx, p[1] + dy)], self.regions) for p in unit.points)
         if cost > budget + 1e-6:
             return Refusal(f"that costs {cost:.2f}\" but only {budget:.2f}\" are allowed",
                            "W4-MOVE-24" if cost > math.hypot(dx, dy) + 1e-6 else "W4-MOVE-05")
         trays = unit.trays()
         ends = [t.moved(dx, dy) for t in trays]
-        swept = shapely.union_all([swept_area([a, b]) for a, b in zip(trays, ends, strict=True)])
+        swept = _group_sweep(trays, dx, dy)
         problem = self.blocked(swept, ends)
         if problem is not None:
             return problem
@@ -451,14 +452,17 @@ class Mover:
         for g in state.ground:
             if g.region.impassable and g.region.polygon.intersection(swept).area > 1e-6:
                 return Refusal(f"the move would cross impassable {g.name}", "W4-MOVE-24")
-        for other, trays, start_gap in self.near:
-            gap = min(swept.distance(t.polygon) for t in trays)
+        end_shape: Any = None
+        for other, shape, start_gap in self.near:
+            gap = float(swept.distance(shape))
             if other.side == self.unit.side:
                 if gap <= CONTACT:
                     return Refusal(f"the move would touch {other.id}; units never touch "
                                    "unless engaged", "W4-UNIT-11")
             else:
-                end_gap = min(tray_gap(a, b) for a in ends for b in trays)
+                if end_shape is None:
+                    end_shape = _shape(ends)
+                end_gap = float(end_shape.distance(shape))
                 limit = min(ENEMY_GAP, start_gap)
                 if gap < limit - 1e-6 or end_gap <= ENEMY_GAP + _EPS and end_gap < start_gap:
                     return Refusal(f"the move would come within 1\" of {other.id}; only a "
@@ -574,11 +578,28 @@ class Mover:
         return tuple(out)
 
 
-def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, list[Tray], float]]:
+def _shape(trays: Sequence[Tray]) -> Any:
+    """The trays as one shapely shape, prepared for repeated tests."""
+    shape = trays[0].polygon if len(trays) == 1 else shapely.union_all([t.polygon
+                                                                         for t in trays])
+    shapely.prepare(shape)
+    return shape
+
+
+def _group_sweep(trays: Sequence[Tray], dx: float, dy: float) -> Any:
+    """The ground a group of bases covers sliding by ``(dx, dy)``: each base's hull of its
+    start and end, built in one vectorised pass."""
+    corners = [[*t.corners(), *t.moved(dx, dy).corners()] for t in trays]
+    hulls = shapely.convex_hull(shapely.multipoints(corners))
+    return shapely.union_all(hulls)
+
+
+def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, Any, float]]:
     """Other living units whose trays lie within ``reach_`` inches of ``unit``'s block (with
-    their gap to it now): the only ones a move of that length can meet."""
+    their trays as one shape and their gap to it now): the only ones a move of that length
+    can meet."""
     frame = unit.frame()
-    mine = unit.trays()
+    mine: Any = None
     span = reach_ + math.hypot(frame.width, frame.depth)
     out = []
     for other in state.units.values():
@@ -587,8 +608,10 @@ def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, list[
         ofr = other.frame()
         if distance(ofr.centre, frame.centre) > span + math.hypot(ofr.width, ofr.depth):
             continue
-        trays = other.trays()
-        out.append((other, trays, min(tray_gap(a, b) for a in mine for b in trays)))
+        if mine is None:
+            mine = _shape(unit.trays())
+        shape = _shape(other.trays())
+        out.append((other, shape, float(mine.distance(shape))))
     return out
 
 
