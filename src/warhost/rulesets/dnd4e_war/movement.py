@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.ops import nearest_points
 
@@ -444,25 +445,30 @@ class Mover:
 
     # ------------------------------------------------------------ collisions
     def blocked(self, swept: Any, ends: Sequence[Tray]) -> Refusal | None:
-        """W4-UNIT-11/12, the table edge and impassable ground, along the whole move."""
+        """W4-UNIT-11/12, the table edge and impassable ground, along the whole move.
+        ``swept`` is one shape or an array of shapes (a group's bases)."""
         count(GEOMETRY, len(self.near) + 1)
         state = self.state
-        if not state.board.contains(swept):
+        xy = shapely.get_coordinates(swept)
+        board = state.board
+        if (xy.min(axis=0) < -_EPS).any() or xy[:, 0].max() > board.width + _EPS or \
+                xy[:, 1].max() > board.height + _EPS:
             return Refusal("the move would leave the table", "W4-SETUP-02")
         for g in state.ground:
-            if g.region.impassable and g.region.polygon.intersection(swept).area > 1e-6:
+            if g.region.impassable and float(np.sum(shapely.area(
+                    shapely.intersection(swept, g.region.polygon)))) > 1e-6:
                 return Refusal(f"the move would cross impassable {g.name}", "W4-MOVE-24")
-        end_shape: Any = None
+        end_shapes: Any = None
         for other, shape, start_gap in self.near:
-            gap = float(swept.distance(shape))
+            gap = float(np.min(shapely.distance(swept, shape)))
             if other.side == self.unit.side:
                 if gap <= CONTACT:
                     return Refusal(f"the move would touch {other.id}; units never touch "
                                    "unless engaged", "W4-UNIT-11")
             else:
-                if end_shape is None:
-                    end_shape = _shape(ends)
-                end_gap = float(end_shape.distance(shape))
+                if end_shapes is None:
+                    end_shapes = np.array([t.polygon for t in ends], dtype=object)
+                end_gap = float(np.min(shapely.distance(end_shapes, shape)))
                 limit = min(ENEMY_GAP, start_gap)
                 if gap < limit - 1e-6 or end_gap <= ENEMY_GAP + _EPS and end_gap < start_gap:
                     return Refusal(f"the move would come within 1\" of {other.id}; only a "
@@ -587,11 +593,10 @@ def _shape(trays: Sequence[Tray]) -> Any:
 
 
 def _group_sweep(trays: Sequence[Tray], dx: float, dy: float) -> Any:
-    """The ground a group of bases covers sliding by ``(dx, dy)``: each base's hull of its
-    start and end, built in one vectorised pass."""
+    """The ground a group of bases covers sliding by ``(dx, dy)``: an array of each base's
+    hull of its start and end, built in one vectorised pass."""
     corners = [[*t.corners(), *t.moved(dx, dy).corners()] for t in trays]
-    hulls = shapely.convex_hull(shapely.multipoints(corners))
-    return shapely.union_all(hulls)
+    return shapely.convex_hull(shapely.multipoints(corners))
 
 
 def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, Any, float]]:
@@ -857,5 +862,5 @@ def _shrinking(most: float) -> list[float]:
     shorter."""
     if most <= 0.05:
         return []
-    return [most * k for k in (1.0, 1.0, 0.999, 0.9, 0.75, 0.6, 0.45, 0.3, 0.15)]
+    return [most * k for k in (1.0, 1.0, 0.999, 0.9, 0.7, 0.5, 0.25)]
 
