@@ -1055,9 +1055,9 @@ def swept_area(path: Sequence[Tray], about: Point | None = None) -> Any:
         raise ValueError("a swept area needs at least one position")
     if len(path) == 1:
         return path[0].polygon
-    hulls = [shapely.convex_hull(shapely.union(a.polygon, b.polygon))
-             for a, b in pairwise(path)]
-    area = shapely.union_all(hulls)
+    hulls = shapely.convex_hull(shapely.multipoints([[*a.corners(), *b.corners()]
+                                                     for a, b in pairwise(path)]))
+    area = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
     if about is not None:
         reach = max(distance(about, c) for c in path[0].corners())
         turned = abs(turn_between(path[0].facing, path[1].facing))
