@@ -7,6 +7,8 @@ import math
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.rulesets.dnd4e_war.helpers import (
     events,
@@ -562,3 +564,60 @@ def test_away_from_several_causes_runs_from_the_centroid_of_their_closest_points
     centroid = ((28 + 36) / 2, (26 + 22) / 2)
     from warhost.geometry.table import bearing
     assert heading == pytest.approx(bearing(centroid, (30.0, 19.0)))
+
+
+@pytest.mark.rule("W4-MOVE-18")
+@pytest.mark.rule("W4-DEC-13")
+def test_a_unit_may_rearrange_its_files_while_moving_forward() -> None:
+    state = make_state([unit("a", at=(30, 10), companies=4, files=4), FAR_FOE])
+    battle = make_battle(state, orders={"A": ["walk a 30,14 2"]})
+    movement.move_unit(state, battle, get(state, "a"))
+    a = get(state, "a")
+    assert (a.files, a.ranks, a.facing, a.front) == (2, 2, 0.0, (30.0, 14.0))
+    assert events(battle, "move")[0]["cost"] == 4.0
+    assert refused(make_state([unit("a", at=(30, 10), companies=4, files=4), FAR_FOE]),
+                   "a", "walk a 30,14 5") == "W4-UNIT-09"
+
+
+@pytest.mark.rule("W4-FLEE-06")
+def test_a_fall_back_that_just_reaches_the_edge_stays_on_the_table() -> None:
+    state = make_state([unit("a", at=(10, 12), facing=180), FAR_FOE])
+    a = get(state, "a")  # front edge on y = 12, rear on y = 14: the south edge is 12" away
+    battle = make_battle(state, dice=[6, 6])  # 12"
+    movement.fall_back(state, battle, a, 180.0, "break")
+    assert not a.destroyed and a.front == pytest.approx((10.0, 0.0))
+
+
+@pytest.mark.rule("W4-SKIRM-01")
+@pytest.mark.rule("W4-FLEE-04")
+def test_skirmishers_fall_back_as_a_group() -> None:
+    state = make_state([unit("s", at=(30, 20), companies=4, profile=SKIRMISHERS), FAR_FOE])
+    s = get(state, "s")
+    before = list(s.points)
+    battle = make_battle(state, dice=[2, 3])  # 5"
+    movement.fall_back(state, battle, s, 270.0, "panic")
+    assert s.facing == 270.0
+    assert s.points == [pytest.approx((x - 5.0, y)) for x, y in before]
+
+
+@given(st.floats(12, 60), st.floats(8, 40), st.floats(0, 359), st.floats(12, 60),
+       st.floats(8, 40), st.floats(0, 359))
+@settings(max_examples=25, deadline=None)
+@pytest.mark.rule("W4-UNIT-11")
+@pytest.mark.rule("W4-UNIT-12")
+def test_no_accepted_move_ends_on_or_near_the_units_it_was_checked_against(
+        fx: float, fy: float, ff: float, ex: float, ey: float, ef: float) -> None:
+    state = make_state([unit("a", at=(36, 20), companies=2, files=2),
+                        unit("f", at=(fx, fy), facing=ff), unit("e", "B", at=(ex, ey),
+                                                                 facing=ef)])
+    a, f, e = get(state, "a"), get(state, "f"), get(state, "e")
+    if state.gap(a, f) <= 0 or state.gap(a, e) <= 1 or state.gap(f, e) <= 0:
+        return
+    mover = Mover(state, a)
+    for order in mover.options():
+        plan = mover.plan(order)
+        assert isinstance(plan, Plan)
+        snapshot = (a.front, a.facing, a.files)
+        movement.place(a, plan)
+        assert state.gap(a, f) > 0 and state.gap(a, e) > 1.0, order.text
+        a.front, a.facing, a.files = snapshot

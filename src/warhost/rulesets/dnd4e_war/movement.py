@@ -294,22 +294,31 @@ class Mover:
         if kind == "stand":
             return Plan("stand") if len(args) == 1 else Refusal("stand takes only the unit")
         if kind in ("walk", "double", "run"):
-            point = read_point(args[1]) if len(args) == 2 else None
-            if point is None:
-                return Refusal(f"{kind} needs a point, as in '{kind} {self.unit.id} 20,14'",
-                               "W4-DEC-09")
-            return self.straight(kind, point)
+            point = read_point(args[1]) if len(args) in (2, 3) else None
+            files = args[2] if len(args) == 3 else None
+            if point is None or (files is not None and not isinstance(files, int)):
+                return Refusal(f"{kind} needs a point (and may name new files), as in "
+                               f"'{kind} {self.unit.id} 20,14' or '{kind} {self.unit.id} "
+                               "20,14 2'", "W4-DEC-09")
+            return self.straight(kind, point, files=files)
         if kind == "reform":
             return self.reform(args[1:])
         return self.turn_then_walk(kind, args[1:])
 
     def straight(self, kind: str, point: Point, start: Tray | None = None,
-                 spent: float = 0.0, turned: Plan | None = None) -> Plan | Refusal:
-        """A straight move to ``point`` (companies: forward or up to 45 degrees off)."""
+                 spent: float = 0.0, turned: Plan | None = None,
+                 files: int | None = None) -> Plan | Refusal:
+        """A straight move to ``point`` (companies: forward or up to 45 degrees off),
+        rearranging into ``files`` on the way if given (W4-MOVE-18, W4-DEC-13)."""
         unit = self.unit
         budget = self.allowance(kind) - spent
         if unit.skirmish:
+            if files is not None:
+                return Refusal("skirmishers have no files to rearrange", "W4-MOVE-18")
             return self.skirmish_move(kind, point, budget)
+        if files is not None and not 1 <= files <= len(unit.companies):
+            return Refusal(f"{unit.id} can stand 1 to {len(unit.companies)} companies wide",
+                           "W4-UNIT-09")
         frame = start or unit.frame()
         here = frame.front_centre
         length = distance(here, point)
@@ -322,8 +331,9 @@ class Mover:
             return Refusal(f"that costs {cost:.2f}\" but only {max(budget, 0):.2f}\" are left",
                            "W4-MOVE-24" if cost > length + 1e-6 else "W4-MOVE-05")
         end = advance(frame, length, veer)
-        path = [frame, end]
-        swept = swept_area(path)
+        if files is not None and files != unit.files:
+            end = self.rearranged(point, frame.facing, files)
+        swept = swept_area([frame, end])
         if turned is not None:
             assert turned.frame is not None
             swept = shapely.union(swept, self.turn_sweep(turned))
@@ -331,7 +341,15 @@ class Mover:
         if problem is not None:
             return problem
         return Plan(kind if turned is None else turned.kind, end, facing=end.facing,
-                    files=unit.files, cost=spent + cost)
+                    files=unit.files if files is None else files, cost=spent + cost)
+
+    def rearranged(self, front: Point, facing: float, files: int) -> Tray:
+        """The unit's block in ``files`` with the middle of its front edge at ``front``."""
+        unit = self.unit
+        ranks = -(-len(unit.companies) // files)
+        width, depth = files * unit.tray_width, ranks * unit.tray_depth
+        return Tray(Tray(front, facing, width, 0.0).to_world(0.0, -depth / 2.0), facing,
+                    width, depth)
 
     def skirmish_move(self, kind: str, point: Point, budget: float) -> Plan | Refusal:
         """W4-SKIRM-01: the whole group shifts; each model pays its own way; it ends facing
@@ -720,16 +738,19 @@ def fall_back(state: WarState, battle: Battle, unit: Unit, heading: float | None
     foe_at = _contact(unit, heading, length, [o for o, _, _ in others if o.side != unit.side])
     off_at = _leaves(state, unit, heading)
     end = min(length, foe_at if foe_at is not None else math.inf, off_at)
+    leaves = off_at < length - 1e-9 and off_at <= end + 1e-9
+    runs_into = not leaves and foe_at is not None and foe_at <= end + 1e-9
     allies = [o for o, _, _ in others if o.side == unit.side]
-    end = _stop_short(unit, heading, end, allies, foe_at, off_at)
+    if not (leaves or runs_into):
+        end = _stop_short(unit, heading, end, allies)
     shift(unit, heading, end)
-    passed = [a for a in allies if _passed(a, start.polygon, unit)]
+    passed = [a for a in allies if _passed(a, frame.polygon, unit)]
     battle.emit("fall_back", unit=unit.id, why=why, roll=roll, distance=round(allowed, 3),
                 moved=round(end, 3), heading=round(heading, 3), **{"from": _pt(before)},
                 to=_pt(anchor_of(unit)), facing=round(unit.facing, 3))
-    if off_at <= end + 1e-9 and off_at <= length:
+    if leaves:
         casualties.destroy(state, battle, unit, "fled off the table")
-    elif foe_at is not None and foe_at <= end + 1e-9:
+    elif runs_into:
         casualties.destroy(state, battle, unit, "fled into the enemy")
     for ally in passed:
         pass_through(state, battle, unit, ally, heading)
@@ -791,12 +812,9 @@ def _leaves(state: WarState, unit: Unit, heading: float) -> float:
     return max(best, 0.0)
 
 
-def _stop_short(unit: Unit, heading: float, end: float, allies: list[Unit],
-                foe_at: float | None, off_at: float) -> float:
+def _stop_short(unit: Unit, heading: float, end: float, allies: list[Unit]) -> float:
     """W4-UNIT-11: a fleeing unit may not end on or touching an ally; it stops 1" short of
     the first such ally (and of any other it would then stand on)."""
-    if (foe_at is not None and foe_at <= end + 1e-9) or off_at <= end + 1e-9:
-        return end
     mine = unit.trays()
     for _ in range(len(allies) + 1):
         dx, dy = offset((0.0, 0.0), heading, end)
