@@ -621,3 +621,22 @@ def test_no_accepted_move_ends_on_or_near_the_units_it_was_checked_against(
         movement.place(a, plan)
         assert state.gap(a, f) > 0 and state.gap(a, e) > 1.0, order.text
         a.front, a.facing, a.files = snapshot
+
+
+@pytest.mark.rule("W4-FLEE-09")
+@pytest.mark.rule("W4-FLEE-11")
+def test_a_fled_unit_keeps_fleeing_next_turn_until_it_rallies(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = make_state([unit("f", at=(36, 24)), FAR_FOE])
+    f = get(state, "f")
+    movement.fall_back(state, make_battle(state, dice=[1, 1]), f, 0.0, "break")
+    f.new_turn()
+    assert f.fleeing and not f.move_used
+    seen: list[tuple[str, str, int]] = []
+    monkeypatch.setattr(psychology, "courage_test", courage([False, True], seen))
+    battle = make_battle(state, dice=[1, 1])
+    movement.rally_step(state, battle, "A")
+    assert f.fleeing and seen == [("f", "rally", 13)]
+    f.new_turn()
+    movement.rally_step(state, make_battle(state), "A")
+    assert not f.fleeing and f.rallied
