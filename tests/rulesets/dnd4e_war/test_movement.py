@@ -640,3 +640,19 @@ def test_a_fled_unit_keeps_fleeing_next_turn_until_it_rallies(
     f.new_turn()
     movement.rally_step(state, make_battle(state), "A")
     assert not f.fleeing and f.rallied
+
+
+@pytest.mark.rule("W4-FLEE-08")
+@pytest.mark.rule("W4-PANIC-06")
+def test_allies_test_in_the_order_they_are_fled_through_once_a_phase(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = profile("Rider", speed=8)
+    state = make_state([unit("far", at=(30, 17)), unit("a", at=(30, 10), profile=fast),
+                        unit("near", at=(30, 13)), unit("done", at=(30, 21)), FAR_FOE])
+    state.panic_tested.add("done")  # it already took its panic test this phase
+    seen: list[tuple[str, str, int]] = []
+    monkeypatch.setattr(psychology, "courage_test", courage([True, True], seen))
+    battle = make_battle(state, dice=[6, 6])  # 12 + 16 - 12 = 16": ends on y 24..26
+    movement.fall_back(state, battle, get(state, "a"), 0.0, "break")
+    assert [e["target"] for e in events(battle, "fled_through")] == ["near", "far", "done"]
+    assert seen == [("near", "panic", 13), ("far", "panic", 13)]

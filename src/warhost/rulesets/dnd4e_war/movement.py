@@ -744,7 +744,8 @@ def fall_back(state: WarState, battle: Battle, unit: Unit, heading: float | None
     if not (leaves or runs_into):
         end = _stop_short(unit, heading, end, allies)
     shift(unit, heading, end)
-    passed = [a for a in allies if _passed(a, frame.polygon, unit)]
+    passed = sorted((a for a in allies if _passed(a, frame.polygon, unit)),
+                    key=lambda a: _meets(frame, heading, end, a))
     battle.emit("fall_back", unit=unit.id, why=why, roll=roll, distance=round(allowed, 3),
                 moved=round(end, 3), heading=round(heading, 3), **{"from": _pt(before)},
                 to=_pt(anchor_of(unit)), facing=round(unit.facing, 3))
@@ -834,6 +835,12 @@ def _passed(ally: Unit, start: Any, unit: Unit) -> bool:
     mine = shapely.union_all([t.polygon for t in unit.trays()])
     swept = shapely.convex_hull(shapely.union(start, mine))
     return any(swept.intersection(t.polygon).area > 1e-6 for t in ally.trays())
+
+
+def _meets(frame: Tray, heading: float, length: float, ally: Unit) -> float:
+    """How far along the flight ``ally`` was first met (the order of the tests)."""
+    hit = first_contact(frame, heading, length, ally.trays())
+    return 0.0 if hit is None else hit
 
 
 def pass_through(state: WarState, battle: Battle, fleer: Unit, ally: Unit,
