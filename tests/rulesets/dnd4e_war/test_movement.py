@@ -322,6 +322,12 @@ def test_only_skirmishers_lone_models_and_monsters_run_speed_plus_two() -> None:
     battle = make_battle(state, orders={"A": [f"run s {centre[0]},{centre[1] - 8}"]})
     movement.move_unit(state, battle, s)  # backwards is fine for skirmishers
     assert s.ran and s.facing == 180.0
+    again = make_state([unit("s", at=(40, 10), companies=4, profile=SKIRMISHERS), FAR_FOE])
+    s = get(again, "s")
+    centre = s.frame().centre
+    battle = make_battle(again, orders={"A": [f"walk s {centre[0] + 3},{centre[1]} 225"]})
+    movement.move_unit(again, battle, s)  # and face any way they like
+    assert s.facing == 225.0 and s.frame().centre == pytest.approx((centre[0] + 3, centre[1]))
     now = s.frame().centre
     assert [c for p in s.points for c in (p[0] - now[0], p[1] - now[1])] == pytest.approx(
         spread)
@@ -656,3 +662,12 @@ def test_allies_test_in_the_order_they_are_fled_through_once_a_phase(
     movement.fall_back(state, battle, get(state, "a"), 0.0, "break")
     assert [e["target"] for e in events(battle, "fled_through")] == ["near", "far", "done"]
     assert seen == [("near", "panic", 13), ("far", "panic", 13)]
+
+
+@pytest.mark.rule("W4-UNIT-12")
+def test_a_unit_already_within_an_inch_of_an_enemy_may_move_but_not_closer() -> None:
+    state = make_state([unit("a", at=(20, 10)), unit("e", "B", at=(24.5, 9))])
+    assert state.gap(get(state, "a"), get(state, "e")) == pytest.approx(0.5)
+    assert isinstance(judge(state, "a", "walk a 20,13"), Order)  # away
+    assert isinstance(judge(state, "a", "walk a 20,10.2"), Order)  # alongside, no closer
+    assert refused(state, "a", "walk a 20.4,10.4") == "W4-UNIT-12"  # closer

@@ -10,8 +10,9 @@ impassable ground, and no closer than 1" to an enemy (W4-UNIT-12).
 Orders (``x,y`` is where the middle of the unit's front edge goes; for skirmishers, the centre
 of the group): ``hold``, ``walk U x,y``, ``double U x,y``, ``run U x,y``,
 ``wheel U left|right DEG [then x,y]``, ``pivot U DEG [then x,y]`` (DEG signed, clockwise
-positive), ``reform U FILES FACING``, ``stand U``; the next unit is picked with ``move U`` or
-``done``.
+positive), ``reform U FILES FACING``, ``stand U``; a walk or double move of companies may add
+new FILES (``walk U x,y FILES``, W4-MOVE-18), a skirmishers' move a FACING; the next unit is
+picked with ``move U`` or ``done``.
 """
 
 from __future__ import annotations
@@ -312,10 +313,8 @@ class Mover:
         rearranging into ``files`` on the way if given (W4-MOVE-18, W4-DEC-13)."""
         unit = self.unit
         budget = self.allowance(kind) - spent
-        if unit.skirmish:
-            if files is not None:
-                return Refusal("skirmishers have no files to rearrange", "W4-MOVE-18")
-            return self.skirmish_move(kind, point, budget)
+        if unit.skirmish:  # a third word is the way they end up facing
+            return self.skirmish_move(kind, point, budget, files)
         if files is not None and not 1 <= files <= len(unit.companies):
             return Refusal(f"{unit.id} can stand 1 to {len(unit.companies)} companies wide",
                            "W4-UNIT-09")
@@ -351,9 +350,10 @@ class Mover:
         return Tray(Tray(front, facing, width, 0.0).to_world(0.0, -depth / 2.0), facing,
                     width, depth)
 
-    def skirmish_move(self, kind: str, point: Point, budget: float) -> Plan | Refusal:
+    def skirmish_move(self, kind: str, point: Point, budget: float,
+                      facing: int | None = None) -> Plan | Refusal:
         """W4-SKIRM-01: the whole group shifts; each model pays its own way; it ends facing
-        the way it went."""
+        ``facing`` if given, else the way it went."""
         unit = self.unit
         here = unit.frame().centre
         dx, dy = point[0] - here[0], point[1] - here[1]
@@ -367,8 +367,10 @@ class Mover:
         problem = self.blocked(swept, ends)
         if problem is not None:
             return problem
-        facing = bearing(here, point) if math.hypot(dx, dy) > _EPS else unit.facing
-        return Plan(kind, None, (dx, dy), facing, 1, cost)
+        if facing is not None:
+            return Plan(kind, None, (dx, dy), facing % 360.0, 1, cost)
+        way = bearing(here, point) if math.hypot(dx, dy) > _EPS else unit.facing
+        return Plan(kind, None, (dx, dy), way, 1, cost)
 
     def turn_then_walk(self, kind: str, args: Sequence[Any]) -> Plan | Refusal:
         """``wheel left|right DEG [then x,y]`` or ``pivot DEG [then x,y]`` (W4-AMB-92)."""
