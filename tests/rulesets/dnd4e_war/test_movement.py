@@ -671,3 +671,19 @@ def test_a_unit_already_within_an_inch_of_an_enemy_may_move_but_not_closer() -> 
     assert isinstance(judge(state, "a", "walk a 20,13"), Order)  # away
     assert isinstance(judge(state, "a", "walk a 20,10.2"), Order)  # alongside, no closer
     assert refused(state, "a", "walk a 20.4,10.4") == "W4-UNIT-12"  # closer
+
+
+@pytest.mark.rule("W4-MOVE-19")
+@pytest.mark.rule("W4-AMB-92")
+def test_a_double_move_may_wheel_within_twice_speed() -> None:
+    state = make_state([unit("a", at=(30, 10)), FAR_FOE])  # one company, 4" wide
+    assert refused(state, "a", "wheel a right 90") == "W4-MOVE-11"  # 6.28 > 6
+    battle = make_battle(state, orders={"A": ["wheel a right 90 then 37,12 double"]})
+    movement.move_unit(state, battle, get(state, "a"))
+    a = get(state, "a")
+    assert a.facing == 90.0 and a.front == pytest.approx((37.0, 12.0))
+    assert a.double_moved and a.standard_used
+    assert events(battle, "move")[0]["cost"] == pytest.approx(2 * math.pi + 5, abs=1e-3)
+    near = make_state([unit("a", at=(30, 10)), unit("e", "B", at=(30, 15), facing=180)])
+    assert refused(near, "a", "wheel a right 30 double") == "W4-MOVE-20"
+    assert refused(near, "a", "pivot a 90 double") == "W4-MOVE-15"

@@ -9,8 +9,8 @@ impassable ground, and no closer than 1" to an enemy (W4-UNIT-12).
 
 Orders (``x,y`` is where the middle of the unit's front edge goes; for skirmishers, the centre
 of the group): ``hold``, ``walk U x,y``, ``double U x,y``, ``run U x,y``,
-``wheel U left|right DEG [then x,y]``, ``pivot U DEG [then x,y]`` (DEG signed, clockwise
-positive), ``reform U FILES FACING``, ``stand U``; a walk or double move of companies may add
+``wheel U left|right DEG [then x,y] [double]``, ``pivot U DEG [then x,y]`` (DEG signed,
+clockwise positive), ``reform U FILES FACING``, ``stand U``; a walk or double move of companies may add
 new FILES (``walk U x,y FILES``, W4-MOVE-18), a skirmishers' move a FACING; the next unit is
 picked with ``move U`` or ``done``.
 """
@@ -211,6 +211,8 @@ class Plan:
     facing: float = 0.0
     files: int = 1
     cost: float = 0.0
+    double: bool = False
+    """A wheel made as part of a double move (W4-MOVE-19)."""
 
 
 @dataclass
@@ -340,7 +342,8 @@ class Mover:
         if problem is not None:
             return problem
         return Plan(kind if turned is None else turned.kind, end, facing=end.facing,
-                    files=unit.files if files is None else files, cost=spent + cost)
+                    files=unit.files if files is None else files, cost=spent + cost,
+                    double=turned is not None and turned.double)
 
     def rearranged(self, front: Point, facing: float, files: int) -> Tray:
         """The unit's block in ``files`` with the middle of its front edge at ``front``."""
@@ -373,24 +376,34 @@ class Mover:
         return Plan(kind, None, (dx, dy), way, 1, cost)
 
     def turn_then_walk(self, kind: str, args: Sequence[Any]) -> Plan | Refusal:
-        """``wheel left|right DEG [then x,y]`` or ``pivot DEG [then x,y]`` (W4-AMB-92)."""
+        """``wheel left|right DEG [then x,y] [double]`` or ``pivot DEG [then x,y]``
+        (W4-AMB-92); a wheel ending in ``double`` is part of a double move (W4-MOVE-19)."""
         unit = self.unit
         if unit.skirmish:
             return Refusal("skirmishers face any way they like; they do not wheel or pivot",
                            "W4-SKIRM-01")
+        mode = "walk"
+        if args and str(args[-1]) == "double":
+            if kind != "wheel":
+                return Refusal("a unit that double moves cannot pivot about its centre",
+                               "W4-MOVE-15")
+            problem = self.refusal_of_kind("double")
+            if problem is not None:
+                return problem
+            mode, args = "double", args[:-1]
         then: Point | None = None
         if len(args) >= 2 and str(args[-2]) == "then":
             then = read_point(args[-1])
             if then is None:
                 return Refusal("'then' needs a point x,y", "W4-DEC-10")
             args = args[:-2]
-        turned = self.wheel(args) if kind == "wheel" else self.pivot(args)
+        turned = self.wheel(args, mode) if kind == "wheel" else self.pivot(args)
         if isinstance(turned, Refusal) or then is None:
             return turned
         assert turned.frame is not None
-        return self.straight("walk", then, turned.frame, turned.cost, turned)
+        return self.straight(mode, then, turned.frame, turned.cost, turned)
 
-    def wheel(self, args: Sequence[Any]) -> Plan | Refusal:
+    def wheel(self, args: Sequence[Any], mode: str = "walk") -> Plan | Refusal:
         """W4-MOVE-09 to 11, W4-AMB-93."""
         side = str(args[0]) if args else ""
         degrees = _number(args[1]) if len(args) == 2 else None
@@ -403,11 +416,12 @@ class Mover:
         frame = self.unit.frame()
         farthest = self.state.options.wheel_distance == "farthest_corner"
         cost = arc_cost(frame, side, degrees, self.regions, farthest)
-        budget = self.allowance("walk")
+        budget = self.allowance(mode)
         if cost > budget + 1e-6:
             return Refusal(f"the wheel costs {cost:.2f}\" of {budget:g}\"", "W4-MOVE-11")
         end = wheel(frame, side, degrees)
-        plan = Plan("wheel", end, facing=end.facing, files=self.unit.files, cost=cost)
+        plan = Plan("wheel", end, facing=end.facing, files=self.unit.files, cost=cost,
+                    double=mode == "double")
         problem = self.blocked(self.turn_sweep(plan), [end])
         return problem if problem is not None else plan
 
@@ -655,7 +669,7 @@ def carry_out(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     place(unit, plan)
     unit.move_used = True
     unit.moved = plan.cost
-    if plan.kind == "double":
+    if plan.kind == "double" or plan.double:
         unit.standard_used = unit.double_moved = True
     elif plan.kind == "run":
         unit.ran = True
