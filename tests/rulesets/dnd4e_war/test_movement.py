@@ -551,6 +551,7 @@ def test_allies_fled_through_test_or_fall_back_the_same_way(
 
 
 @pytest.mark.rule("W4-FLEE-08")
+@pytest.mark.rule("W4-UNIT-11")
 def test_a_fleeing_unit_stops_an_inch_short_of_an_ally_it_would_end_on() -> None:
     state = make_state([unit("a", at=(30, 10)), unit("c", at=(30, 19)), FAR_FOE])
     battle = make_battle(state, dice=[3, 4])  # 7": would end on c, whose rear is at y = 17
