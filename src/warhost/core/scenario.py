@@ -200,7 +200,8 @@ def scenario_from_data(
         model = ruleset.scenario_model.model_validate(data)
     except ValidationError as exc:
         errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        problems = [_problem(err, ruleset.scenario_model, source, lines) for err in errors]
+        problems = [_problem(err, ruleset.scenario_model, source, lines, data)
+                    for err in errors]
         first = problems[0]
         first.problems = problems  # type: ignore[attr-defined]
         raise first from None
@@ -217,11 +218,11 @@ def scenario_from_data(
 
 
 def _problem(
-    err: Any, model: type[BaseModel], source: str, lines: dict[Path_, int]
+    err: Any, model: type[BaseModel], source: str, lines: dict[Path_, int], data: Any = None
 ) -> ScenarioError:
     """One pydantic error as a located, readable ScenarioError."""
     loc: Path_ = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-    path = _data_path(loc)
+    path = _data_path(loc, data)
     line = None
     for cut in range(len(path), -1, -1):
         line = lines.get(tuple(path[:cut]))
@@ -261,13 +262,26 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _data_path(loc: Path_) -> Path_:
-    """Drop pydantic's union-branch tags (``'Foo'``, ``'literal[...]'``) from a location."""
+def _data_path(loc: Path_, data: Any = None) -> Path_:
+    """Drop pydantic's union-branch tags (``'Foo'``, ``'literal[...]'``) from a location.
+
+    A part that is a key of the data at that point (a profile named ``'Elf archer'`` in a
+    mapping of profiles) is kept even when it looks like a tag."""
     out: list[str | int] = []
+    node = data
     for part in loc:
+        if isinstance(node, dict) and part in node:
+            out.append(part)
+            node = node[part]
+            continue
+        if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            out.append(part)
+            node = node[part]
+            continue
         if isinstance(part, str) and (part[:1].isupper() or "[" in part or part.startswith("tagged")):
             continue
         out.append(part)
+        node = None
     return tuple(out)
 
 
