@@ -299,7 +299,8 @@ def _known_fields(model: Any, path: Path_) -> list[str]:
 
 def _inner_model(tp: Any, part: str | int) -> Any:
     """Step from a model type into one of its fields (or into a list/dict item type)."""
-    if isinstance(part, int) or (isinstance(tp, type) and not issubclass(tp, BaseModel)):
+    if isinstance(part, int) or typing.get_origin(tp) is dict or (
+            isinstance(tp, type) and not issubclass(tp, BaseModel)):
         return _item_model(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         for name, info in tp.model_fields.items():
