@@ -153,16 +153,16 @@ def test_an_unknown_profile_is_refused_with_a_suggestion(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("old", "new", "needles"),
     [
-        ("    speed: 6\n    initiative: 8", "    speed: .nan\n    initiative: 8",
+        ("    speed: 6\n    initiative: 7", "    speed: .nan\n    initiative: 7",
          ("profiles.Giant spider.speed", "finite number")),
-        ("    speed: 6\n    initiative: 8", "    speed: .inf\n    initiative: 8",
+        ("    speed: 6\n    initiative: 7", "    speed: .inf\n    initiative: 7",
          ("profiles.Giant spider.speed", "finite number")),
-        ("    speed: 6\n    initiative: 8", "    speed: 1e30\n    initiative: 8",
+        ("    speed: 6\n    initiative: 7", "    speed: 1e30\n    initiative: 7",
          ("profiles.Giant spider.speed", "less than or equal to 40")),
         ("at: [52, 10]", "at: [1e300, 10]", ("sides[1].units[1].at[0]", "less than or equal")),
         ("companies: 12", "companies: 100000000000", ("sides[1].units[0].companies",)),
-        ("points: 300 ", "points: 99999999999 ", ("profiles.Giant spider.points",)),
-        ("{name: Bite, kind: melee, bonus: 14,", "{name: Bite, kind: melee, bonus: 1e9,",
+        ("points: 175 ", "points: 99999999999 ", ("profiles.Giant spider.points",)),
+        ("{name: Bite, kind: melee, bonus: 11,", "{name: Bite, kind: melee, bonus: 1e9,",
          ("powers[0].bonus", "whole number")),
     ],
 )
@@ -232,6 +232,6 @@ def test_a_front_rank_wider_than_the_unit_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_misspelt_field_gets_a_suggestion(tmp_path: Path) -> None:
-    path = broken(tmp_path, "    initiative: 8\n", "    inititive: 8\n")
+    path = broken(tmp_path, "    initiative: 7\n", "    inititive: 7\n")
     assert_invalid(path, line_of(path, "inititive"), "unknown field 'inititive'",
                    "did you mean 'initiative'?")
