@@ -235,3 +235,12 @@ def test_a_misspelt_field_gets_a_suggestion(tmp_path: Path) -> None:
     path = broken(tmp_path, "    initiative: 7\n", "    inititive: 7\n")
     assert_invalid(path, line_of(path, "inititive"), "unknown field 'inititive'",
                    "did you mean 'initiative'?")
+
+
+def test_an_inline_profile_names_its_bad_field_alone(tmp_path: Path) -> None:
+    path = broken(tmp_path, "        profile: Elf spearman\n",
+                  "        profile: {speed: 99, defenses: {ac: 1, fortitude: 1, reflex: 1,"
+                  " will: 1}}\n")
+    message = assert_invalid(path, line_of(path, "speed: 99"), "sides[0].units[1].profile.speed",
+                             "less than or equal to 40")
+    assert "string" not in message

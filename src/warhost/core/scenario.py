@@ -199,7 +199,8 @@ def scenario_from_data(
     try:
         model = ruleset.scenario_model.model_validate(data)
     except ValidationError as exc:
-        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        errors = _without_other_branches(exc.errors(), data)
+        errors = sorted(errors, key=lambda e: e["type"] != "extra_forbidden")
         problems = [_problem(err, ruleset.scenario_model, source, lines, data)
                     for err in errors]
         first = problems[0]
@@ -262,6 +263,33 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _without_other_branches(errors: list[Any], data: Any) -> list[Any]:
+    """Leave out the complaints of union branches the value plainly is not (a mapping given
+    where the field takes a name or a mapping: "should be a valid string"), when other
+    complaints say what is wrong with the value."""
+    kept = [e for e in errors
+            if not (str(e["type"]).endswith("_type") and _plain_branch(e["loc"], data))]
+    return kept or errors
+
+
+def _plain_branch(loc: Path_, data: Any) -> bool:
+    """Whether ``loc`` passes through a plain-type union branch (``'constrained-str'``) that
+    is not a key of the data."""
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        elif part in _BRANCH_TAGS:
+            return True
+    return False
+
+
+_BRANCH_TAGS = ("str", "constrained-str", "int", "float", "bool")
+"""Names pydantic gives the plain-type branches of a union in an error's location."""
+
+
 def _data_path(loc: Path_, data: Any = None) -> Path_:
     """Drop pydantic's union-branch tags (``'Foo'``, ``'literal[...]'``) from a location.
 
@@ -278,7 +306,8 @@ def _data_path(loc: Path_, data: Any = None) -> Path_:
             out.append(part)
             node = node[part]
             continue
-        if isinstance(part, str) and (part[:1].isupper() or "[" in part or part.startswith("tagged")):
+        if isinstance(part, str) and (part[:1].isupper() or "[" in part or part.startswith("tagged")
+                                      or part in _BRANCH_TAGS):
             continue
         out.append(part)
         node = None
