@@ -543,9 +543,13 @@ def pursuit_move(state: WarState, battle: Battle, unit: Unit, quarry: Unit) -> N
                     lo = mid
                 else:
                     hi = mid
-            fx, fy = offset((0.0, 0.0), unit.facing, lo)
+            moved = hi
+            fx, fy = offset((0.0, 0.0), unit.facing, hi)
             unit.front = (start[0] + fx, start[1] + fy)
-            moved = lo
+            if _blocked(state, unit, set()):  # stopped by something it may not touch
+                moved = lo
+                fx, fy = offset((0.0, 0.0), unit.facing, lo)
+                unit.front = (start[0] + fx, start[1] + fy)
             met = _near(state, unit, quarry)
             break
         step = moved = nxt
