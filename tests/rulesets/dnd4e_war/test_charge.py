@@ -244,7 +244,7 @@ def test_the_spearhead_is_chosen_among_the_front_rank_companies() -> None:
     battle = make_battle(state, dice=[4, *([1] * 40)],
                          orders={"A": ["charge a b", "spearhead a 1"]})
     charge.side_charges(state, battle, "A")
-    decision = [d for d in battle.log.of_type("decision") if d["kind"] == "spearhead"][0]
+    decision = next(d for d in battle.log.of_type("decision") if d["kind"] == "spearhead")
     assert decision["order"] == "spearhead a 1"
     assert events(battle, "charge_move")[0]["spearhead"] == 1
 
