@@ -11,8 +11,10 @@ import pytest
 from tests.rulesets.dnd4e_war.helpers import events, get, make_battle, make_state, profile, unit
 from warhost.core.orders import Order
 from warhost.geometry.table import contact_shift
-from warhost.rulesets.dnd4e_war import charge, melee, psychology
+from warhost.rulesets.dnd4e_war import charge, melee, movement, psychology
 from warhost.rulesets.dnd4e_war.state import WarState
+
+from tests.rulesets.dnd4e_war.test_resolution import stay
 
 DEF18 = {"ac": 18, "fortitude": 14, "reflex": 14, "will": 14}
 
@@ -59,7 +61,7 @@ def test_a_target_beyond_the_rolled_distance_is_not_reached() -> None:
 @pytest.mark.rule("W4-CHARGE-20")
 @pytest.mark.rule("W4-AMB-13")
 def test_a_long_charge_contacts_the_target_and_strikes_at_once_with_its_bonuses() -> None:
-    state = _pair(gap=4.0)
+    state = _pair(gap=4.0, companies=2, files=2)
     # charge roll 3 (+3 = 6"), 1d3 extra = 2, then 4 front-row + 2 extra d20s
     battle = make_battle(state, dice=[3, 2, 9, 9, 8, 20, 1, 15],
                          orders={"A": ["charge a b"]})
@@ -68,7 +70,7 @@ def test_a_long_charge_contacts_the_target_and_strikes_at_once_with_its_bonuses(
     assert a.front == (20.0, 14.0) and state.is_engaged("a") and a.charged
     strike = events(battle, "strike")[0]
     assert (strike["dice"], strike["extra"], strike["needed"]) == (6, 2, 9)  # AC 18 vs +8+1
-    assert strike["hits"] == 4 and b.models == 4
+    assert strike["hits"] == 4 and b.models == 12
     assert melee.points_scored(state, "a") == 4
 
 
@@ -201,6 +203,7 @@ def test_a_target_that_flees_from_a_fear_causer_is_destroyed_if_the_charge_lands
         return False
 
     monkeypatch.setattr(psychology, "courage_test", fake)
+    monkeypatch.setattr(movement, "fall_back", stay)
     state = make_state([unit("a", profile=profile(rules=["fear"])),
                         unit("b", "B", at=(20, 13), facing=180)])
     battle = make_battle(state, dice=[3], orders={"A": ["charge a b"]})
@@ -213,7 +216,8 @@ def test_a_target_that_flees_from_a_fear_causer_is_destroyed_if_the_charge_lands
 
 @pytest.mark.rule("W4-AMB-17")
 def test_with_the_option_off_a_contacted_fleeing_unit_is_fought() -> None:
-    state = make_state([unit("a"), unit("b", "B", at=(20, 13), facing=180)],
+    state = make_state([unit("a"), unit("b", "B", at=(20, 13), facing=180, companies=2,
+                                        files=2)],
                        options={"charged_fleeing_unit_destroyed": False})
     get(state, "b").fleeing = True
     battle = make_battle(state, dice=[3, 2, 20, 20, 20, 20, 20, 20],

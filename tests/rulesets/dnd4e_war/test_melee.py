@@ -69,7 +69,8 @@ def test_the_faster_side_strikes_first_and_its_kills_cut_the_reply() -> None:
 
 @pytest.mark.rule("W4-AMB-79")
 def test_equal_initiatives_strike_simultaneously() -> None:
-    state = _fight()
+    steady = profile(rules=["fearless"])  # no Hope is Lost! at half strength
+    state = _fight({"profile": steady}, {"profile": steady})
     battle = make_battle(state, dice=[20, 20, 20, 20, 20, 20, 20, 20])
     melee.resolve_fight(state, battle, ["a", "b"])
     assert [s["dice"] for s in events(battle, "strike")] == [4, 4]

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.rulesets.dnd4e_war.helpers import events, get, make_battle, make_state, profile, unit
-from warhost.rulesets.dnd4e_war import melee, psychology
+from warhost.rulesets.dnd4e_war import melee, movement, psychology
 from warhost.rulesets.dnd4e_war.state import WarState
 
 ELF = profile(name="Elf", race="elf")
@@ -198,6 +198,13 @@ def test_no_support_for_or_against_monsters_and_skirmishers() -> None:
     assert melee.support_allowed(mixed, get(mixed, "a"))
 
 
+def stay(state: WarState, battle: Any, u: Any, heading: float | None, why: str) -> None:
+    """A fall back! that leaves the unit where it is (these tests are not about the move)."""
+    u.fleeing = True
+    state.disengage(u.id)
+    battle.emit("fall_back", unit=u.id, why=why)
+
+
 def _courage(calls: list[dict[str, Any]], passes: bool) -> Any:
     def fake(state: WarState, battle: object, u: Any, dc: int, why: str, rule: str,
              kind: str = "courage", natural_20_only: bool = False) -> bool:
@@ -214,6 +221,7 @@ def test_losers_test_at_ten_plus_the_margin_and_failures_fall_back(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(psychology, "courage_test", _courage(calls, False))
+    monkeypatch.setattr(movement, "fall_back", stay)
     state = _fight()
     _score(state, "a", 4)
     battle = make_battle(state, orders={"A": ["hold a"]})
@@ -294,7 +302,8 @@ def test_a_whole_round_strikes_resolves_and_breaks_the_loser(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(psychology, "courage_test", _courage(calls, False))
-    state = _fight({"profile": profile(initiative=5)})
+    monkeypatch.setattr(movement, "fall_back", stay)
+    state = _fight({"profile": profile(initiative=5)}, {"profile": profile(rules=["fearless"])})
     # a hits four times, b (four men left) hits none; eight men outnumber four
     battle = make_battle(state, dice=[20, 20, 20, 20, 1, 1, 1, 1],
                          orders={"A": ["hold a"]})
