@@ -9,12 +9,11 @@ from typing import Any
 import pytest
 
 from tests.rulesets.dnd4e_war.helpers import events, get, make_battle, make_state, profile, unit
+from tests.rulesets.dnd4e_war.test_resolution import stay
 from warhost.core.orders import Order
 from warhost.geometry.table import contact_shift
 from warhost.rulesets.dnd4e_war import charge, melee, movement, psychology
 from warhost.rulesets.dnd4e_war.state import WarState
-
-from tests.rulesets.dnd4e_war.test_resolution import stay
 
 DEF18 = {"ac": 18, "fortitude": 14, "reflex": 14, "will": 14}
 
