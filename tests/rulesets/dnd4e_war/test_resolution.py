@@ -284,6 +284,7 @@ def test_with_charge_next_turn_a_caught_quarry_stays_engaged() -> None:
     assert not b.destroyed and state.is_engaged("a")
     assert state.pursuit_pending == {"a": "b"}
     assert state.gap(get(state, "a"), b) <= 1e-6
+    assert events(battle, "pursuit")[0]["distance"] == pytest.approx(6.0, abs=1e-3)
 
 
 @pytest.mark.rule("W4-BREAK-05")

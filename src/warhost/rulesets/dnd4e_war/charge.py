@@ -219,9 +219,13 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
     charge.bonus = gap > melee.CHARGE_GAP
     charge.extra = frozenset(s for s, t in enumerate(trays)
                              if min(tray_gap(t, g) for g in targets) > melee.CHARGE_GAP)
-    melee._shift_unit(unit, *shift)
-    if melee._blocked(state, unit, {target.id}):
-        melee._shift_unit(unit, -shift[0], -shift[1])
+    before = (unit.front, list(unit.points))
+    if unit.skirmish:  # the spearhead model alone; the others close in after it
+        unit.points[slot] = end
+    else:
+        melee.shift_unit(unit, *shift)
+    if melee.blocked(state, unit, {target.id}):
+        unit.front, unit.points = before
         charge.failed = "blocked"
         return
     unit.charged = True

@@ -480,7 +480,8 @@ def pursue(state: WarState, battle: Battle, units: list[Unit], winner: str | Non
             pursuit_move(state, battle, unit, state.units[str(order.args[1])])
 
 
-def _shift_unit(unit: Unit, dx: float, dy: float) -> None:
+def shift_unit(unit: Unit, dx: float, dy: float) -> None:
+    """Slide the whole unit ``(dx, dy)`` inches, keeping its facing."""
     unit.front = (unit.front[0] + dx, unit.front[1] + dy)
     if unit.points:
         unit.points = [(x + dx, y + dy) for x, y in unit.points]
@@ -494,7 +495,8 @@ def _turn_to(unit: Unit, facing: float) -> None:
         unit.front = offset(frame.centre, unit.facing, frame.depth / 2.0)
 
 
-def _blocked(state: WarState, unit: Unit, ignore: set[str]) -> bool:
+def blocked(state: WarState, unit: Unit, ignore: set[str]) -> bool:
+    """True when the unit overlaps another unit (except ``ignore``) or leaves the table."""
     trays = unit.trays()
     for other in state.units.values():
         if other is unit or not other.alive or other.id in ignore:
@@ -523,37 +525,41 @@ def pursuit_move(state: WarState, battle: Battle, unit: Unit, quarry: Unit) -> N
     two = battle.dice.roll("2d6", f"pursuit {unit.id}")
     reach = fall_back_distance(two, unit.speed())
     regions = [g.region for g in state.ground]
-    start, centre = unit.front, unit.frame().centre
-    moved, met = 0.0, None
-    step = 0.0
-    while step < reach and met is None:
+    start, points, centre = unit.front, list(unit.points), unit.frame().centre
+
+    def place(t: float) -> None:
+        dx, dy = offset((0.0, 0.0), unit.facing, t)
+        unit.front = (start[0] + dx, start[1] + dy)
+        unit.points = [(x + dx, y + dy) for x, y in points]
+
+    def stopped() -> bool:
+        return _touching(state, unit, quarry) is not None or blocked(state, unit, set())
+
+    moved, step = 0.0, 0.0
+    while step < reach:
         nxt = min(reach, step + PURSUIT_STEP)
-        dx, dy = offset((0.0, 0.0), unit.facing, nxt)
-        if path_cost([centre, (centre[0] + dx, centre[1] + dy)], regions) > reach + 1e-9:
+        if path_cost([centre, offset(centre, unit.facing, nxt)], regions) > reach + 1e-9:
             break
-        _shift_unit(unit, dx - (unit.front[0] - start[0]), dy - (unit.front[1] - start[1]))
-        hit = _touching(state, unit, quarry)
-        if hit is not None or _blocked(state, unit, set()):
+        place(nxt)
+        if stopped():
             lo, hi = step, nxt  # back off to the first moment of contact
             for _ in range(40):
                 mid = (lo + hi) / 2.0
-                mx, my = offset((0.0, 0.0), unit.facing, mid)
-                unit.front = (start[0] + mx, start[1] + my)
-                if _touching(state, unit, quarry) is None and not _blocked(state, unit, set()):
-                    lo = mid
-                else:
+                place(mid)
+                if stopped():
                     hi = mid
+                else:
+                    lo = mid
             moved = hi
-            fx, fy = offset((0.0, 0.0), unit.facing, hi)
-            unit.front = (start[0] + fx, start[1] + fy)
-            if _blocked(state, unit, set()):  # stopped by something it may not touch
+            place(hi)
+            if blocked(state, unit, set()):  # stopped by something it may not touch
                 moved = lo
-                fx, fy = offset((0.0, 0.0), unit.facing, lo)
-                unit.front = (start[0] + fx, start[1] + fy)
-            met = _near(state, unit, quarry)
+                place(lo)
             break
         step = moved = nxt
+    place(moved)
     battle.emit("pursuit", unit=unit.id, target=quarry.id, roll=two, distance=round(moved, 3))
+    met = _near(state, unit, quarry)
     if met is not None:
         caught(state, battle, unit, met, quarry, moved)
 
@@ -597,9 +603,9 @@ def re_engage(state: WarState, battle: Battle, units: list[Unit]) -> None:
             continue
         foe = min(foes, key=lambda f: state.gap(unit, f))
         dx, dy = _closing(unit, foe)
-        _shift_unit(unit, dx, dy)
-        if _blocked(state, unit, {foe.id}):
-            _shift_unit(unit, -dx, -dy)
+        shift_unit(unit, dx, dy)
+        if blocked(state, unit, {foe.id}):
+            shift_unit(unit, -dx, -dy)
             state.disengage(unit.id)
             continue
         battle.emit("re_engage", unit=unit.id, target=foe.id,
@@ -645,6 +651,26 @@ def gather(state: WarState, battle: Battle, unit: Unit, foe: Unit, budget: float
             placed[min(choices)[1]] = spot
     for i, spot in placed.items():
         unit.points[i] = spot
+    cohere(unit, budget, set(placed) | touching)
     if placed:
         battle.emit("skirmish_contact", unit=unit.id, target=foe.id, models=len(placed))
     return len(placed) + len(touching)
+
+
+COHERENCY = 2.0
+"""W4-SKIRM-01: each skirmisher stays within this many inches of another of its unit."""
+
+
+def cohere(unit: Unit, budget: float, fixed: set[int]) -> None:
+    """W4-SKIRM-01/06: a model (not in ``fixed``) more than 2" from every other model of
+    its unit moves straight towards the nearest one, up to ``budget`` inches."""
+    for i, p in enumerate(unit.points):
+        if i in fixed or len(unit.points) < 2:
+            continue
+        others = [q for j, q in enumerate(unit.points) if j != i]
+        near = min(others, key=lambda q: abs(complex(*q) - complex(*p)))
+        apart = abs(complex(*near) - complex(*p))
+        excess = apart - unit.base - COHERENCY
+        if excess > 1e-9:
+            step = min(budget, excess)
+            unit.points[i] = offset(p, bearing(p, near), step)
