@@ -185,3 +185,38 @@ def test_skirmishers_still_fighting_close_in_at_the_end_of_the_round() -> None:
     melee.re_engage(state, battle, [s])
     assert all(abs(p[1] - 9.5) < 1e-9 for p in s.points)
     assert events(battle, "skirmish_contact")[0]["models"] == 2
+
+
+@pytest.mark.rule("W4-DEC-26")
+def test_a_unit_with_several_powers_picks_the_one_its_models_use() -> None:
+    two = profile(powers=[{"name": "Spear", "kind": "melee", "bonus": 8, "damage": "1[W]"},
+                          {"name": "Maul", "kind": "melee", "bonus": 6, "damage": "2[W]"},
+                          {"name": "Smite", "kind": "melee", "bonus": 9, "damage": "3[W]",
+                           "usage": "encounter"}])
+    state = _fight({"profile": two})
+    battle = make_battle(state, dice=[20, 20, 20, 20], orders={"A": ["power a 1"]})
+    seen = record(battle)
+    melee.strike(state, battle, melee.plan_blows(state, battle, get(state, "a"),
+                                                 [get(state, "b")]))
+    assert [str(o) for o in seen[0].options] == ["power a 0", "power a 1"]
+    strike = events(battle, "strike")[0]
+    assert (strike["needed"], strike["points"]) == (10, 8)  # AC 16 vs +6, 4 hits x 2 [W]
+
+
+@pytest.mark.rule("W4-SKIRM-01")
+@pytest.mark.rule("W4-SKIRM-06")
+def test_charging_skirmishers_close_in_and_stragglers_keep_within_two_inches() -> None:
+    loose = profile(formation="skirmish", unit_size=[1, 10])
+    state = make_state([unit("s", at=(20, 9.5), profile=loose, companies=3),
+                        unit("b", "B", at=(20, 14), facing=180)])
+    s = get(state, "s")
+    s.points = [(20.0, 9.5), (15.0, 9.5), (30.0, 2.0)]
+    from warhost.rulesets.dnd4e_war import charge
+
+    battle = make_battle(state, dice=[4, 2, *([1] * 10)],
+                         orders={"A": ["charge s b", "spearhead s 0"]})
+    charge.side_charges(state, battle, "A")
+    assert s.points[0] == pytest.approx((20.0, 13.5))  # the spearhead, straight ahead
+    assert s.points[1][1] == pytest.approx(13.5)  # closes in beside it
+    # the straggler cannot reach contact: it heads for the nearest model its full 7"
+    assert abs(complex(*s.points[2]) - complex(30.0, 2.0)) == pytest.approx(7.0)

@@ -257,7 +257,8 @@ def charge_attacks(state: WarState, battle: Battle, unit: Unit, target: Unit, bo
     blows = melee.plan_blows(state, battle, unit, foes, hit_bonus=1 if bonus else 0,
                              extra_slots=extra)
     melee.strike(state, battle, blows, charge=True)
-    melee.re_engage(state, battle, [u for u in (unit, target) if u.alive and not u.fleeing])
+    melee.re_engage(state, battle, [u for u in (unit, target) if u.alive and not u.fleeing],
+                    round_end=False)
 
 
 def pending_pursuits(state: WarState, battle: Battle) -> None:

@@ -76,10 +76,33 @@ def _add(state: WarState, name: str, uid: str, amount: int) -> None:
 
 # --------------------------------------------------------------------------- who fights
 
-def melee_power(unit: Unit) -> Power | None:
-    """The melee power the unit fights with: its best attack bonus (first listed on a tie)."""
+def usable_powers(unit: Unit) -> list[Power]:
+    """The melee powers the unit may fight with: its at-will ones (any, if it has none;
+    encounter and daily use belongs to part 2)."""
     powers = unit.powers("melee")
+    return [p for p in powers if p.usage == "at-will"] or powers
+
+
+def melee_power(unit: Unit) -> Power | None:
+    """The melee power the unit fights with by default: the best attack bonus (first listed
+    on a tie)."""
+    powers = usable_powers(unit)
     return max(powers, key=lambda p: p.bonus) if powers else None
+
+
+def choose_power(battle: Battle, unit: Unit) -> Power | None:
+    """W4-DEC-26, W4-SHOOT-03: the player picks the one power all the unit's models use."""
+    powers = usable_powers(unit)
+    best = melee_power(unit)
+    if len(powers) < 2 or best is None:
+        return best
+    options = tuple(Order.of("power", unit.id, i) for i in range(len(powers)))
+    count(OPTIONS, len(options))
+    names = ", ".join(f"{i}: {p.name}" for i, p in enumerate(powers))
+    order = battle.ask(unit.side, "power", options,
+                       f"Which power does {unit.label()} fight with ({names})?",
+                       subject=unit.id, default=options[powers.index(best)])
+    return powers[int(order.args[1])]
 
 
 def _is_minion(unit: Unit) -> bool:
@@ -182,8 +205,10 @@ def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
     """The attacks of ``unit`` on its ``foes``: fighters per company less this turn's
     casualties (W4-AMB-78), the captain's own attacks as a character (W4-CMD-06), and the
     extra charge dice of the companies in ``extra_slots`` (W4-CHARGE-20, W4-AMB-94/97)."""
-    power = melee_power(unit)
-    if power is None or not foes:
+    if not foes:
+        return []
+    power = choose_power(battle, unit)
+    if power is None:
         return []
     groups = fighters(state, unit, foes, power.reach, skip)
     lost = losses_suffered(state, unit.id)
@@ -588,16 +613,18 @@ def caught(state: WarState, battle: Battle, unit: Unit, met: Unit, quarry: Unit,
 
 # --------------------------------------------------------------------------- staying in contact
 
-def re_engage(state: WarState, battle: Battle, units: list[Unit]) -> None:
+def re_engage(state: WarState, battle: Battle, units: list[Unit],
+              round_end: bool = True) -> None:
     """W4-MELEE-13, W4-SKIRM-11: units left out of contact with foes of their fight move
-    the shortest way back into contact; skirmishers bring as many models as they can into
-    contact, up to their Speed."""
+    the shortest way back into contact; at the end of a round skirmishers bring as many
+    models as they can into contact, up to their Speed."""
     for unit in units:
         foes = state.foes_of(unit.id)
         if not foes or not unit.alive:
             continue
         if unit.skirmish:
-            gather(state, battle, unit, foes[0], unit.speed())
+            if round_end:
+                gather(state, battle, unit, foes[0], unit.speed(), skirmish_arc(state, unit))
             continue
         if any(state.gap(unit, f) <= CONTACT for f in foes):
             continue
@@ -610,6 +637,16 @@ def re_engage(state: WarState, battle: Battle, units: list[Unit]) -> None:
             continue
         battle.emit("re_engage", unit=unit.id, target=foe.id,
                     distance=round((dx * dx + dy * dy) ** 0.5, 3))
+
+
+def skirmish_arc(state: WarState, unit: Unit) -> str | None:
+    """W4-SKIRM-11: the arc of the foe the skirmishers charged (None: judge afresh), or the
+    front of a foe that charged them."""
+    charged = state.extra.get("charged_arc", {}).get(unit.id)
+    foes = state.foes_of(unit.id)
+    if charged and foes and foes[0].id == charged[0]:
+        return str(charged[1])
+    return "front" if foes and not foes[0].skirmish else None
 
 
 def _closing(unit: Unit, foe: Unit) -> tuple[float, float]:
