@@ -42,6 +42,7 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
      "winner": "A", "margin": 0},
     {"type": "pursuit", "unit": "knights", "target": "drow", "roll": 7, "distance": 9.0},
     {"type": "caught", "unit": "knights", "target": "drow"},
+    {"type": "pursuit_blocked", "unit": "knights", "target": "drow"},
     {"type": "re_engage", "unit": "knights", "target": "drow", "distance": 1.0},
 ]
 PSYCHOLOGY_EVENTS: list[dict[str, Any]] = []

@@ -313,3 +313,16 @@ def test_a_whole_round_strikes_resolves_and_breaks_the_loser(
     assert result["totals"] == {"A": 6, "B": 0} and result["margin"] == 6
     assert result["bonuses"]["A"] == {"outnumber": 2}
     assert calls[0]["dc"] == 16 and get(state, "b").fleeing
+
+
+@pytest.mark.rule("W4-BREAK-05")
+def test_a_pursuer_with_no_room_to_turn_stays_put() -> None:
+    # a friend stands right beside a: turning towards b (due east) would overlap it
+    state = make_state([unit("a"), unit("f", at=(20, 7.5)),
+                        unit("b", "B", at=(34, 9), facing=90)])
+    b = get(state, "b")
+    b.fleeing = True
+    battle = make_battle(state, orders={"A": ["pursue a b"]})
+    melee.pursue(state, battle, [get(state, "a"), b], "A", [b])
+    assert events(battle, "pursuit_blocked") and get(state, "a").facing == 0
+    assert get(state, "a").front == (20.0, 10.0)

@@ -546,7 +546,12 @@ def _touching(state: WarState, unit: Unit, quarry: Unit) -> Unit | None:
 def pursuit_move(state: WarState, battle: Battle, unit: Unit, quarry: Unit) -> None:
     """W4-BREAK-05/06, W4-AMB-19: pivot to face the quarry, move 2d6 + 2 x Speed - 12
     inches towards it (difficult ground costs double) and charge whatever enemy it meets."""
+    before = (unit.front, unit.facing)
     _turn_to(unit, bearing(unit.frame().centre, quarry.frame().centre))
+    if blocked(state, unit, set()):  # no room to turn: the pursuit cannot start
+        unit.front, unit.facing = before
+        battle.emit("pursuit_blocked", unit=unit.id, target=quarry.id)
+        return
     two = battle.dice.roll("2d6", f"pursuit {unit.id}")
     reach = fall_back_distance(two, unit.speed())
     regions = [g.region for g in state.ground]

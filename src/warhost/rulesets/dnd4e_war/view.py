@@ -158,3 +158,8 @@ def _caught(e: Event) -> str:
 @_words("re_engage")
 def _re_engage(e: Event) -> str:
     return f"{e['unit']} moves {e['distance']:g} inches back into contact with {e['target']}"
+
+
+@_words("pursuit_blocked")
+def _pursuit_blocked(e: Event) -> str:
+    return f"{e['unit']} has no room to turn and pursue {e['target']}"
