@@ -276,3 +276,51 @@ def test_a_pursuer_that_caught_an_enemy_makes_its_charge_attacks_next_charge_pha
     strike = events(battle, "strike")[0]
     assert strike["charge"] and strike["extra"] == 3 and strike["dice"] == 7
     assert state.pursuit_pending == {}
+
+
+@pytest.mark.rule("W4-AMB-94")
+def test_only_charging_companies_that_reach_contact_roll_extra_attacks() -> None:
+    state = make_state([unit("a", companies=2, files=2),
+                        unit("b", "B", at=(15, 14), facing=180)])
+    # a's left company (x 16-20) meets b (x 13-17) with two models; the right one misses
+    battle = make_battle(state, dice=[4, 3, 1, 1, 1, 1, 1], orders={"A": ["charge a b"]})
+    charge.side_charges(state, battle, "A")
+    strike = events(battle, "strike")[0]
+    assert (strike["dice"], strike["extra"]) == (5, 3)
+
+
+@pytest.mark.rule("W4-CHARGE-18")
+@pytest.mark.rule("W4-AMB-78")
+def test_models_slain_by_the_charge_do_not_strike_back() -> None:
+    state = _pair(gap=3.0, companies=2, files=2)
+    # charge: roll 3, 1d3 = 1, five d20s of which three hit
+    battle = make_battle(state, dice=[3, 1, 20, 20, 20, 1, 1],
+                         orders={"A": ["charge a b"]})
+    charge.side_charges(state, battle, "A")
+    assert get(state, "b").models == 13
+    # six of b's front-row models touch a (a's 4" front and a corner at each end), less
+    # the three slain: three strike back, and a, having charged, does not strike
+    fight = make_battle(state, dice=[20, 20, 20])
+    melee.resolve_fight(state, fight, ["a", "b"])
+    replies = events(fight, "strike")
+    assert [(s["unit"], s["dice"]) for s in replies] == [("b", 3)]
+
+
+@pytest.mark.rule("W4-AMB-43")
+def test_with_the_option_a_terror_causer_charges_a_fear_causer_without_a_test(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tested: list[str] = []
+
+    def fake(state: WarState, battle: object, u: Any, dc: int, why: str, rule: str,
+             kind: str = "courage", natural_20_only: bool = False) -> bool:
+        tested.append(u.id)
+        return True
+
+    monkeypatch.setattr(psychology, "courage_test", fake)
+    state = make_state([unit("a", profile=profile(rules=["terror"])),
+                        unit("b", "B", at=(20, 13), facing=180,
+                             profile=profile(rules=["fear"]))],
+                       options={"fear_causers_immune": True})
+    battle = make_battle(state, dice=[1], orders={"A": ["charge a b"]})
+    charge.side_charges(state, battle, "A")
+    assert tested == ["b"]  # b still tests against a's terror; a ignores b's fear

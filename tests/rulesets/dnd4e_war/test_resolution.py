@@ -326,3 +326,21 @@ def test_a_pursuer_with_no_room_to_turn_stays_put() -> None:
     melee.pursue(state, battle, [get(state, "a"), b], "A", [b])
     assert events(battle, "pursuit_blocked") and get(state, "a").facing == 0
     assert get(state, "a").front == (20.0, 10.0)
+
+
+@pytest.mark.rule("W4-AMB-29")
+@pytest.mark.rule("W4-CAS-07")
+def test_models_removed_by_hope_is_lost_score_a_point_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from warhost.rulesets.dnd4e_war import casualties
+
+    def hopeless(state: WarState, battle: Any, u: Any, hits: int, source: str,
+                 why: str) -> casualties.Losses:
+        return casualties.Losses(hits, hope_lost=3)
+
+    monkeypatch.setattr(casualties, "apply_hits", hopeless)
+    state = _fight()
+    battle = make_battle(state, dice=[20, 20, 1, 1])
+    melee.strike(state, battle, melee.plan_blows(state, battle, get(state, "a"),
+                                                 [get(state, "b")]))
+    assert melee.points_scored(state, "a") == 2 + 3
