@@ -344,3 +344,15 @@ def test_models_removed_by_hope_is_lost_score_a_point_each(
     melee.strike(state, battle, melee.plan_blows(state, battle, get(state, "a"),
                                                  [get(state, "b")]))
     assert melee.points_scored(state, "a") == 2 + 3
+
+
+@pytest.mark.rule("W4-MONSTER-04")
+def test_the_last_monster_of_a_unit_cannot_be_flanked() -> None:
+    beast = profile(monster=True, size="large", company={"columns": 2, "rows": 1})
+    state = make_state([unit("a", at=(18, 19), facing=90),
+                        unit("m", "B", at=(20, 20), facing=0, profile=beast, models=2)])
+    state.engage("a", "m")
+    a, m = get(state, "a"), get(state, "m")
+    assert melee.attacked_arcs(state, [a], [m]) == {"left"}
+    m.companies = [1]
+    assert melee.attacked_arcs(state, [a], [m]) == set()

@@ -65,6 +65,8 @@ def side_charges(state: WarState, battle: Battle, side: str) -> None:
     for charge in charges:
         roll(state, battle, charge)
     for charge in charges:
+        if not charge.failed and not charge.target.alive:
+            charge.failed = "its target is gone"
         if not charge.failed:
             move(state, battle, charge)
         if charge.failed:
@@ -92,10 +94,11 @@ def visible_targets(state: WarState, unit: Unit) -> list[Unit]:
     frame = unit.frame()
     blockers = [g.region.polygon for g in state.ground if g.blocks_sight]
     viewers = unit.trays() if unit.skirmish else [frame]
+    all_round = unit.skirmish or melee.lone_model(unit)
     found = []
     for enemy in state.enemies_of(unit):
         count(GEOMETRY)
-        if not unit.skirmish and not sees(frame, enemy.frame().polygon):
+        if not all_round and not sees(frame, enemy.frame().polygon):
             continue
         targets = enemy.trays()
         if not blockers or any(clear_sight(v, targets, blockers) for v in viewers):
@@ -204,7 +207,7 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
         charge.failed = f"out of range ({gap:.1f} inches)"
         return
     charge.arc = majority_arc(goal, mover.polygon)
-    free = unit.skirmish or unit.lone  # W4-MONSTER-06, W4-SKIRM-03
+    free = unit.skirmish or melee.lone_model(unit)  # W4-MONSTER-06, W4-SKIRM-03
     shift = contact_shift(mover, goal, charge.arc, None if free else unit.facing,
                           STRAIGHT_CONE, min(unit.base, goal.width))
     if shift is None:

@@ -105,6 +105,12 @@ def choose_power(battle: Battle, unit: Unit) -> Power | None:
     return powers[int(order.args[1])]
 
 
+def lone_model(unit: Unit) -> bool:
+    """W4-MONSTER-04/05/06: a single model on its own, the last of a monster unit included
+    (no flanks, sees and charges all round)."""
+    return unit.models == 1 and (unit.skirmish or unit.is_monster)
+
+
 def _is_minion(unit: Unit) -> bool:
     return unit.profile.hp in ("1/-", "minion")
 
@@ -401,7 +407,7 @@ def attacked_arcs(state: WarState, mine: list[Unit], theirs: list[Unit]) -> set[
     W4-MONSTER-04) which ``mine`` touch, each tray judged by where most of it lies."""
     arcs: set[str] = set()
     for foe in theirs:
-        if not foe.has_flanks or foe.lone:
+        if not foe.has_flanks or lone_model(foe):
             continue
         frame = foe.frame()
         for unit in mine:
