@@ -324,3 +324,14 @@ def test_with_the_option_a_terror_causer_charges_a_fear_causer_without_a_test(
     battle = make_battle(state, dice=[1], orders={"A": ["charge a b"]})
     charge.side_charges(state, battle, "A")
     assert tested == ["b"]  # b still tests against a's terror; a ignores b's fear
+
+
+@pytest.mark.rule("W4-DEC-20")
+def test_the_player_orders_the_charge_moves() -> None:
+    state = make_state([unit("a"), unit("c", at=(40, 10)),
+                        unit("b", "B", at=(20, 13), facing=180, companies=2, files=2),
+                        unit("d", "B", at=(40, 13), facing=180, companies=2, files=2)])
+    battle = make_battle(state, dice=[3, 3, *([1] * 20)],
+                         orders={"A": ["charge a b", "charge c d", "next_charge c"]})
+    charge.side_charges(state, battle, "A")
+    assert [e["unit"] for e in events(battle, "charge_move")] == ["c", "a"]

@@ -61,10 +61,8 @@ def side_charges(state: WarState, battle: Battle, side: str) -> None:
     """Steps 1 to 6 of W4-CHARGE-01 for one side."""
     charges = declare(state, battle, side)
     for charge in charges:
-        fear_tests(state, battle, charge)
-    for charge in charges:
         roll(state, battle, charge)
-    for charge in charges:
+    for charge in in_chosen_order(battle, side, charges):
         if not charge.failed and not charge.target.alive:
             charge.failed = "its target is gone"
         if not charge.failed:
@@ -124,7 +122,23 @@ def declare(state: WarState, battle: Battle, side: str) -> list[Charge]:
             target = state.units[str(order.args[1])]
             battle.emit("charge_declared", unit=unit.id, target=target.id)
             charges.append(Charge(unit, target))
+            fear_tests(state, battle, charges[-1])
     return charges
+
+
+def in_chosen_order(battle: Battle, side: str, charges: list[Charge]) -> list[Charge]:
+    """W4-DEC-20: the player orders the side's charge moves (rolled failures need none)."""
+    waiting = [c for c in charges if not c.failed]
+    ordered = [c for c in charges if c.failed]
+    while waiting:
+        options = tuple(Order.of("next_charge", c.unit.id) for c in waiting)
+        count(OPTIONS, len(options))
+        order = battle.ask(side, "next_charge", options, "Which charge moves next?",
+                           default=options[0])
+        pick = next(c for c in waiting if c.unit.id == str(order.args[0]))
+        waiting.remove(pick)
+        ordered.append(pick)
+    return ordered
 
 
 def fear_tests(state: WarState, battle: Battle, charge: Charge) -> None:

@@ -294,7 +294,7 @@ def close_combat_phase(state: WarState, battle: Battle) -> None:
         count(OPTIONS, len(options))
         order = battle.ask(chooser, FIGHT, options, "Which close combat is fought next?",
                            default=options[0])
-        fight = next(f for f in fights if f[0] == order.args[0])
+        fight = next(f for f in fights if f[0] == str(order.args[0]))
         done.update(fight)
         resolve_fight(state, battle, fight)
 
