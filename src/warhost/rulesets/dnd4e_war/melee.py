@@ -528,11 +528,14 @@ def _turn_to(unit: Unit, facing: float) -> None:
 
 def blocked(state: WarState, unit: Unit, ignore: set[str]) -> bool:
     """True when the unit overlaps another unit (except ``ignore``) or leaves the table."""
-    trays = unit.trays()
+    trays, frame = unit.trays(), unit.frame()
     for other in state.units.values():
         if other is unit or not other.alive or other.id in ignore:
             continue
         count(GEOMETRY)
+        # far apart blocks cannot overlap (the slack covers skirmish bases turned askew)
+        if tray_gap(frame, other.frame()) > max(unit.base, other.base):
+            continue
         if any(trays_overlap(t, o) for t in trays for o in other.trays()):
             return True
     return not all(state.board.contains(t.polygon) for t in trays)
@@ -579,7 +582,7 @@ def pursuit_move(state: WarState, battle: Battle, unit: Unit, quarry: Unit) -> N
         place(nxt)
         if stopped():
             lo, hi = step, nxt  # back off to the first moment of contact
-            for _ in range(40):
+            for _ in range(24):  # to well under the contact tolerance
                 mid = (lo + hi) / 2.0
                 place(mid)
                 if stopped():
