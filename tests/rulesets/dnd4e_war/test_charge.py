@@ -335,3 +335,17 @@ def test_the_player_orders_the_charge_moves() -> None:
                          orders={"A": ["charge a b", "charge c d", "next_charge c"]})
     charge.side_charges(state, battle, "A")
     assert [e["unit"] for e in events(battle, "charge_move")] == ["c", "a"]
+
+
+@pytest.mark.rule("W4-AMB-97")
+def test_charging_skirmishers_roll_a_d3_per_started_four_in_contact() -> None:
+    loose = profile(formation="skirmish", unit_size=[1, 10])
+    state = make_state([unit("s", at=(20, 8), profile=loose, companies=5),
+                        unit("b", "B", at=(20, 12), facing=180, companies=2, files=2)])
+    get(state, "s").points = [(17.5 + i, 8.0) for i in range(5)]
+    battle = make_battle(state, dice=[4, 3, 2, *([1] * 10)],
+                         orders={"A": ["charge s b", "spearhead s 2"]})
+    charge.side_charges(state, battle, "A")
+    assert events(battle, "skirmish_contact")[0]["models"] == 4
+    strike = events(battle, "strike")[0]
+    assert (strike["extra"], strike["dice"]) == (5, 10)  # two d3s for five models

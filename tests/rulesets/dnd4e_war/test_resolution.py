@@ -45,7 +45,6 @@ def test_sixteen_elves_outnumber_eight_men() -> None:
     assert (result["winner"], result["margin"]) == ("A", 2)
 
 
-@pytest.mark.rule("W4-STR-07")
 @pytest.mark.rule("W4-STR-03")
 def test_a_large_monster_mount_counts_for_cavalry_strength() -> None:
     rider = profile(cavalry=True, mount_size="large", mount_monster=True,
@@ -299,13 +298,16 @@ def test_a_short_pursuit_roll_falls_short() -> None:
 
 
 @pytest.mark.rule("W4-MELEE-01")
+@pytest.mark.rule("W4-RESOLVE-08")
+@pytest.mark.rule("W4-AMB-26")
 def test_a_whole_round_strikes_resolves_and_breaks_the_loser(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(psychology, "courage_test", _courage(calls, False))
     monkeypatch.setattr(movement, "fall_back", stay)
     state = _fight({"profile": profile(initiative=5)}, {"profile": profile(rules=["fearless"])})
-    # a hits four times, b (four men left) hits none; eight men outnumber four
+    # a hits four times, b (four men left) hits none; eight men outnumber four at the end
+    # of the round (they were level at its start)
     battle = make_battle(state, dice=[20, 20, 20, 20, 1, 1, 1, 1],
                          orders={"A": ["hold a"]})
     melee.close_combat_phase(state, battle)
