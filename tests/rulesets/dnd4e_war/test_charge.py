@@ -54,6 +54,7 @@ def test_a_target_beyond_the_rolled_distance_is_not_reached() -> None:
 
 @pytest.mark.rule("W4-CHARGE-01")
 @pytest.mark.rule("W4-CHARGE-02")
+@pytest.mark.rule("W4-CHARGE-06")
 @pytest.mark.rule("W4-CHARGE-13")
 @pytest.mark.rule("W4-CHARGE-17")
 @pytest.mark.rule("W4-CHARGE-19")

@@ -161,8 +161,6 @@ def test_an_annihilated_side_loses_without_a_count() -> None:
 
 
 @pytest.mark.rule("W4-RESOLVE-09")
-@pytest.mark.rule("W4-RESOLVE-10")
-@pytest.mark.rule("W4-RESOLVE-11")
 @pytest.mark.rule("W4-DEC-25")
 def test_companies_out_of_the_fight_may_support_for_two_each() -> None:
     state = _fight({"companies": 3, "files": 1})
@@ -171,8 +169,22 @@ def test_companies_out_of_the_fight_may_support_for_two_each() -> None:
     assert chosen == {"a": frozenset({1})}
     decisions = [d for d in battle.log.of_type("decision") if d["kind"] == "support"]
     assert [d["order"] for d in decisions] == ["support a 1", "fight a 2"]
-    result = _result(state, {"a": frozenset({1, 2})})
-    assert result["bonuses"]["A"]["support"] == 4
+
+
+@pytest.mark.rule("W4-RESOLVE-10")
+@pytest.mark.rule("W4-RESOLVE-11")
+def test_support_is_two_a_company_at_most_fourteen_and_from_one_unit_only() -> None:
+    state = make_state([unit("a", companies=3, files=1), unit("a2", at=(28, 10)),
+                        unit("b", "B", at=(20, 10), facing=180)])
+    state.engage("a", "b")
+    state.engage("a2", "b")
+    units = [get(state, u) for u in ("a", "a2", "b")]
+    battle = make_battle(state)
+    melee.resolution(state, battle, units, {"a": frozenset({1, 2}), "a2": frozenset({0})})
+    assert events(battle, "combat_result")[0]["bonuses"]["A"]["support"] == 4
+    battle = make_battle(state)
+    melee.resolution(state, battle, units, {"a": frozenset(range(1, 9))})
+    assert events(battle, "combat_result")[0]["bonuses"]["A"]["support"] == 14
 
 
 @pytest.mark.rule("W4-RESOLVE-09")
