@@ -169,6 +169,7 @@ def test_companies_move_forward_or_up_to_45_degrees_off_keeping_their_facing() -
 @pytest.mark.rule("W4-UNIT-07")
 @pytest.mark.rule("W4-UNIT-08")
 @pytest.mark.rule("W4-UNIT-10")
+@pytest.mark.rule("W4-MOVE-12")
 def test_companies_stay_together_corner_to_corner_through_every_kind_of_move() -> None:
     for order in ("walk a 32,14", "wheel a left 30", "pivot a 90", "reform a 1 270"):
         state = make_state([unit("a", at=(30, 10), companies=3, files=2), FAR_FOE])

@@ -201,3 +201,82 @@ def test_close_combat_casualties_leave_the_front_rank_full_while_rear_models_ste
     assert a.companies == [8, 5]  # the front company is whole: the rear filled its gaps
     assert a.front_row(0) == 4
 
+
+
+@pytest.mark.rule("W4-AREA-04")
+def test_the_burst_marker_is_the_size_of_a_medium_base() -> None:
+    from shapely.geometry import Point as ShapelyPoint
+
+    from warhost.geometry.table import area_burst
+    from warhost.rulesets.dnd4e_war.tables import SIZE_BASE
+
+    marker = area_burst((10.0, 10.0), 0)
+    medium = ShapelyPoint(10.0, 10.0).buffer(SIZE_BASE["medium"] / 2.0)
+    assert marker.symmetric_difference(medium).area < 0.01
+    assert area_burst((10.0, 10.0), 2).bounds == pytest.approx((7.5, 7.5, 12.5, 12.5),
+                                                               abs=1e-3)
+
+
+@pytest.mark.rule("W4-SHOOT-04")
+def test_the_whole_unit_spends_its_action_even_when_only_part_can_shoot() -> None:
+    wall = {"name": "Wall", "rect": [10, 10.5, 13, 1], "blocks_sight": True}
+    state = make_state([unit("a", companies=2, files=2, at=(20, 10),
+                             profile=profile(powers=[BOW])),
+                        unit("b", "B", at=(28, 24), facing=180)], terrain=[wall])
+    a = get(state, "a")
+    battle = make_battle(state, dice=[20] * 20)
+    shooting.side_shoots(state, battle, "A")
+    shot = events(battle, "shoot")[0]
+    assert shot["dice"] == 4  # only the right-hand company sees past the wall
+    assert a.standard_used and a.shot
+
+
+@pytest.mark.rule("W4-CAS-11")
+@pytest.mark.rule("W4-DEC-34")
+def test_ongoing_damage_strikes_a_single_model_without_asking() -> None:
+    ogres = profile("Ogre", hp=30, size="large", formation="skirmish", unit_size=[1, 8])
+    state = make_state([unit("o", profile=ogres, companies=3),
+                        unit("z", "B", at=(60, 40), facing=180)])
+    o = get(state, "o")
+    battle = make_battle(state, dice=[])
+    seen = record(battle)
+    casualties.ongoing_damage(state, battle, o, 40)
+    assert o.models == 2 and seen == []  # 40 damage, one ogre: the excess is lost
+    minions = make_state([unit("m", profile=profile(resilience=2)),
+                          unit("z", "B", at=(60, 40), facing=180)])
+    m = get(minions, "m")
+    casualties.ongoing_damage(minions, make_battle(minions), m, 5)
+    assert (m.models, m.weakened) == (8, 1)
+
+
+@pytest.mark.rule("W4-SKIRM-04")
+@pytest.mark.rule("W4-SKIRM-05")
+def test_skirmishers_of_one_unit_do_not_block_each_others_sight() -> None:
+    column = drow(powers=[BOW])
+    state = make_state([unit("d", profile=column, companies=2, at=(20, 10)),
+                        unit("b", "B", at=(20, 30), facing=180)])
+    d = get(state, "d")
+    d.points = [(20.0, 10.0), (20.0, 7.0)]  # one behind the other, in line with the target
+    target = get(state, "b")
+    assert shooting.legal_targets(state, d, column_power(d)) == [target]
+    assert shooting.sighted_slots(state, d, target) == [0, 1]
+
+
+def column_power(unit_: Any) -> Any:
+    return unit_.powers("ranged")[0]
+
+
+@pytest.mark.rule("W4-AMB-98")
+@pytest.mark.rule("W4-SKIRM-01")
+def test_skirmishers_keep_a_chain_within_two_inches_as_they_move() -> None:
+    from warhost.geometry.table import distance
+
+    state = make_state([unit("s", profile=drow(), companies=6, at=(30, 10)),
+                        unit("z", "B", at=(60, 44), facing=180)])
+    s = get(state, "s")
+    battle = make_battle(state, orders={"A": ["walk s 33,14"]})
+    movement.move_unit(state, battle, s)
+    assert events(battle, "move")
+    for i, p in enumerate(s.points):
+        others = [q for j, q in enumerate(s.points) if j != i]
+        assert min(distance(p, q) for q in others) - s.base <= 2.0

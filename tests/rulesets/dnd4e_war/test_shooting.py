@@ -120,6 +120,7 @@ def test_the_side_picks_which_unit_shoots_and_may_stop(monkeypatch: pytest.Monke
 @pytest.mark.rule("W4-SHOOT-03")
 @pytest.mark.rule("W4-SHOOT-07")
 @pytest.mark.rule("W4-AMB-49")
+@pytest.mark.rule("W4-SHOOT-01")
 def test_one_power_and_one_target_for_the_whole_unit_close_powers_wait() -> None:
     blast = {"name": "Breath", "kind": "close_blast", "bonus": 10, "area": 3}
     bows = elf(powers=[LONGBOW, {"name": "Short bow", "kind": "ranged", "bonus": 12,
