@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, TypeAlias
+from weakref import WeakKeyDictionary
 
 import numpy as np
 import numpy.typing as npt
@@ -788,8 +789,13 @@ class Tray:
     def corners(self) -> tuple[Point, Point, Point, Point]:
         """Front-left, front-right, rear-right, rear-left."""
         hw, hd = self.width / 2.0, self.depth / 2.0
-        return (self.to_world(-hw, hd), self.to_world(hw, hd), self.to_world(hw, -hd),
-                self.to_world(-hw, -hd))
+        # to_world's arithmetic (_place) with the heading worked out once.
+        fx, fy = _unit(self.facing)
+        cx, cy = self.centre
+        return ((cx + -hw * fy + hd * fx, cy - -hw * fx + hd * fy),
+                (cx + hw * fy + hd * fx, cy - hw * fx + hd * fy),
+                (cx + hw * fy + -hd * fx, cy - hw * fx + -hd * fy),
+                (cx + -hw * fy + -hd * fx, cy - -hw * fx + -hd * fy))
 
     @property
     def front_centre(self) -> Point:
@@ -1538,11 +1544,50 @@ def _terrain_unions(terrain: Terrain) -> tuple[Any, Any]:
     return _unions(terrain)
 
 
+Box: TypeAlias = "tuple[float, float, float, float]"
+
+_BOXES: WeakKeyDictionary[Ground, tuple[Box | None, Box | None]] = WeakKeyDictionary()
+"""The bounds of each merged terrain's difficult and impassable shapes, found once."""
+
+
+def _as_ground(terrain: Terrain) -> Ground:
+    return terrain if isinstance(terrain, Ground) else Ground.of(terrain)
+
+
+def _boxes(ground: Ground) -> tuple[Box | None, Box | None]:
+    found = _BOXES.get(ground)
+    if found is None:
+        found = tuple(None if g is None else tuple(float(v) for v in g.bounds)  # type: ignore[misc]
+                      for g in (ground.difficult, ground.closed))
+        _BOXES[ground] = found  # type: ignore[assignment]
+    return found  # type: ignore[return-value]
+
+
+def _apart(a: Point, b: Point, box_: Box | None) -> bool:
+    """True when the segment ``a``-``b`` cannot meet a shape within ``box_`` (its own
+    bounding box lies strictly clear of it)."""
+    if box_ is None:
+        return True
+    return (max(a[0], b[0]) < box_[0] or min(a[0], b[0]) > box_[2]
+            or max(a[1], b[1]) < box_[1] or min(a[1], b[1]) > box_[3])
+
+
+def _open_ground(a: Point, b: Point, boxes: tuple[Box | None, Box | None]) -> bool:
+    """True when the segment ``a``-``b`` surely meets no difficult or impassable ground: it
+    then costs its length, exactly what :func:`_segment_pieces` would find, without shapely."""
+    return _apart(a, b, boxes[0]) and _apart(a, b, boxes[1])
+
+
 def ground_cost(points: Sequence[Point], terrain: Terrain) -> float:
     """:func:`path_cost` over regions merged beforehand (or plain regions)."""
-    difficult, closed = _terrain_unions(terrain)
+    ground = _as_ground(terrain)
+    boxes = _boxes(ground)
+    difficult, closed = ground.difficult, ground.closed
     total = 0.0
     for a, b in pairwise(points):
+        if _open_ground(a, b, boxes):
+            total += distance(a, b)
+            continue
         pieces, block = _segment_pieces(a, b, difficult, closed)
         if block is not None:
             return math.inf
@@ -1560,7 +1605,7 @@ def advance_cost(tray: Tray, length: float, veer: float, regions: Terrain) -> fl
     """W4-MOVE-24: what an advance costs: the dearest path among :func:`move_points` (every
     inch in difficult ground costs 2)."""
     moved = advance(tray, length, veer)
-    ground = Ground(*_terrain_unions(regions))
+    ground = _as_ground(regions)
     return max(ground_cost([p, q], ground)
                for p, q in zip(move_points(tray), move_points(moved), strict=True))
 
@@ -1577,10 +1622,18 @@ def reach(tray: Tray, bearing_deg: float, budget: float, regions: Terrain) -> fl
     """
     if budget <= 0:
         return 0.0
-    difficult, closed = _terrain_unions(regions)
+    ground = _as_ground(regions)
+    boxes = _boxes(ground)
     best = budget
     for p in move_points(tray):
-        end, _ = _travel([p, offset(p, bearing_deg, budget)], budget, difficult, closed)
+        q = offset(p, bearing_deg, budget)
+        if _open_ground(p, q, boxes):
+            # What _travel finds on open ground: the whole budget, or the far end.
+            length = distance(p, q)
+            end = _point_at(p, q, length, budget) if length >= budget else \
+                (float(q[0]), float(q[1]))
+        else:
+            end, _ = _travel([p, q], budget, ground.difficult, ground.closed)
         best = min(best, distance(p, end))
     return best
 

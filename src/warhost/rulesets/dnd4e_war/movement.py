@@ -30,10 +30,11 @@ from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
+from warhost.geometry.table import Ground as GroundShapes
 from warhost.geometry.table import (
     MAX_VEER,
-    Ground,
     Point,
+    Region,
     Tray,
     advance,
     advance_cost,
@@ -77,6 +78,8 @@ WHEEL_ANGLES = (15, 30, 45, 90)
 STEP_BACK = 1.0
 """W4-UNIT-11: a fleeing unit that cannot pass a unit stops 1" short of it."""
 _EPS = 1e-9
+_CLEAR = ENEMY_GAP + 1e-3
+"""Beyond this a unit's bounding box is too far from a move to matter to it."""
 
 HOLD = Order("hold")
 DONE = Order("done")
@@ -221,14 +224,27 @@ class Mover:
 
     state: WarState
     unit: Unit
-    regions: Ground = field(init=False)
+    regions: GroundShapes = field(init=False)
     near: list[tuple[Unit, Any, float]] = field(init=False)
     """Other units close enough to matter: the unit, its trays as one shape and its gap at
     the start."""
 
+    boxes: list[tuple[float, float, float, float]] = field(init=False)
+    """The bounding box of each of :attr:`near`'s shapes, to skip the far ones cheaply."""
+
+    closed_box: tuple[float, float, float, float] | None = field(init=False)
+    """The bounding box of the impassable ground, if any."""
+
     def __post_init__(self) -> None:
-        self.regions = Ground.of([g.region for g in self.state.ground])
+        self.regions = merged_ground(self.state)
+        closed = self.regions.closed
+        self.closed_box = None if closed is None else \
+            (float(closed.bounds[0]), float(closed.bounds[1]), float(closed.bounds[2]),
+             float(closed.bounds[3]))
         self.near = nearby(self.state, self.unit, 2 * self.unit.speed() + RUN_BONUS + 2.0)
+        self.boxes = [(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+                      for b in shapely.bounds([shape for _, shape, _ in self.near])] \
+            if self.near else []
 
     # ------------------------------------------------------------ allowances
     def allowance(self, kind: str) -> float:
@@ -334,6 +350,9 @@ class Mover:
         end = advance(frame, length, veer)
         if files is not None and files != unit.files:
             end = self.rearranged(point, frame.facing, files)
+        if turned is None and self.clear_within(_box_of([*frame.corners(), *end.corners()])):
+            return Plan(kind, end, facing=end.facing,
+                        files=unit.files if files is None else files, cost=spent + cost)
         swept = swept_area([frame, end])
         if turned is not None:
             assert turned.frame is not None
@@ -365,11 +384,11 @@ class Mover:
             return Refusal(f"that costs {cost:.2f}\" but only {budget:.2f}\" are allowed",
                            "W4-MOVE-24" if cost > math.hypot(dx, dy) + 1e-6 else "W4-MOVE-05")
         trays = unit.trays()
-        ends = [t.moved(dx, dy) for t in trays]
-        swept = _group_sweep(trays, dx, dy)
-        problem = self.blocked(swept, ends)
-        if problem is not None:
-            return problem
+        if not self.clear_within(_group_box(trays, dx, dy)):
+            ends = [t.moved(dx, dy) for t in trays]
+            problem = self.blocked(_group_sweep(trays, dx, dy), ends)
+            if problem is not None:
+                return problem
         if facing is not None:
             return Plan(kind, None, (dx, dy), facing % 360.0, 1, cost)
         way = bearing(here, point) if math.hypot(dx, dy) > _EPS else unit.facing
@@ -422,6 +441,8 @@ class Mover:
         end = wheel(frame, side, degrees)
         plan = Plan("wheel", end, facing=end.facing, files=self.unit.files, cost=cost,
                     double=mode == "double")
+        if self.clear_within(_turn_box(frame, wheel_pivot(frame, side))):
+            return plan
         problem = self.blocked(self.turn_sweep(plan), [end])
         return problem if problem is not None else plan
 
@@ -438,6 +459,8 @@ class Mover:
         frame = self.unit.frame()
         end = centre_pivot(frame, degrees)
         plan = Plan("pivot", end, facing=end.facing, files=self.unit.files, cost=cost)
+        if self.clear_within(_turn_box(frame, frame.centre)):
+            return plan
         problem = self.blocked(self.turn_sweep(plan), [end])
         return problem if problem is not None else plan
 
@@ -478,6 +501,24 @@ class Mover:
         return Plan("reform", end, facing=end.facing, files=files)
 
     # ------------------------------------------------------------ collisions
+    def clear_within(self, box: Box) -> bool:
+        """True when a move whose swept ground lies inside ``box`` surely passes
+        :meth:`blocked`: the box is on the table, clear of impassable ground and more than
+        1" clear of every other unit's box. False means only "test it properly"."""
+        count(GEOMETRY, len(self.near) + 1)
+        lo_x, lo_y, hi_x, hi_y = box
+        board = self.state.board
+        if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
+                hi_y > board.height + _EPS:
+            return False
+        closed = self.closed_box
+        if closed is not None and not (closed[0] > hi_x or closed[2] < lo_x
+                                       or closed[1] > hi_y or closed[3] < lo_y):
+            return False
+        lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
+        return all(b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y
+                   for b in self.boxes)
+
     def blocked(self, swept: Any, ends: Sequence[Tray]) -> Refusal | None:
         """W4-UNIT-11/12, the table edge and impassable ground, along the whole move.
         ``swept`` is one shape or an array of shapes (a group's bases)."""
@@ -493,7 +534,13 @@ class Mover:
                     shapely.intersection(swept, g.region.polygon)))) > 1e-6:
                 return Refusal(f"the move would cross impassable {g.name}", "W4-MOVE-24")
         end_shapes: Any = None
-        for other, shape, start_gap in self.near:
+        # A unit whose box lies more than 1" clear of the swept ground's box can neither
+        # touch the move nor end within 1" of it (the ends lie inside the swept ground).
+        lo_x, lo_y = xy.min(axis=0) - _CLEAR
+        hi_x, hi_y = xy.max(axis=0) + _CLEAR
+        for (other, shape, start_gap), box in zip(self.near, self.boxes, strict=True):
+            if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
+                continue
             gap = float(np.min(shapely.distance(swept, shape)))
             if other.side == self.unit.side:
                 if gap <= CONTACT:
@@ -616,6 +663,51 @@ class Mover:
             if isinstance(self.reform((files, facing)), Plan):
                 out.append(order)
         return tuple(out)
+
+
+_GROUNDS: list[tuple[tuple[Region, ...], GroundShapes]] = []
+"""The last few battles' terrain, merged once (the regions are kept, so identity is safe)."""
+
+
+def merged_ground(state: WarState) -> GroundShapes:
+    """The battle's difficult and impassable ground merged once (terrain never changes)."""
+    regions = tuple(g.region for g in state.ground)
+    for known, ground in _GROUNDS:
+        if len(known) == len(regions) and all(a is b for a, b in zip(known, regions,
+                                                                      strict=True)):
+            return ground
+    ground = GroundShapes.of(regions)
+    _GROUNDS.insert(0, (regions, ground))
+    del _GROUNDS[4:]
+    return ground
+
+
+Box = tuple[float, float, float, float]
+"""``(min x, min y, max x, max y)``."""
+
+
+def _box_of(points: Sequence[Point]) -> Box:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _group_box(trays: Sequence[Tray], dx: float, dy: float) -> Box:
+    """A box holding every base of a group at its start and shifted by ``(dx, dy)`` (each
+    base lies within half its diagonal of its centre; a little margin for rounding)."""
+    xs = [t.centre[0] for t in trays]
+    ys = [t.centre[1] for t in trays]
+    r = max(math.hypot(t.width, t.depth) for t in trays) / 2.0 + 1e-6
+    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    return (min(lo_x, lo_x + dx) - r, min(lo_y, lo_y + dy) - r, max(hi_x, hi_x + dx) + r,
+            max(hi_y, hi_y + dy) + r)
+
+
+def _turn_box(frame: Tray, about: Point) -> Box:
+    """A box holding all the ground ``frame`` can sweep turning about ``about`` (the disc
+    its farthest corner describes, widened for :func:`swept_area`'s bulge allowance)."""
+    r = max(distance(about, c) for c in frame.corners()) * 1.01 + 0.01
+    return about[0] - r, about[1] - r, about[0] + r, about[1] + r
 
 
 def _shape(trays: Sequence[Tray]) -> Any:
@@ -749,9 +841,8 @@ def fall_back(state: WarState, battle: Battle, unit: Unit, heading: float | None
     unit.fleeing = unit.fled_this_turn = unit.ran = True
     unit.move_used = unit.standard_used = True
     turn_to(unit, heading)
-    regions = [g.region for g in state.ground]
     frame = unit.frame()
-    length = reach(frame, heading, allowed, regions) if allowed > 0 else 0.0
+    length = reach(frame, heading, allowed, merged_ground(state)) if allowed > 0 else 0.0
     others = nearby(state, unit, length + 1.0)
     foe_at = _contact(unit, heading, length, [o for o, _, _ in others if o.side != unit.side])
     off_at = _leaves(state, unit, heading)
