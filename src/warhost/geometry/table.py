@@ -1606,8 +1606,19 @@ def advance_cost(tray: Tray, length: float, veer: float, regions: Terrain) -> fl
     inch in difficult ground costs 2)."""
     moved = advance(tray, length, veer)
     ground = _as_ground(regions)
-    return max(ground_cost([p, q], ground)
-               for p, q in zip(move_points(tray), move_points(moved), strict=True))
+    pairs = list(zip(move_points(tray), move_points(moved), strict=True))
+    corners = [*tray.corners(), *moved.corners()]  # every move point lies within them
+    if open_ground((min(p[0] for p in corners), min(p[1] for p in corners),
+                    max(p[0] for p in corners), max(p[1] for p in corners)), ground):
+        return max(distance(p, q) for p, q in pairs)  # what ground_cost finds there
+    return max(ground_cost([p, q], ground) for p, q in pairs)
+
+
+def open_ground(box_: Box, terrain: Terrain) -> bool:
+    """True when nothing inside ``box_`` (min x, min y, max x, max y) is difficult or
+    impassable: any walk within it costs exactly its length."""
+    lo, hi = (box_[0], box_[1]), (box_[2], box_[3])
+    return _open_ground(lo, hi, _boxes(_as_ground(terrain)))
 
 
 def reach(tray: Tray, bearing_deg: float, budget: float, regions: Terrain) -> float:

@@ -47,6 +47,7 @@ from warhost.geometry.table import (
     ground_cost,
     nearest_edge,
     offset,
+    open_ground,
     pivot_path,
     point_word,
     reach,
@@ -379,12 +380,17 @@ class Mover:
         unit = self.unit
         here = unit.frame().centre
         dx, dy = point[0] - here[0], point[1] - here[1]
-        cost = max(ground_cost([p, (p[0] + dx, p[1] + dy)], self.regions) for p in unit.points)
+        trays = unit.trays()
+        box = _group_box(trays, dx, dy)
+        if open_ground(box, self.regions):  # ground_cost's own answer on open ground
+            cost = max(distance(p, (p[0] + dx, p[1] + dy)) for p in unit.points)
+        else:
+            cost = max(ground_cost([p, (p[0] + dx, p[1] + dy)], self.regions)
+                       for p in unit.points)
         if cost > budget + 1e-6:
             return Refusal(f"that costs {cost:.2f}\" but only {budget:.2f}\" are allowed",
                            "W4-MOVE-24" if cost > math.hypot(dx, dy) + 1e-6 else "W4-MOVE-05")
-        trays = unit.trays()
-        if not self.clear_within(_group_box(trays, dx, dy)):
+        if not self.clear_within(box):
             ends = [t.moved(dx, dy) for t in trays]
             problem = self.blocked(_group_sweep(trays, dx, dy), ends)
             if problem is not None:
@@ -471,7 +477,9 @@ class Mover:
         turn = turn_between(frame.facing, plan.frame.facing)
         if plan.kind == "pivot":
             return swept_area(pivot_path(frame, turn), frame.centre)
-        side = "right" if turn > 0 or (turn == 180.0 and self._right_wheel(plan)) else "left"
+        # Half a wheel ends at +-180 (rounding picks the sign): which way it went decides.
+        half = abs(turn) > 180.0 - 1e-6
+        side = "right" if (self._right_wheel(plan) if half else turn > 0) else "left"
         pivot = wheel_pivot(frame, side)
         return swept_area(wheel_path(frame, side, abs(turn)), pivot)
 

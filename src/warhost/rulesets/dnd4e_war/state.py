@@ -10,6 +10,7 @@ rank (W4-CMD-02). Skirmishers and lone models have a centre point per model.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -297,7 +298,19 @@ class WarState:
 
     def gap(self, a: Unit, b: Unit) -> float:
         """W4-MEAS-03: closest distance between the two units' trays (or bases)."""
-        return min(tray_gap(s, t) for s in a.trays() for t in b.trays())
+        mine, theirs = a.trays(), b.trays()
+        if not mine or not theirs:
+            raise ValueError("a unit with no trays has no gap")
+        # The exact minimum, skipping pairs whose centres are too far apart to beat it.
+        radii = [math.hypot(t.width, t.depth) / 2.0 for t in theirs]
+        best = math.inf
+        for s in mine:
+            (sx, sy), rs = s.centre, math.hypot(s.width, s.depth) / 2.0
+            for t, rt in zip(theirs, radii, strict=True):
+                if math.hypot(t.centre[0] - sx, t.centre[1] - sy) - rs - rt > best + 1e-6:
+                    continue
+                best = min(best, tray_gap(s, t))
+        return best
 
     def fights(self) -> list[list[str]]:
         """The close combats: groups of units linked by engagement, each sorted, in order of
