@@ -1664,7 +1664,12 @@ def arc_cost(tray: Tray, side: str, degrees: float, regions: Terrain,
     n = max(2, math.ceil(abs(degrees) / 2.0))
     arc = [rotate_about(corner, pivot, turn * i / n) for i in range(n + 1)]
     chord = sum(distance(a, b) for a, b in pairwise(arc))
-    return base * ground_cost(arc, regions) / chord if chord else base
+    if not chord:
+        return base
+    box_ = (min(p[0] for p in arc), min(p[1] for p in arc), max(p[0] for p in arc),
+            max(p[1] for p in arc))
+    # On open ground ground_cost adds up the same lengths in the same order: the chord.
+    return base * (chord if open_ground(box_, regions) else ground_cost(arc, regions)) / chord
 
 
 def _ray_hit(p: Point, v: Point, a: Point, b: Point) -> float | None:

@@ -390,7 +390,7 @@ class Mover:
         if cost > budget + 1e-6:
             return Refusal(f"that costs {cost:.2f}\" but only {budget:.2f}\" are allowed",
                            "W4-MOVE-24" if cost > math.hypot(dx, dy) + 1e-6 else "W4-MOVE-05")
-        if not self.clear_within(box):
+        if not self.clear_within(box) and not self.bases_clear(trays, dx, dy, box):
             ends = [t.moved(dx, dy) for t in trays]
             problem = self.blocked(_group_sweep(trays, dx, dy), ends)
             if problem is not None:
@@ -526,6 +526,31 @@ class Mover:
         lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
         return all(b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y
                    for b in self.boxes)
+
+    def bases_clear(self, trays: Sequence[Tray], dx: float, dy: float, box: Box) -> bool:
+        """:meth:`clear_within` for a group of bases sliding by ``(dx, dy)``, base by base:
+        each base's path has its own box (``box`` holds them all)."""
+        count(GEOMETRY, len(self.near) + 1)
+        lo_x, lo_y, hi_x, hi_y = box
+        board = self.state.board
+        if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
+                hi_y > board.height + _EPS:
+            return False
+        r = max(math.hypot(t.width, t.depth) for t in trays) / 2.0 + 1e-6
+        paths = [(min(x, x + dx) - r, min(y, y + dy) - r, max(x, x + dx) + r,
+                  max(y, y + dy) + r) for x, y in (t.centre for t in trays)]
+        lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
+        closed = self.closed_box
+        others = [b for b in self.boxes
+                  if not (b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y)]
+        if closed is not None:
+            c = closed
+            if any(not (c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1])
+                   for p in paths):
+                return False
+        c_ = _CLEAR
+        return all(b[0] > p[2] + c_ or b[2] < p[0] - c_ or b[1] > p[3] + c_ or b[3] < p[1] - c_
+                   for b in others for p in paths)
 
     def blocked(self, swept: Any, ends: Sequence[Tray]) -> Refusal | None:
         """W4-UNIT-11/12, the table edge and impassable ground, along the whole move.
@@ -718,6 +743,24 @@ def _turn_box(frame: Tray, about: Point) -> Box:
     return about[0] - r, about[1] - r, about[0] + r, about[1] + r
 
 
+SHAPES = "_movement_shapes"
+"""``state.extra`` key: each unit's trays as one shape, with where the unit stood then."""
+
+
+def shape_of(state: WarState, unit: Unit) -> Any:
+    """``unit``'s trays as one prepared shape, built again only when the unit has moved,
+    turned, changed files or lost a company (a cache kept in ``state.extra``)."""
+    key = (unit.front, unit.facing, unit.files, len(unit.companies),
+           tuple(unit.points) if unit.skirmish else ())
+    shapes: dict[str, tuple[Any, Any]] = state.extra.setdefault(SHAPES, {})
+    known = shapes.get(unit.id)
+    if known is not None and known[0] == key:
+        return known[1]
+    shape = _shape(unit.trays())
+    shapes[unit.id] = (key, shape)
+    return shape
+
+
 def _shape(trays: Sequence[Tray]) -> Any:
     """The trays as one shapely shape, prepared for repeated tests."""
     shape = trays[0].polygon if len(trays) == 1 else shapely.union_all([t.polygon
@@ -748,8 +791,8 @@ def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, Any, 
         if distance(ofr.centre, frame.centre) > span + math.hypot(ofr.width, ofr.depth):
             continue
         if mine is None:
-            mine = _shape(unit.trays())
-        shape = _shape(other.trays())
+            mine = shape_of(state, unit)
+        shape = shape_of(state, other)
         out.append((other, shape, float(mine.distance(shape))))
     return out
 
