@@ -82,6 +82,7 @@ _EPS = 1e-9
 _CLEAR = ENEMY_GAP + 1e-3
 """Beyond this a unit's bounding box is too far from a move to matter to it."""
 
+OFF_TABLE = Refusal("the move would leave the table", "W4-SETUP-02")
 HOLD = Order("hold")
 DONE = Order("done")
 
@@ -392,7 +393,10 @@ class Mover:
                            "W4-MOVE-24" if cost > math.hypot(dx, dy) + 1e-6 else "W4-MOVE-05")
         if not self.clear_within(box) and not self.bases_clear(trays, dx, dy, box):
             ends = [t.moved(dx, dy) for t in trays]
-            problem = self.blocked(_group_sweep(trays, dx, dy), ends)
+            corners = [[*t.corners(), *e.corners()] for t, e in zip(trays, ends, strict=True)]
+            if self.off_table([p for group in corners for p in group]):
+                return OFF_TABLE  # what blocked finds first, without building the sweep
+            problem = self.blocked(shapely.convex_hull(shapely.multipoints(corners)), ends)
             if problem is not None:
                 return problem
         if facing is not None:
@@ -527,6 +531,14 @@ class Mover:
         return all(b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y
                    for b in self.boxes)
 
+    def off_table(self, points: Sequence[Point]) -> bool:
+        """True when one of ``points`` lies off the table (as :meth:`blocked` judges it)."""
+        board = self.state.board
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        return min(xs) < -_EPS or min(ys) < -_EPS or max(xs) > board.width + _EPS or \
+            max(ys) > board.height + _EPS
+
     def bases_clear(self, trays: Sequence[Tray], dx: float, dy: float, box: Box) -> bool:
         """:meth:`clear_within` for a group of bases sliding by ``(dx, dy)``, base by base:
         each base's path has its own box (``box`` holds them all)."""
@@ -561,7 +573,7 @@ class Mover:
         board = state.board
         if (xy.min(axis=0) < -_EPS).any() or xy[:, 0].max() > board.width + _EPS or \
                 xy[:, 1].max() > board.height + _EPS:
-            return Refusal("the move would leave the table", "W4-SETUP-02")
+            return OFF_TABLE
         for g in state.ground:
             if g.region.impassable and float(np.sum(shapely.area(
                     shapely.intersection(swept, g.region.polygon)))) > 1e-6:
@@ -767,13 +779,6 @@ def _shape(trays: Sequence[Tray]) -> Any:
                                                                          for t in trays])
     shapely.prepare(shape)
     return shape
-
-
-def _group_sweep(trays: Sequence[Tray], dx: float, dy: float) -> Any:
-    """The ground a group of bases covers sliding by ``(dx, dy)``: an array of each base's
-    hull of its start and end, built in one vectorised pass."""
-    corners = [[*t.corners(), *t.moved(dx, dy).corners()] for t in trays]
-    return shapely.convex_hull(shapely.multipoints(corners))
 
 
 def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, Any, float]]:
