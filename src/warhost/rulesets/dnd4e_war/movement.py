@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -451,7 +452,9 @@ class Mover:
         end = wheel(frame, side, degrees)
         plan = Plan("wheel", end, facing=end.facing, files=self.unit.files, cost=cost,
                     double=mode == "double")
-        if self.clear_within(_turn_box(frame, wheel_pivot(frame, side))):
+        about = wheel_pivot(frame, side)
+        if self.clear_within(_turn_box(frame, about)) or \
+                self.turn_clear(wheel_path(frame, side, degrees), about):
             return plan
         problem = self.blocked(self.turn_sweep(plan), [end])
         return problem if problem is not None else plan
@@ -469,7 +472,8 @@ class Mover:
         frame = self.unit.frame()
         end = centre_pivot(frame, degrees)
         plan = Plan("pivot", end, facing=end.facing, files=self.unit.files, cost=cost)
-        if self.clear_within(_turn_box(frame, frame.centre)):
+        if self.clear_within(_turn_box(frame, frame.centre)) or \
+                self.turn_clear(pivot_path(frame, degrees), frame.centre):
             return plan
         problem = self.blocked(self.turn_sweep(plan), [end])
         return problem if problem is not None else plan
@@ -542,27 +546,46 @@ class Mover:
     def bases_clear(self, trays: Sequence[Tray], dx: float, dy: float, box: Box) -> bool:
         """:meth:`clear_within` for a group of bases sliding by ``(dx, dy)``, base by base:
         each base's path has its own box (``box`` holds them all)."""
+        r = max(math.hypot(t.width, t.depth) for t in trays) / 2.0 + 1e-6
+        paths = [(min(x, x + dx) - r, min(y, y + dy) - r, max(x, x + dx) + r,
+                  max(y, y + dy) + r) for x, y in (t.centre for t in trays)]
+        return self.parts_clear(box, paths)
+
+    def turn_clear(self, path: Sequence[Tray], about: Point) -> bool:
+        """:meth:`clear_within` for a wheel or pivot through the positions of ``path``
+        (about ``about``), step by step: each pair of steps has its own box, widened by
+        more than :func:`swept_area` bulges an arc past its chord."""
+        corners = [t.corners() for t in path]
+        reach_ = max(distance(about, c) for c in corners[0])
+        grow = reach_ * 0.002 + 0.01  # steps of at most 5 degrees bulge under 0.001 x reach
+        parts = []
+        for a, b in pairwise(corners):
+            xs = [p[0] for p in (*a, *b)]
+            ys = [p[1] for p in (*a, *b)]
+            parts.append((min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow))
+        box = (min(p[0] for p in parts), min(p[1] for p in parts), max(p[2] for p in parts),
+               max(p[3] for p in parts))
+        return self.parts_clear(box, parts)
+
+    def parts_clear(self, box: Box, parts: Sequence[Box]) -> bool:
+        """True when a move whose swept ground lies inside the union of ``parts`` (all
+        inside ``box``) surely passes :meth:`blocked`, judged part by part."""
         count(GEOMETRY, len(self.near) + 1)
         lo_x, lo_y, hi_x, hi_y = box
         board = self.state.board
         if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
                 hi_y > board.height + _EPS:
             return False
-        r = max(math.hypot(t.width, t.depth) for t in trays) / 2.0 + 1e-6
-        paths = [(min(x, x + dx) - r, min(y, y + dy) - r, max(x, x + dx) + r,
-                  max(y, y + dy) + r) for x, y in (t.centre for t in trays)]
+        c = self.closed_box
+        if c is not None and any(not (c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1])
+                                 for p in parts):
+            return False
         lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
-        closed = self.closed_box
         others = [b for b in self.boxes
                   if not (b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y)]
-        if closed is not None:
-            c = closed
-            if any(not (c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1])
-                   for p in paths):
-                return False
-        c_ = _CLEAR
-        return all(b[0] > p[2] + c_ or b[2] < p[0] - c_ or b[1] > p[3] + c_ or b[3] < p[1] - c_
-                   for b in others for p in paths)
+        g = _CLEAR
+        return all(b[0] > p[2] + g or b[2] < p[0] - g or b[1] > p[3] + g or b[3] < p[1] - g
+                   for b in others for p in parts)
 
     def blocked(self, swept: Any, ends: Sequence[Tray]) -> Refusal | None:
         """W4-UNIT-11/12, the table edge and impassable ground, along the whole move.
