@@ -238,7 +238,14 @@ class Mover:
     closed_box: tuple[float, float, float, float] | None = field(init=False)
     """The bounding box of the impassable ground, if any."""
 
+    block: Tray = field(init=False)
+    """The unit's block now (it does not move while this Mover lives)."""
+    bases: list[Tray] = field(init=False)
+    """Its trays (or bases) now."""
+
     def __post_init__(self) -> None:
+        self.block = self.unit.frame()
+        self.bases = self.unit.trays()
         self.regions = merged_ground(self.state)
         closed = self.regions.closed
         self.closed_box = None if closed is None else \
@@ -339,7 +346,7 @@ class Mover:
         if files is not None and not 1 <= files <= len(unit.companies):
             return Refusal(f"{unit.id} can stand 1 to {len(unit.companies)} companies wide",
                            "W4-UNIT-09")
-        frame = start or unit.frame()
+        frame = start or self.block
         here = frame.front_centre
         length = distance(here, point)
         veer = turn_between(frame.facing, bearing(here, point)) if length > _EPS else 0.0
@@ -380,9 +387,9 @@ class Mover:
         """W4-SKIRM-01: the whole group shifts; each model pays its own way; it ends facing
         ``facing`` if given, else the way it went."""
         unit = self.unit
-        here = unit.frame().centre
+        here = self.block.centre
         dx, dy = point[0] - here[0], point[1] - here[1]
-        trays = unit.trays()
+        trays = self.bases
         box = _group_box(trays, dx, dy)
         if open_ground(box, self.regions):  # ground_cost's own answer on open ground
             cost = max(distance(p, (p[0] + dx, p[1] + dy)) for p in unit.points)
@@ -443,7 +450,7 @@ class Mover:
         if not 0 < degrees <= 180:
             return Refusal("a unit only wheels forwards, by more than 0 and at most 180 "
                            "degrees", "W4-MOVE-10")
-        frame = self.unit.frame()
+        frame = self.block
         farthest = self.state.options.wheel_distance == "farthest_corner"
         cost = arc_cost(frame, side, degrees, self.regions, farthest)
         budget = self.allowance(mode)
@@ -469,7 +476,7 @@ class Mover:
         cost = float(pivot_cost(self.unit.speed(), degrees))
         if cost > self.allowance("walk") + 1e-6:
             return Refusal(f"the pivot costs {cost:g}\"", "W4-MOVE-13")
-        frame = self.unit.frame()
+        frame = self.block
         end = centre_pivot(frame, degrees)
         plan = Plan("pivot", end, facing=end.facing, files=self.unit.files, cost=cost)
         if self.clear_within(_turn_box(frame, frame.centre)) or \
@@ -480,7 +487,7 @@ class Mover:
 
     def turn_sweep(self, plan: Plan) -> Any:
         """The ground a wheel or pivot of the unit's block sweeps."""
-        frame = self.unit.frame()
+        frame = self.block
         assert plan.frame is not None
         turn = turn_between(frame.facing, plan.frame.facing)
         if plan.kind == "pivot":
@@ -493,7 +500,7 @@ class Mover:
 
     def _right_wheel(self, plan: Plan) -> bool:
         assert plan.frame is not None
-        return distance(wheel(self.unit.frame(), "right", 180.0).centre, plan.frame.centre) < 1e-6
+        return distance(wheel(self.block, "right", 180.0).centre, plan.frame.centre) < 1e-6
 
     def reform(self, args: Sequence[Any]) -> Plan | Refusal:
         """W4-MOVE-16, W4-DEC-12: new files and facing about the same centre."""
@@ -509,7 +516,7 @@ class Mover:
         if unit.skirmish:
             return Plan("reform", None, facing=facing % 360.0, files=1)
         ranks = -(-len(unit.companies) // files)
-        end = reform_frame(unit.frame().centre, facing, files, ranks, unit.tray_width,
+        end = reform_frame(self.block.centre, facing, files, ranks, unit.tray_width,
                            unit.tray_depth)
         problem = self.blocked(end.polygon, [end])
         if problem is not None:
@@ -653,7 +660,7 @@ class Mover:
         """The closest enemy unit, if any is near enough to matter, else the closest at all."""
         foes = [(gap, o.id, o) for o, _, gap in self.near if o.side != self.unit.side]
         if not foes:
-            foes = [(distance(o.frame().centre, self.unit.frame().centre), o.id, o)
+            foes = [(distance(o.frame().centre, self.block.centre), o.id, o)
                     for o in self.state.enemies_of(self.unit)]
         return min(foes)[2] if foes else None
 
@@ -661,7 +668,7 @@ class Mover:
         """Full and half distance straight and at 45 degrees each side (skirmishers: the
         eight compass points), and towards the nearest enemy, each cut short where needed."""
         unit = self.unit
-        frame = unit.frame()
+        frame = self.block
         full = self.allowance(kind)
         if unit.skirmish:
             headings = [float(b) for b in range(0, 360, 45)]
@@ -685,7 +692,7 @@ class Mover:
     def farthest(self, kind: str, heading: float, length: float) -> Point | None:
         """The farthest legal point along ``heading`` up to ``length`` inches (None when
         not even a little is legal)."""
-        frame = self.unit.frame()
+        frame = self.block
         anchor = self._anchor(frame)
         most = min(length, reach(frame, heading, self.allowance(kind), self.regions))
         for i, d in enumerate(_shrinking(most)):
@@ -708,7 +715,7 @@ class Mover:
                     out.append(order)
         turns = [90, -90, 180]
         if foe is not None:
-            turn = round(turn_between(self.unit.facing, bearing(self.unit.frame().centre,
+            turn = round(turn_between(self.unit.facing, bearing(self.block.centre,
                                                                  foe.frame().centre)))
             if turn:
                 turns.insert(0, turn)
@@ -722,7 +729,7 @@ class Mover:
         """Every number of files, facing the nearest enemy (else as now)."""
         unit = self.unit
         foe = foe if foe is not None else self.nearest_enemy()
-        facing = _deg(bearing(unit.frame().centre, foe.frame().centre)) if foe else \
+        facing = _deg(bearing(self.block.centre, foe.frame().centre)) if foe else \
             _deg(unit.facing)
         most = 1 if unit.skirmish else len(unit.companies)
         out = []
