@@ -518,9 +518,10 @@ class Mover:
         ranks = -(-len(unit.companies) // files)
         end = reform_frame(self.block.centre, facing, files, ranks, unit.tray_width,
                            unit.tray_depth)
-        problem = self.blocked(end.polygon, [end])
-        if problem is not None:
-            return problem
+        if not self.clear_within(_box_of(end.corners())):
+            problem = self.blocked(end.polygon, [end])
+            if problem is not None:
+                return problem
         return Plan("reform", end, facing=end.facing, files=files)
 
     # ------------------------------------------------------------ collisions
@@ -792,8 +793,7 @@ SHAPES = "_movement_shapes"
 def shape_of(state: WarState, unit: Unit) -> Any:
     """``unit``'s trays as one prepared shape, built again only when the unit has moved,
     turned, changed files or lost a company (a cache kept in ``state.extra``)."""
-    key = (unit.front, unit.facing, unit.files, len(unit.companies),
-           tuple(unit.points) if unit.skirmish else ())
+    key = unit.placement()
     shapes: dict[str, tuple[Any, Any]] = state.extra.setdefault(SHAPES, {})
     known = shapes.get(unit.id)
     if known is not None and known[0] == key:

@@ -168,6 +168,11 @@ class Unit:
         return [Tray(anchor.to_world(*self.slot_offset(s)), self.facing, self.tray_width,
                      self.tray_depth) for s in range(len(self.companies))]
 
+    def placement(self) -> tuple[Any, ...]:
+        """Everything where its trays stand depends on: equal placements, equal trays."""
+        return (self.front, self.facing, self.files, len(self.companies),
+                tuple(self.points) if self.skirmish else ())
+
     def front_row(self, slot: int) -> int:
         """W4-AMB-05: models in the front row of company ``slot`` (the front fills first)."""
         return min(self.companies[slot], self.columns)
