@@ -486,7 +486,19 @@ class Mover:
         return problem if problem is not None else plan
 
     def turn_sweep(self, plan: Plan) -> Any:
-        """The ground a wheel or pivot of the unit's block sweeps."""
+        """The ground a wheel or pivot of the unit's block sweeps (the same turn of a unit
+        standing where it stood is looked up: a unit that held offers its turns again)."""
+        assert plan.frame is not None
+        sweeps: dict[tuple[Tray, str, Tray], Any] = self.state.extra.setdefault(SWEEPS, {})
+        key = (self.block, plan.kind, plan.frame)
+        found = sweeps.get(key)
+        if found is None:
+            if len(sweeps) >= SWEEPS_KEPT:
+                sweeps.clear()
+            found = sweeps[key] = self._turn_sweep(plan)
+        return found
+
+    def _turn_sweep(self, plan: Plan) -> Any:
         frame = self.block
         assert plan.frame is not None
         turn = turn_between(frame.facing, plan.frame.facing)
@@ -785,6 +797,10 @@ def _turn_box(frame: Tray, about: Point) -> Box:
     r = max(distance(about, c) for c in frame.corners()) * 1.01 + 0.01
     return about[0] - r, about[1] - r, about[0] + r, about[1] + r
 
+
+SWEEPS = "_movement_sweeps"
+"""``state.extra`` key: the ground of recent wheels and pivots, by start, kind and end."""
+SWEEPS_KEPT = 512
 
 SHAPES = "_movement_shapes"
 """``state.extra`` key: each unit's trays as one shape, with where the unit stood then."""
