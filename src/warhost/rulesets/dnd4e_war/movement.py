@@ -186,8 +186,7 @@ def may_act(state: WarState, unit: Unit) -> bool:
 def move_unit(state: WarState, battle: Battle, unit: Unit) -> None:
     """W4-DEC-09 to 14: ask for ``unit``'s move and carry it out."""
     while True:
-        mover = Mover(state, unit)
-        options = mover.options()
+        mover, options = offer(state, unit)
         count(OPTIONS, len(options))
         order = battle.ask(unit.side, "unit_move", options,
                            f"How does {unit.label()} move? (Speed {unit.speed():g})",
@@ -200,6 +199,29 @@ def move_unit(state: WarState, battle: Battle, unit: Unit) -> None:
             return
         if not may_act(state, unit):
             return
+
+
+OFFERS = "_movement_offers"
+"""``state.extra`` key: recent offers of moves, by everything they depend on."""
+OFFERS_KEPT = 64
+
+
+def offer(state: WarState, unit: Unit) -> tuple[Mover, tuple[Order, ...]]:
+    """``unit``'s Mover and the moves it offers now. The same unit, with the same actions
+    left, where every unit stands as before, gets the same offer again without the search
+    (a commander that holds is asked again next turn, with nothing changed)."""
+    key = (unit.id, unit.move_used, unit.standard_used, unit.minor_used, unit.prone,
+           unit.ran, unit.double_moved, unit.fleeing, tuple(unit.companies),
+           state.is_engaged(unit.id),
+           tuple((u.id, u.side, u.alive, u.placement()) for u in state.units.values()))
+    offers: dict[Any, tuple[Mover, tuple[Order, ...]]] = state.extra.setdefault(OFFERS, {})
+    found = offers.get(key)
+    if found is None:
+        if len(offers) >= OFFERS_KEPT:
+            offers.clear()
+        mover = Mover(state, unit)
+        found = offers[key] = (mover, mover.options())
+    return found
 
 
 # --------------------------------------------------------------------------- plans
