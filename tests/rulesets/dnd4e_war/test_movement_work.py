@@ -84,3 +84,27 @@ def movement_battle(state: WarState) -> Any:
     from tests.rulesets.dnd4e_war.helpers import make_battle
 
     return make_battle(state)
+
+
+def test_an_unchanged_unit_is_offered_its_moves_without_a_new_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = crowded()
+    searches = [0]
+    real = Mover.options
+
+    def options(self: Mover) -> Any:
+        searches[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(Mover, "options", options)
+    a, b = get(state, "a"), get(state, "b")
+    first = movement.offer(state, a)[1]
+    assert movement.offer(state, a)[1] == first and searches[0] == 1
+    b.front = (b.front[0] + 1.0, b.front[1])  # a neighbour moved: search again
+    again = movement.offer(state, a)[1]
+    assert searches[0] == 2
+    a.move_used = True  # and with fewer actions left
+    movement.offer(state, a)
+    assert searches[0] == 3
+    a.move_used = False
+    assert movement.offer(state, a)[1] == again and searches[0] == 3
