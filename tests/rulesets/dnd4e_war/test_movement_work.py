@@ -59,7 +59,7 @@ def test_the_quick_paths_never_change_the_moves_offered(
     state = crowded()
     quick = Mover(state, get(state, uid)).options()
     calls = counting(monkeypatch)
-    for name in ("clear_within", "parts_clear"):
+    for name in ("clear_within", "parts_clear", "steps_clear"):
         monkeypatch.setattr(Mover, name, lambda self, *args: False)
     slow = Mover(state, get(state, uid)).options()
     assert calls[0] > 0  # the slow way really tested the sweeps

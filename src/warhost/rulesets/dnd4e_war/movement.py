@@ -18,7 +18,7 @@ picked with ``move U`` or ``done``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from dataclasses import dataclass, field
 from typing import Any
@@ -482,11 +482,7 @@ class Mover:
         plan = Plan("wheel", end, facing=end.facing, files=self.unit.files, cost=cost,
                     double=mode == "double")
         about = wheel_pivot(frame, side)
-        if self.clear_within(_turn_box(frame, about)) or \
-                self.turn_clear(wheel_path(frame, side, degrees), about):
-            return plan
-        problem = self.blocked(self.turn_sweep(plan), [end])
-        return problem if problem is not None else plan
+        return self.turn_blocked(plan, lambda: wheel_path(frame, side, degrees), about) or plan
 
     def pivot(self, args: Sequence[Any]) -> Plan | Refusal:
         """W4-MOVE-13/14, W4-AMB-89: up to 90 degrees for ceil(S/4), up to 180 for
@@ -501,11 +497,22 @@ class Mover:
         frame = self.block
         end = centre_pivot(frame, degrees)
         plan = Plan("pivot", end, facing=end.facing, files=self.unit.files, cost=cost)
-        if self.clear_within(_turn_box(frame, frame.centre)) or \
-                self.turn_clear(pivot_path(frame, degrees), frame.centre):
-            return plan
-        problem = self.blocked(self.turn_sweep(plan), [end])
-        return problem if problem is not None else plan
+        return self.turn_blocked(plan, lambda: pivot_path(frame, degrees), frame.centre) \
+            or plan
+
+    def turn_blocked(self, plan: Plan, path_of: Callable[[], list[Tray]],
+                     about: Point) -> Refusal | None:
+        """:meth:`blocked` for a wheel or pivot, the cheap sufficient tests first: boxes,
+        then the hulls of its steps, and only then the whole swept ground."""
+        assert plan.frame is not None
+        if self.clear_within(_turn_box(self.block, about)):
+            return None
+        known = (self.block, plan.kind, plan.frame) in self.state.extra.get(SWEEPS, {})
+        if not known:
+            path = path_of()
+            if self.turn_clear(path, about) or self.steps_clear(path, about, plan.frame):
+                return None
+        return self.blocked(self.turn_sweep(plan), [plan.frame])
 
     def turn_sweep(self, plan: Plan) -> Any:
         """The ground a wheel or pivot of the unit's block sweeps (the same turn of a unit
@@ -608,6 +615,44 @@ class Mover:
         box = (min(p[0] for p in parts), min(p[1] for p in parts), max(p[2] for p in parts),
                max(p[3] for p in parts))
         return self.parts_clear(box, parts)
+
+    def steps_clear(self, path: Sequence[Tray], about: Point, end: Tray) -> bool:
+        """True when a turn through ``path`` surely passes :meth:`blocked`, judged on the
+        hulls of each two steps: :func:`swept_area` widens their union by less than
+        ``grow``, so a gap to them more than ``grow`` above a limit is above it for the
+        swept ground too. The end is judged exactly as :meth:`blocked` does."""
+        corners = [t.corners() for t in path]
+        grow = max(distance(about, c) for c in corners[0]) * 0.002 + 1e-6
+        xs = [p[0] for cs in corners for p in cs]
+        ys = [p[1] for cs in corners for p in cs]
+        board = self.state.board
+        lo_x, lo_y, hi_x, hi_y = min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow
+        if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
+                hi_y > board.height + _EPS:
+            return False
+        count(GEOMETRY, len(self.near) + 1)
+        hulls = shapely.convex_hull(shapely.multipoints([[*a, *b]
+                                                         for a, b in pairwise(corners)]))
+        closed = self.regions.closed
+        if closed is not None and float(np.min(shapely.distance(hulls, closed))) <= grow:
+            return False
+        lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
+        ends: Any = None
+        for (other, shape, start_gap), box in zip(self.near, self.boxes, strict=True):
+            if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
+                continue
+            gap = float(np.min(shapely.distance(hulls, shape))) - grow - 1e-9
+            if other.side == self.unit.side:
+                if gap <= CONTACT:
+                    return False
+                continue
+            if ends is None:
+                ends = np.array([end.polygon], dtype=object)
+            end_gap = float(np.min(shapely.distance(ends, shape)))
+            if gap < min(ENEMY_GAP, start_gap) - 1e-6 or \
+                    end_gap <= ENEMY_GAP + _EPS and end_gap < start_gap:
+                return False
+        return True
 
     def parts_clear(self, box: Box, parts: Sequence[Box]) -> bool:
         """True when a move whose swept ground lies inside the union of ``parts`` (all
