@@ -1560,13 +1560,19 @@ def _as_ground(terrain: Terrain) -> Ground:
     return terrain if isinstance(terrain, Ground) else Ground.of(terrain)
 
 
+def _bounds(shape: Any) -> Box | None:
+    if shape is None:
+        return None
+    x0, y0, x1, y1 = shape.bounds
+    return float(x0), float(y0), float(x1), float(y1)
+
+
 def _boxes(ground: Ground) -> tuple[Box | None, Box | None]:
     found = _BOXES.get(ground)
     if found is None:
-        found = tuple(None if g is None else tuple(float(v) for v in g.bounds)  # type: ignore[misc]
-                      for g in (ground.difficult, ground.closed))
-        _BOXES[ground] = found  # type: ignore[assignment]
-    return found  # type: ignore[return-value]
+        found = (_bounds(ground.difficult), _bounds(ground.closed))
+        _BOXES[ground] = found
+    return found
 
 
 def _apart(a: Point, b: Point, box_: Box | None) -> bool:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from itertools import pairwise
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,6 @@ from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
-from warhost.geometry.table import Ground as GroundShapes
 from warhost.geometry.table import (
     MAX_VEER,
     Point,
@@ -62,6 +61,7 @@ from warhost.geometry.table import (
     wheel_path,
     wheel_pivot,
 )
+from warhost.geometry.table import Ground as GroundShapes
 from warhost.rulesets.dnd4e_war.state import CONTACT, Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import fall_back_distance, pivot_cost
 
