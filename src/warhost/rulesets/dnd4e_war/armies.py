@@ -24,7 +24,7 @@ def army_scenario(units_per_side: int, rounds: int = 30) -> dict[str, Any]:
     """Scenario data: ``units_per_side`` two-company units a side in one long line, facing
     each other across :data:`GAP` inches; the table grows in width only."""
     n = max(1, units_per_side)
-    pitch = 9.5  # two 4-inch companies and 1.5 inches between units (40 a side fit 400")
+    pitch = 10.0  # two 4-inch companies and 2 inches between units
     width = max(72.0, n * pitch + 4.0)
     height = 2 * 6.0 + GAP + 8.0
     sides = []
