@@ -42,7 +42,7 @@ OTHER_AREA_LETTER = "+"
 VICTORY_LETTER = "+"
 _GONE = ("destroyed", "slain")
 """Statuses of units no longer drawn on a table map (listed in the key only)."""
-_FADED = ("fled", "routed")
+_FADED = ("fled", "routed", "fleeing")
 """Statuses shown in lower case on a table map."""
 
 
@@ -170,7 +170,8 @@ def text_table_map(view: Mapping[str, Any], inches_per_cell: float = 2.0,
     legend and key.
 
     A unit shows as its short label on every cell it fills to 30% or more and on the cell
-    holding its centre (lower case when it fled or routed; destroyed units and slain
+    holding its centre, or, when the view lists its ``trays``, on those of each tray or model
+    base (lower case when it fled, routed or is fleeing; destroyed units and slain
     characters are only listed in the key). Elsewhere an area covering the middle of the cell
     shows by :data:`AREA_LETTERS`, else ``.``. Rows are labelled with the inch at their south
     edge and the bottom line marks every 10 inches. Empty when wider than ``max_width``.
@@ -237,8 +238,11 @@ def text_table_map(view: Mapping[str, Any], inches_per_cell: float = 2.0,
         mark = labels[str(u["id"])]
         if status in _FADED:
             mark = mark.lower()
-            faded = faded or (mark, "fled or routed (lower case)")
-        paint(_xy(u["polygon"]), mark, True)
+            faded = faded or (mark, "fleeing (lower case)" if status == "fleeing"
+                              else "fled or routed (lower case)")
+        trays = [_xy(t) for t in u.get("trays") or [] if len(t) >= 3]
+        for corners in trays or [_xy(u["polygon"])]:  # each tray or base, else the outline
+            paint(corners, mark, True)
 
     lines = [f"{inch(r * inches_per_cell):>{label_w}} " + "".join(rows[r]).rstrip()
              for r in range(nrows - 1, -1, -1)]

@@ -6,34 +6,101 @@ from typing import Any
 
 from warhost.core.events import Event
 from warhost.core.wordings import Wordings
-from warhost.rulesets.dnd4e_war.state import Unit, WarState
+from warhost.geometry.table import offset
+from warhost.rulesets.dnd4e_war.state import Ground, Unit, WarState
 
 
-def _outline(unit: Unit) -> list[list[float]]:
-    return [[round(x, 3), round(y, 3)] for x, y in unit.frame().corners()]
+ARC_LINE = 3.0
+"""Length in inches of the front arc lines drawn from a unit's front corners."""
+
+
+def _pt(p: tuple[float, float]) -> list[float]:
+    return [round(p[0], 3), round(p[1], 3)]
+
+
+def _ring(points: Any) -> list[list[float]]:
+    return [_pt(p) for p in points]
+
+
+def unit_status(state: WarState, unit: Unit) -> str:
+    """``destroyed``, ``fleeing``, ``engaged`` or ``active``."""
+    if not unit.alive:
+        return "destroyed"
+    if unit.fleeing:
+        return "fleeing"
+    return "engaged" if state.is_engaged(unit.id) else "active"
+
+
+def arc_lines(unit: Unit, length: float = ARC_LINE) -> list[list[list[float]]]:
+    """W4-UNIT-04: the two short 45-degree lines from the front corners that bound the
+    unit's front arc (none for skirmishers and lone monsters, who see all round)."""
+    if not unit.has_flanks or not unit.alive:
+        return []
+    frame = unit.frame()
+    left, right = frame.corners()[:2]
+    return [[_pt(left), _pt(offset(left, unit.facing - 45.0, length))],
+            [_pt(right), _pt(offset(right, unit.facing + 45.0, length))]]
+
+
+def _kind(unit: Unit) -> str:
+    p = unit.profile
+    what = "skirmishers" if unit.skirmish else (
+        f"{len(unit.companies)} companies ({unit.files} wide)")
+    extra = [w for w, on in (("cavalry", p.cavalry), ("monster", p.monster)) if on]
+    return f"{what} of {p.name}" + (f", {', '.join(extra)}" if extra else "")
+
+
+def _strength(unit: Unit) -> str:
+    models = unit.models if unit.alive else 0
+    text = f"{models}/{unit.start_models} models"
+    if unit.alive and not unit.skirmish:
+        text += " [" + " ".join(str(n) for n in unit.companies) + "]"
+    return text
+
+
+def unit_view(state: WarState, unit: Unit) -> dict[str, Any]:
+    """One unit on the map: its outline, each tray (or skirmisher base), facing and arcs."""
+    status = unit_status(state, unit)
+    return {
+        "id": unit.id, "side": unit.side, "name": unit.name, "kind": _kind(unit),
+        "strength": _strength(unit), "status": status,
+        "polygon": _ring(unit.frame().corners()),
+        # skirmishers and lone monsters see all round: no facing to show (W4-SKIRM-02)
+        "facing": round(unit.facing, 3) if unit.has_flanks else None,
+        "trays": [_ring(t.corners()) for t in unit.trays()] if unit.alive else [],
+        "bases": "round" if unit.skirmish else "square",
+        "arcs": arc_lines(unit),
+        "engaged_with": sorted(state.engaged.get(unit.id, ())),
+    }
+
+
+def ground_effects(g: Ground) -> list[str]:
+    """What a terrain piece does, in the words of the map's key."""
+    effects = [f"height {g.height}"] if g.height else []
+    effects += [w for w, on in (("impassable", g.region.impassable),
+                                ("difficult", g.region.difficult),
+                                ("blocks sight", g.blocks_sight),
+                                ("barrier", g.barrier)) if on]
+    effects += [str(v).replace("_", " ") for v in (g.cover, g.concealment) if v != "none"]
+    return effects
 
 
 def map_view(state: WarState) -> dict[str, Any]:
-    """The table in inches: terrain areas and every unit's outline, facing and state."""
-    units = []
-    for u in state.units.values():
-        status = ("destroyed" if not u.alive else "fleeing" if u.fleeing else
-                  "engaged" if state.is_engaged(u.id) else "active")
-        units.append({
-            "id": u.id, "side": u.side, "name": u.name,
-            "kind": ("skirmishers" if u.skirmish else "companies") + f" of {u.profile.name}",
-            "strength": f"{u.models}/{u.start_models} models",
-            "polygon": _outline(u), "status": status, "facing": u.facing,
-            "trays": [[[round(x, 3), round(y, 3)] for x, y in t.corners()] for t in u.trays()]
-            if u.alive else [],
-        })
+    """The table in inches: terrain areas with what they do, and every unit's outline,
+    trays, facing, front arc and state."""
+    from warhost.rulesets.dnd4e_war.game import score
+
+    areas = []
+    for g in state.ground:
+        effects = ground_effects(g)
+        areas.append({"name": g.name, "kind": ", ".join(effects) or "open ground",
+                      "effects": effects,
+                      "polygon": _ring(list(g.region.polygon.exterior.coords)[:-1])})
     return {
         "geometry": "table", "width": state.board.width, "height": state.board.height,
-        "areas": [{"name": g.name, "kind": g.region.kind,
-                   "polygon": [[round(x, 3), round(y, 3)]
-                               for x, y in g.region.polygon.exterior.coords]}
-                  for g in state.ground],
-        "units": units, "sides": list(state.sides), "round": state.turn,
+        "areas": areas, "units": [unit_view(state, u) for u in state.units.values()],
+        "sides": list(state.sides), "round": state.turn,
+        "scores": {s: score(state, s) for s in state.sides},
     }
 
 
