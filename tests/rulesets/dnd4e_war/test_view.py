@@ -135,3 +135,12 @@ def test_the_text_map_marks_each_base_and_lowers_fleeing_units() -> None:
     get(state, "line").fleeing = True
     picture = text_map(map_view(state))
     assert "a1" in picture and "fleeing (lower case)" in picture
+
+
+def test_the_text_map_marks_terrain_by_what_it_does() -> None:
+    picture = text_map(map_view(_state()))
+    legend = picture[picture.index("Legend:"):]
+    for entry in ("^ height 1", "% difficult, concealment", "= barrier, cover"):
+        assert entry in legend, entry
+    rows = {line.split()[0]: line for line in picture.splitlines()[:24] if line.strip()}
+    assert "^" in rows["22"] and "%" in rows["32"]  # the knoll (y 20-26), the copse (30-36)

@@ -100,8 +100,9 @@ def _wrong_kind(decision: Decision, order: Order) -> Refusal | None:
     here = DECISION_PHASES.get(decision.kind)
     there = ORDER_PHASES.get(order.kind)
     if here and there and here != there:
-        return Refusal(f"'{order.kind}' is a {there} phase order; this is the {here} phase, "
-                       f"and the question ({decision.kind}) takes {wanted}", "W4-TURN-02")
+        article = "an" if there[0] in "AEIOU" else "a"
+        return Refusal(f"'{order.kind}' is {article} {there} phase order; this is the {here} "
+                       f"phase, and the question ({decision.kind}) takes {wanted}", "W4-TURN-02")
     return Refusal(f"'{order.kind}' does not answer this question ({decision.kind}); it "
                    f"takes {wanted}", DECISION_RULES.get(decision.kind))
 
@@ -420,12 +421,22 @@ def _support(state: WarState, decision: Decision, order: Order) -> Refusal | Non
     if 2 * unit.companies[slot] < unit.company_size:
         return Refusal(f"company {slot} of {unit.id} has lost more than half its models",
                        "W4-RESOLVE-09")
-    offered = {o.args[1] for o in decision.options if len(o.args) == 2}
-    if slot not in offered:
-        return Refusal(f"this question is about another company of {unit.id}, not {slot}",
-                       "W4-DEC-25")
-    return Refusal(f"company {slot} of {unit.id} has half or more of its front row engaged: "
-                   "it must fight", "W4-RESOLVE-09")
+    if 2 * _engaged_front(state, unit, slot) >= unit.front_row(slot):
+        return Refusal(f"company {slot} of {unit.id} has half or more of its front row "
+                       "engaged: it must fight", "W4-RESOLVE-09")
+    return Refusal(f"this question is about another company of {unit.id}, not {slot}",
+                   "W4-DEC-25")
+
+
+def _engaged_front(state: WarState, unit: Unit, slot: int) -> int:
+    """Front-row models of company ``slot`` fighting an enemy, as the support rule counts
+    them."""
+    from warhost.rulesets.dnd4e_war import melee
+
+    power = melee.melee_power(unit)
+    reach = power.reach if power else 1
+    groups = melee.fighters(state, unit, state.foes_of(unit.id), reach)
+    return sum(g.front for g in groups if g.slot == slot)
 
 
 def _pursue(state: WarState, decision: Decision, order: Order) -> Refusal | None:
