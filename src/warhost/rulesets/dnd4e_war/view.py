@@ -9,7 +9,6 @@ from warhost.core.wordings import Wordings
 from warhost.geometry.table import offset
 from warhost.rulesets.dnd4e_war.state import Ground, Unit, WarState
 
-
 ARC_LINE = 3.0
 """Length in inches of the front arc lines drawn from a unit's front corners."""
 
