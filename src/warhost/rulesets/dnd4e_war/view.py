@@ -114,8 +114,18 @@ def describe_event(event: dict[str, Any]) -> str | None:
 
 @_words("deploy")
 def _deploy(e: Event) -> str:
-    return (f"{e['side']} deploys {e['name']} ({e['models']} models in {e['companies']} "
-            f"companies) at {e['at'][0]:g},{e['at'][1]:g} facing {e['facing']:g}")
+    at = f"{e['at'][0]:g},{e['at'][1]:g}"
+    if e.get("formation") == "skirmish":
+        body = f"{e['models']} skirmishers around {at}"
+    else:
+        wide = f", {e['files']} wide" if e.get("files") and e["companies"] > 1 else ""
+        body = (f"{e['models']} models in {_count(e['companies'], 'company', 'companies')}"
+                f"{wide}, front at {at} facing {e['facing']:g}°")
+    return f"{e['side']} deploys {e['name']} ({e['unit']}): {body}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 @_words("round_start")
@@ -138,13 +148,18 @@ def _initiative(e: Event) -> str:
 
 @_words("score")
 def _score(e: Event) -> str:
-    return f"{e['side']} has taken {e['total']} points"
+    return f"{e['side']} has taken {e['total']} points of the enemy's army so far"
 
 
 
 @_words("casualties")
 def _casualties(e: Event) -> str:
-    return f"{e['unit']} takes {e['hits']} hits and loses {e['slain']} models ({e['why']})"
+    source = f" from {e['source']}" if e.get("source") else ""
+    hits = _count(e["hits"], "hit", "hits")
+    if not e["slain"]:
+        return f"{e['unit']} takes {hits}{source} but loses no models ({e['why']})"
+    return (f"{e['unit']} takes {hits}{source} and loses "
+            f"{_count(e['slain'], 'model', 'models')} ({e['why']})")
 
 
 @_words("destroyed")
