@@ -48,6 +48,10 @@ def test_battle_replays_to_the_same_log_and_a_changed_order_is_caught(tmp_path: 
                  "--commander", "Elves=random", "--commander", "Drow=random")
     assert result.exit_code == 0, result.stderr
     assert run("replay", out).exit_code == 0
+    png = tmp_path / "end.png"
+    drawn = run("map", out, "--out", png)  # the map after the battle, from its replay
+    assert drawn.exit_code == 0, drawn.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     document = json.loads(out.read_text(encoding="utf-8"))
     first = document["decisions"][0]
     assert first["kind"] == "initiative"
