@@ -4,15 +4,20 @@ names its reason and the rule behind it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.rulesets.dnd4e_war.helpers import get, make_battle, make_state, profile, unit
+from warhost.core.commanders import RandomCommander
 from warhost.core.decisions import Decision, Refusal
 from warhost.core.orders import Order
 from warhost.rulesets.dnd4e_war import charge, movement, shooting
+from warhost.rulesets.dnd4e_war.explain import DECISION_RULES, explain_refusal
 from warhost.rulesets.dnd4e_war.state import WarState
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "dnd4e-war" / "hill-archers.yaml"
 
 BOW = {"name": "Longbow", "kind": "ranged", "bonus": 8, "range": 20, "damage": "1[W]+2",
        "weapon_dice": "1d10"}
@@ -238,3 +243,36 @@ def test_close_combat_choices_that_are_not_allowed_say_why() -> None:
     assert r.rule == "W4-MONSTER-09"
     r = judge(state, "pursue", ["hold a", "pursue a b"], "pursue a c", subject="a")
     assert r.rule == "W4-BREAK-04" and "did not flee from this combat" in r.reason
+
+
+class Prober(RandomCommander):
+    """A random commander that first tries two illegal orders on every decision and keeps
+    what the ruleset says about them."""
+
+    def __init__(self, seen: dict[str, list[Refusal]]) -> None:
+        super().__init__()
+        self.seen = seen
+
+    def choose(self, decision: Decision, state: Any) -> Order:
+        for text in ("frobnicate x", f"{decision.options[0].kind} nobody-here 1"):
+            verdict = explain_refusal(state, decision, Order.parse(text))
+            assert isinstance(verdict, Refusal), (decision.kind, text)
+            self.seen.setdefault(decision.kind, []).append(verdict)
+        return super().choose(decision, state)
+
+
+@pytest.mark.rule("W4-TURN-02")
+def test_every_decision_met_in_battles_refuses_with_a_reason() -> None:
+    from warhost.core.engine import run_battle
+    from warhost.core.scenario import load_scenario
+
+    scenario = load_scenario(EXAMPLE)
+    seen: dict[str, list[Refusal]] = {}
+    for seed in (2, 12):
+        run_battle(scenario, seed, {side: Prober(seen) for side in ("Elves", "Drow")})
+    assert {"initiative", "next_move", "unit_move", "charge"} <= set(seen)
+    for kind, verdicts in seen.items():
+        assert kind in DECISION_RULES, kind
+        wrong = verdicts[0::2]  # the frobnicate orders: wrong kind, with the decision's rule
+        assert all(v.rule == DECISION_RULES[kind] for v in wrong), (kind, wrong[0])
+        assert all(v.reason for v in verdicts[1::2]), kind
