@@ -249,6 +249,8 @@ class Prober(RandomCommander):
     """A random commander that first tries two illegal orders on every decision and keeps
     what the ruleset says about them."""
 
+    chooses_by_count = False  # so that every decision reaches :meth:`choose`
+
     def __init__(self, seen: dict[str, list[Refusal]]) -> None:
         super().__init__()
         self.seen = seen
