@@ -112,6 +112,8 @@ _STATUS_HATCH = {"fled": "//", "fleeing": "//", "routed": "..", "destroyed": "xx
 _FACED = ("active", "engaged", "fled", "fleeing")
 """Statuses whose units show their facing."""
 _ENGAGED_EDGE = "#ffd21f"
+_TRAY_EDGE = "#f2f2f2"
+"""Light lines between a unit's company trays, so each tray shows on the side's colour."""
 _INK = "#1e1e1e"
 _MIN_FONT = 3.5
 """Smallest font a unit label is drawn at; a smaller unit keeps its label in the key only."""
@@ -409,7 +411,7 @@ def _draw_trays(ax: Any, u: Mapping[str, Any], colour: str, alpha: float,
                                 zorder=5))
         else:
             ax.add_patch(PolygonPatch(corners, closed=True, facecolor=colour,
-                                      edgecolor="black", linewidth=0.5, alpha=alpha,
+                                      edgecolor=_TRAY_EDGE, linewidth=0.8, alpha=alpha,
                                       hatch=hatch, zorder=5))
     return bool(trays)
 

@@ -43,8 +43,9 @@ def arc_lines(unit: Unit, length: float = ARC_LINE) -> list[list[list[float]]]:
 
 def _kind(unit: Unit) -> str:
     p = unit.profile
-    what = "skirmishers" if unit.skirmish else (
-        f"{len(unit.companies)} companies ({unit.files} wide)")
+    what = "skirmishers" if unit.skirmish else "companies"
+    if unit.alive and not unit.skirmish:
+        what = f"{_count(len(unit.companies), 'company', 'companies')} ({unit.files} wide)"
     extra = [w for w, on in (("cavalry", p.cavalry), ("monster", p.monster)) if on]
     return f"{what} of {p.name}" + (f", {', '.join(extra)}" if extra else "")
 
