@@ -27,7 +27,22 @@ TURN_EVENTS: list[dict[str, Any]] = [
 ]
 
 MOVEMENT_EVENTS: list[dict[str, Any]] = []
-SHOOTING_EVENTS: list[dict[str, Any]] = []
+SHOOTING_EVENTS: list[dict[str, Any]] = [
+    {"type": "shoot", "unit": "archers", "target": "drow", "power": "Longbow", "dice": 13,
+     "needed": 9, "cover": 0, "faces": [3, 6, 8, 8, 9, 9, 9, 10, 11, 11, 13, 15, 19],
+     "hits": 9, "multiattack": "captain"},
+    {"type": "shoot", "unit": "archers", "target": "spears", "power": "Longbow", "dice": 4,
+     "needed": 10, "cover": 2, "faces": [3, 12, 15, 9], "hits": 2, "multiattack": "none"},
+    {"type": "area_burst", "unit": "mage", "power": "Fireball", "centre": [30.0, 12.5],
+     "size": 2, "covered": {"drow": 5, "spiders": 1}},
+    {"type": "hope_is_lost", "unit": "spears", "removed": 3},
+    {"type": "command_lost", "unit": "spears", "models": ["musician", "standard"]},
+    {"type": "condition", "unit": "spiders", "condition": "slowed", "on": True},
+    {"type": "condition", "unit": "spiders", "condition": "slowed", "on": False},
+    {"type": "saving_throw", "unit": "spiders", "effect": "ongoing", "roll": 12, "bonus": 0,
+     "saved": True},
+    {"type": "weakened", "unit": "spiders", "models": 1},
+]
 COMBAT_EVENTS: list[dict[str, Any]] = []
 PSYCHOLOGY_EVENTS: list[dict[str, Any]] = [
     {"type": "courage_test", "unit": "drow", "kind": "panic", "dc": 14, "die": 7, "bonus": 6,
@@ -38,8 +53,6 @@ PSYCHOLOGY_EVENTS: list[dict[str, Any]] = [
      "bonus": 6, "total": 18, "passed": True, "rule": "W4-CMD-09", "natural_20_only": False},
     {"type": "courage_immune", "unit": "golems", "kind": "terror", "dc": 16,
      "reason": "immune_to_psychology", "rule": "W4-FEAR-04"},
-    {"type": "saving_throw", "unit": "drow", "die": 11, "bonus": 2, "total": 13,
-     "passed": True, "conditions": ["ongoing", "slowed"]},
 ]
 
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS

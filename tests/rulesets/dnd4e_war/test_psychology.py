@@ -504,13 +504,14 @@ def test_fear_causers_test_unless_the_option_makes_them_immune() -> None:
 def test_ongoing_damage_after_initiative_and_one_saving_throw_at_the_end() -> None:
     state = make_state([unit("a", profile=profile(saves=2)), unit("c", at=(40.0, 10.0))])
     a, c = get(state, "a"), get(state, "c")
-    a.conditions |= {"ongoing", "slowed", "marked"}
-    c.conditions.add("ongoing")
-    battle = make_battle(state, dice=[8, 9])
+    a.conditions |= {"slowed", "marked"}
+    a.ongoing = c.ongoing = 5
+    battle = make_battle(state, dice=[8, 3, 9])
     psychology.start_of_turn(state, battle)
     assert [(e["unit"], e["hits"], e["source"]) for e in events(battle, "casualties")] == [
         ("a", 1, "ongoing"), ("c", 1, "ongoing")]
     psychology.end_of_turn(state, battle)
-    assert a.conditions == {"marked"} and c.conditions == {"ongoing"}
-    assert [(e["unit"], e["total"], e["passed"]) for e in events(battle, "saving_throw")] == [
-        ("a", 10, True), ("c", 9, False)]
+    assert a.conditions == {"slowed", "marked"} and (a.ongoing, c.ongoing) == (0, 5)
+    assert [(e["unit"], e["effect"], e["roll"] + e["bonus"], e["saved"])
+            for e in events(battle, "saving_throw")] == [
+        ("a", "ongoing", 10, True), ("a", "slowed", 5, False), ("c", "ongoing", 9, False)]

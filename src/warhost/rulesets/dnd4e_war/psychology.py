@@ -55,11 +55,11 @@ TERROR_BREAK = 4
 """W4-FEAR-08: what a fear (terror) causing victor adds to a break test's DC."""
 BREAK_BASE = 10
 """W4-BREAK-01: a break test's DC is 10 + the margin of defeat."""
-SAVE_DC = 10
 """W4-AMB-56: a saving throw succeeds on 10 or more."""
-SAVE_ENDS = frozenset({"ongoing", "dazed", "stunned", "slowed", "immobilized", "weakened",
+SAVE_ENDS = frozenset({"dazed", "stunned", "slowed", "immobilized", "weakened",
                        "blinded", "restrained", "dominated"})
-"""Conditions a successful saving throw ends (W4-CAS-10); ``ongoing`` is ongoing damage."""
+"""Conditions a successful saving throw ends (W4-CAS-10); ongoing damage is
+:attr:`Unit.ongoing`."""
 PSYCHOLOGY = frozenset({"panic", "fear", "terror"})
 """W4-IMMUNE-03: the tests immune to psychology passes."""
 
@@ -430,32 +430,23 @@ def start_of_turn(state: WarState, battle: Battle) -> None:
 
 
 def ongoing_damage(state: WarState, battle: Battle) -> None:
-    """W4-AMB-56: each unit suffering ongoing damage takes one hit, initiative side first."""
+    """W4-AMB-56: each unit suffering ongoing damage takes it now, initiative side first
+    (W4-CAS-11 to 13 in :func:`casualties.ongoing_damage`)."""
     from warhost.rulesets.dnd4e_war import casualties
 
     for side in state.order_of_sides():
         for unit in list(state.units_of(side)):
-            if "ongoing" in unit.conditions:
-                casualties.apply_hits(state, battle, unit, 1, "ongoing", "ongoing damage")
+            if unit.ongoing > 0:
+                casualties.ongoing_damage(state, battle, unit, unit.ongoing)
 
 
 def end_of_turn(state: WarState, battle: Battle) -> None:
-    """The End of Turn phase: saving throws (W4-CAS-10, W4-AMB-56)."""
+    """The End of Turn phase: one saving throw per lasting effect for each unit, ongoing
+    damage first (W4-CAS-10, W4-AMB-56)."""
+    from warhost.rulesets.dnd4e_war import casualties
+
     for side in state.order_of_sides():
         for unit in list(state.units_of(side)):
-            if unit.conditions & SAVE_ENDS:
-                saving_throw(battle, unit)
-
-
-def saving_throw(battle: Battle, unit: Unit) -> bool:
-    """W4-CAS-10, W4-AMB-56: one d20 + the unit's save bonus; 10 or more ends every
-    save-ends condition on the unit. Emits ``saving_throw``."""
-    ending = sorted(unit.conditions & SAVE_ENDS)
-    bonus = unit.profile.saves
-    die = battle.dice.draw(20, f"saving throw ({unit.id})")
-    passed = die + bonus >= SAVE_DC
-    if passed:
-        unit.conditions -= SAVE_ENDS
-    battle.emit("saving_throw", unit=unit.id, die=die, bonus=bonus, total=die + bonus,
-                passed=passed, conditions=ending)
-    return passed
+            effects = (["ongoing"] if unit.ongoing else []) + sorted(unit.conditions & SAVE_ENDS)
+            for effect in effects:
+                casualties.saving_throw(battle, unit, effect)

@@ -152,7 +152,6 @@ def _score(e: Event) -> str:
     return f"{e['side']} has taken {e['total']} points of the enemy's army so far"
 
 
-
 @_words("casualties")
 def _casualties(e: Event) -> str:
     source = f" from {e['source']}" if e.get("source") else ""
@@ -197,8 +196,45 @@ def _courage_immune(e: Event) -> str:
     return f"{e['unit']} passes its {e['kind']} test without rolling ({reason}, {e['rule']})"
 
 
+# ---- shooting and casualties
+
+@_words("shoot")
+def _shoot(e: Event) -> str:
+    extra = f", cover +{e['cover']}" if e["cover"] else ""
+    multi = f", multiattack: {e['multiattack']}" if e["multiattack"] != "none" else ""
+    return (f"{e['unit']} shoots {e['power']} at {e['target']}: {e['dice']} dice needing "
+            f"{e['needed']}+{extra}{multi}, {e['hits']} hits")
+
+
+@_words("area_burst")
+def _area_burst(e: Event) -> str:
+    hit = ", ".join(f"{n} of {uid}" for uid, n in e["covered"].items()) or "nobody"
+    return (f"{e['unit']} bursts {e['power']} (size {e['size']}) at "
+            f"{e['centre'][0]:g},{e['centre'][1]:g}, covering {hit}")
+
+
+@_words("hope_is_lost")
+def _hope_is_lost(e: Event) -> str:
+    return f"Hope is lost! {e['unit']} loses its last {e['removed']} models"
+
+
+@_words("command_lost")
+def _command_lost(e: Event) -> str:
+    return f"{e['unit']} loses its {' and '.join(e['models'])}"
+
+
+@_words("condition")
+def _condition(e: Event) -> str:
+    return f"{e['unit']} is {e['condition']}" if e["on"] else \
+        f"{e['unit']} is no longer {e['condition']}"
+
+
 @_words("saving_throw")
 def _saving_throw(e: Event) -> str:
-    ending = ", ".join(e["conditions"]) or "nothing"
-    result = f"ends {ending}" if e["passed"] else f"keeps {ending}"
-    return f"{e['unit']} saves: {e['die']} + {e['bonus']} = {e['total']}, {result}"
+    verdict = "ends it" if e["saved"] else "fails"
+    return (f"{e['unit']} saves against {e['effect']}: {e['roll']}+{e['bonus']}, {verdict}")
+
+
+@_words("weakened")
+def _weakened(e: Event) -> str:
+    return f"Ongoing damage weakens {e['models']} of {e['unit']}'s models this turn"
