@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 
 from warhost.core.decisions import Decision, Refusal
 from warhost.core.orders import Order
+from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
 
 Explainer = Callable[[WarState, Decision, Order], "Refusal | None"]
@@ -268,7 +269,7 @@ def _shooter(state: WarState, decision: Decision, order: Order) -> Refusal | Non
                    "sight and visible", "W4-SHOOT-06")
 
 
-def _power_named(unit: Unit, name: str, kinds: tuple[str, ...]) -> object:
+def _power_named(unit: Unit, name: str, kinds: tuple[str, ...]) -> Power | Refusal:
     from warhost.rulesets.dnd4e_war import shooting
 
     for power in unit.powers():
@@ -281,7 +282,6 @@ def _power_named(unit: Unit, name: str, kinds: tuple[str, ...]) -> object:
 
 def _shooting_power(state: WarState, decision: Decision, order: Order) -> Refusal | None:
     from warhost.rulesets.dnd4e_war import shooting
-    from warhost.rulesets.dnd4e_war.model import Power
 
     unit = _subject(state, decision, order)
     if isinstance(unit, Refusal):
@@ -292,7 +292,6 @@ def _shooting_power(state: WarState, decision: Decision, order: Order) -> Refusa
     power = _power_named(unit, str(order.args[1]), shooting.SHOOTING_KINDS)
     if isinstance(power, Refusal):
         return power
-    assert isinstance(power, Power)
     if power.kind not in shooting.SHOOTING_KINDS:
         return Refusal(f"{power.name} is a {power.kind.replace('_', ' ')} power: close "
                        "attacks are made in close combat, not in the Shooting phase",
