@@ -115,7 +115,9 @@ def test_play_commands_a_side_and_its_file_replays(tmp_path: Path,
     result = run("play", EXAMPLE, "--side", "Elves", "--seed", "4", "--replay", out)
     assert result.exit_code == 0, result.output
     assert "You command Elves" in result.stdout and "Scores:" in result.stdout
-    assert "Silverhill" in result.stdout or "open ground" in result.stdout  # the text map
+    # the text map before the questions: terrain by what it does, each unit's trays
+    assert "^ height 1" in result.stdout and "% difficult, concealment" in result.stdout
+    assert "E1 archers 12/12 models [8 4]" in result.stdout
     assert run("replay", out).exit_code == 0
 
 
