@@ -1393,3 +1393,251 @@ def sweep(start: Tray, end: Tray, step: float = 0.25) -> list[Tray]:
                   start.centre[1] + t * (end.centre[1] - start.centre[1]))
         out.append(Tray(centre, (start.facing + t * turn) % 360.0, start.width, start.depth))
     return out
+
+
+# ---- tray moves
+# Moving a block of trays (W4-MOVE): straight or diagonal advances, wheels about a front
+# corner, pivots about the centre, reforms about the centre, the ground a move sweeps and what
+# it costs through difficult terrain. Rotations are compass-wise: positive degrees turn
+# clockwise (the facing bearing grows).
+
+MAX_VEER = 45.0
+"""W4-MOVE-07: a block may advance at most this many degrees off its facing."""
+
+SWEEP_STEP = 5.0
+"""Degrees between the intermediate positions a turning move's swept area is built from."""
+
+
+def turn_between(facing: float, towards: float) -> float:
+    """The signed smallest turn from bearing ``facing`` to bearing ``towards``, in
+    ``(-180, 180]`` (positive clockwise).
+
+    Example:
+        >>> turn_between(350.0, 20.0), turn_between(0.0, 180.0)
+        (30.0, 180.0)
+    """
+    d = _normal(towards - facing)
+    return d - 360.0 if d > 180.0 else d
+
+
+def rotate_about(point: Point, about: Point, degrees: float) -> Point:
+    """``point`` turned ``degrees`` clockwise about ``about``.
+
+    Example:
+        >>> rotate_about((0.0, 1.0), (0.0, 0.0), 90.0)
+        (1.0, 0.0)
+    """
+    s, c = _unit(degrees)  # sin and cos of the turn (exact on quarter turns)
+    dx, dy = point[0] - about[0], point[1] - about[1]
+    return about[0] + dx * c + dy * s, about[1] - dx * s + dy * c
+
+
+def advance(tray: Tray, length: float, veer: float = 0.0) -> Tray:
+    """The tray moved ``length`` inches along its facing turned by ``veer`` degrees; the
+    facing does not change. Raises ``ValueError`` beyond :data:`MAX_VEER` (W4-MOVE-07).
+
+    Example:
+        >>> advance(Tray((0.0, 0.0), 90.0, 4.0, 2.0), 3.0).centre
+        (3.0, 0.0)
+    """
+    if abs(veer) > MAX_VEER + _TIE:
+        raise ValueError(f"a block advances at most {MAX_VEER} degrees off its facing")
+    x, y = offset(tray.centre, tray.facing + veer, length)
+    return Tray((x, y), tray.facing, tray.width, tray.depth)
+
+
+def wheel_pivot(tray: Tray, side: str) -> Point:
+    """The front corner a wheel to ``side`` (``left`` or ``right``) turns about."""
+    front_left, front_right = tray.corners()[:2]
+    if side not in ("left", "right"):
+        raise ValueError(f"a wheel goes left or right, not {side!r}")
+    return front_left if side == "left" else front_right
+
+
+def wheel(tray: Tray, side: str, degrees: float) -> Tray:
+    """W4-MOVE-09/10: the tray wheeled forward ``degrees`` to ``side``: the front corner on
+    that side stays put and the other front corner swings forward.
+
+    Example:
+        >>> wheel(Tray((0.0, -1.0), 0.0, 4.0, 2.0), "right", 90.0).corners()[1]
+        (2.0, 0.0)
+    """
+    if degrees < -_TIE or degrees > 180.0 + _TIE:
+        raise ValueError("a wheel turns forward, between 0 and 180 degrees")
+    turn = degrees if side == "right" else -degrees
+    pivot = wheel_pivot(tray, side)
+    return Tray(rotate_about(tray.centre, pivot, turn), _normal(tray.facing + turn),
+                tray.width, tray.depth)
+
+
+def wheel_distance(width: float, depth: float, degrees: float,
+                   farthest_corner: bool = False) -> float:
+    """W4-MOVE-11, W4-AMB-93: the arc the paying corner travels in a wheel: the outer front
+    corner (radius = width) or, with ``farthest_corner``, the rear outer corner.
+
+    Example:
+        >>> round(wheel_distance(4.0, 3.0, 90.0), 4), round(wheel_distance(4.0, 3.0, 90.0, True), 4)
+        (6.2832, 7.854)
+    """
+    radius = math.hypot(width, depth) if farthest_corner else width
+    return radius * math.radians(abs(degrees))
+
+
+def centre_pivot(tray: Tray, degrees: float) -> Tray:
+    """W4-MOVE-13/14: the tray turned ``degrees`` (positive clockwise) about its centre."""
+    return Tray(tray.centre, _normal(tray.facing + degrees), tray.width, tray.depth)
+
+
+def reform_frame(centre: Point, facing: float, files: int, ranks: int, tray_width: float,
+                 tray_depth: float) -> Tray:
+    """W4-MOVE-16: the block of ``files`` x ``ranks`` trays standing about ``centre``."""
+    if files < 1 or ranks < 1:
+        raise ValueError("a formation has at least one file and one rank")
+    return Tray(centre, _normal(facing), files * tray_width, ranks * tray_depth)
+
+
+def wheel_path(tray: Tray, side: str, degrees: float, step: float = SWEEP_STEP) -> list[Tray]:
+    """The tray at every ``step`` degrees of a wheel, first and last included."""
+    n = max(1, math.ceil(abs(degrees) / step - _TIE))
+    return [wheel(tray, side, degrees * i / n) for i in range(n + 1)]
+
+
+def pivot_path(tray: Tray, degrees: float, step: float = SWEEP_STEP) -> list[Tray]:
+    """The tray at every ``step`` degrees of a centre pivot, first and last included."""
+    n = max(1, math.ceil(abs(degrees) / step - _TIE))
+    return [centre_pivot(tray, degrees * i / n) for i in range(n + 1)]
+
+
+def swept_area(path: Sequence[Tray], about: Point | None = None) -> Any:
+    """The ground a tray covers moving through the positions of ``path``: the hull of each
+    consecutive pair. For a turn about ``about`` the hulls are widened by the most an arc
+    between two positions bulges past its chord, so the area never falls short."""
+    if not path:
+        raise ValueError("a swept area needs at least one position")
+    if len(path) == 1:
+        return path[0].polygon
+    hulls = shapely.convex_hull(shapely.multipoints([[*a.corners(), *b.corners()]
+                                                     for a, b in pairwise(path)]))
+    area = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
+    if about is not None:
+        reach = max(distance(about, c) for c in path[0].corners())
+        turned = abs(turn_between(path[0].facing, path[1].facing))
+        bulge = reach * (1.0 - math.cos(math.radians(turned) / 2.0))
+        if bulge > 0:
+            area = area.buffer(bulge + _TIE, quad_segs=2)
+    return area
+
+
+Terrain: TypeAlias = "Sequence[Region] | Ground"
+"""Regions, or regions already merged once by :meth:`Ground.of` (cheaper for many moves)."""
+
+
+def _terrain_unions(terrain: Terrain) -> tuple[Any, Any]:
+    if isinstance(terrain, Ground):
+        return terrain.difficult, terrain.closed
+    return _unions(terrain)
+
+
+def ground_cost(points: Sequence[Point], terrain: Terrain) -> float:
+    """:func:`path_cost` over regions merged beforehand (or plain regions)."""
+    difficult, closed = _terrain_unions(terrain)
+    total = 0.0
+    for a, b in pairwise(points):
+        pieces, block = _segment_pieces(a, b, difficult, closed)
+        if block is not None:
+            return math.inf
+        total += sum((hi - lo) * rate for lo, hi, rate in pieces)
+    return total
+
+
+def move_points(tray: Tray) -> list[Point]:
+    """The points of a tray whose paths a move's terrain cost is taken over: its centre, the
+    four corners and the middle of the front edge."""
+    return [tray.centre, *tray.corners(), tray.front_centre]
+
+
+def advance_cost(tray: Tray, length: float, veer: float, regions: Terrain) -> float:
+    """W4-MOVE-24: what an advance costs: the dearest path among :func:`move_points` (every
+    inch in difficult ground costs 2)."""
+    moved = advance(tray, length, veer)
+    ground = Ground(*_terrain_unions(regions))
+    return max(ground_cost([p, q], ground)
+               for p, q in zip(move_points(tray), move_points(moved), strict=True))
+
+
+def reach(tray: Tray, bearing_deg: float, budget: float, regions: Terrain) -> float:
+    """W4-MOVE-24/25, W4-AMB-58: the farthest the tray can go along ``bearing_deg`` with
+    ``budget`` inches of movement, every one of :func:`move_points` paying its own way
+    (difficult ground at 2 per inch, continuously; impassable ground stops it).
+
+    Example:
+        >>> bog = Region.rect("bog", "marsh", -5, 3.5, 10, 10, difficult=True)
+        >>> reach(Tray((0.0, 0.0), 0.0, 2.0, 1.0), 0.0, 6.0, [bog])
+        4.5
+    """
+    if budget <= 0:
+        return 0.0
+    difficult, closed = _terrain_unions(regions)
+    best = budget
+    for p in move_points(tray):
+        end, _ = _travel([p, offset(p, bearing_deg, budget)], budget, difficult, closed)
+        best = min(best, distance(p, end))
+    return best
+
+
+def arc_cost(tray: Tray, side: str, degrees: float, regions: Terrain,
+             farthest_corner: bool = False) -> float:
+    """What a wheel costs: :func:`wheel_distance`, with the part of the paying corner's arc
+    inside difficult ground counted twice (W4-MOVE-24)."""
+    base = wheel_distance(tray.width, tray.depth, degrees, farthest_corner)
+    if base == 0.0 or (isinstance(regions, Ground) and regions.difficult is None) or (
+            not isinstance(regions, Ground) and not regions):
+        return base
+    corner = tray.corners()[2 if side == "left" else 3] if farthest_corner else \
+        tray.corners()[1 if side == "left" else 0]
+    pivot = wheel_pivot(tray, side)
+    turn = degrees if side == "right" else -degrees
+    n = max(2, math.ceil(abs(degrees) / 2.0))
+    arc = [rotate_about(corner, pivot, turn * i / n) for i in range(n + 1)]
+    chord = sum(distance(a, b) for a, b in pairwise(arc))
+    return base * ground_cost(arc, regions) / chord if chord else base
+
+
+def _ray_hit(p: Point, v: Point, a: Point, b: Point) -> float | None:
+    """How far along ``v`` (a unit vector) from ``p`` the segment ``a``-``b`` lies."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    denom = v[0] * ey - v[1] * ex
+    if abs(denom) < 1e-12:
+        return None
+    wx, wy = a[0] - p[0], a[1] - p[1]
+    t = (wx * ey - wy * ex) / denom
+    s = (wx * v[1] - wy * v[0]) / denom
+    if t < -_TIE or s < -_TIE or s > 1.0 + _TIE:
+        return None
+    return max(t, 0.0)
+
+
+def first_contact(tray: Tray, bearing_deg: float, length: float,
+                  others: Sequence[Tray]) -> float | None:
+    """How far the tray slides along ``bearing_deg`` (at most ``length``) before it first
+    touches one of ``others`` (0 when it touches one already); None when it never does.
+
+    Example:
+        >>> first_contact(Tray((0.0, 0.0), 0.0, 2.0, 2.0), 0.0, 10.0,
+        ...               [Tray((0.0, 6.0), 0.0, 2.0, 2.0)])
+        4.0
+    """
+    v = _unit(bearing_deg)
+    back = (-v[0], -v[1])
+    mine = tray.corners()
+    best: float | None = None
+    for other in others:
+        theirs = other.corners()
+        if tray_gap(tray, other) <= _TIE:
+            return 0.0
+        hits = [_ray_hit(p, v, theirs[i], theirs[(i + 1) % 4]) for p in mine for i in range(4)]
+        hits += [_ray_hit(q, back, mine[i], mine[(i + 1) % 4]) for q in theirs for i in range(4)]
+        found = [t for t in hits if t is not None and t <= length + _TIE]
+        if found and (best is None or min(found) < best):
+            best = min(found)
+    return best

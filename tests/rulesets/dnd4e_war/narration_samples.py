@@ -26,7 +26,20 @@ TURN_EVENTS: list[dict[str, Any]] = [
     {"type": "fall_back", "unit": "drow", "why": "panic"},
 ]
 
-MOVEMENT_EVENTS: list[dict[str, Any]] = []
+MOVEMENT_EVENTS: list[dict[str, Any]] = [
+    {"type": "move", "unit": "spears", "kind": "walk", "from": [18.0, 40.0],
+     "to": [18.0, 34.0], "facing": 180.0, "turned": 0.0, "files": 2, "cost": 6.0},
+    {"type": "move", "unit": "spears", "kind": "wheel", "from": [18.0, 40.0],
+     "to": [18.536, 38.0], "facing": 150.0, "turned": -30.0, "files": 2, "cost": 4.189},
+    {"type": "move", "unit": "spears", "kind": "reform", "from": [18.0, 40.0],
+     "to": [18.0, 38.0], "facing": 90.0, "turned": -90.0, "files": 1, "cost": 0.0},
+    {"type": "rallied", "unit": "drow"},
+    {"type": "stand_up", "unit": "spears", "action": "minor"},
+    {"type": "fled_through", "unit": "drow", "target": "spiders"},
+    {"type": "fall_back", "unit": "drow", "why": "fleeing", "roll": 7, "distance": 7.0,
+     "moved": 7.0, "heading": 180.0, "from": [36.0, 10.0], "to": [36.0, 3.0],
+     "facing": 180.0},
+]
 SHOOTING_EVENTS: list[dict[str, Any]] = [
     {"type": "shoot", "unit": "archers", "target": "drow", "power": "Longbow", "dice": 13,
      "needed": 9, "cover": 0, "faces": [3, 6, 8, 8, 9, 9, 9, 10, 11, 11, 13, 15, 19],

@@ -207,6 +207,14 @@ class Profile(Strict):
     def _lower(cls, value: str | None) -> str | None:
         return value.lower() if value else value
 
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _no_frenzy(cls, value: object) -> object:
+        if isinstance(value, list) and "frenzy" in value:
+            raise ValueError("frenzy is named by the rules but given no effect, so it cannot be "
+                             "used (W4-AMB-76)")
+        return value
+
 
 class CaptainSpec(Strict):
     """W4-CMD-06: the unit's captain, a character in the command company."""

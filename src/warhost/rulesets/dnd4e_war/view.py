@@ -169,7 +169,8 @@ def _destroyed(e: Event) -> str:
 
 @_words("fall_back")
 def _fall_back(e: Event) -> str:
-    return f"{e['unit']} falls back ({e['why']})"
+    moved = f" {e['moved']:g}\"" if "moved" in e else ""
+    return f"{e['unit']} falls back{moved} ({e['why']})"
 
 
 # ---- psychology: courage tests and saving throws
@@ -238,3 +239,34 @@ def _saving_throw(e: Event) -> str:
 @_words("weakened")
 def _weakened(e: Event) -> str:
     return f"Ongoing damage weakens {e['models']} of {e['unit']}'s models this turn"
+
+
+# ---- movement (W4-MOVE, W4-FLEE)
+
+_MOVE_VERBS = {"walk": "walks", "double": "makes a double move", "run": "runs",
+               "wheel": "wheels", "pivot": "pivots", "reform": "reforms"}
+
+
+@_words("move")
+def _move(e: Event) -> str:
+    verb = _MOVE_VERBS.get(e["kind"], "moves")
+    x, y = e["to"]
+    turned = f", turning {abs(e['turned']):g} degrees" if e.get("turned") else ""
+    files = f" {e['files']} companies wide" if e["kind"] == "reform" else ""
+    return (f"{e['unit']} {verb}{files} to {x:g},{y:g} facing {e['facing']:g}{turned} "
+            f"({e['cost']:g}\" of movement)")
+
+
+@_words("rallied")
+def _rallied(e: Event) -> str:
+    return f"{e['unit']} rallies and stops fleeing"
+
+
+@_words("stand_up")
+def _stand_up(e: Event) -> str:
+    return f"{e['unit']} gets its fallen warriors back on their feet ({e['action']} action)"
+
+
+@_words("fled_through")
+def _fled_through(e: Event) -> str:
+    return f"{e['unit']} flees through {e['target']}"
