@@ -1641,3 +1641,79 @@ def first_contact(tray: Tray, bearing_deg: float, length: float,
         if found and (best is None or min(found) < best):
             best = min(found)
     return best
+
+
+# ---- charges
+
+_ARC_OUTWARD: dict[str, float] = {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}
+"""The bearing of each arc's outward normal, relative to the tray's facing."""
+
+
+def arc_edge(tray: Tray, arc: str) -> tuple[Point, Point]:
+    """The edge of ``tray`` that faces ``arc``, from one corner to the next clockwise."""
+    fl, fr, rr, rl = tray.corners()
+    return {"front": (fl, fr), "right": (fr, rr), "rear": (rr, rl), "left": (rl, fl)}[arc]
+
+
+def _dot(p: Point, u: tuple[float, float]) -> float:
+    return p[0] * u[0] + p[1] * u[1]
+
+
+def _within_cone(v: tuple[float, float], heading: float, cone: float) -> bool:
+    length = math.hypot(*v)
+    if length <= _TIE:
+        return True
+    return _dot(v, _unit(heading)) >= length * math.cos(math.radians(cone)) - 1e-9
+
+
+def contact_shift(mover: Tray, target: Tray, arc: str, heading: float | None = None,
+                  cone: float = 45.0, overlap: float = 1.0) -> tuple[float, float] | None:
+    """The shortest straight shift that puts ``mover`` against the ``arc`` edge of
+    ``target`` from outside, sharing at least ``overlap`` inches of that edge (less when
+    either edge is shorter), with the direction within ``cone`` degrees of ``heading``
+    (None: any direction). None when no such shift exists."""
+    n = _unit(target.facing + _ARC_OUTWARD[arc])
+    t = _unit(target.facing + _ARC_OUTWARD[arc] + 90.0)
+    e0, e1 = sorted(_dot(p, t) for p in arc_edge(target, arc))
+    corners = mover.corners()
+    m0, m1 = min(_dot(c, t) for c in corners), max(_dot(c, t) for c in corners)
+    normal = _dot(arc_edge(target, arc)[0], n) - min(_dot(c, n) for c in corners)
+    need = max(0.0, min(overlap, m1 - m0, e1 - e0) - 1e-9)
+    lo, hi = e0 - m1 + need, e1 - m0 - need
+    if lo > hi + _TIE:
+        return None
+    candidates = [min(max(0.0, lo), hi), lo, hi]
+    if heading is not None:
+        for side in (-cone, cone):
+            r = _unit(heading + side)
+            along_n = _dot(r, n)
+            if abs(along_n) > 1e-12 and normal / along_n >= 0:
+                candidates.append(min(max(normal / along_n * _dot(r, t), lo), hi))
+    best: tuple[float, float] | None = None
+    for u in candidates:
+        v = (normal * n[0] + u * t[0], normal * n[1] + u * t[1])
+        if heading is not None and not _within_cone(v, heading, cone):
+            continue
+        if best is None or math.hypot(*v) < math.hypot(*best) - 1e-12:
+            best = v
+    return best
+
+
+def closing_shift(mover: Any, target: Any) -> tuple[float, float]:
+    """The shift along the line of closest points that brings shape ``mover`` into
+    contact with shape ``target`` (zero when they already touch)."""
+    (ax, ay), (bx, by) = shapely.shortest_line(mover, target).coords
+    return float(bx - ax), float(by - ay)
+
+
+def edge_slots(tray: Tray, arc: str, base: float) -> list[Point]:
+    """Centres of square bases of width ``base`` standing side by side against the
+    ``arc`` edge of ``tray``, outside it, from one end of the edge to the other."""
+    start, end = arc_edge(tray, arc)
+    length = distance(start, end)
+    count = max(1, int(length / base + 1e-9))
+    margin = (length - count * base) / 2.0
+    along = bearing(start, end)
+    out = tray.facing + _ARC_OUTWARD[arc]
+    return [offset(offset(start, along, margin + (k + 0.5) * base), out, base / 2.0)
+            for k in range(count)]

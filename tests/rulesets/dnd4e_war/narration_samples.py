@@ -56,7 +56,6 @@ SHOOTING_EVENTS: list[dict[str, Any]] = [
      "saved": True},
     {"type": "weakened", "unit": "spiders", "models": 1},
 ]
-COMBAT_EVENTS: list[dict[str, Any]] = []
 PSYCHOLOGY_EVENTS: list[dict[str, Any]] = [
     {"type": "courage_test", "unit": "drow", "kind": "panic", "dc": 14, "die": 7, "bonus": 6,
      "total": 13, "passed": False, "rule": "W4-PANIC-02", "natural_20_only": False},
@@ -66,6 +65,29 @@ PSYCHOLOGY_EVENTS: list[dict[str, Any]] = [
      "bonus": 6, "total": 18, "passed": True, "rule": "W4-CMD-09", "natural_20_only": False},
     {"type": "courage_immune", "unit": "golems", "kind": "terror", "dc": 16,
      "reason": "immune_to_psychology", "rule": "W4-FEAR-04"},
+]
+COMBAT_EVENTS: list[dict[str, Any]] = [
+    {"type": "charge_declared", "unit": "knights", "target": "drow"},
+    {"type": "charge_roll", "unit": "knights", "target": "drow", "roll": 4, "distance": 7.0},
+    {"type": "charge_failed", "unit": "knights", "target": "drow", "reason": "rolled a 1"},
+    {"type": "charge_move", "unit": "knights", "target": "drow", "spearhead": 0,
+     "arc": "left", "distance": 5.5},
+    {"type": "skirmish_contact", "unit": "scouts", "target": "drow", "models": 3},
+    {"type": "strike", "unit": "knights", "target": "drow", "dice": 10, "extra": 2,
+     "needed": 9, "hits": 6, "points": 6, "charge": True, "captain": False},
+    {"type": "strike", "unit": "knights", "target": "drow", "dice": 2, "extra": 0,
+     "needed": 4, "hits": 1, "points": 1, "charge": False, "captain": True},
+    {"type": "support", "unit": "drow", "companies": [2, 3]},
+    {"type": "combat_result", "fight": ["drow", "knights"], "totals": {"A": 9, "B": 4},
+     "bonuses": {"A": {"flank": 2}, "B": {}}, "winner": "A", "margin": 5},
+    {"type": "combat_result", "fight": ["drow", "knights"], "totals": {"A": 4, "B": 4},
+     "bonuses": {"A": {}, "B": {}}, "winner": None, "margin": 0},
+    {"type": "combat_result", "fight": ["drow", "knights"], "totals": {}, "bonuses": {},
+     "winner": "A", "margin": 0},
+    {"type": "pursuit", "unit": "knights", "target": "drow", "roll": 7, "distance": 9.0},
+    {"type": "caught", "unit": "knights", "target": "drow"},
+    {"type": "pursuit_blocked", "unit": "knights", "target": "drow"},
+    {"type": "re_engage", "unit": "knights", "target": "drow", "distance": 1.0},
 ]
 
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS

@@ -270,3 +270,77 @@ def _stand_up(e: Event) -> str:
 @_words("fled_through")
 def _fled_through(e: Event) -> str:
     return f"{e['unit']} flees through {e['target']}"
+
+
+# ---- combat (charges, close combat, resolution, pursuit)
+
+@_words("charge_declared")
+def _charge_declared(e: Event) -> str:
+    return f"{e['unit']} declares a charge on {e['target']}"
+
+
+@_words("charge_roll")
+def _charge_roll(e: Event) -> str:
+    return (f"{e['unit']} rolls {e['roll']} to charge {e['target']}: "
+            f"{e['distance']:g} inches")
+
+
+@_words("charge_failed")
+def _charge_failed(e: Event) -> str:
+    return f"{e['unit']} fails to charge {e['target']} ({e['reason']})"
+
+
+@_words("charge_move")
+def _charge_move(e: Event) -> str:
+    return (f"{e['unit']} charges {e['distance']:g} inches into the {e['arc']} of "
+            f"{e['target']}, company {e['spearhead']} leading")
+
+
+@_words("skirmish_contact")
+def _skirmish_contact(e: Event) -> str:
+    return f"{e['models']} models of {e['unit']} close in on {e['target']}"
+
+
+@_words("strike")
+def _strike(e: Event) -> str:
+    who = f"the captain of {e['unit']}" if e["captain"] else e["unit"]
+    how = "charge attacks" if e["charge"] else "attacks"
+    extra = f", {e['extra']} extra" if e["extra"] else ""
+    return (f"{who} makes {e['dice']} {how}{extra} on {e['target']} needing "
+            f"{e['needed']}: {e['hits']} hits, {e['points']} points")
+
+
+@_words("support")
+def _support(e: Event) -> str:
+    return f"{e['unit']} supports with companies {', '.join(map(str, e['companies']))}"
+
+
+@_words("combat_result")
+def _combat_result(e: Event) -> str:
+    fight = ", ".join(e["fight"])
+    if not e["totals"]:
+        return f"Combat of {fight}: {e['winner'] or 'nobody'} is left standing"
+    totals = ", ".join(f"{s} {t}" for s, t in e["totals"].items())
+    if e["winner"] is None:
+        return f"Combat of {fight}: a draw ({totals})"
+    return f"Combat of {fight}: {e['winner']} wins by {e['margin']} ({totals})"
+
+
+@_words("pursuit")
+def _pursuit(e: Event) -> str:
+    return f"{e['unit']} pursues {e['target']} {e['distance']:g} inches"
+
+
+@_words("caught")
+def _caught(e: Event) -> str:
+    return f"{e['unit']} catches {e['target']}"
+
+
+@_words("re_engage")
+def _re_engage(e: Event) -> str:
+    return f"{e['unit']} moves {e['distance']:g} inches back into contact with {e['target']}"
+
+
+@_words("pursuit_blocked")
+def _pursuit_blocked(e: Event) -> str:
+    return f"{e['unit']} has no room to turn and pursue {e['target']}"
