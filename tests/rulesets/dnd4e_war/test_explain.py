@@ -212,6 +212,21 @@ def test_charges_and_spearheads_that_are_not_allowed_say_why() -> None:
     assert r.rule == "W4-CHARGE-10" and "not in the front rank" in r.reason
     r = judge(state, "spearhead", spear, "spearhead a 7", subject="a")
     assert r.rule == "W4-CHARGE-10" and "no front-rank company 7" in r.reason
+    r = judge(state, "next_charge", ["next_charge a"], "next_charge a2")
+    assert r.rule == "W4-CHARGE-02" and "no charge waiting" in r.reason
+    get(state, "a2").charged = True
+    assert judge(state, "next_charge", ["next_charge a"], "next_charge a2").rule == "W4-DEC-20"
+
+
+@pytest.mark.rule("W4-DEC-26")
+def test_a_melee_power_is_named_by_its_number() -> None:
+    state = make_state([unit("a", at=(20, 10), profile=ARCHER),
+                        unit("b", "B", at=(20, 30), facing=180)])
+    state.phase = "charge"
+    r = judge(state, "power", ["power a 0"], "power a 5", subject="a")
+    assert r.rule == "W4-DEC-26" and "0: Spear" in r.reason
+    r = judge(state, "power", ["power a 0"], "shoot a", subject="a")
+    assert r.rule == "W4-TURN-02" and "this is the Charge phase" in r.reason
 
 
 @pytest.mark.rule("W4-MELEE-01")

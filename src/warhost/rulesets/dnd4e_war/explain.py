@@ -35,7 +35,9 @@ DECISION_RULES: dict[str, str] = {
     "multiattack": "W4-MULTI-05",
     "burst_centre": "W4-DEC-17",
     "charge": "W4-CHARGE-02",
+    "next_charge": "W4-DEC-20",
     "spearhead": "W4-CHARGE-10",
+    "power": "W4-DEC-26",
     "fight": "W4-MELEE-01",
     "support": "W4-RESOLVE-09",
     "pursue": "W4-BREAK-04",
@@ -49,7 +51,7 @@ ORDER_PHASES: dict[str, str] = {
     "reform": "Movement", "stand": "Movement", "move": "Movement",
     "shoot": "Shooting", "use": "Shooting", "target": "Shooting", "multiattack": "Shooting",
     "burst": "Shooting",
-    "charge": "Charge", "spearhead": "Charge",
+    "charge": "Charge", "next_charge": "Charge", "spearhead": "Charge",
     "fight": "Close Combat", "support": "Close Combat", "pursue": "Close Combat",
 }
 """The phase whose decisions take each kind of order (W4-TURN-02)."""
@@ -59,9 +61,14 @@ DECISION_PHASES: dict[str, str] = {
     "compulsory_move": "Movement", "next_move": "Movement", "unit_move": "Movement",
     "shooter": "Shooting", "shooting_power": "Shooting", "shooting_target": "Shooting",
     "multiattack": "Shooting", "burst_centre": "Shooting", "charge": "Charge",
-    "spearhead": "Charge", "fight": "Close Combat", "support": "Close Combat",
-    "pursue": "Close Combat",
+    "next_charge": "Charge", "spearhead": "Charge", "fight": "Close Combat",
+    "support": "Close Combat", "pursue": "Close Combat",
 }
+"""The phase of each decision (``power``, the melee power, comes in the Charge and the Close
+Combat phases: the state's phase says which)."""
+
+STATE_PHASES = {"initiative": "Initiative", "movement": "Movement", "shooting": "Shooting",
+                "charge": "Charge", "close_combat": "Close Combat"}
 
 
 def explain_refusal(state: object, decision: Decision, order: Order) -> Refusal | None:
@@ -73,7 +80,7 @@ def explain_refusal(state: object, decision: Decision, order: Order) -> Refusal 
             return verdict
     if not isinstance(state, WarState):
         return None
-    wrong = _wrong_kind(decision, order)
+    wrong = _wrong_kind(state, decision, order)
     if wrong is not None:
         return wrong
     explain = _BY_KIND.get(decision.kind)
@@ -90,7 +97,7 @@ def _kinds(decision: Decision) -> list[str]:
     return sorted({o.kind for o in decision.options})
 
 
-def _wrong_kind(decision: Decision, order: Order) -> Refusal | None:
+def _wrong_kind(state: WarState, decision: Decision, order: Order) -> Refusal | None:
     """An order of a kind the decision never takes: say which kinds it takes and, when the
     order belongs to another phase, which (W4-TURN-02: the phases come in a fixed order)."""
     kinds = _kinds(decision)
@@ -98,7 +105,7 @@ def _wrong_kind(decision: Decision, order: Order) -> Refusal | None:
             and ORDER_PHASES[order.kind] == DECISION_PHASES.get(decision.kind):
         return None
     wanted = " or ".join(kinds)
-    here = DECISION_PHASES.get(decision.kind)
+    here = DECISION_PHASES.get(decision.kind) or STATE_PHASES.get(state.phase)
     there = ORDER_PHASES.get(order.kind)
     if here and there and here != there:
         article = "an" if there[0] in "AEIOU" else "a"
@@ -367,6 +374,16 @@ def _charge(state: WarState, decision: Decision, order: Order) -> Refusal | None
     return None
 
 
+def _next_charge(state: WarState, decision: Decision, order: Order) -> Refusal | None:
+    unit = _own_unit(state, decision, order)
+    if isinstance(unit, Refusal):
+        return unit
+    if unit.charged:
+        return Refusal(f"the charge of {unit.id} has already moved", "W4-DEC-20")
+    return Refusal(f"{unit.id} has no charge waiting to move: it declared none, or its "
+                   "charge already failed", "W4-CHARGE-02")
+
+
 def _spearhead(state: WarState, decision: Decision, order: Order) -> Refusal | None:
     unit = _subject(state, decision, order)
     if isinstance(unit, Refusal):
@@ -454,6 +471,18 @@ def _pursue(state: WarState, decision: Decision, order: Order) -> Refusal | None
                    "that fled from its own fight", "W4-BREAK-04")
 
 
+def _melee_power(state: WarState, decision: Decision, order: Order) -> Refusal | None:
+    from warhost.rulesets.dnd4e_war import melee
+
+    unit = _subject(state, decision, order)
+    if isinstance(unit, Refusal):
+        return unit
+    powers = melee.usable_powers(unit)
+    listed = ", ".join(f"{i}: {p.name}" for i, p in enumerate(powers))
+    return Refusal(f"power needs the unit and the number of one of its melee powers ({listed}), "
+                   f"as in 'power {unit.id} 0'", "W4-DEC-26")
+
+
 _BY_KIND: dict[str, Explainer] = {
     "initiative": _initiative,
     "reroll": _reroll,
@@ -465,7 +494,9 @@ _BY_KIND: dict[str, Explainer] = {
     "shooting_target": _shooting_target,
     "multiattack": _multiattack,
     "charge": _charge,
+    "next_charge": _next_charge,
     "spearhead": _spearhead,
+    "power": _melee_power,
     "fight": _fight,
     "support": _support,
     "pursue": _pursue,
