@@ -482,6 +482,7 @@ def test_a_negative_fall_back_distance_is_zero() -> None:
 
 
 @pytest.mark.rule("W4-FLEE-04")
+@pytest.mark.rule("W4-FLEE-15")
 def test_terrain_slows_a_fall_back() -> None:
     bog = {"name": "Bog", "rect": [0, 0, 72, 15], "difficult": True}
     state = make_state([unit("a", at=(36, 20), facing=180), FAR_FOE], terrain=[bog])

@@ -113,8 +113,12 @@ def declare(state: WarState, battle: Battle, side: str) -> list[Charge]:
         options = (Order.of("hold", unit.id),
                    *(Order.of("charge", unit.id, t.id) for t in targets))
         count(OPTIONS, len(options))
-        order = battle.ask(side, "charge", options, f"Does {unit.label()} charge?",
-                           subject=unit.id, default=options[0])
+        # W4-CHARGE-03: the player may measure first, so the distances come with the question.
+        gaps = {t.id: round(state.gap(unit, t), 2) for t in targets}
+        measured = ", ".join(f"{uid} {gap:g}\"" for uid, gap in gaps.items())
+        order = battle.ask(side, "charge", options,
+                           f"Does {unit.label()} charge? (closest distances: {measured})",
+                           subject=unit.id, default=options[0], info={"distances": gaps})
         if order.kind == "charge":
             target = state.units[str(order.args[1])]
             battle.emit("charge_declared", unit=unit.id, target=target.id)
@@ -191,9 +195,12 @@ def spearhead(state: WarState, battle: Battle, charge: Charge) -> int:
     nearest = min(range(count_), key=lambda s: tray_gap(trays[s], goal))
     options = tuple(Order.of("spearhead", unit.id, s) for s in range(count_))
     count(OPTIONS, len(options))
+    # W4-CHARGE-11: measured before choosing.
+    gaps = [round(tray_gap(trays[s], goal), 2) for s in range(count_)]
+    measured = ", ".join(f"{s}: {gap:g}\"" for s, gap in enumerate(gaps))
     order = battle.ask(unit.side, "spearhead", options,
-                       f"Which company of {unit.label()} spearheads the charge?",
-                       subject=unit.id, default=options[nearest])
+                       f"Which company of {unit.label()} spearheads the charge? ({measured})",
+                       subject=unit.id, default=options[nearest], info={"distances": gaps})
     return int(order.args[1])
 
 
