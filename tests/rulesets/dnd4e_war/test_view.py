@@ -144,3 +144,19 @@ def test_the_text_map_marks_terrain_by_what_it_does() -> None:
         assert entry in legend, entry
     rows = {line.split()[0]: line for line in picture.splitlines()[:24] if line.strip()}
     assert "^" in rows["22"] and "%" in rows["32"]  # the knoll (y 20-26), the copse (30-36)
+
+
+def test_narration_reads_well() -> None:
+    from warhost.rulesets.dnd4e_war.view import describe_event
+
+    skirmish = {"type": "deploy", "unit": "drow", "side": "Drow", "name": "Drow raiders",
+                "models": 12, "companies": 12, "files": 1, "at": [36.0, 10.0], "facing": 0.0,
+                "formation": "skirmish"}
+    assert describe_event(skirmish) == "Drow deploys Drow raiders (drow): 12 skirmishers around 36,10"
+    lost = {"type": "casualties", "unit": "spiders", "hits": 1, "slain": 0, "source": "archers",
+            "why": "shooting"}
+    assert describe_event(lost) == "spiders takes 1 hit from archers but loses no models (shooting)"
+    move = {"type": "move", "unit": "drow", "kind": "reform", "to": [36.572, 5.48],
+            "facing": 351.02, "turned": 158.319, "files": 1, "cost": 0.0}
+    assert describe_event(move) == ("drow reforms 1 company wide to 36.6,5.5 facing 351, "
+                                    "turning 158 degrees (0\" of movement)")

@@ -129,6 +129,11 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
+def _tenth(value: float) -> str:
+    """A length, angle or coordinate to a tenth, as narration gives it (``4.2``, ``7``)."""
+    return f"{round(float(value), 1):g}"
+
+
 @_words("round_start")
 def _round(e: Event) -> str:
     return f"--- Turn {e['round']} ---"
@@ -204,7 +209,7 @@ def _shoot(e: Event) -> str:
     extra = f", cover +{e['cover']}" if e["cover"] else ""
     multi = f", multiattack: {e['multiattack']}" if e["multiattack"] != "none" else ""
     return (f"{e['unit']} shoots {e['power']} at {e['target']}: {e['dice']} dice needing "
-            f"{e['needed']}+{extra}{multi}, {e['hits']} hits")
+            f"{e['needed']}+{extra}{multi}, {_count(e['hits'], 'hit', 'hits')}")
 
 
 @_words("area_burst")
@@ -251,10 +256,11 @@ _MOVE_VERBS = {"walk": "walks", "double": "makes a double move", "run": "runs",
 def _move(e: Event) -> str:
     verb = _MOVE_VERBS.get(e["kind"], "moves")
     x, y = e["to"]
-    turned = f", turning {abs(e['turned']):g} degrees" if e.get("turned") else ""
-    files = f" {e['files']} companies wide" if e["kind"] == "reform" else ""
-    return (f"{e['unit']} {verb}{files} to {x:g},{y:g} facing {e['facing']:g}{turned} "
-            f"({e['cost']:g}\" of movement)")
+    turned = f", turning {abs(e['turned']):.0f} degrees" if e.get("turned") else ""
+    files = (f" {_count(e['files'], 'company', 'companies')} wide" if e["kind"] == "reform"
+             else "")
+    return (f"{e['unit']} {verb}{files} to {_tenth(x)},{_tenth(y)} facing "
+            f"{e['facing']:.0f}{turned} ({_tenth(e['cost'])}\" of movement)")
 
 
 @_words("rallied")
@@ -282,12 +288,12 @@ def _charge_declared(e: Event) -> str:
 @_words("charge_roll")
 def _charge_roll(e: Event) -> str:
     return (f"{e['unit']} rolls {e['roll']} to charge {e['target']}: "
-            f"{e['distance']:g} inches")
+            f"{_tenth(e['distance'])} inches")
 
 
 @_words("charge_failed")
 def _charge_failed(e: Event) -> str:
-    return f"{e['unit']} fails to charge {e['target']} ({e['reason']})"
+    return f"{e['unit']} fails to charge {e['target']}: {e['reason']}"
 
 
 @_words("charge_move")
@@ -307,7 +313,8 @@ def _strike(e: Event) -> str:
     how = "charge attacks" if e["charge"] else "attacks"
     extra = f", {e['extra']} extra" if e["extra"] else ""
     return (f"{who} makes {e['dice']} {how}{extra} on {e['target']} needing "
-            f"{e['needed']}: {e['hits']} hits, {e['points']} points")
+            f"{e['needed']}+: {_count(e['hits'], 'hit', 'hits')}, "
+            f"{_count(e['points'], 'point', 'points')}")
 
 
 @_words("support")
