@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from shapely.geometry import MultiPoint
+from shapely.geometry import MultiPoint, box
 from shapely.geometry import Point as ShapelyPoint
 from shapely.ops import unary_union
 from shapely.strtree import STRtree
@@ -233,7 +233,7 @@ def legal_targets(state: WarState, unit: Unit, power: Power) -> list[Unit]:
     """W4-SHOOT-06, W4-AMB-80: enemy units in range, partly in the arc of sight and visible,
     not in close combat (unless ``shoot_into_combat``)."""
     out = []
-    for enemy in state.enemies_of(unit):
+    for enemy in enemies_within(state, unit, power.range):
         if state.is_engaged(enemy.id) and not state.options.shoot_into_combat:
             continue
         if not in_range(state, unit, enemy, power) or not in_arc(unit, enemy):
@@ -241,6 +241,21 @@ def legal_targets(state: WarState, unit: Unit, power: Power) -> list[Unit]:
         if _shooting_slots(state, unit, enemy, power):
             out.append(enemy)
     return out
+
+
+def enemies_within(state: WarState, unit: Unit, reach: float) -> list[Unit]:
+    """Enemy units whose trays may lie within ``reach`` of the unit, in scenario order: while
+    a side shoots, only those the sight index finds near the unit (so the work of a shot
+    does not grow with the whole army); otherwise every enemy."""
+    index = state.extra.get(SIGHT)
+    if not isinstance(index, SightIndex):
+        return list(state.enemies_of(unit))
+    x0, y0, x1, y1 = unit.frame().polygon.bounds
+    found = sorted(int(i) for i in index.tree.query(
+        box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)))
+    count(GEOMETRY, len(found))
+    near = (state.units[uid] for uid in (index.owners[i] for i in found) if uid is not None)
+    return [u for u in near if u.side != unit.side and u.alive]
 
 
 def _shooting_slots(state: WarState, unit: Unit, target: Unit, power: Power) -> list[int]:
@@ -423,7 +438,7 @@ def burst_reach(state: WarState, unit: Unit, power: Power, point: Point) -> Refu
 def burst_centres(state: WarState, unit: Unit, power: Power) -> list[Point]:
     """W4-DEC-17: the offered centres: the middle of each enemy unit the burst may reach."""
     out = []
-    for enemy in state.enemies_of(unit):
+    for enemy in enemies_within(state, unit, power.range):
         if state.is_engaged(enemy.id) and not state.options.shoot_into_combat:
             continue  # W4-AMB-80: not a target to aim at
         c = enemy.frame().centre
