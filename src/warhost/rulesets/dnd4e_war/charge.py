@@ -303,7 +303,7 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
                              if min(tray_gap(t, g) for g in targets) > melee.CHARGE_GAP)
     before = (unit.front, list(unit.points))
     if unit.skirmish:  # the spearhead model alone; the others close in after it
-        unit.points[slot] = end
+        unit.points = [end if i == slot else p for i, p in enumerate(unit.points)]
     else:
         melee.shift_unit(unit, *shift)
     if melee.blocked(state, unit, {target.id}):
