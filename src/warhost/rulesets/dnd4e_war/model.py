@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from warhost.core.bounds import Finite, Rounds, Whole
 
-TABLE_MAX = 400.0
+TABLE_MAX = 1000.0
 """The widest and deepest table, in inches."""
 
 UNITS_MAX = 500

@@ -4,11 +4,12 @@ the dice, removes the casualties, and the other side then takes its panic tests.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from shapely.geometry import MultiPoint
+from shapely.geometry import MultiPoint, box
 from shapely.geometry import Point as ShapelyPoint
 from shapely.ops import unary_union
 from shapely.strtree import STRtree
@@ -77,9 +78,12 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
         shooters = [u for u in units if ready[u.id] and can_shoot(state, u)]
         if not shooters:
             return
-        options = tuple(Order.of("shoot", u.id) for u in shooters) + (Order.of("done"),)
+        listed = shooters[:SHOOTER_WINDOW]
+        options = tuple(Order.of("shoot", u.id) for u in listed) + (Order.of("done"),)
         count(OPTIONS, len(options))
-        order = battle.ask(side, "shooter", options, "Which unit shoots next?", side)
+        ready_ids = {u.id for u in shooters}
+        order = battle.ask(side, "shooter", options, "Which unit shoots next?", side,
+                           accept=functools.partial(_judge_shooter, ready=ready_ids))
         if order.kind == "done":
             return
         before = _loss_totals(state)
@@ -88,11 +92,23 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
         ready[unit.id] = False
         changed = [state.units[uid] for uid, n in _loss_totals(state).items()
                    if n != before.get(uid, 0)]
-        if changed:
-            state.extra[SIGHT] = sight_index(state)
         for u in units:
             if ready.get(u.id) is not None and u.id != unit.id and _within_reach(u, changed):
                 del ready[u.id]
+
+
+SHOOTER_WINDOW = 8
+"""Ready units listed at once when a side picks its next shooter; any other ready unit may
+be named (so the question does not grow with the army)."""
+
+
+def _judge_shooter(wanted: Order, ready: set[str]) -> Order | Refusal:
+    if wanted.kind == "done" and not wanted.args:
+        return Order.of("done")
+    if wanted.kind == "shoot" and len(wanted.args) == 1 and str(wanted.args[0]) in ready:
+        return Order.of("shoot", str(wanted.args[0]))
+    return Refusal(f"name a unit ready to shoot ({', '.join(sorted(ready))}) or done",
+                   rule="W4-SHOOT-02")
 
 
 def _loss_totals(state: WarState) -> dict[str, int]:
@@ -158,11 +174,27 @@ SHAPES = "shooting_shapes"
 @dataclass(frozen=True)
 class SightIndex:
     """Everything that may block sight (W4-AMB-45), in a spatial index: terrain that blocks
-    sight (owner None) and each living unit as one shape."""
+    sight (owner None) and each living unit as one shape. Units only lose models while a side
+    shoots, so a unit's shape at the start bounds its shape later: the tree finds the
+    candidates, :meth:`shape` gives each one as it stands now."""
 
     tree: STRtree
     shapes: list[Any]
     owners: list[str | None]
+    current: dict[tuple[str, tuple[int, ...]], Any] = field(default_factory=dict)
+
+    def shape(self, state: WarState, i: int) -> Any | None:
+        """Blocker ``i`` as it is now (None: a unit no longer on the table)."""
+        owner = self.owners[i]
+        if owner is None:
+            return self.shapes[i]
+        unit = state.units[owner]
+        if not unit.alive:
+            return None
+        key = (owner, tuple(unit.companies))
+        if key not in self.current:
+            self.current[key] = unit_shape(unit)
+        return self.current[key]
 
 
 def sight_index(state: WarState) -> SightIndex:
@@ -187,9 +219,9 @@ def blockers(state: WarState, unit: Unit, target: Unit) -> list[Any]:
     if isinstance(index, SightIndex):
         near = sorted(int(i) for i in index.tree.query(hull))
         count(GEOMETRY, len(near))
-        return [index.shapes[i] for i in near
-                if index.owners[i] not in (unit.id, target.id)
-                and index.shapes[i].intersects(hull)]
+        now = (index.shape(state, i) for i in near
+               if index.owners[i] not in (unit.id, target.id))
+        return [shape for shape in now if shape is not None and shape.intersects(hull)]
     shapes = [g.region.polygon for g in state.ground if g.blocks_sight]
     for other in state.units.values():
         if other.alive and other.id not in (unit.id, target.id):
@@ -243,7 +275,7 @@ def legal_targets(state: WarState, unit: Unit, power: Power) -> list[Unit]:
     """W4-SHOOT-06, W4-AMB-80: enemy units in range, partly in the arc of sight and visible,
     not in close combat (unless ``shoot_into_combat``)."""
     out = []
-    for enemy in state.enemies_of(unit):
+    for enemy in enemies_within(state, unit, power.range):
         if state.is_engaged(enemy.id) and not state.options.shoot_into_combat:
             continue
         if not in_range(state, unit, enemy, power) or not in_arc(unit, enemy):
@@ -251,6 +283,21 @@ def legal_targets(state: WarState, unit: Unit, power: Power) -> list[Unit]:
         if _shooting_slots(state, unit, enemy, power):
             out.append(enemy)
     return out
+
+
+def enemies_within(state: WarState, unit: Unit, reach: float) -> list[Unit]:
+    """Enemy units whose trays may lie within ``reach`` of the unit, in scenario order: while
+    a side shoots, only those the sight index finds near the unit (so the work of a shot
+    does not grow with the whole army); otherwise every enemy."""
+    index = state.extra.get(SIGHT)
+    if not isinstance(index, SightIndex):
+        return list(state.enemies_of(unit))
+    x0, y0, x1, y1 = unit.frame().polygon.bounds
+    found = sorted(int(i) for i in index.tree.query(
+        box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)))
+    count(GEOMETRY, len(found))
+    near = (state.units[uid] for uid in (index.owners[i] for i in found) if uid is not None)
+    return [u for u in near if u.side != unit.side and u.alive]
 
 
 def _shooting_slots(state: WarState, unit: Unit, target: Unit, power: Power) -> list[int]:
@@ -433,7 +480,7 @@ def burst_reach(state: WarState, unit: Unit, power: Power, point: Point) -> Refu
 def burst_centres(state: WarState, unit: Unit, power: Power) -> list[Point]:
     """W4-DEC-17: the offered centres: the middle of each enemy unit the burst may reach."""
     out = []
-    for enemy in state.enemies_of(unit):
+    for enemy in enemies_within(state, unit, power.range):
         if state.is_engaged(enemy.id) and not state.options.shoot_into_combat:
             continue  # W4-AMB-80: not a target to aim at
         c = enemy.frame().centre

@@ -6,34 +6,101 @@ from typing import Any
 
 from warhost.core.events import Event
 from warhost.core.wordings import Wordings
-from warhost.rulesets.dnd4e_war.state import Unit, WarState
+from warhost.geometry.table import offset
+from warhost.rulesets.dnd4e_war.state import Ground, Unit, WarState
+
+ARC_LINE = 3.0
+"""Length in inches of the front arc lines drawn from a unit's front corners."""
 
 
-def _outline(unit: Unit) -> list[list[float]]:
-    return [[round(x, 3), round(y, 3)] for x, y in unit.frame().corners()]
+def _pt(p: tuple[float, float]) -> list[float]:
+    return [round(p[0], 3), round(p[1], 3)]
+
+
+def _ring(points: Any) -> list[list[float]]:
+    return [_pt(p) for p in points]
+
+
+def unit_status(state: WarState, unit: Unit) -> str:
+    """``destroyed``, ``fleeing``, ``engaged`` or ``active``."""
+    if not unit.alive:
+        return "destroyed"
+    if unit.fleeing:
+        return "fleeing"
+    return "engaged" if state.is_engaged(unit.id) else "active"
+
+
+def arc_lines(unit: Unit, length: float = ARC_LINE) -> list[list[list[float]]]:
+    """W4-UNIT-04: the two short 45-degree lines from the front corners that bound the
+    unit's front arc (none for skirmishers and lone monsters, who see all round)."""
+    if not unit.has_flanks or not unit.alive:
+        return []
+    frame = unit.frame()
+    left, right = frame.corners()[:2]
+    return [[_pt(left), _pt(offset(left, unit.facing - 45.0, length))],
+            [_pt(right), _pt(offset(right, unit.facing + 45.0, length))]]
+
+
+def _kind(unit: Unit) -> str:
+    p = unit.profile
+    what = "skirmishers" if unit.skirmish else "companies"
+    if unit.alive and not unit.skirmish:
+        what = f"{_count(len(unit.companies), 'company', 'companies')} ({unit.files} wide)"
+    extra = [w for w, on in (("cavalry", p.cavalry), ("monster", p.monster)) if on]
+    return f"{what} of {p.name}" + (f", {', '.join(extra)}" if extra else "")
+
+
+def _strength(unit: Unit) -> str:
+    models = unit.models if unit.alive else 0
+    text = f"{models}/{unit.start_models} models"
+    if unit.alive and not unit.skirmish:
+        text += " [" + " ".join(str(n) for n in unit.companies) + "]"
+    return text
+
+
+def unit_view(state: WarState, unit: Unit) -> dict[str, Any]:
+    """One unit on the map: its outline, each tray (or skirmisher base), facing and arcs."""
+    status = unit_status(state, unit)
+    return {
+        "id": unit.id, "side": unit.side, "name": unit.name, "kind": _kind(unit),
+        "strength": _strength(unit), "status": status,
+        "polygon": _ring(unit.frame().corners()),
+        # skirmishers and lone monsters see all round: no facing to show (W4-SKIRM-02)
+        "facing": round(unit.facing, 3) if unit.has_flanks else None,
+        "trays": [_ring(t.corners()) for t in unit.trays()] if unit.alive else [],
+        "bases": "round" if unit.skirmish else "square",
+        "arcs": arc_lines(unit),
+        "engaged_with": sorted(state.engaged.get(unit.id, ())),
+    }
+
+
+def ground_effects(g: Ground) -> list[str]:
+    """What a terrain piece does, in the words of the map's key."""
+    effects = [f"height {g.height}"] if g.height else []
+    effects += [w for w, on in (("impassable", g.region.impassable),
+                                ("difficult", g.region.difficult),
+                                ("blocks sight", g.blocks_sight),
+                                ("barrier", g.barrier)) if on]
+    effects += [str(v).replace("_", " ") for v in (g.cover, g.concealment) if v != "none"]
+    return effects
 
 
 def map_view(state: WarState) -> dict[str, Any]:
-    """The table in inches: terrain areas and every unit's outline, facing and state."""
-    units = []
-    for u in state.units.values():
-        status = ("destroyed" if not u.alive else "fleeing" if u.fleeing else
-                  "engaged" if state.is_engaged(u.id) else "active")
-        units.append({
-            "id": u.id, "side": u.side, "name": u.name,
-            "kind": ("skirmishers" if u.skirmish else "companies") + f" of {u.profile.name}",
-            "strength": f"{u.models}/{u.start_models} models",
-            "polygon": _outline(u), "status": status, "facing": u.facing,
-            "trays": [[[round(x, 3), round(y, 3)] for x, y in t.corners()] for t in u.trays()]
-            if u.alive else [],
-        })
+    """The table in inches: terrain areas with what they do, and every unit's outline,
+    trays, facing, front arc and state."""
+    from warhost.rulesets.dnd4e_war.game import score
+
+    areas = []
+    for g in state.ground:
+        effects = ground_effects(g)
+        areas.append({"name": g.name, "kind": ", ".join(effects) or "open ground",
+                      "effects": effects,
+                      "polygon": _ring(list(g.region.polygon.exterior.coords)[:-1])})
     return {
         "geometry": "table", "width": state.board.width, "height": state.board.height,
-        "areas": [{"name": g.name, "kind": g.region.kind,
-                   "polygon": [[round(x, 3), round(y, 3)]
-                               for x, y in g.region.polygon.exterior.coords]}
-                  for g in state.ground],
-        "units": units, "sides": list(state.sides), "round": state.turn,
+        "areas": areas, "units": [unit_view(state, u) for u in state.units.values()],
+        "sides": list(state.sides), "round": state.turn,
+        "scores": {s: score(state, s) for s in state.sides},
     }
 
 
@@ -48,8 +115,23 @@ def describe_event(event: dict[str, Any]) -> str | None:
 
 @_words("deploy")
 def _deploy(e: Event) -> str:
-    return (f"{e['side']} deploys {e['name']} ({e['models']} models in {e['companies']} "
-            f"companies) at {e['at'][0]:g},{e['at'][1]:g} facing {e['facing']:g}")
+    at = f"{e['at'][0]:g},{e['at'][1]:g}"
+    if e.get("formation") == "skirmish":
+        body = f"{e['models']} skirmishers around {at}"
+    else:
+        wide = f", {e['files']} wide" if e.get("files") and e["companies"] > 1 else ""
+        body = (f"{e['models']} models in {_count(e['companies'], 'company', 'companies')}"
+                f"{wide}, front at {at} facing {e['facing']:g}°")
+    return f"{e['side']} deploys {e['name']} ({e['unit']}): {body}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _tenth(value: float) -> str:
+    """A length, angle or coordinate to a tenth, as narration gives it (``4.2``, ``7``)."""
+    return f"{round(float(value), 1):g}"
 
 
 @_words("round_start")
@@ -72,12 +154,17 @@ def _initiative(e: Event) -> str:
 
 @_words("score")
 def _score(e: Event) -> str:
-    return f"{e['side']} has taken {e['total']} points"
+    return f"{e['side']} has taken {e['total']} points of the enemy's army so far"
 
 
 @_words("casualties")
 def _casualties(e: Event) -> str:
-    return f"{e['unit']} takes {e['hits']} hits and loses {e['slain']} models ({e['why']})"
+    source = f" from {e['source']}" if e.get("source") else ""
+    hits = _count(e["hits"], "hit", "hits")
+    if not e["slain"]:
+        return f"{e['unit']} takes {hits}{source} but loses no models ({e['why']})"
+    return (f"{e['unit']} takes {hits}{source} and loses "
+            f"{_count(e['slain'], 'model', 'models')} ({e['why']})")
 
 
 @_words("destroyed")
@@ -122,7 +209,7 @@ def _shoot(e: Event) -> str:
     extra = f", cover +{e['cover']}" if e["cover"] else ""
     multi = f", multiattack: {e['multiattack']}" if e["multiattack"] != "none" else ""
     return (f"{e['unit']} shoots {e['power']} at {e['target']}: {e['dice']} dice needing "
-            f"{e['needed']}+{extra}{multi}, {e['hits']} hits")
+            f"{e['needed']}+{extra}{multi}, {_count(e['hits'], 'hit', 'hits')}")
 
 
 @_words("area_burst")
@@ -169,10 +256,11 @@ _MOVE_VERBS = {"walk": "walks", "double": "makes a double move", "run": "runs",
 def _move(e: Event) -> str:
     verb = _MOVE_VERBS.get(e["kind"], "moves")
     x, y = e["to"]
-    turned = f", turning {abs(e['turned']):g} degrees" if e.get("turned") else ""
-    files = f" {e['files']} companies wide" if e["kind"] == "reform" else ""
-    return (f"{e['unit']} {verb}{files} to {x:g},{y:g} facing {e['facing']:g}{turned} "
-            f"({e['cost']:g}\" of movement)")
+    turned = f", turning {abs(e['turned']):.0f} degrees" if e.get("turned") else ""
+    files = (f" {_count(e['files'], 'company', 'companies')} wide" if e["kind"] == "reform"
+             else "")
+    return (f"{e['unit']} {verb}{files} to {_tenth(x)},{_tenth(y)} facing "
+            f"{e['facing']:.0f}{turned} ({_tenth(e['cost'])}\" of movement)")
 
 
 @_words("rallied")
@@ -200,12 +288,12 @@ def _charge_declared(e: Event) -> str:
 @_words("charge_roll")
 def _charge_roll(e: Event) -> str:
     return (f"{e['unit']} rolls {e['roll']} to charge {e['target']}: "
-            f"{e['distance']:g} inches")
+            f"{_tenth(e['distance'])} inches")
 
 
 @_words("charge_failed")
 def _charge_failed(e: Event) -> str:
-    return f"{e['unit']} fails to charge {e['target']} ({e['reason']})"
+    return f"{e['unit']} fails to charge {e['target']}: {e['reason']}"
 
 
 @_words("charge_move")
@@ -225,7 +313,8 @@ def _strike(e: Event) -> str:
     how = "charge attacks" if e["charge"] else "attacks"
     extra = f", {e['extra']} extra" if e["extra"] else ""
     return (f"{who} makes {e['dice']} {how}{extra} on {e['target']} needing "
-            f"{e['needed']}: {e['hits']} hits, {e['points']} points")
+            f"{e['needed']}+: {_count(e['hits'], 'hit', 'hits')}, "
+            f"{_count(e['points'], 'point', 'points')}")
 
 
 @_words("support")
