@@ -203,25 +203,29 @@ def move_unit(state: WarState, battle: Battle, unit: Unit) -> None:
 
 OFFERS = "_movement_offers"
 """``state.extra`` key: recent offers of moves, by everything they depend on."""
-OFFERS_KEPT = 64
+OFFERS_KEPT = 256
 
 
 def offer(state: WarState, unit: Unit) -> tuple[Mover, tuple[Order, ...]]:
     """``unit``'s Mover and the moves it offers now. The same unit, with the same actions
-    left, where every unit stands as before, gets the same offer again without the search
-    (a commander that holds is asked again next turn, with nothing changed)."""
+    left, where it and every unit near enough to matter stand as before, gets the same offer
+    again without the search (a commander that holds is asked again next turn, with nothing
+    changed near it)."""
+    mover = Mover(state, unit)
+    near = tuple((o.id, o.placement()) for o, _, _ in mover.near)
+    if not any(o.side != unit.side for o, _, _ in mover.near):
+        # The nearest enemy is then sought among all of them.
+        near += tuple((o.id, o.placement()) for o in state.enemies_of(unit))
     key = (unit.id, unit.move_used, unit.standard_used, unit.minor_used, unit.prone,
            unit.ran, unit.double_moved, unit.fleeing, tuple(unit.companies),
-           state.is_engaged(unit.id),
-           tuple((u.id, u.side, u.alive, u.placement()) for u in state.units.values()))
-    offers: dict[Any, tuple[Mover, tuple[Order, ...]]] = state.extra.setdefault(OFFERS, {})
+           state.is_engaged(unit.id), unit.placement(), near)
+    offers: dict[Any, tuple[Order, ...]] = state.extra.setdefault(OFFERS, {})
     found = offers.get(key)
     if found is None:
         if len(offers) >= OFFERS_KEPT:
             offers.clear()
-        mover = Mover(state, unit)
-        found = offers[key] = (mover, mover.options())
-    return found
+        found = offers[key] = mover.options()
+    return mover, found
 
 
 # --------------------------------------------------------------------------- plans
