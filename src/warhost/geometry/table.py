@@ -1530,7 +1530,9 @@ def swept_area(path: Sequence[Tray], about: Point | None = None) -> Any:
         return path[0].polygon
     hulls = shapely.convex_hull(shapely.multipoints([[*a.corners(), *b.corners()]
                                                      for a, b in pairwise(path)]))
-    area = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
+    # Normalised first: GEOS can drop a sliver from the union of these fans of hulls sharing
+    # a corner (a half wheel lost part of an intermediate position otherwise).
+    area = hulls[0] if len(hulls) == 1 else shapely.union_all(shapely.normalize(hulls))
     if about is not None:
         reach = max(distance(about, c) for c in path[0].corners())
         turned = abs(turn_between(path[0].facing, path[1].facing))
