@@ -130,8 +130,9 @@ def max_reach(unit: Unit) -> float:
 
 def declare(state: WarState, battle: Battle, side: str) -> list[Charge]:
     """W4-CHARGE-02 to 04, W4-DEC-20: every eligible unit charges a visible enemy or holds.
-    The targets offered are those a charge roll could reach; any other visible enemy may
-    still be named (the charge then fails short, W4-CHARGE-05)."""
+    A unit is asked when some enemy it sees is within what a charge roll could reach; those
+    are offered, and any other visible enemy may still be named (the charge then falls
+    short, W4-CHARGE-05)."""
     alive = [u for u in state.units.values() if u.alive]
     state.extra[FRAMES] = (STRtree([u.frame().polygon for u in alive]), [u.id for u in alive])
     count(GEOMETRY, len(alive))
@@ -146,12 +147,14 @@ def _declare_one(state: WarState, battle: Battle, side: str, unit: Unit) -> Char
     if not can_charge(state, unit):
         return None
     targets = visible_targets(state, unit, max_reach(unit))
+    if not targets:  # no roll could bring it to any enemy it sees: nothing to declare
+        return None
     options = (Order.of("hold", unit.id),
                *(Order.of("charge", unit.id, t.id) for t in targets))
     count(OPTIONS, len(options))
     # W4-CHARGE-03: the player may measure first, so the distances come with the question.
     gaps = {t.id: round(state.gap(unit, t), 2) for t in targets}
-    measured = ", ".join(f"{uid} {gap:g}\"" for uid, gap in gaps.items()) or "none in reach"
+    measured = ", ".join(f"{uid} {gap:g}\"" for uid, gap in gaps.items())
     order = battle.ask(side, "charge", options,
                        f"Does {unit.label()} charge? (closest distances: {measured})",
                        subject=unit.id, default=options[0], info={"distances": gaps},
@@ -203,7 +206,8 @@ def in_chosen_order(battle: Battle, side: str, charges: list[Charge]) -> list[Ch
                            rule="W4-DEC-20")
 
         order = battle.ask(side, "next_charge", options, "Which charge moves next?",
-                           default=options[0], accept=judge)
+                           default=options[0],
+                           accept=judge if len(waiting) > ORDER_WINDOW else None)
         pick = next(c for c in waiting if c.unit.id == str(order.args[0]))
         waiting.remove(pick)
         ordered.append(pick)

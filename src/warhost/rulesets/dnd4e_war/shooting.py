@@ -83,7 +83,8 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
         count(OPTIONS, len(options))
         ready_ids = {u.id for u in shooters}
         order = battle.ask(side, "shooter", options, "Which unit shoots next?", side,
-                           accept=functools.partial(_judge_shooter, ready=ready_ids))
+                           accept=functools.partial(_judge_shooter, ready=ready_ids)
+                           if len(shooters) > SHOOTER_WINDOW else None)
         if order.kind == "done":
             return
         before = _loss_totals(state)
