@@ -1,20 +1,524 @@
-"""The `dnd4e-war` AI commander. PLACEHOLDER: takes each decision's default (or first)
-option; the AI helper replaces it."""
+"""The `dnd4e-war` AI commander.
+
+It plays the way a steady general would. It takes the initiative, always tries to rally a
+fleeing unit and always re-rolls a failed test at the battle standard. In the Movement phase
+each offered move is judged by where the unit's block would end: a fighting unit wants an
+enemy in its front arc that its charge is likely to reach (weighted by the combat resolution
+margin the charge should win) and closes on the enemy otherwise; a shooting unit wants an
+enemy in range and in its arc of sight; every unit counts the enemies that could charge it
+there, far more when they would strike a flank or the rear, and so wheels or pivots to face
+a threat. Turning costs a little and reforming much more, so formations are kept. While its
+side has the better shooting, a fighting unit waits out of the enemy's reach for the first
+turns and lets the shooters work. A charge is declared when it is likely to reach (half the
+time or more) and the fight it starts is favourable; fleeing enemies in reach are always
+charged. Shots go where they slay most (worth counted, a panic test or a whole unit earned
+counted more); rear companies support; pursuits are made when they likely catch; the
+close combats most in its favour are fought first. Anything else takes the default.
+
+Cost: every judgement looks at the options offered and the enemy units (a handful), with a
+few arithmetic steps each; nothing is searched.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from warhost.core.commanders import Commander
 from warhost.core.decisions import Decision
 from warhost.core.orders import Order
+from warhost.geometry.table import (
+    Tray,
+    bearing,
+    centre_pivot,
+    read_point,
+    reform_frame,
+    tray_gap,
+    wheel,
+)
+from warhost.rulesets.dnd4e_war.ai_judge import (
+    arc_struck,
+    charge_edge,
+    fight_edge,
+    in_front,
+    is_shooter,
+    melee_power,
+    ranged_power,
+    reach_chance,
+    sees_all_round,
+    shot_kills,
+    unit_worth,
+)
+from warhost.rulesets.dnd4e_war.odds import charge_reach_chance, fall_back_distribution
+from warhost.rulesets.dnd4e_war.state import Unit, WarState
+
+CHARGE_CHANCE = 0.5
+"""A charge is declared when it reaches at least this often (and the fight is favourable)."""
+PURSUIT_CHANCE = 0.5
+"""A pursuit is made when it catches at least this often."""
+TURN_COST = 0.15
+"""What a wheel or pivot costs in the AI's eyes (no pointless turning)."""
+REFORM_COST = 2.5
+"""What a reform costs in the AI's eyes (formations are kept)."""
+APPROACH = 0.12
+"""Value of each inch closer to the nearest enemy for a fighting unit."""
+FLANK_FEAR = 3.0
+"""How much worse an enemy charge into a flank or the rear is counted."""
+SHOOTING_EDGE = 1.3
+"""A side whose expected shooting hits exceed the enemy's by this factor has the advantage."""
+PATIENT_TURNS = 2
+"""Turns a fighting unit waits out of reach while its side has the shooting advantage."""
 
 
 class WarAI(Commander):
-    """Plays a side of `dnd4e-war`."""
+    """Weighs every option with cheap expectations (see the module docstring)."""
 
     kind = "ai"
 
+    def __init__(self) -> None:
+        self._handlers: dict[str, Callable[[Decision, WarState], Order | None]] = {
+            "initiative": self._initiative,
+            "reroll": self._reroll,
+            "rally": self._rally,
+            "reform": self._reform,
+            "next_move": self._next_move,
+            "unit_move": self._unit_move,
+            "shooter": self._shooter,
+            "shooting_power": self._shooting_power,
+            "shooting_target": self._shooting_target,
+            "burst_centre": self._burst_centre,
+            "charge": self._charge,
+            "support": self._support,
+            "fight": self._fight,
+            "pursue": self._pursue,
+        }
+        self._patience: dict[tuple[int, str], bool] = {}
+
     def choose(self, decision: Decision, state: Any) -> Order:
-        """The decision's default, else its first option."""
+        """The best option by the AI's judgement; the default (else the first) when it has
+        no view on the decision."""
+        handler = self._handlers.get(decision.kind)
+        order = None
+        if handler is not None and isinstance(state, WarState) and decision.options:
+            order = handler(decision, state)
+        if order is not None:
+            return order
         return decision.default if decision.default is not None else decision.option(0)
+
+    # ------------------------------------------------------------------ simple choices
+
+    def _initiative(self, decision: Decision, state: WarState) -> Order | None:
+        return _first(decision, "take")
+
+    def _reroll(self, decision: Decision, state: WarState) -> Order | None:
+        return _first(decision, "reroll")
+
+    def _rally(self, decision: Decision, state: WarState) -> Order | None:
+        return _first(decision, "rally")
+
+    def _reform(self, decision: Decision, state: WarState) -> Order | None:
+        """After a rally: as many files as before, facing the enemy (the offered facing)."""
+        unit = state.units.get(decision.subject)
+        if unit is None:
+            return None
+        reforms = [o for o in decision.options if o.kind == "reform" and len(o.args) == 3]
+        if not reforms:
+            return None
+        return min(reforms, key=lambda o: abs(_int(o.args[1]) - unit.files))
+
+    def _next_move(self, decision: Decision, state: WarState) -> Order | None:
+        """Every unit gets its turn to move (its own decision may hold); shooters last."""
+        moves = [o for o in decision.options if o.kind == "move" and str(o.args[0]) in
+                 state.units]
+        if not moves:
+            return None
+        return min(moves, key=lambda o: is_shooter(state.units[str(o.args[0])]))
+
+    def _shooter(self, decision: Decision, state: WarState) -> Order | None:
+        shots = [o for o in decision.options if o.kind == "shoot"]
+        return shots[0] if shots else None
+
+    # ------------------------------------------------------------------ movement
+
+    def _unit_move(self, decision: Decision, state: WarState) -> Order | None:
+        unit = state.units.get(decision.subject)
+        if unit is None or not unit.alive:
+            return None
+        stand = _first(decision, "stand")
+        if stand is not None:
+            return stand
+        foes = [e for e in state.enemies_of(unit)]
+        if not foes:
+            return None
+        shooter = is_shooter(unit)
+        patient = not shooter and self._patient(state, unit.side)
+        start = unit.frame()
+        best: tuple[float, int] | None = None
+        for i, order in enumerate(decision.options):
+            frame = end_frame(unit, order, start)
+            if frame is None:
+                continue
+            value = self._place_value(state, unit, order, frame, foes, shooter, patient)
+            if best is None or value > best[0] + 1e-9:
+                best = (value, i)
+        return decision.options[best[1]] if best is not None else None
+
+    def _place_value(self, state: WarState, unit: Unit, order: Order, frame: Tray,
+                     foes: list[Unit], shooter: bool, patient: bool) -> float:
+        """How good it is for ``unit`` to end its move as ``frame``."""
+        kind = order.kind
+        value = 0.0
+        if kind in ("wheel", "pivot"):
+            value -= TURN_COST
+        elif kind == "reform":
+            value -= REFORM_COST
+        can_charge = kind not in ("double",) and not unit.standard_used
+        standing = [e for e in foes if not e.fleeing]
+        nearest = min((tray_gap(frame, e.frame()) for e in standing), default=0.0)
+        value -= self._danger(state, unit, frame, standing, shooter)
+        if shooter:
+            value += self._shooting_spot(state, unit, frame, foes, kind)
+        else:
+            value += self._charge_spot(state, unit, frame, foes, can_charge)
+            if not patient:
+                value -= APPROACH * nearest
+            elif nearest < 8.0:
+                value -= 0.2 * (8.0 - nearest)
+        return value
+
+    def _danger(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
+                shooter: bool) -> float:
+        """What the enemy charges that could reach ``frame`` are likely to cost."""
+        total = 0.0
+        for foe in foes:
+            if state.is_engaged(foe.id) or melee_power(foe) is None:
+                continue
+            there = foe.frame()
+            if not sees_all_round(foe) and not in_front(there, frame):
+                continue
+            gap = tray_gap(frame, there)
+            chance = reach_chance(foe, gap)
+            if chance <= 0.0:
+                continue
+            arc = arc_struck(frame, there, unit)
+            edge = charge_edge(state, foe, there, unit, frame, arc)
+            weight = FLANK_FEAR if arc != "front" else 1.0
+            loss = max(0.0, edge) * weight + (2.0 if shooter else 0.0)
+            if arc != "front":
+                loss += 2.0
+            total += chance * loss
+        return total
+
+    def _charge_spot(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
+                     can_charge: bool) -> float:
+        """The best charge ``frame`` opens for the Charge phase this turn."""
+        if not can_charge or melee_power(unit) is None:
+            return 0.0
+        best = 0.0
+        for foe in foes:
+            there = foe.frame()
+            if not sees_all_round(unit) and not in_front(frame, there):
+                continue
+            chance = reach_chance(unit, tray_gap(frame, there))
+            if chance <= 0.0:
+                continue
+            if foe.fleeing:
+                worth = 6.0
+            else:
+                worth = charge_edge(state, unit, frame, foe, there,
+                                    arc_struck(there, frame, foe))
+            best = max(best, chance * worth)
+        return best
+
+    def _shooting_spot(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
+                       kind: str) -> float:
+        """A shooter wants a target in range and in its arc; it holds its high ground."""
+        power = ranged_power(unit)
+        if power is None:
+            return 0.0
+        if kind in ("double", "reform"):
+            return -1.0  # no shooting this turn (W4-MOVE-17/19)
+        best = 0.0
+        closest = 1e9
+        for foe in foes:
+            if foe.fleeing:
+                continue
+            there = foe.frame()
+            gap = tray_gap(frame, there)
+            closest = min(closest, gap)
+            if gap > power.range:
+                continue
+            if not sees_all_round(unit) and not in_front(frame, there):
+                continue
+            dice = _shooting_dice(unit)
+            best = max(best, 1.0 + shot_kills(state, unit, power, foe, dice))
+        if best == 0.0 and closest < 1e9:
+            best = -0.1 * (closest - power.range)
+        if kind == "hold" and state.elevation(unit) > 0:
+            best += 0.5
+        return best
+
+    def _patient(self, state: WarState, side: str) -> bool:
+        """Whether ``side``'s fighting units wait for its shooters this turn."""
+        key = (state.turn, side)
+        found = self._patience.get(key)
+        if found is None:
+            found = state.turn <= PATIENT_TURNS and (
+                shooting_strength(state, side) > SHOOTING_EDGE * shooting_strength(
+                    state, state.other(side)) + 0.5)
+            self._patience = {key: found}
+        return found
+
+    # ------------------------------------------------------------------ shooting
+
+    def _shooting_power(self, decision: Decision, state: WarState) -> Order | None:
+        unit = state.units.get(decision.subject)
+        if unit is None:
+            return None
+        from warhost.rulesets.dnd4e_war.shooting import slug
+
+        best: tuple[float, int] | None = None
+        for i, order in enumerate(decision.options):
+            power = next((p for p in unit.powers("ranged", "area_burst")
+                          if slug(p.name) == str(order.args[-1])), None)
+            if power is None:
+                continue
+            value = max((shot_kills(state, unit, power, e, _shooting_dice(unit))
+                         for e in state.enemies_of(unit)), default=0.0)
+            if power.kind == "area_burst":
+                value *= 0.5  # a burst can strike friends too
+            if best is None or value > best[0]:
+                best = (value, i)
+        return decision.options[best[1]] if best is not None else None
+
+    def _shooting_target(self, decision: Decision, state: WarState) -> Order | None:
+        unit = state.units.get(decision.subject)
+        if unit is None:
+            return None
+        best: tuple[float, int] | None = None
+        for i, order in enumerate(decision.options):
+            target = state.units.get(str(order.args[0])) if order.args else None
+            if target is None:
+                continue
+            value = self.shot_value(state, unit, target)
+            if best is None or value > best[0]:
+                best = (value, i)
+        return decision.options[best[1]] if best is not None else None
+
+    def shot_value(self, state: WarState, unit: Unit, target: Unit) -> float:
+        """The worth of the models a shot at ``target`` slays: a panic test earned (a full
+        company's worth) or a unit wiped out counts extra (W4-SHOOT-22)."""
+        from warhost.rulesets.dnd4e_war import shooting
+
+        gap = state.gap(unit, target)
+        power = next((p for p in sorted(unit.powers("ranged"), key=lambda p: -p.bonus)
+                      if p.range >= gap - 1e-9), None)
+        if power is None:
+            return 0.0
+        slots = shooting._shooting_slots(state, unit, target, power)
+        choice = "all" if shooting.multiattack_allowed(state, power, target) else "none"
+        dice = shooting.count_dice(state, unit, target, slots, choice)
+        cover = shooting.cover_bonus(state, unit, target, slots)
+        slain = shot_kills(state, unit, power, target, dice.ranks, dice.captain, cover)
+        value = slain * unit_worth(target)
+        already = sum(state.shooting_losses.get(target.id, {}).values())
+        if not target.fleeing and slain + already >= target.full_company() > already:
+            value += 0.5 * unit_worth(target) * target.full_company()
+        if slain >= target.models - 0.5:
+            value += unit_worth(target) * target.models
+        return value
+
+    def _burst_centre(self, decision: Decision, state: WarState) -> Order | None:
+        unit = state.units.get(decision.subject)
+        bursts = unit.powers("area_burst") if unit is not None else []
+        if unit is None or not bursts:
+            return None
+        from warhost.geometry.table import area_burst
+        from warhost.rulesets.dnd4e_war.shooting import covered_models
+
+        best: tuple[float, int] | None = None
+        for i, order in enumerate(decision.options):
+            point = read_point(order.args[0]) if order.args else None
+            if point is None:
+                continue
+            value = 0.0
+            for uid, n in covered_models(state, area_burst(point, bursts[0].area)).items():
+                value += n if state.units[uid].side != unit.side else -2.0 * n
+            if best is None or value > best[0]:
+                best = (value, i)
+        return decision.options[best[1]] if best is not None and best[0] > 0 else None
+
+    # ------------------------------------------------------------------ charges and fights
+
+    def _charge(self, decision: Decision, state: WarState) -> Order | None:
+        unit = state.units.get(decision.subject)
+        hold = _first(decision, "hold")
+        if unit is None:
+            return None
+        best: tuple[float, Order] | None = None
+        for order in decision.options:
+            if order.kind != "charge":
+                continue
+            target = state.units.get(str(order.args[-1]))
+            if target is None:
+                continue
+            value = self.charge_value(state, unit, target)
+            if value is not None and (best is None or value > best[0]):
+                best = (value, order)
+        if best is None:
+            return hold
+        return best[1]
+
+    def charge_value(self, state: WarState, unit: Unit, target: Unit) -> float | None:
+        """The worth of charging ``target``: None when the charge is unlikely to reach or
+        the fight it starts is not favourable."""
+        trays = unit.trays()
+        fronts = trays if unit.skirmish else trays[:min(unit.files, len(trays))]
+        goal = target.frame()
+        gap = min(tray_gap(t, goal) for t in fronts)
+        chance = float(charge_reach_chance(unit.speed(), gap))
+        chance *= _fear_pass(state, unit, target)
+        if chance < CHARGE_CHANCE:
+            return None
+        if target.fleeing:
+            return 100.0 * chance
+        frame = unit.frame()
+        edge = charge_edge(state, unit, frame, target, goal, arc_struck(goal, frame, target))
+        if edge <= 0.0:
+            return None
+        return chance * edge
+
+    def _support(self, decision: Decision, state: WarState) -> Order | None:
+        return _first(decision, "support")
+
+    def _fight(self, decision: Decision, state: WarState) -> Order | None:
+        """The close combat with the best margin for this side first."""
+        groups = {g[0]: g for g in state.fights()}
+        best: tuple[float, int] | None = None
+        for i, order in enumerate(decision.options):
+            group = groups.get(str(order.args[0])) if order.args else None
+            if group is None:
+                continue
+            units = [state.units[u] for u in group]
+            value = fight_edge(state, decision.side, units)
+            if best is None or value > best[0]:
+                best = (value, i)
+        return decision.options[best[1]] if best is not None else None
+
+    def _pursue(self, decision: Decision, state: WarState) -> Order | None:
+        unit = state.units.get(decision.subject)
+        hold = _first(decision, "hold")
+        if unit is None:
+            return None
+        best: tuple[float, Order] | None = None
+        dist = fall_back_distribution(unit.speed())
+        for order in decision.options:
+            if order.kind != "pursue":
+                continue
+            quarry = state.units.get(str(order.args[-1]))
+            if quarry is None or not quarry.alive:
+                continue
+            gap = state.gap(unit, quarry)
+            chance = float(sum(p for d, p in dist.items() if d > 0 and d >= gap - 1e-9))
+            if chance >= PURSUIT_CHANCE and (best is None or chance > best[0]):
+                best = (chance, order)
+        return best[1] if best is not None else hold
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _first(decision: Decision, kind: str) -> Order | None:
+    """The first option of ``kind``."""
+    return next((o for o in decision.options if o.kind == kind), None)
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _float(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def end_frame(unit: Unit, order: Order, start: Tray | None = None) -> Tray | None:
+    """Where ``unit``'s block stands after the move ``order`` (None: not a move the AI
+    reads)."""
+    frame = start or unit.frame()
+    kind, args = order.kind, order.args
+    if kind in ("hold", "stand"):
+        return frame
+    if kind in ("walk", "double", "run") and len(args) == 2:
+        point = read_point(args[1])
+        if point is None:
+            return None
+        if unit.skirmish:
+            return Tray(point, bearing(frame.centre, point), frame.width, frame.depth)
+        here = frame.front_centre
+        return frame.moved(point[0] - here[0], point[1] - here[1])
+    if kind == "wheel" and len(args) >= 3:
+        degrees = _float(args[2])
+        if degrees is None or str(args[1]) not in ("left", "right"):
+            return None
+        return wheel(frame, str(args[1]), degrees)
+    if kind == "pivot" and len(args) >= 2:
+        degrees = _float(args[1])
+        return None if degrees is None else centre_pivot(frame, degrees)
+    if kind == "reform" and len(args) == 3 and not unit.skirmish:
+        files = max(1, _int(args[1]))
+        facing = _float(args[2])
+        if facing is None:
+            return None
+        ranks = -(-len(unit.companies) // files)
+        return reform_frame(frame.centre, facing, files, ranks, unit.tray_width,
+                            unit.tray_depth)
+    return None
+
+
+def _shooting_dice(unit: Unit) -> float:
+    """Dice a shot of ``unit`` rolls, roughly: its front rows (skirmishers: every model)."""
+    if unit.skirmish:
+        return float(unit.models)
+    return float(sum(unit.row_models(s, 0) for s in range(len(unit.companies))))
+
+
+def shooting_strength(state: WarState, side: str) -> float:
+    """Expected hits per turn of ``side``'s shooters against an average enemy defense."""
+    enemies = [u for u in state.units.values() if u.side != side and u.alive]
+    if not enemies:
+        return 0.0
+    total = 0.0
+    for unit in state.units_of(side):
+        power = ranged_power(unit)
+        if power is None or unit.fleeing:
+            continue
+        defense = round(sum(getattr(e.profile.defenses, power.vs) for e in enemies)
+                        / len(enemies))
+        from warhost.rulesets.dnd4e_war.ai_judge import hit_chance
+
+        total += _shooting_dice(unit) * hit_chance(defense, power.bonus)
+    return total
+
+
+def _fear_pass(state: WarState, unit: Unit, target: Unit) -> float:
+    """The chance ``unit`` dares charge ``target`` (W4-FEAR-03): 1 unless it causes fear."""
+    from warhost.rulesets.dnd4e_war import psychology
+    from warhost.rulesets.dnd4e_war.odds import courage_pass_chance, has_reroll
+
+    level = 2 if target.rule("terror") else 1 if target.rule("fear") else 0
+    if not level:
+        return 1.0
+    if state.options.fear_causers_immune and (
+            unit.rule("terror") or (unit.rule("fear") and level == 1)):
+        return 1.0
+    if psychology.immune(state, unit, "terror" if level == 2 else "fear") is not None:
+        return 1.0
+    dc = 13 if level == 1 else 16
+    return float(courage_pass_chance(psychology.courage_bonus(state, unit), dc,
+                                     reroll=has_reroll(state, unit)))
