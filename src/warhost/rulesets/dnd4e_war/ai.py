@@ -49,6 +49,7 @@ from warhost.rulesets.dnd4e_war.ai_judge import (
     shot_kills,
     unit_worth,
 )
+from warhost.rulesets.dnd4e_war.game import unit_value
 from warhost.rulesets.dnd4e_war.odds import charge_reach_chance, fall_back_distribution
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
 
@@ -66,7 +67,7 @@ FLANK_FEAR = 3.0
 """How much worse an enemy charge into a flank or the rear is counted."""
 SHOOTING_EDGE = 1.3
 """A side whose expected shooting hits exceed the enemy's by this factor has the advantage."""
-PATIENT_TURNS = 2
+PATIENT_TURNS = 0
 """Turns a fighting unit waits out of reach while its side has the shooting advantage."""
 
 
@@ -175,20 +176,26 @@ class WarAI(Commander):
         can_charge = kind not in ("double",) and not unit.standard_used
         standing = [e for e in foes if not e.fleeing]
         nearest = min((tray_gap(frame, e.frame()) for e in standing), default=0.0)
-        value -= self._danger(state, unit, frame, standing, shooter)
+        first: dict[str, float] = {}
         if shooter:
             value += self._shooting_spot(state, unit, frame, foes, kind)
         else:
-            value += self._charge_spot(state, unit, frame, foes, can_charge)
+            value += self._charge_spot(state, unit, frame, foes, can_charge, first)
+        if state.initiative != unit.side:
+            first = {}  # the enemy charges first this turn
+        value -= self._danger(state, unit, frame, standing, shooter, first)
+        if not shooter:
             if not patient:
                 value -= APPROACH * nearest
-            elif nearest < 8.0:
-                value -= 0.2 * (8.0 - nearest)
+            else:  # keep just beyond the reach of every enemy charge
+                value -= sum(0.3 * max(0.0, e.speed() + 4.0 - tray_gap(frame, e.frame()))
+                             for e in standing if melee_power(e) is not None)
         return value
 
     def _danger(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
-                shooter: bool) -> float:
-        """What the enemy charges that could reach ``frame`` are likely to cost."""
+                shooter: bool, first: dict[str, float]) -> float:
+        """What the enemy charges that could reach ``frame`` are likely to cost (less the
+        chance ``first`` that this unit charges that enemy before it can)."""
         total = 0.0
         for foe in foes:
             if state.is_engaged(foe.id) or melee_power(foe) is None:
@@ -197,7 +204,7 @@ class WarAI(Commander):
             if not sees_all_round(foe) and not in_front(there, frame):
                 continue
             gap = tray_gap(frame, there)
-            chance = reach_chance(foe, gap)
+            chance = reach_chance(foe, gap) * (1.0 - first.get(foe.id, 0.0))
             if chance <= 0.0:
                 continue
             arc = arc_struck(frame, there, unit)
@@ -210,8 +217,9 @@ class WarAI(Commander):
         return total
 
     def _charge_spot(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
-                     can_charge: bool) -> float:
-        """The best charge ``frame`` opens for the Charge phase this turn."""
+                     can_charge: bool, first: dict[str, float]) -> float:
+        """The best charge ``frame`` opens for the Charge phase this turn; ``first`` gets
+        the chance of each favourable charge."""
         if not can_charge or melee_power(unit) is None:
             return 0.0
         best = 0.0
@@ -227,6 +235,8 @@ class WarAI(Commander):
             else:
                 worth = charge_edge(state, unit, frame, foe, there,
                                     arc_struck(there, frame, foe))
+            if worth > 0.0 and chance >= CHARGE_CHANCE:
+                first[foe.id] = chance
             best = max(best, chance * worth)
         return best
 
@@ -325,8 +335,8 @@ class WarAI(Commander):
         if not target.fleeing and slain + already >= target.full_company() > already:
             value += 0.5 * unit_worth(target) * target.full_company()
         if slain >= target.models - 0.5:
-            value += unit_worth(target) * target.models
-        return value
+            value += unit_value(state, target.id)  # the whole unit's points (W4-AMB-74)
+        return 0.3 * value if target.fleeing else value
 
     def _burst_centre(self, decision: Decision, state: WarState) -> Order | None:
         unit = state.units.get(decision.subject)
