@@ -37,12 +37,15 @@ from warhost.geometry.table import (
     wheel,
 )
 from warhost.rulesets.dnd4e_war.ai_judge import (
+    SUPPORT_BONUS,
     arc_struck,
     charge_edge,
     fight_edge,
+    hit_chance,
     in_front,
     is_shooter,
     melee_power,
+    per_model,
     ranged_power,
     reach_chance,
     sees_all_round,
@@ -52,6 +55,7 @@ from warhost.rulesets.dnd4e_war.ai_judge import (
 from warhost.rulesets.dnd4e_war.game import unit_value
 from warhost.rulesets.dnd4e_war.odds import charge_reach_chance, fall_back_distribution
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
+from warhost.rulesets.dnd4e_war.tables import points_per_hit
 
 CHARGE_CHANCE = 0.5
 """A charge is declared when it reaches at least this often (and the fight is favourable)."""
@@ -59,8 +63,8 @@ PURSUIT_CHANCE = 0.5
 """A pursuit is made when it catches at least this often."""
 TURN_COST = 0.15
 """What a wheel or pivot costs in the AI's eyes (no pointless turning)."""
-REFORM_COST = 2.5
-"""What a reform costs in the AI's eyes (formations are kept)."""
+REFORM_COST = 4.0
+"""What a reform to other files costs in the AI's eyes (formations are kept)."""
 APPROACH = 0.12
 """Value of each inch closer to the nearest enemy for a fighting unit."""
 FLANK_FEAR = 3.0
@@ -172,7 +176,8 @@ class WarAI(Commander):
         if kind in ("wheel", "pivot"):
             value -= TURN_COST
         elif kind == "reform":
-            value -= REFORM_COST
+            same = len(order.args) == 3 and _int(order.args[1]) == unit.files
+            value -= TURN_COST if same else REFORM_COST
         can_charge = kind not in ("double",) and not unit.standard_used
         standing = [e for e in foes if not e.fleeing]
         nearest = min((tray_gap(frame, e.frame()) for e in standing), default=0.0)
@@ -209,10 +214,13 @@ class WarAI(Commander):
                 continue
             arc = arc_struck(frame, there, unit)
             edge = charge_edge(state, foe, there, unit, frame, arc)
-            weight = FLANK_FEAR if arc != "front" else 1.0
-            loss = max(0.0, edge) * weight + (2.0 if shooter else 0.0)
             if arc != "front":
-                loss += 2.0
+                loss = max(0.0, edge) * FLANK_FEAR + 2.0
+            elif shooter:
+                loss = max(0.0, edge) + 2.0
+            else:  # a fight in front comes anyway: what counts is who charges
+                ours = charge_edge(state, unit, frame, foe, there, arc_struck(there, frame, foe))
+                loss = max(0.0, edge - max(0.0, ours))
             total += chance * loss
         return total
 
@@ -399,7 +407,26 @@ class WarAI(Commander):
         return chance * edge
 
     def _support(self, decision: Decision, state: WarState) -> Order | None:
-        return _first(decision, "support")
+        """A company supports unless the blows of its models in contact are worth more
+        than the support bonus (W4-RESOLVE-09/10)."""
+        unit = state.units.get(decision.subject)
+        support, fight = _first(decision, "support"), _first(decision, "fight")
+        if unit is None or support is None or fight is None or len(support.args) < 2:
+            return support
+        from warhost.rulesets.dnd4e_war import melee
+
+        power = melee_power(unit)
+        slot = _int(support.args[1])
+        groups = melee.fighters(state, unit, state.foes_of(unit.id),
+                                power.reach if power else 1)
+        group = next((g for g in groups if g.slot == slot), None)
+        if power is None or group is None:
+            return support
+        per = per_model(state, unit.profile.attacks, power, group.target)
+        defense = getattr(group.target.profile.defenses, power.vs)
+        blows = group.models * per * hit_chance(defense, power.bonus) * points_per_hit(
+            power.damage)
+        return fight if blows > SUPPORT_BONUS else support
 
     def _fight(self, decision: Decision, state: WarState) -> Order | None:
         """The close combat with the best margin for this side first."""
@@ -510,8 +537,6 @@ def shooting_strength(state: WarState, side: str) -> float:
             continue
         defense = round(sum(getattr(e.profile.defenses, power.vs) for e in enemies)
                         / len(enemies))
-        from warhost.rulesets.dnd4e_war.ai_judge import hit_chance
-
         total += _shooting_dice(unit) * hit_chance(defense, power.bonus)
     return total
 

@@ -25,6 +25,8 @@ SUPPORT_MAX = 14
 STANDARD_BONUS = 2
 BATTLE_STANDARD_BONUS = 4
 """Combat resolution bonuses (W4-RESOLVE-10 to 16), as the AI counts them."""
+ASKEW = 20.0
+"""Degrees off square beyond which two blocks meet only at a corner."""
 
 _DICE = re.compile(r"(\d*)\s*[dD]\s*(\d+)")
 _WEAPON = re.compile(r"(\d*)\s*\[\s*[wW]\s*\]")
@@ -136,11 +138,18 @@ class Clash:
     total: float
 
 
-def contact_share(attacker: Unit, width: float, target: Tray, arc: str) -> float:
-    """The share of ``attacker``'s frontage ``width`` that can touch ``target``'s edge in
-    ``arc``."""
-    edge = target.width if arc in ("front", "rear") else target.depth
-    return min(1.0, (edge + attacker.base) / max(width, attacker.base))
+def contact_share(attacker: Unit, at: Tray, target: Tray) -> float:
+    """The share of ``attacker``'s frontage (its block at ``at``) that a charge brings into
+    contact with ``target``: the target's breadth across the charger's facing, or a single
+    company when the two blocks stand askew (a charge keeps the charger's facing, so it
+    meets an askew block at a corner, W4-CHARGE-14)."""
+    width = max(at.width, attacker.base)
+    rights = [at.to_local(c)[0] for c in target.corners()]
+    share = min(1.0, (max(rights) - min(rights) + attacker.base) / width)
+    skew = abs(at.facing - target.facing) % 90.0
+    if min(skew, 90.0 - skew) > ASKEW:
+        share = min(share, 1.0 / max(1, min(attacker.files, len(attacker.companies))))
+    return share
 
 
 def melee_dice(state: WarState, unit: Unit, target: Unit, share: float) -> tuple[float, int]:
@@ -182,7 +191,7 @@ def strike(state: WarState, unit: Unit, unit_frame: Tray, target: Unit, target_f
     power = melee_power(unit)
     if power is None:
         return Clash(0.0, 0.0, 0.0)
-    share = 1.0 if unit.skirmish else contact_share(unit, unit_frame.width, target_frame, arc)
+    share = 1.0 if unit.skirmish else contact_share(unit, unit_frame, target_frame)
     ordinary, captain = melee_dice(state, unit, target, share)
     ordinary *= fraction
     defense = getattr(target.profile.defenses, power.vs)
