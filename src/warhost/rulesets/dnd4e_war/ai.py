@@ -71,6 +71,8 @@ FLANK_FEAR = 3.0
 """How much worse an enemy charge into a flank or the rear is counted."""
 SHOOTING_EDGE = 1.3
 """A side whose expected shooting hits exceed the enemy's by this factor has the advantage."""
+RUN_PENALTY = 5
+"""W4-AMB-07/08: a unit that ran shoots at -5."""
 PATIENT_TURNS = 0
 """Turns a fighting unit waits out of reach while its side has the shooting advantage."""
 
@@ -256,6 +258,7 @@ class WarAI(Commander):
             return 0.0
         if kind in ("double", "reform"):
             return -1.0  # no shooting this turn (W4-MOVE-17/19)
+        penalty = RUN_PENALTY if kind == "run" else 0  # W4-AMB-07/08
         best = 0.0
         closest = 1e9
         for foe in foes:
@@ -269,7 +272,8 @@ class WarAI(Commander):
             if not sees_all_round(unit) and not in_front(frame, there):
                 continue
             dice = _shooting_dice(unit)
-            best = max(best, 1.0 + shot_kills(state, unit, power, foe, dice))
+            aim = power.model_copy(update={"bonus": power.bonus - penalty}) if penalty else power
+            best = max(best, 1.0 + shot_kills(state, unit, aim, foe, dice))
         if best == 0.0 and closest < 1e9:
             best = -0.1 * (closest - power.range)
         if kind == "hold" and state.elevation(unit) > 0:
