@@ -39,7 +39,8 @@ from warhost.geometry.table import (
 from warhost.rulesets.dnd4e_war.ai_judge import (
     SUPPORT_BONUS,
     arc_struck,
-    charge_edge,
+    average_worth,
+    charge_payoff,
     fight_edge,
     hit_chance,
     in_front,
@@ -51,6 +52,7 @@ from warhost.rulesets.dnd4e_war.ai_judge import (
     sees_all_round,
     shot_kills,
     unit_worth,
+    whole_worth,
 )
 from warhost.rulesets.dnd4e_war.game import unit_value
 from warhost.rulesets.dnd4e_war.odds import charge_reach_chance, fall_back_distribution
@@ -67,7 +69,9 @@ REFORM_COST = 4.0
 """What a reform to other files costs in the AI's eyes (formations are kept)."""
 APPROACH = 0.12
 """Value of each inch closer to the nearest enemy for a fighting unit."""
-FLANK_FEAR = 3.0
+PAYOFF_WEIGHT = 8.0
+"""A charge's payoff (a share of an average unit's worth) against the other judgements."""
+FLANK_FEAR = 2.0
 """How much worse an enemy charge into a flank or the rear is counted."""
 SHOOTING_EDGE = 1.3
 """A side whose expected shooting hits exceed the enemy's by this factor has the advantage."""
@@ -100,6 +104,7 @@ class WarAI(Commander):
             "pursue": self._pursue,
         }
         self._patience: dict[tuple[int, str], bool] = {}
+        self._scale: tuple[tuple[int, int], float] = ((0, -1), 1.0)
 
     def choose(self, decision: Decision, state: Any) -> Order:
         """The best option by the AI's judgement; the default (else the first) when it has
@@ -215,16 +220,30 @@ class WarAI(Commander):
             if chance <= 0.0:
                 continue
             arc = arc_struck(frame, there, unit)
-            edge = charge_edge(state, foe, there, unit, frame, arc)
+            theirs = self.payoff(state, foe, there, unit, frame, arc)
             if arc != "front":
-                loss = max(0.0, edge) * FLANK_FEAR + 2.0
+                loss = max(0.0, theirs) * FLANK_FEAR + 1.0
             elif shooter:
-                loss = max(0.0, edge) + 2.0
+                loss = max(0.0, theirs) + 1.0
             else:  # a fight in front comes anyway: what counts is who charges
-                ours = charge_edge(state, unit, frame, foe, there, arc_struck(there, frame, foe))
-                loss = max(0.0, edge - max(0.0, ours))
+                ours = self.payoff(state, unit, frame, foe, there, arc_struck(there, frame, foe))
+                loss = max(0.0, theirs - max(0.0, ours))
             total += chance * loss
         return total
+
+    def scale(self, state: WarState) -> float:
+        """An average unit's worth, worked out once a turn."""
+        key = (id(state), state.turn)
+        if self._scale[0] != key:
+            self._scale = (key, average_worth(state))
+        return self._scale[1]
+
+    def payoff(self, state: WarState, attacker: Unit, at: Tray, target: Unit,
+               target_at: Tray, arc: str) -> float:
+        """What a charge of ``attacker`` from ``at`` on ``target`` is worth to the charger
+        (see :func:`charge_payoff`), on the scale of the AI's other judgements."""
+        return PAYOFF_WEIGHT * charge_payoff(state, attacker, at, target, target_at, arc,
+                                             self.scale(state))
 
     def _charge_spot(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
                      can_charge: bool, first: dict[str, float]) -> float:
@@ -240,10 +259,10 @@ class WarAI(Commander):
             chance = reach_chance(unit, tray_gap(frame, there))
             if chance <= 0.0:
                 continue
-            if foe.fleeing:
-                worth = 6.0
+            if foe.fleeing:  # caught and destroyed (W4-AMB-17/18)
+                worth = PAYOFF_WEIGHT * whole_worth(state, foe) / self.scale(state)
             else:
-                worth = charge_edge(state, unit, frame, foe, there,
+                worth = self.payoff(state, unit, frame, foe, there,
                                     arc_struck(there, frame, foe))
             if worth > 0.0 and chance >= CHARGE_CHANCE:
                 first[foe.id] = chance
@@ -261,6 +280,7 @@ class WarAI(Commander):
         penalty = RUN_PENALTY if kind == "run" else 0  # W4-AMB-07/08
         best = 0.0
         closest = 1e9
+        height = frame_height(state, frame)
         for foe in foes:
             if foe.fleeing:
                 continue
@@ -271,13 +291,11 @@ class WarAI(Commander):
                 continue
             if not sees_all_round(unit) and not in_front(frame, there):
                 continue
-            dice = _shooting_dice(unit)
+            dice = _shooting_dice(unit, 2 if height > state.elevation(foe) else 1)
             aim = power.model_copy(update={"bonus": power.bonus - penalty}) if penalty else power
             best = max(best, 1.0 + shot_kills(state, unit, aim, foe, dice))
         if best == 0.0 and closest < 1e9:
             best = -0.1 * (closest - power.range)
-        if kind == "hold" and state.elevation(unit) > 0:
-            best += 0.5
         return best
 
     def _patient(self, state: WarState, side: str) -> bool:
@@ -405,10 +423,10 @@ class WarAI(Commander):
         if target.fleeing:
             return 100.0 * chance
         frame = unit.frame()
-        edge = charge_edge(state, unit, frame, target, goal, arc_struck(goal, frame, target))
-        if edge <= 0.0:
+        worth = self.payoff(state, unit, frame, target, goal, arc_struck(goal, frame, target))
+        if worth <= 0.0:
             return None
-        return chance * edge
+        return chance * worth
 
     def _support(self, decision: Decision, state: WarState) -> Order | None:
         """A company supports unless the blows of its models in contact are worth more
@@ -522,11 +540,24 @@ def end_frame(unit: Unit, order: Order, start: Tray | None = None) -> Tray | Non
     return None
 
 
-def _shooting_dice(unit: Unit) -> float:
-    """Dice a shot of ``unit`` rolls, roughly: its front rows (skirmishers: every model)."""
+def _shooting_dice(unit: Unit, rows: int = 1) -> float:
+    """Dice a shot of ``unit`` rolls, roughly: the front row of each company, two rows from
+    higher ground (W4-SHOOT-11/12); skirmishers: every model."""
     if unit.skirmish:
         return float(unit.models)
-    return float(sum(unit.row_models(s, 0) for s in range(len(unit.companies))))
+    return float(sum(unit.row_models(s, r) for s in range(len(unit.companies))
+                     for r in range(rows)))
+
+
+def frame_height(state: WarState, frame: Tray) -> int:
+    """The height of the ground under most of ``frame`` (W4-AMB-32)."""
+    best = 0
+    area = frame.width * frame.depth or 1.0
+    for ground in state.ground:
+        if ground.height > best and ground.region.polygon.intersection(
+                frame.polygon).area > area / 2.0:
+            best = ground.height
+    return best
 
 
 def shooting_strength(state: WarState, side: str) -> float:

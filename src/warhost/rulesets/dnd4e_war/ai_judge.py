@@ -8,6 +8,7 @@ and the arcs one block stands in around another. No dice are rolled and no searc
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -206,19 +207,35 @@ def strike(state: WarState, unit: Unit, unit_frame: Tray, target: Unit, target_f
     return Clash(hits, slain, hits * points_per_hit(power.damage))
 
 
-def charge_edge(state: WarState, attacker: Unit, at: Tray, target: Unit, target_at: Tray,
-                arc: str) -> float:
-    """The expected combat resolution margin of ``attacker`` (its block at ``at``) charging
-    ``target`` in ``arc``: its charge blows and bonuses against the blows that answer it in
-    the close combat phase and the target's bonuses. Positive favours the attacker."""
+@dataclass(frozen=True)
+class ChargeOutlook:
+    """What a charge is expected to bring: the combat resolution totals of both sides, the
+    charger's blows and the blows that answer them."""
+
+    ours: float
+    theirs: float
+    mine: Clash
+    answer: Clash
+
+    @property
+    def edge(self) -> float:
+        """The expected combat resolution margin (positive favours the charger)."""
+        return self.ours - self.theirs
+
+
+def charge_outlook(state: WarState, attacker: Unit, at: Tray, target: Unit, target_at: Tray,
+                   arc: str) -> ChargeOutlook:
+    """``attacker`` (its block at ``at``) charging ``target`` in ``arc``: its charge blows
+    and bonuses against the blows that answer it in the close combat phase and the
+    target's bonuses (W4-CHARGE-17 to 20, W4-RESOLVE)."""
     mine = strike(state, attacker, at, target, target_at, arc, charge=True)
     left = max(0.0, 1.0 - mine.slain / max(1, target.models))
-    answer = 0.0
+    answer = Clash(0.0, 0.0, 0.0)
     if not target.shot and not target.fleeing and not target.standard_used:
         answer = strike(state, target, target_at, attacker, at, "front", charge=False,
-                        fraction=left).total
+                        fraction=left)
     ours = mine.total + _standards(attacker) + _support(attacker)
-    theirs = answer + _standards(target) + (_support(target) if arc == "front" else 0)
+    theirs = answer.total + _standards(target) + (_support(target) if arc == "front" else 0)
     if arc in ("left", "right"):
         ours += FLANK_BONUS
     elif arc == "rear":
@@ -227,7 +244,77 @@ def charge_edge(state: WarState, attacker: Unit, at: Tray, target: Unit, target_
         ours += OUTNUMBER_BONUS
     elif target.strength() > attacker.strength():
         theirs += OUTNUMBER_BONUS
-    return ours - theirs
+    return ChargeOutlook(ours, theirs, mine, answer)
+
+
+def charge_edge(state: WarState, attacker: Unit, at: Tray, target: Unit, target_at: Tray,
+                arc: str) -> float:
+    """The expected combat resolution margin of the charge (see :func:`charge_outlook`)."""
+    return charge_outlook(state, attacker, at, target, target_at, arc).edge
+
+
+def flee_chance(state: WarState, winner: Unit, loser: Unit, margin: float) -> float:
+    """The chance ``loser`` fails its break test after losing to ``winner`` by ``margin``
+    (W4-BREAK-01, W4-FEAR-08/09, a battle standard's re-roll W4-CMD-09)."""
+    from warhost.rulesets.dnd4e_war import psychology
+    from warhost.rulesets.dnd4e_war.odds import FEAR_DC, courage_pass_chance, fear_of, has_reroll
+
+    if not loser.alive or loser.fleeing:
+        return 0.0
+    fear = fear_of(winner)
+    own = fear_of(loser)
+    if state.options.fear_causers_immune and own != "none" and FEAR_DC[own] >= FEAR_DC[fear]:
+        fear = "none"
+    dc = 10 + max(1, round(margin)) + FEAR_DC[fear]
+    nat20 = fear != "none" and winner.strength() > loser.strength()
+    fearless = psychology.immune(state, loser, "break") is not None
+    passed = courage_pass_chance(psychology.courage_bonus(state, loser), dc,
+                                 natural_20_only=nat20, fearless=fearless,
+                                 reroll=has_reroll(state, loser))
+    return 1.0 - float(passed)
+
+
+def _normal_below(z: float) -> float:
+    """The standard normal distribution function."""
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def charge_payoff(state: WarState, attacker: Unit, at: Tray, target: Unit, target_at: Tray,
+                  arc: str, scale: float) -> float:
+    """What the charge is worth to the charger, in units of ``scale`` (a unit's worth): the
+    chance it wins the combat times the chance the target then breaks, times the target's
+    worth, and the models it slays; less the same for the charger losing (the margin is
+    taken as normal, its spread from the dice)."""
+    look = charge_outlook(state, attacker, at, target, target_at, arc)
+    spread = math.sqrt(look.mine.total * _points_each(attacker)
+                       + look.answer.total * _points_each(target) + 1.0)
+    win = _normal_below(look.edge / spread)
+    lose = _normal_below(-look.edge / spread)
+    ahead = max(1.0, look.edge + 0.5 * spread)
+    behind = max(1.0, -look.edge + 0.5 * spread)
+    gain = (win * flee_chance(state, attacker, target, ahead) * whole_worth(state, target)
+            + look.mine.slain * unit_worth(target))
+    loss = (lose * flee_chance(state, target, attacker, behind) * whole_worth(state, attacker)
+            + look.answer.slain * unit_worth(attacker))
+    return (gain - loss) / scale
+
+
+def _points_each(unit: Unit) -> int:
+    power = melee_power(unit)
+    return points_per_hit(power.damage) if power is not None else 1
+
+
+def whole_worth(state: WarState, unit: Unit) -> float:
+    """What the enemy scores when ``unit`` flees or dies (W4-AMB-74)."""
+    from warhost.rulesets.dnd4e_war.game import unit_value
+
+    return float(unit_value(state, unit.id))
+
+
+def average_worth(state: WarState) -> float:
+    """The average worth of the units on the table."""
+    values = [whole_worth(state, u) for u in state.units.values()]
+    return max(1.0, sum(values) / max(1, len(values)))
 
 
 def fight_edge(state: WarState, side: str, units: list[Unit]) -> float:
