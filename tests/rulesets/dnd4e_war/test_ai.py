@@ -13,8 +13,8 @@ from warhost.core.engine import run_battle
 from warhost.core.orders import Order
 from warhost.core.scenario import load_scenario
 from warhost.geometry.table import tray_gap
-from warhost.rulesets.dnd4e_war.ai import WarAI, end_frame
-from warhost.rulesets.dnd4e_war.ai_judge import charge_edge, mean_damage
+from warhost.rulesets.dnd4e_war.ai import WarAI, end_frame, squaring_moves
+from warhost.rulesets.dnd4e_war.ai_judge import charge_edge, contact_share, mean_damage
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.movement import Mover
 from warhost.rulesets.dnd4e_war.state import WarState
@@ -161,9 +161,9 @@ def test_turns_to_face_an_enemy_threatening_its_flank() -> None:
     state.initiative = "B"  # b charges first this turn
     a, b = get(state, "a"), get(state, "b")
     assert a.frame().arc_of(b.frame().centre) == "right"
-    decision, _ = move_decision(state, "a")
+    decision, mover = move_decision(state, "a")
     order = WarAI().choose(decision, state)
-    assert decision.find(order) is not None
+    assert decision.find(order) is not None or mover.judge(order) == order
     frame = end_frame(a, order)
     assert frame is not None and frame.arc_of(b.frame().centre) == "front"
 
@@ -264,3 +264,21 @@ def test_the_ai_beats_the_random_commander_in_a_seeded_sample(
                                 record=False)
             wins += result.winner == ai_side
     assert wins >= 16
+
+
+def test_offers_itself_legal_pivots_that_square_up_to_an_askew_enemy_block() -> None:
+    # a stands 20 degrees askew to b: a charge keeping that facing would meet b at a corner
+    state = make_state([unit("a", at=(36, 10), facing=20, companies=2, files=2),
+                        unit("b", "B", at=(38, 18), facing=180, companies=2, files=2)])
+    decision, mover = move_decision(state, "a")
+    a = get(state, "a")
+    moves = squaring_moves(decision, a, [get(state, "b")], a.frame())
+    assert [m.text for m in moves][:1] == ["pivot a -20"]
+    assert len(moves) == 3 and all(mover.judge(m) == m for m in moves)
+    for move in moves:
+        frame = end_frame(a, move)
+        assert frame is not None and frame.facing == pytest.approx(0.0, abs=1e-6)
+    assert contact_share(a, a.frame(), get(state, "b").frame()) == 0.5
+    ends = [end_frame(a, m) for m in moves]
+    assert all(e is not None and contact_share(a, e, get(state, "b").frame()) == 1.0
+               for e in ends)

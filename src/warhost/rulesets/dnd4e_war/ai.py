@@ -26,14 +26,18 @@ from typing import Any
 
 from warhost.core.commanders import Commander
 from warhost.core.decisions import Decision
+from warhost.core.metering import OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
     Tray,
     bearing,
     centre_pivot,
+    offset,
+    point_word,
     read_point,
     reform_frame,
     tray_gap,
+    turn_between,
     wheel,
 )
 from warhost.rulesets.dnd4e_war.ai_judge import (
@@ -57,7 +61,7 @@ from warhost.rulesets.dnd4e_war.ai_judge import (
 from warhost.rulesets.dnd4e_war.game import unit_value
 from warhost.rulesets.dnd4e_war.odds import charge_reach_chance, fall_back_distribution
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
-from warhost.rulesets.dnd4e_war.tables import points_per_hit
+from warhost.rulesets.dnd4e_war.tables import pivot_cost, points_per_hit
 
 CHARGE_CHANCE = 0.5
 """A charge is declared when it reaches at least this often (and the fight is favourable)."""
@@ -65,6 +69,8 @@ PURSUIT_CHANCE = 0.5
 """A pursuit is made when it catches at least this often."""
 TURN_COST = 0.15
 """What a wheel or pivot costs in the AI's eyes (no pointless turning)."""
+SQUARE_SLACK = 3.0
+"""Degrees askew below which the AI does not bother to square up to an enemy block."""
 REFORM_COST = 4.0
 """What a reform to other files costs in the AI's eyes (formations are kept)."""
 APPROACH = 0.12
@@ -73,12 +79,8 @@ PAYOFF_WEIGHT = 8.0
 """A charge's payoff (a share of an average unit's worth) against the other judgements."""
 FLANK_FEAR = 2.0
 """How much worse an enemy charge into a flank or the rear is counted."""
-SHOOTING_EDGE = 1.3
-"""A side whose expected shooting hits exceed the enemy's by this factor has the advantage."""
 RUN_PENALTY = 5
 """W4-AMB-07/08: a unit that ran shoots at -5."""
-PATIENT_TURNS = 0
-"""Turns a fighting unit waits out of reach while its side has the shooting advantage."""
 
 
 class WarAI(Commander):
@@ -103,7 +105,6 @@ class WarAI(Commander):
             "fight": self._fight,
             "pursue": self._pursue,
         }
-        self._patience: dict[tuple[int, str], bool] = {}
         self._scale: tuple[tuple[int, int], float] = ((0, -1), 1.0)
 
     def choose(self, decision: Decision, state: Any) -> Order:
@@ -163,20 +164,20 @@ class WarAI(Commander):
         if not foes:
             return None
         shooter = is_shooter(unit)
-        patient = not shooter and self._patient(state, unit.side)
         start = unit.frame()
+        orders = list(decision.options) + squaring_moves(decision, unit, foes, start)
         best: tuple[float, int] | None = None
-        for i, order in enumerate(decision.options):
+        for i, order in enumerate(orders):
             frame = end_frame(unit, order, start)
             if frame is None:
                 continue
-            value = self._place_value(state, unit, order, frame, foes, shooter, patient)
+            value = self._place_value(state, unit, order, frame, foes, shooter)
             if best is None or value > best[0] + 1e-9:
                 best = (value, i)
-        return decision.options[best[1]] if best is not None else None
+        return orders[best[1]] if best is not None else None
 
     def _place_value(self, state: WarState, unit: Unit, order: Order, frame: Tray,
-                     foes: list[Unit], shooter: bool, patient: bool) -> float:
+                     foes: list[Unit], shooter: bool) -> float:
         """How good it is for ``unit`` to end its move as ``frame``."""
         kind = order.kind
         value = 0.0
@@ -197,11 +198,7 @@ class WarAI(Commander):
             first = {}  # the enemy charges first this turn
         value -= self._danger(state, unit, frame, standing, shooter, first)
         if not shooter:
-            if not patient:
-                value -= APPROACH * nearest
-            else:  # keep just beyond the reach of every enemy charge
-                value -= sum(0.3 * max(0.0, e.speed() + 4.0 - tray_gap(frame, e.frame()))
-                             for e in standing if melee_power(e) is not None)
+            value -= APPROACH * nearest
         return value
 
     def _danger(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
@@ -297,17 +294,6 @@ class WarAI(Commander):
         if best == 0.0 and closest < 1e9:
             best = -0.1 * (closest - power.range)
         return best
-
-    def _patient(self, state: WarState, side: str) -> bool:
-        """Whether ``side``'s fighting units wait for its shooters this turn."""
-        key = (state.turn, side)
-        found = self._patience.get(key)
-        if found is None:
-            found = state.turn <= PATIENT_TURNS and (
-                shooting_strength(state, side) > SHOOTING_EDGE * shooting_strength(
-                    state, state.other(side)) + 0.5)
-            self._patience = {key: found}
-        return found
 
     # ------------------------------------------------------------------ shooting
 
@@ -528,7 +514,16 @@ def end_frame(unit: Unit, order: Order, start: Tray | None = None) -> Tray | Non
         return wheel(frame, str(args[1]), degrees)
     if kind == "pivot" and len(args) >= 2:
         degrees = _float(args[1])
-        return None if degrees is None else centre_pivot(frame, degrees)
+        if degrees is None:
+            return None
+        turned = centre_pivot(frame, degrees)
+        if len(args) == 4 and str(args[2]) == "then":
+            point = read_point(args[3])
+            if point is None:
+                return None
+            here = turned.front_centre
+            return turned.moved(point[0] - here[0], point[1] - here[1])
+        return turned
     if kind == "reform" and len(args) == 3 and not unit.skirmish:
         files = max(1, _int(args[1]))
         facing = _float(args[2])
@@ -538,6 +533,42 @@ def end_frame(unit: Unit, order: Order, start: Tray | None = None) -> Tray | Non
         return reform_frame(frame.centre, facing, files, ranks, unit.tray_width,
                             unit.tray_depth)
     return None
+
+
+def squaring_moves(decision: Decision, unit: Unit, foes: list[Unit], start: Tray
+                   ) -> list[Order]:
+    """Pivots (and pivots then an advance) that square ``unit`` up to the nearest enemy
+    block, so that a charge meets it edge to edge rather than at a corner (W4-CHARGE-14);
+    only those the decision's judge accepts."""
+    if decision.accept is None or unit.skirmish or unit.ran or unit.double_moved:
+        return []
+    standing = [e for e in foes if not e.fleeing and e.has_flanks]
+    if not standing:
+        return []
+    foe = min(standing, key=lambda e: tray_gap(start, e.frame()))
+    there = foe.frame()
+    towards = bearing(start.centre, there.centre)
+    square = min((foe.facing + k) % 360.0 for k in (0.0, 90.0, 180.0, 270.0)
+                 if abs(turn_between((foe.facing + k) % 360.0, towards)) <= 45.0)
+    turn = round(turn_between(start.facing, square), 3)
+    if abs(turn) < SQUARE_SLACK:
+        return []
+    left = unit.speed() - pivot_cost(unit.speed(), turn)
+    turned = centre_pivot(start, turn)
+    angle = f"{turn:g}"
+    tries = [Order.of("pivot", unit.id, angle)]
+    for share in (1.0, 0.5):
+        if left * share > 0.5:
+            point = offset(turned.front_centre, turned.facing, left * share)
+            tries.append(Order.of("pivot", unit.id, angle, "then", point_word(
+                (round(point[0], 3), round(point[1], 3)))))
+    out = []
+    for order in tries:
+        count(OPTIONS)
+        judged = decision.accept(order)
+        if isinstance(judged, Order):
+            out.append(judged)
+    return out
 
 
 def _shooting_dice(unit: Unit, rows: int = 1) -> float:
@@ -558,22 +589,6 @@ def frame_height(state: WarState, frame: Tray) -> int:
                 frame.polygon).area > area / 2.0:
             best = ground.height
     return best
-
-
-def shooting_strength(state: WarState, side: str) -> float:
-    """Expected hits per turn of ``side``'s shooters against an average enemy defense."""
-    enemies = [u for u in state.units.values() if u.side != side and u.alive]
-    if not enemies:
-        return 0.0
-    total = 0.0
-    for unit in state.units_of(side):
-        power = ranged_power(unit)
-        if power is None or unit.fleeing:
-            continue
-        defense = round(sum(getattr(e.profile.defenses, power.vs) for e in enemies)
-                        / len(enemies))
-        total += _shooting_dice(unit) * hit_chance(defense, power.bonus)
-    return total
 
 
 def _fear_pass(state: WarState, unit: Unit, target: Unit) -> float:

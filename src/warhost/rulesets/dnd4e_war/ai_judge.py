@@ -26,7 +26,7 @@ SUPPORT_MAX = 14
 STANDARD_BONUS = 2
 BATTLE_STANDARD_BONUS = 4
 """Combat resolution bonuses (W4-RESOLVE-10 to 16), as the AI counts them."""
-ASKEW = 20.0
+ASKEW = 5.0
 """Degrees off square beyond which two blocks meet only at a corner."""
 
 _DICE = re.compile(r"(\d*)\s*[dD]\s*(\d+)")
