@@ -279,24 +279,59 @@ def _normal_below(z: float) -> float:
     return 0.5 * math.erfc(-z / math.sqrt(2.0))
 
 
-def charge_payoff(state: WarState, attacker: Unit, at: Tray, target: Unit, target_at: Tray,
-                  arc: str, scale: float) -> float:
-    """What the charge is worth to the charger, in units of ``scale`` (a unit's worth): the
-    chance it wins the combat times the chance the target then breaks, times the target's
-    worth, and the models it slays; less the same for the charger losing (the margin is
-    taken as normal, its spread from the dice)."""
-    look = charge_outlook(state, attacker, at, target, target_at, arc)
+def round_outlook(state: WarState, attacker: Unit, at: Tray, target: Unit, target_at: Tray,
+                  arc: str) -> ChargeOutlook:
+    """A later round of the same fight: no charge bonuses, and the side with the higher
+    initiative strikes first, its casualties thinning the other's blows (W4-MELEE,
+    W4-AMB-78)."""
+    if attacker.profile.initiative >= target.profile.initiative:
+        mine = strike(state, attacker, at, target, target_at, arc, charge=False)
+        left = max(0.0, 1.0 - mine.slain / max(1, target.models))
+        if attacker.profile.initiative == target.profile.initiative:
+            left = 1.0
+        answer = strike(state, target, target_at, attacker, at, "front", charge=False,
+                        fraction=left)
+    else:
+        answer = strike(state, target, target_at, attacker, at, "front", charge=False)
+        left = max(0.0, 1.0 - answer.slain / max(1, attacker.models))
+        mine = strike(state, attacker, at, target, target_at, arc, charge=False,
+                      fraction=left)
+    ours = mine.total + _standards(attacker) + _support(attacker)
+    theirs = answer.total + _standards(target) + (_support(target) if arc == "front" else 0)
+    ours += REAR_BONUS if arc == "rear" else FLANK_BONUS if arc in ("left", "right") else 0
+    if attacker.strength() > target.strength():
+        ours += OUTNUMBER_BONUS
+    elif target.strength() > attacker.strength():
+        theirs += OUTNUMBER_BONUS
+    return ChargeOutlook(ours, theirs, mine, answer)
+
+
+def _settle(state: WarState, attacker: Unit, target: Unit, look: ChargeOutlook
+            ) -> tuple[float, float]:
+    """The worth one round brings the attacker (gain less loss, in points) and the chance
+    the fight ends with it (either side breaking); the margin is taken as normal, its
+    spread from the dice."""
     spread = math.sqrt(look.mine.total * _points_each(attacker)
                        + look.answer.total * _points_each(target) + 1.0)
     win = _normal_below(look.edge / spread)
     lose = _normal_below(-look.edge / spread)
-    ahead = max(1.0, look.edge + 0.5 * spread)
-    behind = max(1.0, -look.edge + 0.5 * spread)
-    gain = (win * flee_chance(state, attacker, target, ahead) * whole_worth(state, target)
-            + look.mine.slain * unit_worth(target))
-    loss = (lose * flee_chance(state, target, attacker, behind) * whole_worth(state, attacker)
-            + look.answer.slain * unit_worth(attacker))
-    return (gain - loss) / scale
+    theirs = win * flee_chance(state, attacker, target, max(1.0, look.edge + 0.5 * spread))
+    ours = lose * flee_chance(state, target, attacker, max(1.0, -look.edge + 0.5 * spread))
+    gain = theirs * whole_worth(state, target) + look.mine.slain * unit_worth(target)
+    loss = ours * whole_worth(state, attacker) + look.answer.slain * unit_worth(attacker)
+    return gain - loss, theirs + ours
+
+
+def charge_payoff(state: WarState, attacker: Unit, at: Tray, target: Unit, target_at: Tray,
+                  arc: str, scale: float) -> float:
+    """What the charge is worth to the charger, in units of ``scale`` (a unit's worth): for
+    the charge round and, if nobody breaks, one more round, the chance it wins times the
+    chance the loser breaks times the loser's worth, and the models slain."""
+    first, ended = _settle(state, attacker, target,
+                           charge_outlook(state, attacker, at, target, target_at, arc))
+    later, _ = _settle(state, attacker, target,
+                       round_outlook(state, attacker, at, target, target_at, arc))
+    return (first + (1.0 - ended) * later) / scale
 
 
 def _points_each(unit: Unit) -> int:
