@@ -61,7 +61,7 @@ def test_undo_after_a_decision_and_not_before() -> None:
     plain: list[str] = []
     other = person(["undo", "hold"], plain)
     assert other.choose(PLAN, None) == Order.of("hold")
-    assert any(s.startswith("undo: a 'undo' order does not answer") for s in plain)
+    assert any(s.startswith("undo: an 'undo' order does not answer") for s in plain)
 
 
 def test_map_help_and_refusals_ask_again() -> None:

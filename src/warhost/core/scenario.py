@@ -199,8 +199,10 @@ def scenario_from_data(
     try:
         model = ruleset.scenario_model.model_validate(data)
     except ValidationError as exc:
-        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        problems = [_problem(err, ruleset.scenario_model, source, lines) for err in errors]
+        errors = _without_other_branches(exc.errors(), data)
+        errors = sorted(errors, key=lambda e: e["type"] != "extra_forbidden")
+        problems = [_problem(err, ruleset.scenario_model, source, lines, data)
+                    for err in errors]
         first = problems[0]
         first.problems = problems  # type: ignore[attr-defined]
         raise first from None
@@ -217,11 +219,11 @@ def scenario_from_data(
 
 
 def _problem(
-    err: Any, model: type[BaseModel], source: str, lines: dict[Path_, int]
+    err: Any, model: type[BaseModel], source: str, lines: dict[Path_, int], data: Any = None
 ) -> ScenarioError:
     """One pydantic error as a located, readable ScenarioError."""
     loc: Path_ = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-    path = _data_path(loc)
+    path = _data_path(loc, data)
     line = None
     for cut in range(len(path), -1, -1):
         line = lines.get(tuple(path[:cut]))
@@ -261,13 +263,54 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _data_path(loc: Path_) -> Path_:
-    """Drop pydantic's union-branch tags (``'Foo'``, ``'literal[...]'``) from a location."""
-    out: list[str | int] = []
+def _without_other_branches(errors: list[Any], data: Any) -> list[Any]:
+    """Leave out the complaints of union branches the value plainly is not (a mapping given
+    where the field takes a name or a mapping: "should be a valid string"), when other
+    complaints say what is wrong with the value."""
+    kept = [e for e in errors
+            if not (str(e["type"]).endswith("_type") and _plain_branch(e["loc"], data))]
+    return kept or errors
+
+
+def _plain_branch(loc: Path_, data: Any) -> bool:
+    """Whether ``loc`` passes through a plain-type union branch (``'constrained-str'``) that
+    is not a key of the data."""
+    node = data
     for part in loc:
-        if isinstance(part, str) and (part[:1].isupper() or "[" in part or part.startswith("tagged")):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        elif part in _BRANCH_TAGS:
+            return True
+    return False
+
+
+_BRANCH_TAGS = ("str", "constrained-str", "int", "float", "bool")
+"""Names pydantic gives the plain-type branches of a union in an error's location."""
+
+
+def _data_path(loc: Path_, data: Any = None) -> Path_:
+    """Drop pydantic's union-branch tags (``'Foo'``, ``'literal[...]'``) from a location.
+
+    A part that is a key of the data at that point (a profile named ``'Elf archer'`` in a
+    mapping of profiles) is kept even when it looks like a tag."""
+    out: list[str | int] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            out.append(part)
+            node = node[part]
+            continue
+        if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            out.append(part)
+            node = node[part]
+            continue
+        if isinstance(part, str) and (part[:1].isupper() or "[" in part or part.startswith("tagged")
+                                      or part in _BRANCH_TAGS):
             continue
         out.append(part)
+        node = None
     return tuple(out)
 
 
@@ -285,7 +328,8 @@ def _known_fields(model: Any, path: Path_) -> list[str]:
 
 def _inner_model(tp: Any, part: str | int) -> Any:
     """Step from a model type into one of its fields (or into a list/dict item type)."""
-    if isinstance(part, int) or (isinstance(tp, type) and not issubclass(tp, BaseModel)):
+    if isinstance(part, int) or typing.get_origin(tp) is dict or (
+            isinstance(tp, type) and not issubclass(tp, BaseModel)):
         return _item_model(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         for name, info in tp.model_fields.items():

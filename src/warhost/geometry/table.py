@@ -35,7 +35,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 import shapely
-from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import LineString, MultiPoint, Polygon, box
 from shapely.geometry import Point as ShapelyPoint
 
 Point: TypeAlias = tuple[float, float]
@@ -50,19 +50,24 @@ _EXACT_UNITS = {0.0: (0.0, 1.0), 90.0: (1.0, 0.0), 180.0: (0.0, -1.0), 270.0: (-
 _CIRCLE_QUAD_SEGS = 32
 
 __all__ = [
+    "ARCS",
+    "ARC_REACH",
     "EDGES",
     "Board",
     "Formation",
     "Point",
-    "ARCS",
-    "ARC_REACH",
     "Region",
     "Tray",
     "along",
+    "arc_polygon",
+    "arc_shares",
     "away",
     "bearing",
+    "block_of",
+    "clear_sight",
     "cone",
     "count_covered",
+    "cover_by_majority",
     "cube",
     "distance",
     "edge_bearing",
@@ -71,25 +76,26 @@ __all__ = [
     "gap",
     "inches",
     "line",
+    "line_clear",
+    "majority_arc",
     "nearest_edge",
+    "nearest_edge_of_tray",
     "offset",
     "path_cost",
     "point_word",
     "read_point",
+    "sees",
+    "sight_line",
     "single_footprint",
     "sphere",
     "toward",
     "translate_to",
     "travel",
-    "arc_polygon",
-    "arc_shares",
-    "clear_sight",
-    "cover_by_majority",
-    "line_clear",
-    "majority_arc",
-    "sees",
     "tray_gap",
+    "trays_gap",
     "trays_overlap",
+    "unit_arc",
+    "within",
 ]
 
 
@@ -753,7 +759,15 @@ class Tray:
     """A rectangle with a facing: a movement tray, a unit's block of trays, or a base.
 
     ``width`` runs across the facing (the front edge), ``depth`` along it. Local coordinates
-    are ``(right, forward)`` from the centre, as the tray faces.
+    are ``(right, forward)`` from the centre, as the tray faces. A tray may be degenerate
+    (zero width or depth: a segment or a point).
+
+    Example:
+        >>> tray = Tray((10.0, 10.0), 90.0, 4.0, 2.0)  # facing east: the front edge is x = 11
+        >>> tray.front_centre, tray.corners()[0]
+        ((11.0, 10.0), (11.0, 12.0))
+        >>> tray.to_local((12.0, 9.0))
+        (1.0, 2.0)
     """
 
     centre: Point
@@ -793,10 +807,16 @@ class Tray:
                     self.depth)
 
     def arc_of(self, point: Point) -> str:
-        """The arc of ``point`` (:data:`ARCS`): front and rear are bounded by the 45-degree
-        lines out of the corners, the flanks lie between; a point on a boundary line goes to
-        the earlier arc in :data:`ARCS`, and a point on or inside the tray to its nearest
-        edge's arc."""
+        """W4-UNIT-04: the arc of ``point`` (:data:`ARCS`). Front and rear are bounded by the
+        45-degree lines out of the corners and the flanks lie between. A point on a boundary
+        line (within 1e-9 inch) goes to the earlier arc in :data:`ARCS`; a point on or inside
+        the tray goes to the arc of its nearest edge.
+
+        Example:
+            >>> tray = Tray((0.0, 0.0), 0.0, 4.0, 2.0)  # front edge y = 1, x from -2 to 2
+            >>> [tray.arc_of(p) for p in [(0.0, 5.0), (5.0, 1.5), (3.0, 2.0), (-3.0, -2.0)]]
+            ['front', 'right', 'front', 'left']
+        """
         right, forward = self.to_local(point)
         hw, hd = self.width / 2.0, self.depth / 2.0
         if abs(right) <= hw + _TIE and abs(forward) <= hd + _TIE:
@@ -810,44 +830,186 @@ class Tray:
         return "left" if right < 0 else "right"
 
 
+def _relative(a: Tray, b: Tray) -> tuple[float, float, float, float]:
+    """``b``'s centre as ``(right, forward)`` of ``a``'s, and the cosine and sine of ``b``'s
+    facing turned into ``a``'s frame (``b``'s forward is ``(s, c)`` there)."""
+    ax, ay = _unit(a.facing)
+    bx, by = _unit(b.facing)
+    dx, dy = b.centre[0] - a.centre[0], b.centre[1] - a.centre[1]
+    return dx * ay - dy * ax, dx * ax + dy * ay, ax * bx + ay * by, ay * bx - ax * by
+
+
+def _separations(a: Tray, b: Tray, dr: float, df: float, c: float, s: float
+                 ) -> tuple[float, float, float, float]:
+    """Separating-axis gaps of the two trays along ``a``'s right and forward axes and then
+    ``b``'s; a positive value is a gap, a negative one an overlap of the projections."""
+    hwa, hda, hwb, hdb = a.width / 2.0, a.depth / 2.0, b.width / 2.0, b.depth / 2.0
+    ac, as_ = abs(c), abs(s)
+    er, ef = c * dr - s * df, s * dr + c * df  # a's centre seen from b, negated
+    return (abs(dr) - hwa - hwb * ac - hdb * as_, abs(df) - hda - hwb * as_ - hdb * ac,
+            abs(er) - hwb - hwa * ac - hda * as_, abs(ef) - hdb - hwa * as_ - hda * ac)
+
+
+def _corner_gap2(cx: float, cy: float, ux: float, uy: float, vx: float, vy: float,
+                 hw: float, hd: float) -> float:
+    """Smallest squared distance from the corners ``c +- u +- v`` to the axis-aligned
+    rectangle ``|x| <= hw, |y| <= hd`` (0 when a corner is on it)."""
+    sx, sy, tx, ty = ux + vx, uy + vy, ux - vx, uy - vy
+    best = math.inf
+    for px, py in ((cx + sx, cy + sy), (cx + tx, cy + ty), (cx - tx, cy - ty),
+                   (cx - sx, cy - sy)):
+        x, y = abs(px) - hw, abs(py) - hd
+        if x > 0.0:
+            d2 = x * x + y * y if y > 0.0 else x * x
+        elif y > 0.0:
+            d2 = y * y
+        else:
+            return 0.0
+        best = min(best, d2)
+    return best
+
+
 def tray_gap(a: Tray, b: Tray) -> float:
-    """Closest distance between two trays in inches (0 when they touch or overlap); plain
-    arithmetic on the corners, without shapely."""
-    ca, cb = a.corners(), b.corners()
-    if _convex_overlap(ca, cb):
+    """W4-MEAS-03: the distance between the closest points of two trays, in inches (0 when
+    they touch or overlap, within 1e-9 inch). Plain arithmetic, no shapely: the trays are
+    tested on their four separating axes, and two apart are as far apart as the nearest
+    corner of one is from the other.
+
+    Example:
+        >>> tray_gap(Tray((0.0, 0.0), 0.0, 2.0, 2.0), Tray((6.0, 5.0), 0.0, 2.0, 2.0))
+        5.0
+        >>> tray_gap(Tray((0.0, 0.0), 0.0, 2.0, 2.0), Tray((2.0, 0.5), 90.0, 1.0, 2.0))
+        0.0
+    """
+    # The hot path of every distance rule: _relative and _separations written out inline.
+    ax, ay = _unit(a.facing)
+    bx, by = _unit(b.facing)
+    dx, dy = b.centre[0] - a.centre[0], b.centre[1] - a.centre[1]
+    dr, df, c, s = dx * ay - dy * ax, dx * ax + dy * ay, ax * bx + ay * by, ay * bx - ax * by
+    hwa, hda, hwb, hdb = a.width / 2.0, a.depth / 2.0, b.width / 2.0, b.depth / 2.0
+    ac, as_ = abs(c), abs(s)
+    er, ef = c * dr - s * df, s * dr + c * df
+    if (abs(dr) - hwa - hwb * ac - hdb * as_ <= _TIE
+            and abs(df) - hda - hwb * as_ - hdb * ac <= _TIE
+            and abs(er) - hwb - hwa * ac - hda * as_ <= _TIE
+            and abs(ef) - hdb - hwa * as_ - hda * ac <= _TIE):
         return 0.0
-    return min(min(_point_segment(p, cb[i], cb[(i + 1) % 4]) for p in ca for i in range(4)),
-               min(_point_segment(p, ca[i], ca[(i + 1) % 4]) for p in cb for i in range(4)))
+    # b's corners in a's frame: b's right is (c, -s) there, its forward (s, c); and a's
+    # corners in b's frame, where a's right is (c, s) and its forward (-s, c).
+    b_to_a = _corner_gap2(dr, df, hwb * c, -hwb * s, hdb * s, hdb * c, hwa, hda)
+    a_to_b = _corner_gap2(-er, -ef, hwa * c, hwa * s, -hda * s, hda * c, hwb, hdb)
+    return math.sqrt(min(b_to_a, a_to_b))
 
 
 def trays_overlap(a: Tray, b: Tray, tolerance: float = 1e-6) -> bool:
-    """True when the two trays share more than a boundary: their interiors overlap by more
-    than ``tolerance`` inches on every separating axis."""
-    return _convex_overlap(a.corners(), b.corners(), -tolerance)
+    """True when the two trays share more than a boundary: their projections overlap by
+    more than ``tolerance`` inches on every separating axis. Trays that only touch never
+    overlap, nor does a degenerate tray (no area) overlap anything.
+
+    Example:
+        >>> left = Tray((0.0, 0.0), 0.0, 2.0, 2.0)
+        >>> trays_overlap(left, Tray((2.0, 0.0), 0.0, 2.0, 2.0))  # edge to edge
+        False
+        >>> trays_overlap(left, Tray((1.2, 1.2), 45.0, 1.0, 1.0))
+        True
+    """
+    if min(a.width, a.depth, b.width, b.depth) <= 0.0:
+        return False
+    dr, df, c, s = _relative(a, b)
+    seps = _separations(a, b, dr, df, c, s)
+    ac, as_ = abs(c), abs(s)
+    hwa, hda, hwb, hdb = a.width / 2.0, a.depth / 2.0, b.width / 2.0, b.depth / 2.0
+    # The overlap of two intervals is the usual depth but never more than the shorter one
+    # (half-lengths here: each tray's own half-side and the other's projected half-extent).
+    halves = (min(hwa, hwb * ac + hdb * as_), min(hda, hwb * as_ + hdb * ac),
+              min(hwb, hwa * ac + hda * as_), min(hdb, hwa * as_ + hda * ac))
+    return all(-sep > tolerance and 2.0 * half > tolerance
+               for sep, half in zip(seps, halves, strict=True))
 
 
-def _point_segment(p: Point, a: Point, b: Point) -> float:
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy)
-                                              / length2))
-    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+def _group(trays: Tray | Sequence[Tray]) -> Sequence[Tray]:
+    return (trays,) if isinstance(trays, Tray) else trays
 
 
-def _convex_overlap(a: Sequence[Point], b: Sequence[Point], slack: float = _TIE) -> bool:
-    """Separating-axis test of two convex quadrilaterals; ``slack`` > 0 counts touching as
-    overlapping, < 0 demands that much depth."""
-    for poly in (a, b):
-        for i in range(len(poly)):
-            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
-            nx, ny = y1 - y0, x0 - x1
-            norm = math.hypot(nx, ny) or 1.0
-            pa = [(p[0] * nx + p[1] * ny) / norm for p in a]
-            pb = [(p[0] * nx + p[1] * ny) / norm for p in b]
-            if max(pa) < min(pb) - slack or max(pb) < min(pa) - slack:
-                return False
-    return True
+def trays_gap(a: Tray | Sequence[Tray], b: Tray | Sequence[Tray]) -> float:
+    """W4-MEAS-03: the closest-point distance between two trays or groups of trays (two
+    units' companies or bases). Each group must hold a tray.
+
+    Example:
+        >>> elves = [Tray((x, 0.0), 0.0, 2.0, 1.0) for x in (1.0, 3.0)]
+        >>> trays_gap(elves, Tray((7.0, 0.0), 0.0, 2.0, 2.0))
+        2.0
+    """
+    return min(tray_gap(s, t) for s in _group(a) for t in _group(b))
+
+
+def within(a: Tray | Sequence[Tray], b: Tray | Sequence[Tray], inches: float) -> bool:
+    """W4-MEAS-04: the two trays (or groups of trays) are within ``inches`` of each other
+    when their closest-point distance is at most that (within 1e-9 inch); a group with no
+    tray is within no distance of anything.
+
+    Example:
+        >>> elves = Tray((0.0, 0.0), 0.0, 4.0, 1.0)
+        >>> spider = Tray((0.0, 5.5), 180.0, 2.0, 2.0)  # 4 inches from the elves' front
+        >>> within(elves, spider, 4.0), within(elves, spider, 3.9)
+        (True, False)
+    """
+    limit = inches + _TIE
+    return any(tray_gap(s, t) <= limit for s in _group(a) for t in _group(b))
+
+
+def block_of(trays: Sequence[Tray]) -> Tray:
+    """The smallest tray facing as the given trays do that covers them all: a unit's whole
+    block of companies. The trays must share one facing.
+
+    Example:
+        >>> block_of([Tray((1.0, 0.0), 0.0, 2.0, 1.0), Tray((3.0, -1.0), 0.0, 2.0, 1.0)])
+        Tray(centre=(2.0, -0.5), facing=0.0, width=4.0, depth=2.0)
+    """
+    if not trays:
+        raise ValueError("a block needs at least one tray")
+    first = trays[0]
+    rights: list[float] = []
+    forwards: list[float] = []
+    for t in trays:
+        if abs((t.facing - first.facing + 180.0) % 360.0 - 180.0) > _TIE:
+            raise ValueError(f"trays facing {first.facing} and {t.facing} form no block")
+        for p in t.corners():
+            r, f = first.to_local(p)
+            rights.append(r)
+            forwards.append(f)
+    r0, r1, f0, f1 = min(rights), max(rights), min(forwards), max(forwards)
+    return Tray(first.to_world((r0 + r1) / 2.0, (f0 + f1) / 2.0), first.facing, r1 - r0,
+                f1 - f0)
+
+
+def unit_arc(trays: Sequence[Tray], point: Point) -> str:
+    """W4-UNIT-04: the arc of ``point`` around a unit's block of trays (its corners are the
+    block's outer corners).
+
+    Example:
+        >>> line = [Tray((x, 0.0), 0.0, 2.0, 1.0) for x in (1.0, 3.0, 5.0)]
+        >>> unit_arc(line, (3.0, 4.0)), unit_arc(line, (-2.0, 0.0)), unit_arc(line, (8.0, 1.0))
+        ('front', 'left', 'right')
+    """
+    return block_of(trays).arc_of(point)
+
+
+def nearest_edge_of_tray(board: Board, tray: Tray) -> str:
+    """The board edge nearest to ``tray`` (W4-FLEE-05), measured from the tray's closest
+    point; a tie (within 1e-9 inch) goes to the edge nearer the tray's centre, then to the
+    first in :data:`EDGES`.
+
+    Example:
+        >>> nearest_edge_of_tray(Board(48, 36), Tray((10.0, 30.0), 90.0, 4.0, 12.0))
+        'north'
+    """
+    corners = tray.corners()
+    closest = {e: min(board.edge_distances(p)[e] for p in corners) for e in EDGES}
+    best = min(closest.values())
+    tied = [e for e in EDGES if closest[e] - best <= _TIE]
+    centre = board.edge_distances(tray.centre)
+    return min(tied, key=lambda e: (centre[e], EDGES.index(e)))
 
 
 # --------------------------------------------------------------------------- tray sight
@@ -855,80 +1017,703 @@ def _convex_overlap(a: Sequence[Point], b: Sequence[Point], slack: float = _TIE)
 ARC_REACH = 1000.0
 """How far the arc polygons of :func:`arc_polygon` reach, in inches (beyond any table)."""
 
+_INTERIORS_MEET = "T********"
+"""DE-9IM pattern: the interiors of two shapes share a point."""
+
 
 def arc_polygon(tray: Tray, arc: str, reach: float = ARC_REACH) -> Polygon:
-    """The region of ``arc`` around ``tray`` (out to ``reach`` inches), bounded by the tray's
-    edge and the 45-degree lines out of its corners."""
+    """W4-UNIT-04: the region of ``arc`` around ``tray``, bounded by the tray's edge and the
+    45-degree lines out of its corners, out to ``reach`` inches beyond the edge.
+
+    Example:
+        >>> arc_polygon(Tray((0.0, 0.0), 0.0, 2.0, 2.0), "front", reach=1.0).bounds
+        (-2.0, 1.0, 2.0, 2.0)
+    """
     hw, hd = tray.width / 2.0, tray.depth / 2.0
     r = reach
-    local = {
+    corners = {
         "front": [(-hw, hd), (hw, hd), (hw + r, hd + r), (-hw - r, hd + r)],
         "rear": [(hw, -hd), (-hw, -hd), (-hw - r, -hd - r), (hw + r, -hd - r)],
         "right": [(hw, hd), (hw, -hd), (hw + r, -hd - r), (hw + r, hd + r)],
         "left": [(-hw, -hd), (-hw, hd), (-hw - r, hd + r), (-hw - r, -hd - r)],
-    }[arc]
-    return Polygon([tray.to_world(x, y) for x, y in local])
+    }
+    if arc not in corners:
+        raise ValueError(f"unknown arc {arc!r}; expected one of {ARCS}")
+    return Polygon([tray.to_world(x, y) for x, y in corners[arc]])
 
 
 def arc_shares(tray: Tray, shape: Any) -> dict[str, float]:
-    """The area of ``shape`` lying in each arc of ``tray`` (keys in :data:`ARCS` order)."""
-    return {arc: float(arc_polygon(tray, arc).intersection(shape).area) for arc in ARCS}
+    """The area of ``shape`` lying in each arc of ``tray`` (keys in :data:`ARCS` order); the
+    part of ``shape`` on the tray itself is in no arc.
+
+    Example:
+        >>> arc_shares(Tray((0.0, 0.0), 0.0, 2.0, 2.0), box(-0.5, 1.0, 1.5, 2.0))
+        {'front': 1.875, 'left': 0.0, 'right': 0.125, 'rear': 0.0}
+    """
+    return _shares(tray, shape, "area")
+
+
+def _shares(tray: Tray, shape: Any, measure: str) -> dict[str, float]:
+    return {arc: float(getattr(arc_polygon(tray, arc).intersection(shape), measure))
+            for arc in ARCS}
 
 
 def majority_arc(tray: Tray, shape: Any) -> str:
-    """W4-AMB-16: the arc holding the largest share of ``shape``; exact ties go to the
-    earlier arc in :data:`ARCS` (front, then the flanks, then rear). A shape with no area is
-    judged by its centroid."""
-    shares = arc_shares(tray, shape)
+    """W4-AMB-16: the arc holding the largest share of ``shape``'s area; exact ties (to a
+    billionth of the share) go to the earlier arc in :data:`ARCS`: front, then the flanks,
+    then rear. A shape with no area is measured by length, and one with neither (a point),
+    or one wholly on the tray, by the arc of its centroid.
+
+    Example:
+        >>> tray = Tray((0.0, 0.0), 0.0, 2.0, 2.0)
+        >>> majority_arc(tray, box(1.0, 0.0, 3.0, 2.0))  # straddles the front-right line
+        'right'
+        >>> majority_arc(tray, box(1.0, 1.0, 3.0, 3.0))  # split evenly: front wins
+        'front'
+    """
+    if shape.is_empty:
+        raise ValueError("an empty shape lies in no arc")
+    shares = _shares(tray, shape, "area" if shape.area > 0.0 else "length")
     best = max(shares.values())
     if best <= _TIE:
         c = shape.centroid
         return tray.arc_of((float(c.x), float(c.y)))
-    return next(arc for arc in ARCS if shares[arc] >= best - _TIE)
+    slack = max(_TIE, best * 1e-9)
+    return next(arc for arc in ARCS if shares[arc] >= best - slack)
 
 
 def sees(tray: Tray, shape: Any) -> bool:
-    """W4-UNIT-05: some part of ``shape`` lies inside the tray's front arc."""
-    return bool(arc_polygon(tray, "front").intersects(shape))
+    """W4-UNIT-05: some part of ``shape`` lies inside the tray's front arc. A shape with
+    area must overlap the arc (touching its boundary line is not enough); a line or a point
+    may lie on the boundary, as :meth:`Tray.arc_of` counts those lines as front.
+
+    Example:
+        >>> tray = Tray((0.0, 0.0), 0.0, 2.0, 2.0)
+        >>> sees(tray, box(3.0, 2.0, 4.0, 3.0)), sees(tray, box(2.0, 2.5, 3.0, 3.5))
+        (False, True)
+    """
+    front = arc_polygon(tray, "front")
+    if shape.area > 0.0:
+        return bool(front.relate_pattern(shape, _INTERIORS_MEET))
+    return bool(front.intersects(shape))
 
 
 def _sample_points(tray: Tray) -> list[Point]:
+    """The centre, corners and edge midpoints of ``tray``."""
     hw, hd = tray.width / 2.0, tray.depth / 2.0
     local = [(0.0, 0.0), (-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd),
              (0.0, hd), (0.0, -hd), (-hw, 0.0), (hw, 0.0)]
     return [tray.to_world(x, y) for x, y in local]
 
 
+def _segments(pairs: Sequence[tuple[Point, Point]]) -> npt.NDArray[Any]:
+    """Shapely segments for ``pairs`` of points (a point where both ends coincide)."""
+    coords = np.array(pairs, dtype=float).reshape(len(pairs), 2, 2)
+    shapes: npt.NDArray[Any] = shapely.linestrings(coords)
+    same = np.all(coords[:, 0] == coords[:, 1], axis=1)
+    if same.any():
+        shapes[same] = shapely.points(coords[same, 0])
+    return shapes
+
+
+def _objects(shapes: Sequence[Any]) -> npt.NDArray[Any]:
+    array = np.empty(len(shapes), dtype=object)
+    array[:] = list(shapes)
+    return array
+
+
+def _entered(segments: npt.NDArray[Any], shapes: Sequence[Any]) -> npt.NDArray[np.bool_]:
+    """``[i, j]``: segment ``i`` and shape ``j`` share interior points, that is they meet
+    but do not merely touch (prepared shapes reject most segments on their bounds)."""
+    others = _objects(shapes)
+    shapely.prepare(others)
+    lines, blocks = np.broadcast_arrays(segments[:, None], others[None, :])
+    met: npt.NDArray[np.bool_] = shapely.intersects(blocks, lines)
+    if met.any():
+        met[met] = ~shapely.touches(blocks[met], lines[met])
+    return met
+
+
+def _merged(shapes: Sequence[Any]) -> list[Any]:
+    """``shapes`` with every shape that has area merged into one, so that a line along the
+    seam of two touching blockers runs inside the merged interior, not between two."""
+    solid = [s for s in shapes if s.area > 0.0]
+    thin = [s for s in shapes if s.area <= 0.0]
+    return ([shapely.unary_union(solid)] if solid else []) + thin
+
+
 def line_clear(a: Point, b: Point, blockers: Sequence[Any]) -> bool:
-    """True when the segment from ``a`` to ``b`` enters the interior of no blocker."""
-    seg = LineString([a, b]) if a != b else ShapelyPoint(a)
-    return not any(seg.crosses(blk) or seg.within(blk) for blk in blockers)
+    """True when the segment from ``a`` to ``b`` enters the interior of no blocker. Running
+    along a blocker's edge or touching its corner does not block, but running along the
+    seam of two touching blockers does (they block as one).
+
+    Example:
+        >>> wall = box(1.0, -1.0, 2.0, 1.0)
+        >>> line_clear((0.0, 0.0), (3.0, 0.0), [wall]), line_clear((0.0, 1.0), (3.0, 1.0), [wall])
+        (False, True)
+    """
+    if not blockers:
+        return True
+    return not bool(_entered(_segments([(a, b)]), _merged(blockers)).any())
 
 
 def clear_sight(viewer: Tray, targets: Sequence[Tray], blockers: Sequence[Any]) -> bool:
-    """W4-SHOOT-09, W4-AMB-45: some straight line from a point of ``viewer`` (its centre,
-    corners and edge midpoints) to such a point of some target tray passes through no
-    blocker's interior."""
-    for t in targets:
-        for a in _sample_points(viewer):
-            for b in _sample_points(t):
-                if line_clear(a, b, blockers):
-                    return True
-    return False
+    """W4-SHOOT-09, W4-AMB-45: some straight line from a point of ``viewer`` to a point of
+    some target tray enters no blocker's interior (:func:`sight_line`). One clear line is
+    enough. The caller leaves the viewer's own unit and the target out of ``blockers``;
+    whether the target is in the front arc is :func:`sees`.
+
+    Example:
+        >>> archers, target = Tray((0.0, 0.0), 0.0, 4.0, 1.0), Tray((0.0, 10.0), 180.0, 4.0, 1.0)
+        >>> clear_sight(archers, [target], [box(-1.0, 4.0, 1.0, 6.0)])  # past a small rock
+        True
+        >>> clear_sight(archers, [target], [box(-9.0, 4.0, 9.0, 6.0)])  # a wide wall
+        False
+    """
+    merged = _merged(blockers)
+    # The cheap sampled lines to every target first; the exact search only when all fail.
+    return (any(_sampled_line(viewer, t, merged) for t in targets)
+            or any(_critical_line(viewer, t, merged) for t in targets))
+
+
+def sight_line(viewer: Tray, target: Tray, blockers: Sequence[Any]
+               ) -> tuple[Point, Point] | None:
+    """W4-SHOOT-09: a line from a point of ``viewer`` to a point of ``target`` that enters no
+    blocker's interior, or None when there is none. Lines between the trays' centres,
+    corners and edge midpoints are tried first; failing those the search is exact: a clear
+    line, if any, can be slid and turned until it passes two corners of the trays, the
+    blockers or their crossings, so the lines through each two of those are tried.
+
+    Example:
+        >>> archers, target = Tray((0.0, 0.0), 0.0, 4.0, 2.0), Tray((0.0, 20.0), 180.0, 4.0, 2.0)
+        >>> walls = [box(-9.0, 9.9, 0.3, 10.1), box(0.5, 9.9, 9.0, 10.1)]  # a slit at x 0.3-0.5
+        >>> start, end = sight_line(archers, target, walls)  # along the slit's west side
+        >>> [round(v, 6) for v in (*start, *end)]
+        [0.3, 1.0, 0.3, 19.0]
+    """
+    merged = _merged(blockers)
+    return _sampled_line(viewer, target, merged) or _critical_line(viewer, target, merged)
+
+
+def _sampled_line(viewer: Tray, target: Tray, merged: Sequence[Any]
+                  ) -> tuple[Point, Point] | None:
+    """The first clear line between the centres, corners and edge midpoints of the trays."""
+    starts, ends = _sample_points(viewer), _sample_points(target)
+    if not merged:
+        return starts[0], ends[0]
+    pairs = [(a, b) for a in starts for b in ends]
+    blocked = _entered(_segments(pairs), merged).any(axis=1)
+    clear = np.flatnonzero(~blocked)
+    return pairs[int(clear[0])] if clear.size else None
+
+
+def _critical_line(viewer: Tray, target: Tray, merged: Sequence[Any]
+                   ) -> tuple[Point, Point] | None:
+    """The exact search of :func:`sight_line`: for the line through each two critical
+    points, the shortest piece of it joining the two trays, if that piece is clear."""
+    hull = MultiPoint([*viewer.corners(), *target.corners()]).convex_hull
+    near = [m for m in merged if m.intersects(hull)]
+    if not near:
+        return None
+    pieces = [viewer.corners(), target.corners()]
+    for m in near:  # crossings with the hull and the trays are critical points too
+        for region in (hull, viewer.polygon, target.polygon):
+            pieces.append(shapely.get_coordinates(m.intersection(region)))
+    # Exact coordinates: a point rounded even 1e-13 inch may fall inside a blocker.
+    points = np.unique(np.vstack([np.asarray(p, dtype=float) for p in pieces]), axis=0)
+    i, j = np.triu_indices(len(points), k=1)
+    origin, direction = points[i], points[j] - points[i]
+    a0, a1 = _chords(viewer, origin, direction)
+    b0, b1 = _chords(target, origin, direction)
+    meets = (a0 <= a1) & (b0 <= b1) & (np.abs(direction).max(axis=1) > _TIE)
+    # The shortest piece joining the two chords, from the viewer's to the target's: between
+    # their facing ends, or a point where the chords meet.
+    both = np.maximum(a0, b0)
+    t0 = np.where(a1 < b0, a1, np.where(b1 < a0, a0, both))
+    t1 = np.where(a1 < b0, b0, np.where(b1 < a0, b1, both))
+    start = origin[meets] + t0[meets, None] * direction[meets]
+    end = origin[meets] + t1[meets, None] * direction[meets]
+    if not len(start):
+        return None
+    pairs = [((float(p[0]), float(p[1])), (float(q[0]), float(q[1])))
+             for p, q in zip(start, end, strict=True)]
+    clear = np.flatnonzero(~_entered(_segments(pairs), merged).any(axis=1))
+    return pairs[int(clear[0])] if clear.size else None
+
+
+def _chords(tray: Tray, origin: npt.NDArray[np.float64], direction: npt.NDArray[np.float64]
+            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """For each line ``origin + t * direction``, the range of ``t`` on ``tray`` (empty when
+    the low end is above the high end); clipped slab by slab in the tray's frame."""
+    fx, fy = _unit(tray.facing)
+    px, py = origin[:, 0] - tray.centre[0], origin[:, 1] - tray.centre[1]
+    dx, dy = direction[:, 0], direction[:, 1]
+    lo = np.full(len(origin), -np.inf)
+    hi = np.full(len(origin), np.inf)
+    for q, v, half in ((px * fy - py * fx, dx * fy - dy * fx, tray.width / 2.0),
+                       (px * fx + py * fy, dx * fx + dy * fy, tray.depth / 2.0)):
+        h = half + _TIE
+        flat = np.abs(v) < 1e-15
+        safe = np.where(flat, 1.0, v)
+        ta, tb = (-h - q) / safe, (h - q) / safe
+        inside = np.abs(q) <= h
+        lo = np.where(flat, np.where(inside, lo, np.inf), np.maximum(lo, np.minimum(ta, tb)))
+        hi = np.where(flat, np.where(inside, hi, -np.inf), np.minimum(hi, np.maximum(ta, tb)))
+    return lo, hi
 
 
 def cover_by_majority(shooters: Sequence[Tray], targets: Sequence[Tray],
                       pieces: Sequence[tuple[Any, int]]) -> int:
     """W4-SHOOT-15/16, W4-AMB-46: draw a line from the centre of each shooting tray to the
-    centre of each target tray; if a strict majority of the lines pass through pieces that
-    give a benefit, the target gets the highest single value among the pieces those lines
-    cross (0 otherwise). ``pieces`` pairs a shape with the AC it adds."""
-    lines = [LineString([s.centre, t.centre]) for s in shooters for t in targets
-             if s.centre != t.centre]
-    if not lines or not pieces:
+    centre of each target tray. If a strict majority of the lines enter the interior of
+    pieces that give a benefit, the target gets the highest single value among the pieces
+    those lines enter; otherwise (a tie included) 0. ``pieces`` pairs a shape with the AC it
+    adds. Touching pieces count as one area, so a line along their seam passes through them
+    and takes the higher value of the two.
+
+    Example:
+        >>> shooters = [Tray((x, 0.0), 0.0, 2.0, 1.0) for x in (1.0, 3.0, 5.0)]
+        >>> target = [Tray((3.0, 10.0), 180.0, 6.0, 1.0)]
+        >>> hedge, wood = (box(0.0, 5.0, 2.5, 6.0), 2), (box(2.5, 5.0, 4.0, 6.0), 5)
+        >>> cover_by_majority(shooters, target, [hedge, wood])  # 2 of 3 lines: the best is 5
+        5
+        >>> cover_by_majority(shooters, target, [hedge])  # 1 of 3 lines
+        0
+    """
+    pairs = [(s.centre, t.centre) for s in shooters for t in targets]
+    if not pairs or not pieces:
         return 0
-    crossed = [[value for shape, value in pieces if line.intersects(shape)] for line in lines]
-    covered = [c for c in crossed if c]
-    if 2 * len(covered) <= len(lines):
+    shapes = [shape for shape, _ in pieces]
+    lines = _segments(pairs)
+    covered = _entered(lines, _merged(shapes)).any(axis=1)
+    if 2 * int(covered.sum()) <= len(pairs):
         return 0
-    return max(max(c) for c in covered)
+    values = np.array([value for _, value in pieces])
+    inside = _entered(lines[covered], shapes)
+    touched = shapely.intersects(lines[covered][:, None], _objects(shapes)[None, :])
+    # A line along a seam enters no single piece: it takes the pieces it runs between.
+    return max(int(values[row_in if row_in.any() else row_touch].max())
+               for row_in, row_touch in zip(inside, touched, strict=True))
+
+
+# ---- areas
+# Bursts, blasts and lasting areas of dnd4e-war (W4-AREA-01 to 07, W4-AMB-50/51), and the
+# count of the model cells of a company layout an area covers.
+
+AREA_MARKER = 1.0
+"""W4-AREA-03/06: the diameter of the base that marks an area burst or a lasting area."""
+
+_COVER_EPS = 1e-9
+"""A cell must share more than this area with a shape to count as covered (touching only an
+edge or a corner is not covering)."""
+
+
+def area_burst(centre: Point, size: float) -> Polygon:
+    """W4-AREA-03: a 1-inch marker base at ``centre`` and everything within ``size`` inches of
+    its edge."""
+    return sphere(centre, AREA_MARKER / 2.0 + size)
+
+
+def close_burst(base: Tray, size: float) -> Polygon:
+    """W4-AREA-02, W4-AMB-51: everything within ``size`` inches of the user's base edge (the
+    base included)."""
+    if size <= 0:
+        return base.polygon
+    return base.polygon.buffer(size / math.cos(math.pi / (4 * _CIRCLE_QUAD_SEGS)),
+                               quad_segs=_CIRCLE_QUAD_SEGS)
+
+
+def on_edge(tray: Tray, point: Point, tolerance: float = 1e-6) -> bool:
+    """True when ``point`` lies on the edge of ``tray`` (within ``tolerance`` inches)."""
+    return bool(tray.polygon.exterior.distance(ShapelyPoint(point)) <= tolerance)
+
+
+def blast(apex: Point, bearing_deg: float, size: float) -> Polygon:
+    """W4-AREA-05, W4-AMB-51: the 90-degree sector of radius ``size`` with its apex at
+    ``apex`` (a point of the user's base edge), opening along ``bearing_deg``."""
+    steps = _CIRCLE_QUAD_SEGS
+    grow = size / math.cos(math.pi / (4 * steps))
+    arc = [offset(apex, bearing_deg - 45.0 + 90.0 * i / steps, grow) for i in range(steps + 1)]
+    return Polygon([apex, *arc])
+
+
+def lasting_marker(origin: Point, size: float, bearing_deg: float | None = None) -> Point:
+    """W4-AREA-06, W4-AMB-51: where the marker of a lasting area sits: a burst's centre, or
+    ``size / 2`` inches along a blast's bisector (``bearing_deg``) from its apex."""
+    if bearing_deg is None:
+        return origin
+    return offset(origin, bearing_deg, size / 2.0)
+
+
+def lasting_area(marker: Point, size: float, is_blast: bool = False) -> Polygon:
+    """W4-AREA-06: a lasting area measured outward from its marker base: the burst's size,
+    or half the blast's size."""
+    return area_burst(marker, size / 2.0 if is_blast else size)
+
+
+def model_cells(tray: Tray, columns: int, rows: int, models: int) -> list[Polygon]:
+    """W4-AMB-04/05/50: the cells of the ``models`` models in a company tray laid out
+    ``columns`` x ``rows``: the front row fills first, each row from the left."""
+    cw, cd = tray.width / columns, tray.depth / rows
+    cells = []
+    for i in range(min(models, columns * rows)):
+        row, col = divmod(i, columns)
+        right = -tray.width / 2.0 + (col + 0.5) * cw
+        forward = tray.depth / 2.0 - (row + 0.5) * cd
+        cells.append(Tray(tray.to_world(right, forward), tray.facing, cw, cd).polygon)
+    return cells
+
+
+def cells_covered(shape: Any, tray: Tray, columns: int, rows: int, models: int) -> int:
+    """W4-AMB-50: how many model cells of the company in ``tray`` some part of ``shape``
+    covers."""
+    if models <= 0 or not shape.intersects(tray.polygon):
+        return 0
+    return sum(1 for cell in model_cells(tray, columns, rows, models)
+               if shape.intersection(cell).area > _COVER_EPS)
+
+
+def most_covered(shape: Any, positions: Iterable[Tray], columns: int, rows: int,
+                 models: int) -> int:
+    """W4-AREA-07: the most model cells ``shape`` covers at any of ``positions`` (the places a
+    company passes through during one move)."""
+    return max((cells_covered(shape, t, columns, rows, models) for t in positions), default=0)
+
+
+def sweep(start: Tray, end: Tray, step: float = 0.25) -> list[Tray]:
+    """The tray's positions, every ``step`` inches or less, on a straight move from ``start``
+    to ``end`` (facing turned evenly along the way); both ends included."""
+    length = distance(start.centre, end.centre)
+    turn = (end.facing - start.facing + 180.0) % 360.0 - 180.0
+    n = max(1, math.ceil(length / step), math.ceil(abs(turn) / 5.0))
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        centre = (start.centre[0] + t * (end.centre[0] - start.centre[0]),
+                  start.centre[1] + t * (end.centre[1] - start.centre[1]))
+        out.append(Tray(centre, (start.facing + t * turn) % 360.0, start.width, start.depth))
+    return out
+
+
+# ---- tray moves
+# Moving a block of trays (W4-MOVE): straight or diagonal advances, wheels about a front
+# corner, pivots about the centre, reforms about the centre, the ground a move sweeps and what
+# it costs through difficult terrain. Rotations are compass-wise: positive degrees turn
+# clockwise (the facing bearing grows).
+
+MAX_VEER = 45.0
+"""W4-MOVE-07: a block may advance at most this many degrees off its facing."""
+
+SWEEP_STEP = 5.0
+"""Degrees between the intermediate positions a turning move's swept area is built from."""
+
+
+def turn_between(facing: float, towards: float) -> float:
+    """The signed smallest turn from bearing ``facing`` to bearing ``towards``, in
+    ``(-180, 180]`` (positive clockwise).
+
+    Example:
+        >>> turn_between(350.0, 20.0), turn_between(0.0, 180.0)
+        (30.0, 180.0)
+    """
+    d = _normal(towards - facing)
+    return d - 360.0 if d > 180.0 else d
+
+
+def rotate_about(point: Point, about: Point, degrees: float) -> Point:
+    """``point`` turned ``degrees`` clockwise about ``about``.
+
+    Example:
+        >>> rotate_about((0.0, 1.0), (0.0, 0.0), 90.0)
+        (1.0, 0.0)
+    """
+    s, c = _unit(degrees)  # sin and cos of the turn (exact on quarter turns)
+    dx, dy = point[0] - about[0], point[1] - about[1]
+    return about[0] + dx * c + dy * s, about[1] - dx * s + dy * c
+
+
+def advance(tray: Tray, length: float, veer: float = 0.0) -> Tray:
+    """The tray moved ``length`` inches along its facing turned by ``veer`` degrees; the
+    facing does not change. Raises ``ValueError`` beyond :data:`MAX_VEER` (W4-MOVE-07).
+
+    Example:
+        >>> advance(Tray((0.0, 0.0), 90.0, 4.0, 2.0), 3.0).centre
+        (3.0, 0.0)
+    """
+    if abs(veer) > MAX_VEER + _TIE:
+        raise ValueError(f"a block advances at most {MAX_VEER} degrees off its facing")
+    x, y = offset(tray.centre, tray.facing + veer, length)
+    return Tray((x, y), tray.facing, tray.width, tray.depth)
+
+
+def wheel_pivot(tray: Tray, side: str) -> Point:
+    """The front corner a wheel to ``side`` (``left`` or ``right``) turns about."""
+    front_left, front_right = tray.corners()[:2]
+    if side not in ("left", "right"):
+        raise ValueError(f"a wheel goes left or right, not {side!r}")
+    return front_left if side == "left" else front_right
+
+
+def wheel(tray: Tray, side: str, degrees: float) -> Tray:
+    """W4-MOVE-09/10: the tray wheeled forward ``degrees`` to ``side``: the front corner on
+    that side stays put and the other front corner swings forward.
+
+    Example:
+        >>> wheel(Tray((0.0, -1.0), 0.0, 4.0, 2.0), "right", 90.0).corners()[1]
+        (2.0, 0.0)
+    """
+    if degrees < -_TIE or degrees > 180.0 + _TIE:
+        raise ValueError("a wheel turns forward, between 0 and 180 degrees")
+    turn = degrees if side == "right" else -degrees
+    pivot = wheel_pivot(tray, side)
+    return Tray(rotate_about(tray.centre, pivot, turn), _normal(tray.facing + turn),
+                tray.width, tray.depth)
+
+
+def wheel_distance(width: float, depth: float, degrees: float,
+                   farthest_corner: bool = False) -> float:
+    """W4-MOVE-11, W4-AMB-93: the arc the paying corner travels in a wheel: the outer front
+    corner (radius = width) or, with ``farthest_corner``, the rear outer corner.
+
+    Example:
+        >>> round(wheel_distance(4.0, 3.0, 90.0), 4), round(wheel_distance(4.0, 3.0, 90.0, True), 4)
+        (6.2832, 7.854)
+    """
+    radius = math.hypot(width, depth) if farthest_corner else width
+    return radius * math.radians(abs(degrees))
+
+
+def centre_pivot(tray: Tray, degrees: float) -> Tray:
+    """W4-MOVE-13/14: the tray turned ``degrees`` (positive clockwise) about its centre."""
+    return Tray(tray.centre, _normal(tray.facing + degrees), tray.width, tray.depth)
+
+
+def reform_frame(centre: Point, facing: float, files: int, ranks: int, tray_width: float,
+                 tray_depth: float) -> Tray:
+    """W4-MOVE-16: the block of ``files`` x ``ranks`` trays standing about ``centre``."""
+    if files < 1 or ranks < 1:
+        raise ValueError("a formation has at least one file and one rank")
+    return Tray(centre, _normal(facing), files * tray_width, ranks * tray_depth)
+
+
+def wheel_path(tray: Tray, side: str, degrees: float, step: float = SWEEP_STEP) -> list[Tray]:
+    """The tray at every ``step`` degrees of a wheel, first and last included."""
+    n = max(1, math.ceil(abs(degrees) / step - _TIE))
+    return [wheel(tray, side, degrees * i / n) for i in range(n + 1)]
+
+
+def pivot_path(tray: Tray, degrees: float, step: float = SWEEP_STEP) -> list[Tray]:
+    """The tray at every ``step`` degrees of a centre pivot, first and last included."""
+    n = max(1, math.ceil(abs(degrees) / step - _TIE))
+    return [centre_pivot(tray, degrees * i / n) for i in range(n + 1)]
+
+
+def swept_area(path: Sequence[Tray], about: Point | None = None) -> Any:
+    """The ground a tray covers moving through the positions of ``path``: the hull of each
+    consecutive pair. For a turn about ``about`` the hulls are widened by the most an arc
+    between two positions bulges past its chord, so the area never falls short."""
+    if not path:
+        raise ValueError("a swept area needs at least one position")
+    if len(path) == 1:
+        return path[0].polygon
+    hulls = shapely.convex_hull(shapely.multipoints([[*a.corners(), *b.corners()]
+                                                     for a, b in pairwise(path)]))
+    area = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
+    if about is not None:
+        reach = max(distance(about, c) for c in path[0].corners())
+        turned = abs(turn_between(path[0].facing, path[1].facing))
+        bulge = reach * (1.0 - math.cos(math.radians(turned) / 2.0))
+        if bulge > 0:
+            area = area.buffer(bulge + _TIE, quad_segs=2)
+    return area
+
+
+Terrain: TypeAlias = "Sequence[Region] | Ground"
+"""Regions, or regions already merged once by :meth:`Ground.of` (cheaper for many moves)."""
+
+
+def _terrain_unions(terrain: Terrain) -> tuple[Any, Any]:
+    if isinstance(terrain, Ground):
+        return terrain.difficult, terrain.closed
+    return _unions(terrain)
+
+
+def ground_cost(points: Sequence[Point], terrain: Terrain) -> float:
+    """:func:`path_cost` over regions merged beforehand (or plain regions)."""
+    difficult, closed = _terrain_unions(terrain)
+    total = 0.0
+    for a, b in pairwise(points):
+        pieces, block = _segment_pieces(a, b, difficult, closed)
+        if block is not None:
+            return math.inf
+        total += sum((hi - lo) * rate for lo, hi, rate in pieces)
+    return total
+
+
+def move_points(tray: Tray) -> list[Point]:
+    """The points of a tray whose paths a move's terrain cost is taken over: its centre, the
+    four corners and the middle of the front edge."""
+    return [tray.centre, *tray.corners(), tray.front_centre]
+
+
+def advance_cost(tray: Tray, length: float, veer: float, regions: Terrain) -> float:
+    """W4-MOVE-24: what an advance costs: the dearest path among :func:`move_points` (every
+    inch in difficult ground costs 2)."""
+    moved = advance(tray, length, veer)
+    ground = Ground(*_terrain_unions(regions))
+    return max(ground_cost([p, q], ground)
+               for p, q in zip(move_points(tray), move_points(moved), strict=True))
+
+
+def reach(tray: Tray, bearing_deg: float, budget: float, regions: Terrain) -> float:
+    """W4-MOVE-24/25, W4-AMB-58: the farthest the tray can go along ``bearing_deg`` with
+    ``budget`` inches of movement, every one of :func:`move_points` paying its own way
+    (difficult ground at 2 per inch, continuously; impassable ground stops it).
+
+    Example:
+        >>> bog = Region.rect("bog", "marsh", -5, 3.5, 10, 10, difficult=True)
+        >>> reach(Tray((0.0, 0.0), 0.0, 2.0, 1.0), 0.0, 6.0, [bog])
+        4.5
+    """
+    if budget <= 0:
+        return 0.0
+    difficult, closed = _terrain_unions(regions)
+    best = budget
+    for p in move_points(tray):
+        end, _ = _travel([p, offset(p, bearing_deg, budget)], budget, difficult, closed)
+        best = min(best, distance(p, end))
+    return best
+
+
+def arc_cost(tray: Tray, side: str, degrees: float, regions: Terrain,
+             farthest_corner: bool = False) -> float:
+    """What a wheel costs: :func:`wheel_distance`, with the part of the paying corner's arc
+    inside difficult ground counted twice (W4-MOVE-24)."""
+    base = wheel_distance(tray.width, tray.depth, degrees, farthest_corner)
+    if base == 0.0 or (isinstance(regions, Ground) and regions.difficult is None) or (
+            not isinstance(regions, Ground) and not regions):
+        return base
+    corner = tray.corners()[2 if side == "left" else 3] if farthest_corner else \
+        tray.corners()[1 if side == "left" else 0]
+    pivot = wheel_pivot(tray, side)
+    turn = degrees if side == "right" else -degrees
+    n = max(2, math.ceil(abs(degrees) / 2.0))
+    arc = [rotate_about(corner, pivot, turn * i / n) for i in range(n + 1)]
+    chord = sum(distance(a, b) for a, b in pairwise(arc))
+    return base * ground_cost(arc, regions) / chord if chord else base
+
+
+def _ray_hit(p: Point, v: Point, a: Point, b: Point) -> float | None:
+    """How far along ``v`` (a unit vector) from ``p`` the segment ``a``-``b`` lies."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    denom = v[0] * ey - v[1] * ex
+    if abs(denom) < 1e-12:
+        return None
+    wx, wy = a[0] - p[0], a[1] - p[1]
+    t = (wx * ey - wy * ex) / denom
+    s = (wx * v[1] - wy * v[0]) / denom
+    if t < -_TIE or s < -_TIE or s > 1.0 + _TIE:
+        return None
+    return max(t, 0.0)
+
+
+def first_contact(tray: Tray, bearing_deg: float, length: float,
+                  others: Sequence[Tray]) -> float | None:
+    """How far the tray slides along ``bearing_deg`` (at most ``length``) before it first
+    touches one of ``others`` (0 when it touches one already); None when it never does.
+
+    Example:
+        >>> first_contact(Tray((0.0, 0.0), 0.0, 2.0, 2.0), 0.0, 10.0,
+        ...               [Tray((0.0, 6.0), 0.0, 2.0, 2.0)])
+        4.0
+    """
+    v = _unit(bearing_deg)
+    back = (-v[0], -v[1])
+    mine = tray.corners()
+    best: float | None = None
+    for other in others:
+        theirs = other.corners()
+        if tray_gap(tray, other) <= _TIE:
+            return 0.0
+        hits = [_ray_hit(p, v, theirs[i], theirs[(i + 1) % 4]) for p in mine for i in range(4)]
+        hits += [_ray_hit(q, back, mine[i], mine[(i + 1) % 4]) for q in theirs for i in range(4)]
+        found = [t for t in hits if t is not None and t <= length + _TIE]
+        if found and (best is None or min(found) < best):
+            best = min(found)
+    return best
+
+
+# ---- charges
+
+_ARC_OUTWARD: dict[str, float] = {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}
+"""The bearing of each arc's outward normal, relative to the tray's facing."""
+
+
+def arc_edge(tray: Tray, arc: str) -> tuple[Point, Point]:
+    """The edge of ``tray`` that faces ``arc``, from one corner to the next clockwise."""
+    fl, fr, rr, rl = tray.corners()
+    return {"front": (fl, fr), "right": (fr, rr), "rear": (rr, rl), "left": (rl, fl)}[arc]
+
+
+def _dot(p: Point, u: tuple[float, float]) -> float:
+    return p[0] * u[0] + p[1] * u[1]
+
+
+def _within_cone(v: tuple[float, float], heading: float, cone: float) -> bool:
+    length = math.hypot(*v)
+    if length <= _TIE:
+        return True
+    return _dot(v, _unit(heading)) >= length * math.cos(math.radians(cone)) - 1e-9
+
+
+def contact_shift(mover: Tray, target: Tray, arc: str, heading: float | None = None,
+                  cone: float = 45.0, overlap: float = 1.0) -> tuple[float, float] | None:
+    """The shortest straight shift that puts ``mover`` against the ``arc`` edge of
+    ``target`` from outside, sharing at least ``overlap`` inches of that edge (less when
+    either edge is shorter), with the direction within ``cone`` degrees of ``heading``
+    (None: any direction). None when no such shift exists."""
+    n = _unit(target.facing + _ARC_OUTWARD[arc])
+    t = _unit(target.facing + _ARC_OUTWARD[arc] + 90.0)
+    e0, e1 = sorted(_dot(p, t) for p in arc_edge(target, arc))
+    corners = mover.corners()
+    m0, m1 = min(_dot(c, t) for c in corners), max(_dot(c, t) for c in corners)
+    normal = _dot(arc_edge(target, arc)[0], n) - min(_dot(c, n) for c in corners)
+    need = max(0.0, min(overlap, m1 - m0, e1 - e0) - 1e-9)
+    lo, hi = e0 - m1 + need, e1 - m0 - need
+    if lo > hi + _TIE:
+        return None
+    candidates = [min(max(0.0, lo), hi), lo, hi]
+    if heading is not None:
+        for side in (-cone, cone):
+            r = _unit(heading + side)
+            along_n = _dot(r, n)
+            if abs(along_n) > 1e-12 and normal / along_n >= 0:
+                candidates.append(min(max(normal / along_n * _dot(r, t), lo), hi))
+    best: tuple[float, float] | None = None
+    for u in candidates:
+        v = (normal * n[0] + u * t[0], normal * n[1] + u * t[1])
+        if heading is not None and not _within_cone(v, heading, cone):
+            continue
+        if best is None or math.hypot(*v) < math.hypot(*best) - 1e-12:
+            best = v
+    return best
+
+
+def closing_shift(mover: Any, target: Any) -> tuple[float, float]:
+    """The shift along the line of closest points that brings shape ``mover`` into
+    contact with shape ``target`` (zero when they already touch)."""
+    (ax, ay), (bx, by) = shapely.shortest_line(mover, target).coords
+    return float(bx - ax), float(by - ay)
+
+
+def edge_slots(tray: Tray, arc: str, base: float) -> list[Point]:
+    """Centres of square bases of width ``base`` standing side by side against the
+    ``arc`` edge of ``tray``, outside it, from one end of the edge to the other."""
+    start, end = arc_edge(tray, arc)
+    length = distance(start, end)
+    count = max(1, int(length / base + 1e-9))
+    margin = (length - count * base) / 2.0
+    along = bearing(start, end)
+    out = tray.facing + _ARC_OUTWARD[arc]
+    return [offset(offset(start, along, margin + (k + 0.5) * base), out, base / 2.0)
+            for k in range(count)]

@@ -29,7 +29,12 @@ in inches from the south-west corner, with facings as compass bearings (0 north,
                 "stance": "close" | "open" | None, "facing": 90.0 | None}, ...],
      "sides": ["Humans", "Orcs"], "round": 3, "scores": {"Humans": 1, "Orcs": 0}}
 
-A unit without a polygon (one that left the table, say) is not drawn.
+A unit without a polygon (one that left the table, say) is not drawn. Table views may say
+more, all optional: a unit's ``trays`` (one polygon per company tray or model base, drawn
+each on its own, as circles when ``"bases": "round"``), its ``arcs`` (short line segments
+``[[x, y], [x, y]]`` bounding its front arc) and the statuses ``fleeing`` and ``engaged``; an
+area's ``effects`` (words such as ``height 1``, ``difficult``, ``cover``: the area is coloured
+by the first one :data:`EFFECT_COLOURS` knows, and its ``kind`` names it in the legend).
 
 Every unit drawn is labelled with its id or, when ids do not fit on their units, with a short
 label (``G1``, see :mod:`warhost.render.map_key`); a key under the map gives each unit's
@@ -91,9 +96,24 @@ AREA_COLOURS: dict[str, str] = {
 }
 """Fill colour of each kind of table area (other kinds are drawn in light grey)."""
 
+EFFECT_COLOURS: dict[str, str] = {
+    "impassable": "#34495e", "blocks sight": "#5b5b5b", "barrier": "#8b5a2b",
+    "difficult": "#4f8f3f", "height": "#d8bf8a", "cover": "#a9c48f",
+    "superior cover": "#a9c48f", "concealment": "#7fae5a", "total concealment": "#3f7f4f",
+}
+"""Fill colour of a table area by what it does (its first ``effects`` word that is listed
+here; ``height 2`` counts as ``height``)."""
+
 _OTHER_AREA = "#c4c4c4"
-_STATUS_ALPHA = {"active": 1.0, "fled": 0.45, "routed": 0.45, "destroyed": 0.25, "slain": 0.25}
-_STATUS_HATCH = {"fled": "//", "routed": "..", "destroyed": "xx", "slain": "xx"}
+_STATUS_ALPHA = {"active": 1.0, "engaged": 1.0, "fled": 0.45, "fleeing": 0.45, "routed": 0.45,
+                 "destroyed": 0.25, "slain": 0.25}
+_STATUS_HATCH = {"fled": "//", "fleeing": "//", "routed": "..", "destroyed": "xx",
+                 "slain": "xx"}
+_FACED = ("active", "engaged", "fled", "fleeing")
+"""Statuses whose units show their facing."""
+_ENGAGED_EDGE = "#ffd21f"
+_TRAY_EDGE = "#f2f2f2"
+"""Light lines between a unit's company trays, so each tray shows on the side's colour."""
 _INK = "#1e1e1e"
 _MIN_FONT = 3.5
 """Smallest font a unit label is drawn at; a smaller unit keeps its label in the key only."""
@@ -363,9 +383,46 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
 # --------------------------------------------------------------------------- table maps
 
 
-def area_colour(kind: str) -> str:
-    """Fill colour of a table area of ``kind``."""
+def area_colour(kind: str, effects: Sequence[str] = ()) -> str:
+    """Fill colour of a table area of ``kind`` (or, when it lists ``effects``, of the first
+    effect with a colour)."""
+    for effect in effects:
+        word = "height" if str(effect).startswith("height") else str(effect)
+        if word in EFFECT_COLOURS:
+            return EFFECT_COLOURS[word]
     return AREA_COLOURS.get(kind, _OTHER_AREA)
+
+
+def _draw_trays(ax: Any, u: Mapping[str, Any], colour: str, alpha: float,
+                hatch: str | None) -> bool:
+    """Each company tray (or model base) of ``u`` on its own; True if any was drawn."""
+    from matplotlib.patches import Circle
+    from matplotlib.patches import Polygon as PolygonPatch
+
+    trays = [_xy(t) for t in u.get("trays") or [] if len(t) >= 3]
+    round_bases = u.get("bases") == "round"
+    for corners in trays:
+        if round_bases:  # the circle inside the square base
+            side = math.dist(corners[0], corners[1])
+            centre = (sum(p[0] for p in corners) / len(corners),
+                      sum(p[1] for p in corners) / len(corners))
+            ax.add_patch(Circle(centre, side / 2, facecolor=colour,
+                                edgecolor="black", linewidth=0.4, alpha=alpha, hatch=hatch,
+                                zorder=5))
+        else:
+            ax.add_patch(PolygonPatch(corners, closed=True, facecolor=colour,
+                                      edgecolor=_TRAY_EDGE, linewidth=0.8, alpha=alpha,
+                                      hatch=hatch, zorder=5))
+    return bool(trays)
+
+
+def _draw_arcs(ax: Any, u: Mapping[str, Any]) -> bool:
+    """The short lines bounding the unit's front arc; True if any was drawn."""
+    segments = [_xy(seg) for seg in u.get("arcs") or [] if len(seg) == 2]
+    for a, b in segments:
+        ax.plot([a[0], b[0]], [a[1], b[1]], color="#555555", linewidth=0.6,
+                linestyle=(0, (2, 1.5)), zorder=4)
+    return bool(segments)
 
 
 def _xy(polygon: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
@@ -434,15 +491,15 @@ def _table_figure(view: Mapping[str, Any], title: str | None) -> Any:
     for y in range(0, int(height) + 1, step):
         ax.axhline(y, color="#b8bca8", linewidth=0.4, zorder=0.5)
 
-    kinds: list[str] = []
+    kinds: dict[str, str] = {}
     for area in view.get("areas", []):
         corners = _xy(area.get("polygon") or [])
         if len(corners) < 3:
             continue
         kind = str(area.get("kind", ""))
-        if kind not in kinds:
-            kinds.append(kind)
-        ax.add_patch(PolygonPatch(corners, closed=True, facecolor=area_colour(kind),
+        fill = area_colour(kind, area.get("effects") or ())
+        kinds.setdefault(kind, fill)
+        ax.add_patch(PolygonPatch(corners, closed=True, facecolor=fill,
                                   edgecolor="#3d3d3d", linewidth=0.6, alpha=0.85, zorder=1))
         if area.get("name"):
             shape = ShapelyPolygon(corners)
@@ -474,7 +531,7 @@ def _table_figure(view: Mapping[str, Any], title: str | None) -> Any:
     short = any(b[2] > width or any(_overlap(b, o) for o in boxes + outside if o is not b)
                 for b in outside)
     statuses: list[str] = []
-    has_facing = False
+    has_facing = has_trays = has_arcs = False
     tick = max(0.4, 0.025 * max(width, height))
     for u in placed:
         corners = _xy(u["polygon"])
@@ -482,11 +539,22 @@ def _table_figure(view: Mapping[str, Any], title: str | None) -> Any:
         if status != "active" and status not in statuses:
             statuses.append(status)
         colour = colours.get(str(u.get("side", "")), "#444444")
-        ax.add_patch(PolygonPatch(corners, closed=True, facecolor=colour, edgecolor="black",
-                                  linewidth=0.6, alpha=_STATUS_ALPHA.get(status, 0.45),
-                                  hatch=_STATUS_HATCH.get(status), zorder=5))
+        alpha, hatch = _STATUS_ALPHA.get(status, 0.45), _STATUS_HATCH.get(status)
+        if _draw_trays(ax, u, colour, alpha, hatch):
+            has_trays = True  # the unit's outline around its trays, unfilled
+            loose = u.get("bases") == "round"  # skirmishers: a light frame around them
+            ax.add_patch(PolygonPatch(corners, closed=True, fill=False,
+                                      linewidth=0.5 if loose else 0.9,
+                                      edgecolor=_ENGAGED_EDGE if status == "engaged"
+                                      else "black", linestyle=":" if loose else "-",
+                                      zorder=5.5))
+        else:
+            ax.add_patch(PolygonPatch(corners, closed=True, facecolor=colour,
+                                      edgecolor="black", linewidth=0.6, alpha=alpha,
+                                      hatch=hatch, zorder=5))
+        has_arcs = _draw_arcs(ax, u) or has_arcs
         facing = u.get("facing")
-        if facing is not None and status in ("active", "fled"):
+        if facing is not None and status in _FACED:
             has_facing = True
             a, b = _facing_tick(corners, float(facing), tick)
             ax.plot([a[0], b[0]], [a[1], b[1]], color="black", linewidth=1.4,
@@ -497,7 +565,8 @@ def _table_figure(view: Mapping[str, Any], title: str | None) -> Any:
         if inside(u, text):
             ax.text(cx, cy, text, ha="center", va="center",
                     rotation=_frontage(corners, facing)[2],
-                    color="white" if status == "active" else _INK, fontsize=font,
+                    color="white" if status in ("active", "engaged")
+                    and u.get("bases") != "round" else _INK, fontsize=font,
                     fontweight="bold", zorder=7)
         else:  # too small to hold its label: write it beside the unit
             ax.text(max(xs) + 0.3, cy, text, ha="left", va="center", color=colour,
@@ -511,14 +580,21 @@ def _table_figure(view: Mapping[str, Any], title: str | None) -> Any:
     ax.tick_params(labelsize=6, length=2)
     ax.set_xlabel(f"inches (1 in = 10 ft); grid lines every {step} in", fontsize=6)
 
-    handles: list[Any] = [Patch(facecolor=area_colour(k), edgecolor="#3d3d3d", alpha=0.85,
-                                label=k.replace("_", " ") or "area") for k in kinds]
+    handles: list[Any] = [Patch(facecolor=fill, edgecolor="#3d3d3d", alpha=0.85,
+                                label=k.replace("_", " ") or "area") for k, fill in kinds.items()]
     handles += [Patch(facecolor=c, edgecolor="black", label=s) for s, c in colours.items()]
-    handles += [Patch(facecolor="#777777", edgecolor="black", alpha=_STATUS_ALPHA.get(s, 0.45),
-                      hatch=_STATUS_HATCH.get(s), label=s) for s in statuses]
+    handles += [Patch(facecolor="#777777", edgecolor=_ENGAGED_EDGE if s == "engaged" else "black",
+                      alpha=_STATUS_ALPHA.get(s, 0.45), hatch=_STATUS_HATCH.get(s),
+                      label=s) for s in statuses]
     handles += _unit_handles(view, labels, short, False)
+    if has_trays:
+        handles.append(Patch(fill=False, edgecolor="black", label="unit outline; inside: "
+                             "company trays or model bases"))
     if has_facing:
         handles.append(Line2D([], [], color="black", linewidth=1.4, label="facing (front edge)"))
+    if has_arcs:
+        handles.append(Line2D([], [], color="#555555", linewidth=0.6, linestyle=(0, (2, 1.5)),
+                              label="front arc (45° lines)"))
     legend = _legend(ax, handles)
     ax.set_title(title if title is not None else map_title(view), fontsize=9)
     _place_key(fig, ax, legend, key_lines(key_rows(view, labels if short else None)))

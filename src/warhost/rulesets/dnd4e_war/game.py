@@ -84,9 +84,10 @@ def unit_value(state: WarState, uid: str) -> int:
 
 
 def score(state: WarState, side: str) -> int:
-    """W4-AMB-74: the value of enemy units destroyed or fleeing."""
+    """W4-AMB-74: the value of enemy units destroyed, and once the battle is over of those
+    still fleeing (while it goes on a fleeing unit may rally, and a score never goes down)."""
     return sum(unit_value(state, u.id) for u in state.units.values()
-               if u.side != side and (not u.alive or u.fleeing))
+               if u.side != side and (not u.alive or (state.over and u.fleeing)))
 
 
 def _standing(state: WarState, side: str) -> int:

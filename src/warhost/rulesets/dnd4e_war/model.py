@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from warhost.core.bounds import Finite, Rounds, Whole
 
-TABLE_MAX = 400.0
+TABLE_MAX = 1000.0
 """The widest and deepest table, in inches."""
 
 UNITS_MAX = 500
@@ -206,6 +206,14 @@ class Profile(Strict):
     @classmethod
     def _lower(cls, value: str | None) -> str | None:
         return value.lower() if value else value
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _no_frenzy(cls, value: object) -> object:
+        if isinstance(value, list) and "frenzy" in value:
+            raise ValueError("frenzy is named by the rules but given no effect, so it cannot be "
+                             "used (W4-AMB-76)")
+        return value
 
 
 class CaptainSpec(Strict):

@@ -13,8 +13,8 @@ Four things a player weighs before acting, each as an exact distribution of frac
 
 :class:`~warhost.core.odds.OddsReport` outcomes: ``success`` = at least one hit, ``failure``
 = no hit, and ``hits N`` for each possible total N >= 1. The other distributions are in
-``details``. The courage bonus comes from a function passed in (``courage``), so the real
-psychology rules can be plugged in; :func:`simple_courage_bonus` is the default.
+``details``. The courage bonus comes from a function passed in (``courage``), by default
+:func:`warhost.rulesets.dnd4e_war.psychology.courage_bonus`.
 """
 
 from __future__ import annotations
@@ -35,23 +35,19 @@ from warhost.core.odds import (
 )
 from warhost.core.scenario import Scenario
 from warhost.geometry.table import read_point
+from warhost.rulesets.dnd4e_war import psychology
 from warhost.rulesets.dnd4e_war.model import Dnd4eWarScenario, Power
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import (
-    BARD_COURAGE,
-    MUSICIAN_COURAGE,
-    SIZE_COURAGE,
-    STALWART_COURAGE,
     charge_distance,
     fall_back_distance,
     needed_score,
-    racial_courage,
 )
 
 __all__ = [
     "SITUATION_KEYS", "attack_dice", "break_dc", "break_odds", "casualty_distribution",
     "charge_distribution", "charge_reach_chance", "courage_pass_chance", "exact_odds",
-    "fall_back_distribution", "hit_distribution", "mean", "simple_courage_bonus", "unit_odds",
+    "fall_back_distribution", "hit_distribution", "mean", "unit_odds",
 ]
 
 Distribution = dict[int, Fraction]
@@ -90,7 +86,7 @@ SITUATION_KEYS: dict[str, str] = {
 
 BATTLE_STANDARD_RANGE = 12.0
 """W4-CMD-09: allies within this many inches of the battle standard may re-roll."""
-FEAR_DC = {"none": 0, "fear": 2, "terror": 4}
+FEAR_DC = {"none": 0, "fear": psychology.FEAR_BREAK, "terror": psychology.TERROR_BREAK}
 """W4-FEAR-08: what a fear or terror causer adds to the break test DC."""
 
 
@@ -228,36 +224,6 @@ def courage_pass_chance(bonus: int, dc: int, *, natural_20_only: bool = False,
     return once + (1 - once) * once if reroll else once
 
 
-def simple_courage_bonus(state: WarState, unit: Unit) -> int:
-    """A plain courage bonus: race + size (W4-COUR-03/04, W4-AMB-40), + 1 for a musician,
-    + 2 stalwart, + 2 bard or songweaver once (W4-COUR-05, W4-AMB-41). Characters' tier
-    bonuses are left out."""
-    p = unit.profile
-    bonus = racial_courage(p.race, p.courage) + SIZE_COURAGE[p.size]
-    if unit.musician:
-        bonus += MUSICIAN_COURAGE
-    if unit.rule("stalwart"):
-        bonus += STALWART_COURAGE
-    if unit.rule("bard") or unit.rule("songweaver"):
-        bonus += BARD_COURAGE
-    return bonus
-
-
-def fear_of(unit: Unit) -> str:
-    """What ``unit`` causes: ``terror``, ``fear`` or ``none`` (W4-FEAR-01)."""
-    return "terror" if unit.rule("terror") else "fear" if unit.rule("fear") else "none"
-
-
-def _fear_felt(state: WarState, winner: Unit, loser: Unit) -> str:
-    """What ``winner`` causes ``loser`` to feel: nothing under W4-AMB-43's option when the
-    loser itself causes as much (terror covers fear)."""
-    fear = fear_of(winner)
-    own = fear_of(loser)
-    if state.options.fear_causers_immune and own != "none" and FEAR_DC[own] >= FEAR_DC[fear]:
-        return "none"
-    return fear
-
-
 def has_reroll(state: WarState, unit: Unit) -> bool:
     """W4-CMD-09: an allied battle standard (its unit) stands within 12"."""
     return any(u.battle_standard and (u is unit or state.gap(u, unit) <= BATTLE_STANDARD_RANGE)
@@ -265,12 +231,13 @@ def has_reroll(state: WarState, unit: Unit) -> bool:
 
 
 def break_odds(state: WarState, winner: Unit, loser: Unit, situation: Mapping[str, Any],
-               courage: CourageBonus = simple_courage_bonus) -> tuple[Fraction, list[str],
+               courage: CourageBonus = psychology.courage_bonus) -> tuple[Fraction, list[str],
                                                                       dict[str, Any]]:
     """The chance ``loser`` passes its break test against ``winner``, the lines explaining
     it, and its terms as JSON data."""
     margin = _whole(situation.get("margin", 1), "margin")
-    fear = str(situation.get("fear", _fear_felt(state, winner, loser))).strip().lower()
+    felt = psychology.felt_fear(state, winner, loser) or "none"
+    fear = str(situation.get("fear", felt)).strip().lower()
     if fear not in FEAR_DC:
         raise WarhostError(f"fear must be none, fear or terror, not {fear!r}", field="fear")
     dc = break_dc(margin, fear)
@@ -303,7 +270,7 @@ def break_odds(state: WarState, winner: Unit, loser: Unit, situation: Mapping[st
 
 def exact_odds(scenario: Scenario, attacker: str, defender: str,
                situation: Mapping[str, Any],
-               courage: CourageBonus = simple_courage_bonus) -> OddsReport:
+               courage: CourageBonus = psychology.courage_bonus) -> OddsReport:
     """The `dnd4e-war` implementation of :meth:`Ruleset.exact_odds`: one batch of attacks of
     ``attacker`` on ``defender``, its casualties, ``attacker``'s charge on ``defender``, and
     ``defender``'s break test and fall back! if it loses; keys: :data:`SITUATION_KEYS`."""
@@ -326,7 +293,7 @@ def exact_odds(scenario: Scenario, attacker: str, defender: str,
 
 
 def unit_odds(state: WarState, att: Unit, dfn: Unit, situation: Mapping[str, Any],
-              courage: CourageBonus = simple_courage_bonus) -> OddsReport:
+              courage: CourageBonus = psychology.courage_bonus) -> OddsReport:
     """The report of :func:`exact_odds` on any state (the AI may call it)."""
     kind, power = _kind_and_power(att, situation)
     charge = kind == "melee" and situation_flag(situation, "charge")

@@ -55,11 +55,12 @@ TERROR_BREAK = 4
 """W4-FEAR-08: what a fear (terror) causing victor adds to a break test's DC."""
 BREAK_BASE = 10
 """W4-BREAK-01: a break test's DC is 10 + the margin of defeat."""
-SAVE_DC = 10
-"""W4-AMB-56: a saving throw succeeds on 10 or more."""
-SAVE_ENDS = frozenset({"ongoing", "dazed", "stunned", "slowed", "immobilized", "weakened",
+FEAR_RANK = {"fear": 1, "terror": 2}
+"""Terror covers fear (W4-AMB-43)."""
+SAVE_ENDS = frozenset({"dazed", "stunned", "slowed", "immobilized", "weakened",
                        "blinded", "restrained", "dominated"})
-"""Conditions a successful saving throw ends (W4-CAS-10); ``ongoing`` is ongoing damage."""
+"""Conditions a successful saving throw ends (W4-CAS-10); ongoing damage is
+:attr:`Unit.ongoing`."""
 PSYCHOLOGY = frozenset({"panic", "fear", "terror"})
 """W4-IMMUNE-03: the tests immune to psychology passes."""
 
@@ -371,10 +372,10 @@ def fear_test(state: WarState, battle: Battle, unit: Unit, causer: Unit, why: st
               flee: bool = True) -> bool:
     """A fear or terror test against ``causer`` (W4-FEAR-02/03/05); a failure falls back
     directly away from it when ``flee`` (W4-FEAR-06; a would-be charger does not flee,
-    W4-FEAR-07). True when passed, or when ``causer`` causes neither."""
+    W4-FEAR-07). True when passed, or when ``unit`` feels neither (:func:`felt_fear`)."""
     from warhost.rulesets.dnd4e_war import movement
 
-    kind = causes(causer)
+    kind = felt_fear(state, causer, unit)
     if kind is None:
         return True
     if courage_test(state, battle, unit, fear_dc(causer), why, rule, kind):
@@ -383,6 +384,25 @@ def fear_test(state: WarState, battle: Battle, unit: Unit, causer: Unit, why: st
         movement.fall_back(state, battle, unit, movement.away_from(state, unit, [causer]),
                            kind)
     return False
+
+
+def felt_fear(state: WarState, causer: Unit, unit: Unit) -> str | None:
+    """What ``causer`` makes ``unit`` feel: its fear or terror, or nothing when the option
+    ``fear_causers_immune`` covers ``unit`` (W4-AMB-43)."""
+    kind = causes(causer)
+    own = causes(unit)
+    if kind is None or (state.options.fear_causers_immune and own is not None
+                        and FEAR_RANK[own] >= FEAR_RANK[kind]):
+        return None
+    return kind
+
+
+def break_causer(state: WarState, winners: Iterable[Unit], loser: Unit) -> Unit | None:
+    """W4-FEAR-08/09: the victor whose fear weighs on ``loser``'s break test: terror before
+    fear, then the strongest (None when none is felt)."""
+    felt = [(FEAR_RANK[kind], w.strength(), w) for w in winners
+            if (kind := felt_fear(state, w, loser)) is not None]
+    return max(felt, key=lambda t: (t[0], t[1]))[2] if felt else None
 
 
 def break_dc(margin: int, causer: Unit | None, loser_strength: int) -> tuple[int, bool]:
@@ -430,32 +450,23 @@ def start_of_turn(state: WarState, battle: Battle) -> None:
 
 
 def ongoing_damage(state: WarState, battle: Battle) -> None:
-    """W4-AMB-56: each unit suffering ongoing damage takes one hit, initiative side first."""
+    """W4-AMB-56: each unit suffering ongoing damage takes it now, initiative side first
+    (W4-CAS-11 to 13 in :func:`casualties.ongoing_damage`)."""
     from warhost.rulesets.dnd4e_war import casualties
 
     for side in state.order_of_sides():
         for unit in list(state.units_of(side)):
-            if "ongoing" in unit.conditions:
-                casualties.apply_hits(state, battle, unit, 1, "ongoing", "ongoing damage")
+            if unit.ongoing > 0:
+                casualties.ongoing_damage(state, battle, unit, unit.ongoing)
 
 
 def end_of_turn(state: WarState, battle: Battle) -> None:
-    """The End of Turn phase: saving throws (W4-CAS-10, W4-AMB-56)."""
+    """The End of Turn phase: one saving throw per lasting effect for each unit, ongoing
+    damage first (W4-CAS-10, W4-AMB-56)."""
+    from warhost.rulesets.dnd4e_war import casualties
+
     for side in state.order_of_sides():
         for unit in list(state.units_of(side)):
-            if unit.conditions & SAVE_ENDS:
-                saving_throw(battle, unit)
-
-
-def saving_throw(battle: Battle, unit: Unit) -> bool:
-    """W4-CAS-10, W4-AMB-56: one d20 + the unit's save bonus; 10 or more ends every
-    save-ends condition on the unit. Emits ``saving_throw``."""
-    ending = sorted(unit.conditions & SAVE_ENDS)
-    bonus = unit.profile.saves
-    die = battle.dice.draw(20, f"saving throw ({unit.id})")
-    passed = die + bonus >= SAVE_DC
-    if passed:
-        unit.conditions -= SAVE_ENDS
-    battle.emit("saving_throw", unit=unit.id, die=die, bonus=bonus, total=die + bonus,
-                passed=passed, conditions=ending)
-    return passed
+            effects = (["ongoing"] if unit.ongoing else []) + sorted(unit.conditions & SAVE_ENDS)
+            for effect in effects:
+                casualties.saving_throw(battle, unit, effect)

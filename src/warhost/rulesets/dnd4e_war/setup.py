@@ -115,7 +115,8 @@ def new_state(scenario: Dnd4eWarScenario, battle: Battle) -> WarState:
         battle.emit("deploy", unit=unit.id, side=unit.side, name=unit.name,
                     models=unit.models, companies=len(unit.companies), files=unit.files,
                     at=[round(unit.front[0], 3), round(unit.front[1], 3)],
-                    facing=round(unit.facing, 3))
+                    facing=round(unit.facing, 3),
+                    formation="skirmish" if unit.skirmish else "companies")
     return state
 
 

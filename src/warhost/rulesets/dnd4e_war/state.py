@@ -73,6 +73,12 @@ class Unit:
     prone: int = 0
     """W4-MOVE-22: models lying prone (the unit crawls at half Speed while any are)."""
     conditions: set[str] = field(default_factory=set)
+    ongoing: int = 0
+    """W4-CAS-11 to 13: ongoing damage on the unit (0 none) until a save ends it."""
+    weakened: int = 0
+    """W4-CAS-13: minions whose resilience ongoing damage cut by 1 until the end of the turn."""
+    wounds: int = 0
+    """W4-AMB-53: damage on the non-minion model that takes the next hit."""
     # this turn (reset by :meth:`new_turn`)
     standard_used: bool = False
     move_used: bool = False
@@ -198,6 +204,7 @@ class Unit:
         self.rallied = self.fled_this_turn = self.double_moved = False
         self.ran = False
         self.casualties_this_turn = 0
+        self.weakened = 0
 
     def powers(self, *kinds: str) -> list[Power]:
         """The profile's powers of the given kinds (all when none given)."""

@@ -11,7 +11,7 @@ import difflib
 from warhost.core.errors import fail
 from warhost.geometry.table import tray_gap, trays_overlap
 from warhost.rulesets.dnd4e_war.model import Dnd4eWarScenario, Profile, UnitSpec
-from warhost.rulesets.dnd4e_war.setup import build_unit, layout, profile_of
+from warhost.rulesets.dnd4e_war.setup import build_unit, layout, profile_of, terrain_polygon
 from warhost.rulesets.dnd4e_war.state import Unit
 from warhost.rulesets.dnd4e_war.tables import SIZE_BASE
 
@@ -19,6 +19,20 @@ Where = tuple[str | int, ...]
 
 COMPANY_MODELS_MAX = 64
 """The most models one company's tray may hold."""
+
+TOUCH = 1e-6
+"""Trays closer than this (inches) touch."""
+
+
+def deployment_edge(model: Dnd4eWarScenario, index: int) -> str:
+    """W4-AMB-74: the edge side ``index`` deploys from: its own ``edge``, else a long edge of
+    the table (the first side south, the second north; on a table deeper than wide, west and
+    east)."""
+    edge = model.sides[index].edge
+    if edge is not None:
+        return edge
+    deep = model.table.height > model.table.width
+    return (("west", "east") if deep else ("south", "north"))[index % 2]
 
 
 def check_scenario(model: Dnd4eWarScenario) -> None:
@@ -29,6 +43,11 @@ def check_scenario(model: Dnd4eWarScenario) -> None:
     for k, t in enumerate(model.terrain):
         if (t.rect is None) == (t.polygon is None):
             fail("give a terrain piece either rect or polygon", "terrain", k)
+        if t.polygon is not None and not terrain_polygon(t).is_valid:
+            fail("the polygon crosses itself or has no area", "terrain", k, "polygon")
+        if t.rect is not None and (t.rect[2] <= 0 or t.rect[3] <= 0):
+            fail("a rect needs a width and a height above 0", "terrain", k, "rect")
+    _check_victory(model)
     for name, profile in model.profiles.items():
         _check_profile(profile, ("profiles", name))
     seen: dict[str, tuple[int, int]] = {}
@@ -41,15 +60,34 @@ def check_scenario(model: Dnd4eWarScenario) -> None:
             seen[spec.id] = (s, u)
             profile = _profile(model, spec, where)
             unit = _check_unit(model, spec, profile, side.name, where)
-            _check_place(model, unit, side.edge, where)
-            for other, there in placed:
-                if any(trays_overlap(a, b) for a in unit.trays() for b in other.trays()):
-                    fail(f"{spec.id} overlaps {other.id}", *where, "at")
-                if other.side != unit.side and min(
-                        tray_gap(a, b) for a in unit.trays() for b in other.trays()) < 1.0:
-                    fail(f"{spec.id} starts within 1\" of the enemy unit {other.id} "
-                         "(W4-UNIT-11)", *where, "at")
+            _check_place(model, unit, deployment_edge(model, s), where)
+            for other, _there in placed:
+                _check_apart(unit, other, where)
             placed.append((unit, where))
+
+
+def _check_apart(unit: Unit, other: Unit, where: Where) -> None:
+    """W4-UNIT-11/12: units start apart: never touching, and 1 inch or more from enemies."""
+    if any(trays_overlap(a, b) for a in unit.trays() for b in other.trays()):
+        fail(f"{unit.id} overlaps {other.id} (W4-UNIT-11)", *where, "at")
+    gap = min(tray_gap(a, b) for a in unit.trays() for b in other.trays())
+    if other.side != unit.side and gap < 1.0:
+        fail(f"{unit.id} starts {gap:.3g}\" from the enemy unit {other.id}; units not in "
+             "combat stay 1\" or more apart (W4-UNIT-11)", *where, "at")
+    if gap < TOUCH:
+        fail(f"{unit.id} touches {other.id}; units not in combat never touch (W4-UNIT-11)",
+             *where, "at")
+
+
+def _check_victory(model: Dnd4eWarScenario) -> None:
+    victory = model.options.victory
+    if victory.kind == "hold_ground" and victory.objective is None:
+        fail("a hold_ground victory needs an objective point", "options", "victory")
+    if victory.objective is not None:
+        x, y = victory.objective
+        if not (0 <= x <= model.table.width and 0 <= y <= model.table.height):
+            fail(f"the objective ({x:g}, {y:g}) is off the {model.table.width:g}\" x "
+                 f"{model.table.height:g}\" table", "options", "victory", "objective")
 
 
 def _profile(model: Dnd4eWarScenario, spec: UnitSpec, where: Where) -> Profile:
@@ -71,7 +109,7 @@ def _check_profile(profile: Profile, where: Where) -> None:
     columns, rows = layout(profile)
     if columns * rows > COMPANY_MODELS_MAX:
         fail(f"a company of {columns} x {rows} = {columns * rows} models is larger than "
-             f"allowed ({COMPANY_MODELS_MAX})", *where, "company")
+             f"allowed ({COMPANY_MODELS_MAX}, W4-AMB-04)", *where, "company")
     if profile.formation == "companies" and profile.size in ("huge", "gargantuan"):
         fail(f"a company holds models no larger than Large (W4-UNIT-01), not {profile.size}",
              *where, "size")
@@ -103,31 +141,35 @@ def _check_unit(model: Dnd4eWarScenario, spec: UnitSpec, profile: Profile, side:
     if spec.models is not None and spec.models > spec.companies * size:
         fail(f"{spec.models} models do not fit in {spec.companies} companies of {size}",
              *where, "models")
+    short = spec.models is not None and spec.models <= (spec.companies - 1) * size
+    if short and not unit.skirmish:
+        fail(f"{spec.models} models leave a company of the {spec.companies} empty; give "
+             "fewer companies", *where, "models")
     count = len(unit.companies)
     what = "models" if unit.skirmish else "companies"
     if not low <= count <= high:
         fail(f"{count} {what}: the profile's unit size is {low} to {high} (W4-STAT-10)",
              *where, "companies")
     if spec.files is not None and spec.files > spec.companies:
-        fail(f"{spec.files} companies in the front rank, but only {spec.companies}",
-             *where, "files")
+        fail(f"{spec.files} companies in the front rank, but the unit has only "
+             f"{spec.companies} (W4-UNIT-09)", *where, "files")
     if profile.size not in SIZE_BASE:  # pragma: no cover - the schema refuses it already
         fail(f"unknown size {profile.size}", *where, "profile", "size")
     return unit
 
 
-def _check_place(model: Dnd4eWarScenario, unit: Unit, edge: str | None,
+def _check_place(model: Dnd4eWarScenario, unit: Unit, edge: str,
                  where: Where) -> None:
     board = model.table
     for tray in unit.trays():
         for x, y in tray.corners():
             if not (-1e-9 <= x <= board.width + 1e-9 and -1e-9 <= y <= board.height + 1e-9):
                 fail(f"{unit.id} does not fit on the {board.width:g}\" x {board.height:g}\" "
-                     "table", *where, "at")
+                     "table (W4-SETUP-02, W4-AMB-75)", *where, "at")
             depth = model.options.deployment_depth
-            if edge is not None and depth > 0:
+            if depth > 0:
                 reach = {"north": board.height - y, "south": y, "west": x,
                          "east": board.width - x}[edge]
                 if reach > depth + 1e-9:
                     fail(f"{unit.id} stands outside its side's deployment zone ({depth:g}\" "
-                         f"from the {edge} edge, W4-AMB-74)", *where, "at")
+                         f"from the {edge} edge, W4-SETUP-03, W4-AMB-74)", *where, "at")
