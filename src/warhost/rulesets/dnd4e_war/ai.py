@@ -597,18 +597,14 @@ def frame_height(state: WarState, frame: Tray) -> int:
 
 
 def _fear_pass(state: WarState, unit: Unit, target: Unit) -> float:
-    """The chance ``unit`` dares charge ``target`` (W4-FEAR-03): 1 unless it causes fear."""
+    """The chance ``unit`` dares charge ``target`` (W4-FEAR-03/05): 1 unless it feels the
+    target's fear or terror."""
     from warhost.rulesets.dnd4e_war import psychology
     from warhost.rulesets.dnd4e_war.odds import courage_pass_chance, has_reroll
 
-    level = 2 if target.rule("terror") else 1 if target.rule("fear") else 0
-    if not level:
+    kind = psychology.felt_fear(state, target, unit)
+    if kind is None or psychology.immune(state, unit, kind) is not None:
         return 1.0
-    if state.options.fear_causers_immune and (
-            unit.rule("terror") or (unit.rule("fear") and level == 1)):
-        return 1.0
-    if psychology.immune(state, unit, "terror" if level == 2 else "fear") is not None:
-        return 1.0
-    dc = 13 if level == 1 else 16
-    return float(courage_pass_chance(psychology.courage_bonus(state, unit), dc,
+    return float(courage_pass_chance(psychology.courage_bonus(state, unit),
+                                     psychology.fear_dc(target),
                                      reroll=has_reroll(state, unit)))

@@ -257,16 +257,12 @@ def flee_chance(state: WarState, winner: Unit, loser: Unit, margin: float) -> fl
     """The chance ``loser`` fails its break test after losing to ``winner`` by ``margin``
     (W4-BREAK-01, W4-FEAR-08/09, a battle standard's re-roll W4-CMD-09)."""
     from warhost.rulesets.dnd4e_war import psychology
-    from warhost.rulesets.dnd4e_war.odds import FEAR_DC, courage_pass_chance, fear_of, has_reroll
+    from warhost.rulesets.dnd4e_war.odds import courage_pass_chance, has_reroll
 
     if not loser.alive or loser.fleeing:
         return 0.0
-    fear = fear_of(winner)
-    own = fear_of(loser)
-    if state.options.fear_causers_immune and own != "none" and FEAR_DC[own] >= FEAR_DC[fear]:
-        fear = "none"
-    dc = 10 + max(1, round(margin)) + FEAR_DC[fear]
-    nat20 = fear != "none" and winner.strength() > loser.strength()
+    causer = winner if psychology.felt_fear(state, winner, loser) else None
+    dc, nat20 = psychology.break_dc(max(1, round(margin)), causer, loser.strength())
     fearless = psychology.immune(state, loser, "break") is not None
     passed = courage_pass_chance(psychology.courage_bonus(state, loser), dc,
                                  natural_20_only=nat20, fearless=fearless,
