@@ -253,7 +253,8 @@ def test_mean_damage_reads_weapon_dice_dice_and_flat_numbers() -> None:
 # ---------------------------------------------------------------------------- against random
 
 
-@pytest.mark.parametrize("example, sides", [("flank-charge", ("Humans", "Orcs"))])
+@pytest.mark.slow
+@pytest.mark.parametrize("example, sides", [("hill-archers", ("Elves", "Drow"))])
 def test_the_ai_beats_the_random_commander_in_a_seeded_sample(
         example: str, sides: tuple[str, str]) -> None:
     scenario = load_scenario(EXAMPLES / f"{example}.yaml")
