@@ -75,8 +75,6 @@ REFORM_COST = 4.0
 """What a reform to other files costs in the AI's eyes (formations are kept)."""
 APPROACH = 0.12
 """Value of each inch closer to the nearest enemy for a fighting unit."""
-MOVE_UP = 0.5
-"""How likely an enemy that has yet to move is counted to move up and charge."""
 PAYOFF_WEIGHT = 8.0
 """A charge's payoff (a share of an average unit's worth) against the other judgements."""
 FLANK_FEAR = 2.0
@@ -213,12 +211,9 @@ class WarAI(Commander):
                 continue
             there = foe.frame()
             gap = tray_gap(frame, there)
-            chance = 0.0
-            if sees_all_round(foe) or in_front(there, frame):
-                chance = reach_chance(foe, gap)
-            if not foe.move_used and not foe.fleeing:  # it may still move up first
-                chance = max(chance, MOVE_UP * reach_chance(foe, max(0.0, gap - foe.speed())))
-            chance *= 1.0 - first.get(foe.id, 0.0)
+            if not sees_all_round(foe) and not in_front(there, frame):
+                continue
+            chance = reach_chance(foe, gap) * (1.0 - first.get(foe.id, 0.0))
             if chance <= 0.0:
                 continue
             arc = arc_struck(frame, there, unit)
