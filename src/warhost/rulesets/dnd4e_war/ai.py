@@ -75,6 +75,8 @@ REFORM_COST = 4.0
 """What a reform to other files costs in the AI's eyes (formations are kept)."""
 APPROACH = 0.12
 """Value of each inch closer to the nearest enemy for a fighting unit."""
+CAUTION = 1.0
+"""How much the enemy charges a position invites count against it."""
 PAYOFF_WEIGHT = 8.0
 """A charge's payoff (a share of an average unit's worth) against the other judgements."""
 FLANK_FEAR = 2.0
@@ -196,7 +198,7 @@ class WarAI(Commander):
             value += self._charge_spot(state, unit, frame, foes, can_charge, first)
         if state.initiative != unit.side:
             first = {}  # the enemy charges first this turn
-        value -= self._danger(state, unit, frame, standing, shooter, first)
+        value -= CAUTION * self._danger(state, unit, frame, standing, shooter, first)
         if not shooter:
             value -= APPROACH * nearest
         return value
