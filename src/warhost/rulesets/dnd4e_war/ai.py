@@ -24,11 +24,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from shapely.geometry import LineString
+
 from warhost.core.commanders import Commander
 from warhost.core.decisions import Decision
-from warhost.core.metering import OPTIONS, count
+from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
+    Point,
     Tray,
     bearing,
     centre_pivot,
@@ -75,6 +78,9 @@ REFORM_COST = 4.0
 """What a reform to other files costs in the AI's eyes (formations are kept)."""
 APPROACH = 0.12
 """Value of each inch closer to the nearest enemy for a fighting unit."""
+HIDDEN_SHARE = 0.3
+"""What a shot is worth when the straight line to the target's middle is blocked (some
+companies may still see it)."""
 CAUTION = 1.0
 """How much the enemy charges a position invites count against it."""
 PAYOFF_WEIGHT = 8.0
@@ -108,6 +114,7 @@ class WarAI(Commander):
             "pursue": self._pursue,
         }
         self._scale: tuple[tuple[int, int], float] = ((0, -1), 1.0)
+        self._screens: list[tuple[str, Any]] = []
 
     def choose(self, decision: Decision, state: Any) -> Order:
         """The best option by the AI's judgement; the default (else the first) when it has
@@ -167,6 +174,8 @@ class WarAI(Commander):
             return None
         shooter = is_shooter(unit)
         start = unit.frame()
+        if shooter:
+            self._screens = screens(state, unit, start)
         orders = list(decision.options) + squaring_moves(decision, unit, foes, start)
         best: tuple[float, int] | None = None
         for i, order in enumerate(orders):
@@ -292,7 +301,10 @@ class WarAI(Commander):
                 continue
             dice = _shooting_dice(unit, 2 if height > state.elevation(foe) else 1)
             aim = power.model_copy(update={"bonus": power.bonus - penalty}) if penalty else power
-            best = max(best, 1.0 + shot_kills(state, unit, aim, foe, dice))
+            value = 1.0 + shot_kills(state, unit, aim, foe, dice)
+            if _line_blocked(frame.centre, there.centre, self._screens, foe.id):
+                value *= HIDDEN_SHARE
+            best = max(best, value)
         if best == 0.0 and closest < 1e9:
             best = -0.1 * (closest - power.range)
         return best
@@ -571,6 +583,31 @@ def squaring_moves(decision: Decision, unit: Unit, foes: list[Unit], start: Tray
         if isinstance(judged, Order):
             out.append(judged)
     return out
+
+
+def screens(state: WarState, unit: Unit, start: Tray) -> list[tuple[str, Any]]:
+    """What may block ``unit``'s sight from around ``start`` (W4-AMB-45): terrain that
+    blocks sight and the blocks of the other units within reach of its shots, each with the
+    id of its unit ("" for terrain)."""
+    power = ranged_power(unit)
+    reach = (power.range if power is not None else 0.0) + 2 * unit.speed() + 2.0
+    found: list[tuple[str, Any]] = [("", g.region.polygon) for g in state.ground
+                                    if g.blocks_sight]
+    for other in state.units.values():
+        if other is unit or not other.alive:
+            continue
+        frame = other.frame()
+        count(GEOMETRY)
+        if tray_gap(start, frame) <= reach:
+            found.append((other.id, frame.polygon))
+    return found
+
+
+def _line_blocked(a: Point, b: Point, shapes: list[tuple[str, Any]], target: str) -> bool:
+    """True when the segment from ``a`` to ``b`` crosses one of ``shapes`` other than the
+    target's own."""
+    line = LineString([a, b])
+    return any(uid != target and shape.intersects(line) for uid, shape in shapes)
 
 
 def _shooting_dice(unit: Unit, rows: int = 1) -> float:
