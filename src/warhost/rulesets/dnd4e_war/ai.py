@@ -68,6 +68,8 @@ from warhost.rulesets.dnd4e_war.tables import pivot_cost, points_per_hit
 
 CHARGE_CHANCE = 0.5
 """A charge is declared when it reaches at least this often (and the fight is favourable)."""
+CHARGE_MIN = 0.0
+"""The payoff a charge must beat to be favourable."""
 PURSUIT_CHANCE = 0.5
 """A pursuit is made when it catches at least this often."""
 TURN_COST = 0.15
@@ -424,7 +426,7 @@ class WarAI(Commander):
             return 100.0 * chance
         frame = unit.frame()
         worth = self.payoff(state, unit, frame, target, goal, arc_struck(goal, frame, target))
-        if worth <= 0.0:
+        if worth <= CHARGE_MIN:
             return None
         return chance * worth
 
