@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shapely.geometry import box
+from shapely.strtree import STRtree
+
 from warhost.core.battle import Battle
+from warhost.core.decisions import Refusal
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
@@ -83,15 +87,16 @@ def can_charge(state: WarState, unit: Unit) -> bool:
             is not None)
 
 
-def visible_targets(state: WarState, unit: Unit) -> list[Unit]:
+def visible_targets(state: WarState, unit: Unit, reach: float | None = None) -> list[Unit]:
     """W4-CHARGE-04, W4-UNIT-05, W4-SKIRM-02, W4-MONSTER-05: enemies in the unit's front arc
-    (all round for skirmishers and lone models) with a clear line of sight."""
+    (all round for skirmishers and lone models) with a clear line of sight; with ``reach``,
+    only those whose trays lie within ``reach`` inches (found through a spatial index)."""
     frame = unit.frame()
     blockers = [g.region.polygon for g in state.ground if g.blocks_sight]
     viewers = unit.trays() if unit.skirmish else [frame]
     all_round = unit.skirmish or melee.lone_model(unit)
     found = []
-    for enemy in state.enemies_of(unit):
+    for enemy in _enemies_near(state, unit, reach):
         count(GEOMETRY)
         if not all_round and not sees(frame, enemy.frame().polygon):
             continue
@@ -101,41 +106,104 @@ def visible_targets(state: WarState, unit: Unit) -> list[Unit]:
     return found
 
 
+FRAMES = "charge_frames"
+"""Key in ``WarState.extra`` of the spatial index of unit frames kept while a side declares."""
+
+
+def _enemies_near(state: WarState, unit: Unit, reach: float | None) -> list[Unit]:
+    index = state.extra.get(FRAMES)
+    if reach is None or not isinstance(index, tuple):
+        return list(state.enemies_of(unit))
+    tree, owners = index
+    x0, y0, x1, y1 = unit.frame().polygon.bounds
+    hits = sorted(int(i) for i in tree.query(box(x0 - reach, y0 - reach, x1 + reach,
+                                                 y1 + reach)))
+    count(GEOMETRY, len(hits))
+    near = (state.units[owners[i]] for i in hits)
+    return [u for u in near if u.side != unit.side and u.alive]
+
+
+def max_reach(unit: Unit) -> float:
+    """The farthest any charge roll can take the unit: a 6 plus Speed - 3 (W4-CHARGE-09)."""
+    return charge_distance(6, unit.speed())
+
+
 def declare(state: WarState, battle: Battle, side: str) -> list[Charge]:
-    """W4-CHARGE-02 to 04, W4-DEC-20: every eligible unit charges a visible enemy or holds."""
-    charges = []
-    for unit in list(state.units_of(side)):
-        if not can_charge(state, unit):
-            continue
-        targets = visible_targets(state, unit)
-        if not targets:
-            continue
-        options = (Order.of("hold", unit.id),
-                   *(Order.of("charge", unit.id, t.id) for t in targets))
-        count(OPTIONS, len(options))
-        # W4-CHARGE-03: the player may measure first, so the distances come with the question.
-        gaps = {t.id: round(state.gap(unit, t), 2) for t in targets}
-        measured = ", ".join(f"{uid} {gap:g}\"" for uid, gap in gaps.items())
-        order = battle.ask(side, "charge", options,
-                           f"Does {unit.label()} charge? (closest distances: {measured})",
-                           subject=unit.id, default=options[0], info={"distances": gaps})
-        if order.kind == "charge":
-            target = state.units[str(order.args[1])]
-            battle.emit("charge_declared", unit=unit.id, target=target.id)
-            charges.append(Charge(unit, target))
-            fear_tests(state, battle, charges[-1])
-    return charges
+    """W4-CHARGE-02 to 04, W4-DEC-20: every eligible unit charges a visible enemy or holds.
+    The targets offered are those a charge roll could reach; any other visible enemy may
+    still be named (the charge then fails short, W4-CHARGE-05)."""
+    alive = [u for u in state.units.values() if u.alive]
+    state.extra[FRAMES] = (STRtree([u.frame().polygon for u in alive]), [u.id for u in alive])
+    count(GEOMETRY, len(alive))
+    try:
+        return [c for unit in list(state.units_of(side)) if (c := _declare_one(
+            state, battle, side, unit)) is not None]
+    finally:
+        state.extra.pop(FRAMES, None)
+
+
+def _declare_one(state: WarState, battle: Battle, side: str, unit: Unit) -> Charge | None:
+    if not can_charge(state, unit):
+        return None
+    targets = visible_targets(state, unit, max_reach(unit))
+    options = (Order.of("hold", unit.id),
+               *(Order.of("charge", unit.id, t.id) for t in targets))
+    count(OPTIONS, len(options))
+    # W4-CHARGE-03: the player may measure first, so the distances come with the question.
+    gaps = {t.id: round(state.gap(unit, t), 2) for t in targets}
+    measured = ", ".join(f"{uid} {gap:g}\"" for uid, gap in gaps.items()) or "none in reach"
+    order = battle.ask(side, "charge", options,
+                       f"Does {unit.label()} charge? (closest distances: {measured})",
+                       subject=unit.id, default=options[0], info={"distances": gaps},
+                       accept=lambda wanted: _judge_declaration(state, unit, wanted))
+    if order.kind != "charge":
+        return None
+    target = state.units[str(order.args[1])]
+    battle.emit("charge_declared", unit=unit.id, target=target.id)
+    charge = Charge(unit, target)
+    fear_tests(state, battle, charge)
+    return charge
+
+
+def _judge_declaration(state: WarState, unit: Unit, wanted: Order) -> Order | Refusal:
+    """Any visible enemy may be named, even one no roll could reach (W4-CHARGE-04/05)."""
+    if wanted.kind == "hold" and [str(a) for a in wanted.args] == [unit.id]:
+        return Order.of("hold", unit.id)
+    if wanted.kind != "charge" or len(wanted.args) != 2 or str(wanted.args[0]) != unit.id:
+        return Refusal(f"answer with 'charge {unit.id} TARGET' or 'hold {unit.id}'",
+                       rule="W4-CHARGE-02")
+    target = state.units.get(str(wanted.args[1]))
+    if target is None or target.side == unit.side or not target.alive:
+        return Refusal(f"{wanted.args[1]} is not an enemy unit on the table",
+                       rule="W4-CHARGE-02")
+    if target not in visible_targets(state, unit):
+        return Refusal(f"{unit.id} cannot see {target.id}", rule="W4-CHARGE-04")
+    return Order.of("charge", unit.id, target.id)
+
+
+ORDER_WINDOW = 8
+"""Charges (or shooters) listed at once when a side orders them; any other may be named."""
 
 
 def in_chosen_order(battle: Battle, side: str, charges: list[Charge]) -> list[Charge]:
-    """W4-DEC-20: the player orders the side's charge moves (rolled failures need none)."""
+    """W4-DEC-20: the player orders the side's charge moves (rolled failures need none); the
+    next few in declared order are listed, and any charge still waiting may be named."""
     waiting = [c for c in charges if not c.failed]
     ordered = [c for c in charges if c.failed]
     while waiting:
-        options = tuple(Order.of("next_charge", c.unit.id) for c in waiting)
+        options = tuple(Order.of("next_charge", c.unit.id) for c in waiting[:ORDER_WINDOW])
         count(OPTIONS, len(options))
+        ids = {c.unit.id for c in waiting}
+
+        def judge(wanted: Order, ids: set[str] = ids) -> Order | Refusal:
+            if wanted.kind == "next_charge" and len(wanted.args) == 1 and str(
+                    wanted.args[0]) in ids:
+                return Order.of("next_charge", str(wanted.args[0]))
+            return Refusal(f"name a charge still to move: {', '.join(sorted(ids))}",
+                           rule="W4-DEC-20")
+
         order = battle.ask(side, "next_charge", options, "Which charge moves next?",
-                           default=options[0])
+                           default=options[0], accept=judge)
         pick = next(c for c in waiting if c.unit.id == str(order.args[0]))
         waiting.remove(pick)
         ordered.append(pick)
@@ -235,7 +303,7 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
                              if min(tray_gap(t, g) for g in targets) > melee.CHARGE_GAP)
     before = (unit.front, list(unit.points))
     if unit.skirmish:  # the spearhead model alone; the others close in after it
-        unit.points[slot] = end
+        unit.points = [end if i == slot else p for i, p in enumerate(unit.points)]
     else:
         melee.shift_unit(unit, *shift)
     if melee.blocked(state, unit, {target.id}):

@@ -515,8 +515,8 @@ def _turn_to(unit: Unit, facing: float) -> None:
 def blocked(state: WarState, unit: Unit, ignore: set[str]) -> bool:
     """True when the unit overlaps another unit (except ``ignore``) or leaves the table."""
     trays, frame = unit.trays(), unit.frame()
-    for other in state.units.values():
-        if other is unit or not other.alive or other.id in ignore:
+    for other in state.units_near(unit, 0.0):
+        if other.id in ignore:
             continue
         count(GEOMETRY)
         # far apart blocks cannot overlap (the slack covers skirmish bases turned askew)
@@ -531,9 +531,9 @@ def _touching(state: WarState, unit: Unit, quarry: Unit) -> Unit | None:
     """The enemy the unit touches, ``quarry`` first; None if none."""
     if state.gap(unit, quarry) <= CONTACT:
         return quarry
-    for foe in state.enemies_of(unit):
+    for foe in state.units_near(unit, CONTACT):
         count(GEOMETRY)
-        if not foe.fleeing and state.gap(unit, foe) <= CONTACT:
+        if foe.side != unit.side and not foe.fleeing and state.gap(unit, foe) <= CONTACT:
             return foe
     return None
 
@@ -686,8 +686,7 @@ def gather(state: WarState, battle: Battle, unit: Unit, foe: Unit, budget: float
                    and abs(complex(*p) - complex(*spot)) <= budget + 1e-9]
         if choices:
             placed[min(choices)[1]] = spot
-    for i, spot in placed.items():
-        unit.points[i] = spot
+    unit.points = [placed.get(i, p) for i, p in enumerate(unit.points)]
     cohere(unit, budget, set(placed) | touching)
     if placed:
         battle.emit("skirmish_contact", unit=unit.id, target=foe.id, models=len(placed))
@@ -710,4 +709,5 @@ def cohere(unit: Unit, budget: float, fixed: set[int]) -> None:
         excess = apart - unit.base - COHERENCY
         if excess > 1e-9:
             step = min(budget, excess)
-            unit.points[i] = offset(p, bearing(p, near), step)
+            moved = offset(p, bearing(p, near), step)
+            unit.points = [moved if j == i else q for j, q in enumerate(unit.points)]

@@ -238,9 +238,10 @@ def near(state: WarState, unit: Unit, units: Iterable[Unit],
     return [u for u in units if u.id != unit.id and u.alive and within(unit, u, reach)]
 
 
-def allies_of(state: WarState, unit: Unit) -> list[Unit]:
-    """Living units of the unit's side, itself excluded."""
-    return [u for u in state.units_of(unit.side) if u.id != unit.id]
+def allies_of(state: WarState, unit: Unit, reach: float = NEAR) -> list[Unit]:
+    """Living units of the unit's side, itself excluded, that may stand within ``reach``
+    (a superset, from the state's index of where units stand)."""
+    return [u for u in state.units_near(unit, reach) if u.side == unit.side]
 
 
 # ---------------------------------------------------------------------- panic
@@ -258,7 +259,8 @@ def panic_modifiers(state: WarState, unit: Unit) -> int:
         state, unit, (a for a in allies_of(state, unit) if a.fleeing)))
     modifier = PANIC_MODIFIER * max(0, fleeing - 1)
     strength = unit.strength()
-    if any(e.strength() > strength and within(unit, e, NEAR) for e in state.enemies_of(unit)):
+    if any(e.side != unit.side and e.strength() > strength and within(unit, e, NEAR)
+           for e in state.units_near(unit, NEAR)):
         modifier += PANIC_MODIFIER
     return modifier
 

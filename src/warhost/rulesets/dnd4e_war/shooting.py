@@ -4,8 +4,9 @@ the dice, removes the casualties, and the other side then takes its panic tests.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from shapely.geometry import MultiPoint, box
@@ -77,9 +78,12 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
         shooters = [u for u in units if ready[u.id] and can_shoot(state, u)]
         if not shooters:
             return
-        options = tuple(Order.of("shoot", u.id) for u in shooters) + (Order.of("done"),)
+        listed = shooters[:SHOOTER_WINDOW]
+        options = tuple(Order.of("shoot", u.id) for u in listed) + (Order.of("done"),)
         count(OPTIONS, len(options))
-        order = battle.ask(side, "shooter", options, "Which unit shoots next?", side)
+        ready_ids = {u.id for u in shooters}
+        order = battle.ask(side, "shooter", options, "Which unit shoots next?", side,
+                           accept=functools.partial(_judge_shooter, ready=ready_ids))
         if order.kind == "done":
             return
         before = _loss_totals(state)
@@ -88,11 +92,23 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
         ready[unit.id] = False
         changed = [state.units[uid] for uid, n in _loss_totals(state).items()
                    if n != before.get(uid, 0)]
-        if changed:
-            state.extra[SIGHT] = sight_index(state)
         for u in units:
             if ready.get(u.id) is not None and u.id != unit.id and _within_reach(u, changed):
                 del ready[u.id]
+
+
+SHOOTER_WINDOW = 8
+"""Ready units listed at once when a side picks its next shooter; any other ready unit may
+be named (so the question does not grow with the army)."""
+
+
+def _judge_shooter(wanted: Order, ready: set[str]) -> Order | Refusal:
+    if wanted.kind == "done" and not wanted.args:
+        return Order.of("done")
+    if wanted.kind == "shoot" and len(wanted.args) == 1 and str(wanted.args[0]) in ready:
+        return Order.of("shoot", str(wanted.args[0]))
+    return Refusal(f"name a unit ready to shoot ({', '.join(sorted(ready))}) or done",
+                   rule="W4-SHOOT-02")
 
 
 def _loss_totals(state: WarState) -> dict[str, int]:
@@ -156,11 +172,27 @@ SIGHT = "shooting_sight"
 @dataclass(frozen=True)
 class SightIndex:
     """Everything that may block sight (W4-AMB-45), in a spatial index: terrain that blocks
-    sight (owner None) and each living unit as one shape."""
+    sight (owner None) and each living unit as one shape. Units only lose models while a side
+    shoots, so a unit's shape at the start bounds its shape later: the tree finds the
+    candidates, :meth:`shape` gives each one as it stands now."""
 
     tree: STRtree
     shapes: list[Any]
     owners: list[str | None]
+    current: dict[tuple[str, tuple[int, ...]], Any] = field(default_factory=dict)
+
+    def shape(self, state: WarState, i: int) -> Any | None:
+        """Blocker ``i`` as it is now (None: a unit no longer on the table)."""
+        owner = self.owners[i]
+        if owner is None:
+            return self.shapes[i]
+        unit = state.units[owner]
+        if not unit.alive:
+            return None
+        key = (owner, tuple(unit.companies))
+        if key not in self.current:
+            self.current[key] = unit_shape(unit)
+        return self.current[key]
 
 
 def sight_index(state: WarState) -> SightIndex:
@@ -185,9 +217,9 @@ def blockers(state: WarState, unit: Unit, target: Unit) -> list[Any]:
     if isinstance(index, SightIndex):
         near = sorted(int(i) for i in index.tree.query(hull))
         count(GEOMETRY, len(near))
-        return [index.shapes[i] for i in near
-                if index.owners[i] not in (unit.id, target.id)
-                and index.shapes[i].intersects(hull)]
+        now = (index.shape(state, i) for i in near
+               if index.owners[i] not in (unit.id, target.id))
+        return [shape for shape in now if shape is not None and shape.intersects(hull)]
     shapes = [g.region.polygon for g in state.ground if g.blocks_sight]
     for other in state.units.values():
         if other.alive and other.id not in (unit.id, target.id):

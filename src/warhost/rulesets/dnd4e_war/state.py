@@ -10,13 +10,21 @@ rank (W4-CMD-02). Skirmishers and lone models have a centre point per model.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from warhost.core.metering import GEOMETRY, count
 from warhost.geometry.table import Board, Point, Region, Tray, tray_gap
 from warhost.rulesets.dnd4e_war.model import Options, Power, Profile
 from warhost.rulesets.dnd4e_war.tables import SIZE_BASE, SIZE_STRENGTH, unit_strength
+
+_PLACEMENT = frozenset({"front", "facing", "points", "files"})
+"""Fields whose change moves a unit's trays (lists are replaced, never edited in place)."""
+
+CELL = 8.0
+"""Side of the squares of the index of where units stand, in inches."""
 
 CONTACT = 1e-6
 """Trays this close (inches) are in base-to-base contact."""
@@ -92,6 +100,16 @@ class Unit:
     fled_this_turn: bool = False
     double_moved: bool = False
     casualties_this_turn: int = 0
+
+    watch: set[str] | None = field(default=None, repr=False, compare=False)
+    """The owning state's set of units that moved since it last indexed them."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in _PLACEMENT:
+            watch = getattr(self, "watch", None)
+            if watch is not None:
+                watch.add(self.id)
 
     # ------------------------------------------------------------------ models
     @property
@@ -255,6 +273,43 @@ class WarState:
     winner: str | None = None
     end_reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    moved: set[str] = field(default_factory=set, repr=False)
+    """Units whose placement changed since :meth:`units_near` last indexed them."""
+    _cells: dict[tuple[int, int], set[str]] = field(default_factory=dict, repr=False)
+    _cells_of: dict[str, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
+    _rank: dict[str, int] = field(default_factory=dict, repr=False)
+    _order: list[str] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._order = list(self.units)
+        self._rank = {uid: i for i, uid in enumerate(self._order)}
+        for unit in self.units.values():
+            unit.watch = self.moved
+        self.moved.update(self.units)
+
+    def units_near(self, unit: Unit, reach: float) -> list[Unit]:
+        """Living units (``unit`` aside) whose trays may lie within ``reach`` inches of the
+        unit's, in scenario order: a superset found through a grid of where units stand,
+        kept up to date as units move, so the work does not grow with the army."""
+        self._reindex()
+        x0, y0, x1, y1 = _bounds(unit)
+        found: set[str] = set()
+        for cell in _cells_over(x0 - reach, y0 - reach, x1 + reach, y1 + reach):
+            found |= self._cells.get(cell, set())
+        count(GEOMETRY, len(found))
+        near = sorted(self._rank[uid] for uid in found if uid != unit.id)
+        ids = list(self.units)
+        return [u for u in (self.units[ids[i]] for i in near) if u.alive]
+
+    def _reindex(self) -> None:
+        for uid in self.moved:
+            for cell in self._cells_of.pop(uid, []):
+                self._cells[cell].discard(uid)
+            cells = _cells_over(*_bounds(self.units[uid]))
+            self._cells_of[uid] = cells
+            for cell in cells:
+                self._cells.setdefault(cell, set()).add(uid)
+        self.moved.clear()
 
     def units_of(self, side: str) -> Iterator[Unit]:
         """Living units of ``side``, in scenario order."""
@@ -351,3 +406,14 @@ class WarState:
 def strength_of_size(size: str) -> int:
     """W4-STR-02 without the monster bonus."""
     return SIZE_STRENGTH[size]
+
+
+def _bounds(unit: Unit) -> tuple[float, float, float, float]:
+    xs = [x for t in unit.trays() for x, _ in t.corners()] or [unit.front[0]]
+    ys = [y for t in unit.trays() for _, y in t.corners()] or [unit.front[1]]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _cells_over(x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(math.floor(x0 / CELL), math.floor(x1 / CELL) + 1)
+            for j in range(math.floor(y0 / CELL), math.floor(y1 / CELL) + 1)]
