@@ -1,22 +1,31 @@
 """The `dnd4e-war` AI commander.
 
 It plays the way a steady general would. It takes the initiative, always tries to rally a
-fleeing unit and always re-rolls a failed test at the battle standard. In the Movement phase
-each offered move is judged by where the unit's block would end: a fighting unit wants an
-enemy in its front arc that its charge is likely to reach (weighted by the combat resolution
-margin the charge should win) and closes on the enemy otherwise; a shooting unit wants an
-enemy in range and in its arc of sight; every unit counts the enemies that could charge it
-there, far more when they would strike a flank or the rear, and so wheels or pivots to face
-a threat. Turning costs a little and reforming much more, so formations are kept. While its
-side has the better shooting, a fighting unit waits out of the enemy's reach for the first
-turns and lets the shooters work. A charge is declared when it is likely to reach (half the
-time or more) and the fight it starts is favourable; fleeing enemies in reach are always
-charged. Shots go where they slay most (worth counted, a panic test or a whole unit earned
-counted more); rear companies support; pursuits are made when they likely catch; the
-close combats most in its favour are fought first. Anything else takes the default.
+fleeing unit and always re-rolls a failed test at the battle standard.
 
-Cost: every judgement looks at the options offered and the enemy units (a handful), with a
-few arithmetic steps each; nothing is searched.
+Movement: each offered move (and a pivot of its own that squares the unit up to the nearest
+enemy block, checked by the decision's judge) is judged by where the unit's block would end.
+A fighting unit wants an enemy in its front arc that its charge is likely to reach, weighted
+by what that charge is worth, and otherwise closes on the enemy; a shooting unit wants an
+enemy in range, in its arc of sight and not hidden behind another unit, counting two rows
+from higher ground. Every unit counts the enemy charges that could reach it there: into a
+flank or the rear they count double, and so it wheels or pivots to face a threat; in front,
+only what the enemy gains by charging first counts; and each counts the less, the likelier
+the unit is to charge that enemy first itself (with the initiative). Turning costs a little and reforming to other files much more, so
+formations are kept.
+
+A charge is worth the chance it wins the combat (the margin taken as normal around the
+expected combat resolution of the charge round, then of one more round in initiative order)
+times the chance the loser breaks times the loser's points, plus the models slain; less the
+same for the charger. It is declared when it reaches at least half the time and that worth is
+positive; fleeing enemies in reach are always charged (they are destroyed). Shots go where
+they slay most (points counted; a panic test or a whole unit earned counts extra); a company
+supports unless its own blows are worth more than the bonus; a pursuit is made when it likely
+catches; the close combats most in the side's favour are fought first. Every other decision
+takes its default (else its first option).
+
+Cost: every judgement looks at the options offered and the enemy units, with a few arithmetic
+steps each; nothing is searched.
 """
 
 from __future__ import annotations
