@@ -14,10 +14,16 @@ from warhost.core.orders import Order
 from warhost.core.scenario import load_scenario
 from warhost.geometry.table import tray_gap
 from warhost.rulesets.dnd4e_war.ai import WarAI, end_frame, squaring_moves
-from warhost.rulesets.dnd4e_war.ai_judge import charge_edge, contact_share, mean_damage
+from warhost.rulesets.dnd4e_war.ai_judge import (
+    average_worth,
+    charge_edge,
+    charge_payoff,
+    contact_share,
+    mean_damage,
+)
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.movement import Mover
-from warhost.rulesets.dnd4e_war.state import WarState
+from warhost.rulesets.dnd4e_war.state import Unit, WarState
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "dnd4e-war"
 
@@ -118,6 +124,20 @@ def test_a_charge_into_the_flank_is_worth_more_than_one_into_the_front() -> None
     flank = charge_edge(state, a, a.frame(), b, b.frame(), "left")
     rear = charge_edge(state, a, a.frame(), b, b.frame(), "rear")
     assert flank > front + 1 and rear > front + 4 - 1e-9
+
+
+def test_a_charge_is_worth_more_into_the_rear_and_less_into_a_stronger_unit() -> None:
+    state = make_state([unit("a", at=(36, 10), companies=2, files=2),
+                        unit("b", "B", at=(36, 15), facing=180, companies=2, files=2),
+                        unit("big", "B", at=(10, 15), facing=180, companies=6, files=2)])
+    a, b, big = get(state, "a"), get(state, "b"), get(state, "big")
+    scale = average_worth(state)
+
+    def worth(target: Unit, arc: str) -> float:
+        return charge_payoff(state, a, a.frame(), target, target.frame(), arc, scale)
+
+    assert worth(b, "rear") > worth(b, "left") > worth(b, "front")
+    assert worth(big, "front") < worth(b, "front")
 
 
 # ---------------------------------------------------------------------------- support, rally

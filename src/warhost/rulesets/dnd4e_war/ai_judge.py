@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from warhost.geometry.table import Tray, tray_gap
+from warhost.geometry.table import Tray
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.odds import charge_reach_chance
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
@@ -119,11 +119,6 @@ def arc_struck(target: Tray, attacker: Tray, target_unit: Unit) -> str:
 def reach_chance(unit: Unit, gap: float) -> float:
     """The chance ``unit``'s charge covers ``gap`` inches (W4-CHARGE-06/07/09)."""
     return float(charge_reach_chance(unit.speed(), gap))
-
-
-def frame_gap(a: Tray, b: Tray) -> float:
-    """Closest distance between two blocks."""
-    return tray_gap(a, b)
 
 
 # --------------------------------------------------------------------------- close combat
