@@ -79,6 +79,9 @@ CHARGE_CHANCE = 0.5
 """A charge is declared when it reaches at least this often (and the fight is favourable)."""
 CHARGE_MIN = 0.0
 """The payoff a charge must beat to be favourable."""
+LATER_THREAT = 0.5
+"""How much an enemy charge that could only come next turn counts (it may not win the
+initiative, or may move away)."""
 PURSUIT_CHANCE = 0.5
 """A pursuit is made when it catches at least this often."""
 TURN_COST = 0.15
@@ -435,9 +438,25 @@ class WarAI(Commander):
             return 100.0 * chance
         frame = unit.frame()
         worth = self.payoff(state, unit, frame, target, goal, arc_struck(goal, frame, target))
+        worth += self._forestalled(state, unit, frame, target, goal)
         if worth <= CHARGE_MIN:
             return None
         return chance * worth
+
+    def _forestalled(self, state: WarState, unit: Unit, frame: Tray, target: Unit,
+                     goal: Tray) -> float:
+        """What holding would likely cost: ``target`` charging ``unit`` instead (this turn
+        when it charges after us, else perhaps next turn). A charge that lands spares it."""
+        if state.is_engaged(target.id) or target.fleeing or melee_power(target) is None:
+            return 0.0
+        if not sees_all_round(target) and not in_front(goal, frame):
+            return 0.0
+        chance = reach_chance(target, tray_gap(frame, goal))
+        if chance <= 0.0:
+            return 0.0
+        theirs = self.payoff(state, target, goal, unit, frame, arc_struck(frame, goal, unit))
+        later = 1.0 if state.initiative == unit.side else LATER_THREAT
+        return chance * later * max(0.0, theirs)
 
     def _support(self, decision: Decision, state: WarState) -> Order | None:
         """A company supports unless the blows of its models in contact are worth more
