@@ -101,6 +101,9 @@ PAYOFF_WEIGHT = 8.0
 """A charge's payoff (a share of an average unit's worth) against the other judgements."""
 FLANK_FEAR = 2.0
 """How much worse an enemy charge into a flank or the rear is counted."""
+NEAR = 16.0
+"""Inches beyond a unit's own reach within which enemies are weighed (an enemy's charge
+and a little more)."""
 RUN_PENALTY = 5
 """W4-AMB-07/08: a unit that ran shoots at -5."""
 
@@ -163,12 +166,9 @@ class WarAI(Commander):
         return min(reforms, key=lambda o: abs(_int(o.args[1]) - unit.files))
 
     def _next_move(self, decision: Decision, state: WarState) -> Order | None:
-        """Every unit gets its turn to move (its own decision may hold); shooters last."""
-        moves = [o for o in decision.options if o.kind == "move" and str(o.args[0]) in
-                 state.units]
-        if not moves:
-            return None
-        return min(moves, key=lambda o: is_shooter(state.units[str(o.args[0])]))
+        """Every unit gets its turn to move (its own decision may hold), in the order
+        offered, rather than saying it is done."""
+        return _first(decision, "move")
 
     def _shooter(self, decision: Decision, state: WarState) -> Order | None:
         shots = [o for o in decision.options if o.kind == "shoot"]
@@ -183,7 +183,7 @@ class WarAI(Commander):
         stand = _first(decision, "stand")
         if stand is not None:
             return stand
-        foes = [e for e in state.enemies_of(unit)]
+        foes = near_foes(state, unit)
         if not foes:
             return None
         shooter = is_shooter(unit)
@@ -196,6 +196,7 @@ class WarAI(Commander):
             frame = end_frame(unit, order, start)
             if frame is None:
                 continue
+            count(GEOMETRY, len(foes))
             value = self._place_value(state, unit, order, frame, foes, shooter)
             if best is None or value > best[0] + 1e-9:
                 best = (value, i)
@@ -623,14 +624,21 @@ def screens(state: WarState, unit: Unit, start: Tray) -> list[tuple[str, Any]]:
     reach = (power.range if power is not None else 0.0) + 2 * unit.speed() + 2.0
     found: list[tuple[str, Any]] = [("", g.region.polygon) for g in state.ground
                                     if g.blocks_sight]
-    for other in state.units.values():
-        if other is unit or not other.alive:
-            continue
+    for other in state.units_near(unit, reach):
         frame = other.frame()
-        count(GEOMETRY)
         if tray_gap(start, frame) <= reach:
             found.append((other.id, frame.polygon))
     return found
+
+
+def near_foes(state: WarState, unit: Unit) -> list[Unit]:
+    """The enemy units a move of ``unit`` this turn can matter to: those its double move, a
+    charge or its shots could reach, or that could charge it (all of them when none is that
+    close, so that it still knows where the enemy is)."""
+    power = ranged_power(unit)
+    reach = 2.0 * unit.speed() + NEAR + (power.range if power is not None else 0.0)
+    foes = [u for u in state.units_near(unit, reach) if u.side != unit.side]
+    return foes or list(state.enemies_of(unit))
 
 
 def _line_blocked(a: Point, b: Point, shapes: list[tuple[str, Any]], target: str) -> bool:
