@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, TypeAlias
+from weakref import WeakKeyDictionary
 
 import numpy as np
 import numpy.typing as npt
@@ -788,8 +789,13 @@ class Tray:
     def corners(self) -> tuple[Point, Point, Point, Point]:
         """Front-left, front-right, rear-right, rear-left."""
         hw, hd = self.width / 2.0, self.depth / 2.0
-        return (self.to_world(-hw, hd), self.to_world(hw, hd), self.to_world(hw, -hd),
-                self.to_world(-hw, -hd))
+        # to_world's arithmetic (_place) with the heading worked out once.
+        fx, fy = _unit(self.facing)
+        cx, cy = self.centre
+        return ((cx + -hw * fy + hd * fx, cy - -hw * fx + hd * fy),
+                (cx + hw * fy + hd * fx, cy - hw * fx + hd * fy),
+                (cx + hw * fy + -hd * fx, cy - hw * fx + -hd * fy),
+                (cx + -hw * fy + -hd * fx, cy - -hw * fx + -hd * fy))
 
     @property
     def front_centre(self) -> Point:
@@ -1170,6 +1176,12 @@ def clear_sight(viewer: Tray, targets: Sequence[Tray], blockers: Sequence[Any]) 
         >>> clear_sight(archers, [target], [box(-9.0, 4.0, 9.0, 6.0)])  # a wide wall
         False
     """
+    if targets and blockers:
+        # The first line tried, centre to centre, is clear when no blocker's box meets it.
+        a, b = viewer.centre, targets[0].centre
+        if all(_apart(a, b, (float(v[0]), float(v[1]), float(v[2]), float(v[3])))
+               for v in shapely.bounds(_objects(blockers))):
+            return True
     merged = _merged(blockers)
     # The cheap sampled lines to every target first; the exact search only when all fail.
     return (any(_sampled_line(viewer, t, merged) for t in targets)
@@ -1518,7 +1530,9 @@ def swept_area(path: Sequence[Tray], about: Point | None = None) -> Any:
         return path[0].polygon
     hulls = shapely.convex_hull(shapely.multipoints([[*a.corners(), *b.corners()]
                                                      for a, b in pairwise(path)]))
-    area = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
+    # Normalised first: GEOS can drop a sliver from the union of these fans of hulls sharing
+    # a corner (a half wheel lost part of an intermediate position otherwise).
+    area = hulls[0] if len(hulls) == 1 else shapely.union_all(shapely.normalize(hulls))
     if about is not None:
         reach = max(distance(about, c) for c in path[0].corners())
         turned = abs(turn_between(path[0].facing, path[1].facing))
@@ -1538,11 +1552,56 @@ def _terrain_unions(terrain: Terrain) -> tuple[Any, Any]:
     return _unions(terrain)
 
 
+Box: TypeAlias = "tuple[float, float, float, float]"
+
+_BOXES: WeakKeyDictionary[Ground, tuple[Box | None, Box | None]] = WeakKeyDictionary()
+"""The bounds of each merged terrain's difficult and impassable shapes, found once."""
+
+
+def _as_ground(terrain: Terrain) -> Ground:
+    return terrain if isinstance(terrain, Ground) else Ground.of(terrain)
+
+
+def _bounds(shape: Any) -> Box | None:
+    if shape is None:
+        return None
+    x0, y0, x1, y1 = shape.bounds
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def _boxes(ground: Ground) -> tuple[Box | None, Box | None]:
+    found = _BOXES.get(ground)
+    if found is None:
+        found = (_bounds(ground.difficult), _bounds(ground.closed))
+        _BOXES[ground] = found
+    return found
+
+
+def _apart(a: Point, b: Point, box_: Box | None) -> bool:
+    """True when the segment ``a``-``b`` cannot meet a shape within ``box_`` (its own
+    bounding box lies strictly clear of it)."""
+    if box_ is None:
+        return True
+    return (max(a[0], b[0]) < box_[0] or min(a[0], b[0]) > box_[2]
+            or max(a[1], b[1]) < box_[1] or min(a[1], b[1]) > box_[3])
+
+
+def _open_ground(a: Point, b: Point, boxes: tuple[Box | None, Box | None]) -> bool:
+    """True when the segment ``a``-``b`` surely meets no difficult or impassable ground: it
+    then costs its length, exactly what :func:`_segment_pieces` would find, without shapely."""
+    return _apart(a, b, boxes[0]) and _apart(a, b, boxes[1])
+
+
 def ground_cost(points: Sequence[Point], terrain: Terrain) -> float:
     """:func:`path_cost` over regions merged beforehand (or plain regions)."""
-    difficult, closed = _terrain_unions(terrain)
+    ground = _as_ground(terrain)
+    boxes = _boxes(ground)
+    difficult, closed = ground.difficult, ground.closed
     total = 0.0
     for a, b in pairwise(points):
+        if _open_ground(a, b, boxes):
+            total += distance(a, b)
+            continue
         pieces, block = _segment_pieces(a, b, difficult, closed)
         if block is not None:
             return math.inf
@@ -1560,9 +1619,20 @@ def advance_cost(tray: Tray, length: float, veer: float, regions: Terrain) -> fl
     """W4-MOVE-24: what an advance costs: the dearest path among :func:`move_points` (every
     inch in difficult ground costs 2)."""
     moved = advance(tray, length, veer)
-    ground = Ground(*_terrain_unions(regions))
-    return max(ground_cost([p, q], ground)
-               for p, q in zip(move_points(tray), move_points(moved), strict=True))
+    ground = _as_ground(regions)
+    pairs = list(zip(move_points(tray), move_points(moved), strict=True))
+    corners = [*tray.corners(), *moved.corners()]  # every move point lies within them
+    if open_ground((min(p[0] for p in corners), min(p[1] for p in corners),
+                    max(p[0] for p in corners), max(p[1] for p in corners)), ground):
+        return max(distance(p, q) for p, q in pairs)  # what ground_cost finds there
+    return max(ground_cost([p, q], ground) for p, q in pairs)
+
+
+def open_ground(box_: Box, terrain: Terrain) -> bool:
+    """True when nothing inside ``box_`` (min x, min y, max x, max y) is difficult or
+    impassable: any walk within it costs exactly its length."""
+    lo, hi = (box_[0], box_[1]), (box_[2], box_[3])
+    return _open_ground(lo, hi, _boxes(_as_ground(terrain)))
 
 
 def reach(tray: Tray, bearing_deg: float, budget: float, regions: Terrain) -> float:
@@ -1577,10 +1647,18 @@ def reach(tray: Tray, bearing_deg: float, budget: float, regions: Terrain) -> fl
     """
     if budget <= 0:
         return 0.0
-    difficult, closed = _terrain_unions(regions)
+    ground = _as_ground(regions)
+    boxes = _boxes(ground)
     best = budget
     for p in move_points(tray):
-        end, _ = _travel([p, offset(p, bearing_deg, budget)], budget, difficult, closed)
+        q = offset(p, bearing_deg, budget)
+        if _open_ground(p, q, boxes):
+            # What _travel finds on open ground: the whole budget, or the far end.
+            length = distance(p, q)
+            end = _point_at(p, q, length, budget) if length >= budget else \
+                (float(q[0]), float(q[1]))
+        else:
+            end, _ = _travel([p, q], budget, ground.difficult, ground.closed)
         best = min(best, distance(p, end))
     return best
 
@@ -1600,7 +1678,12 @@ def arc_cost(tray: Tray, side: str, degrees: float, regions: Terrain,
     n = max(2, math.ceil(abs(degrees) / 2.0))
     arc = [rotate_about(corner, pivot, turn * i / n) for i in range(n + 1)]
     chord = sum(distance(a, b) for a, b in pairwise(arc))
-    return base * ground_cost(arc, regions) / chord if chord else base
+    if not chord:
+        return base
+    box_ = (min(p[0] for p in arc), min(p[1] for p in arc), max(p[0] for p in arc),
+            max(p[1] for p in arc))
+    # On open ground ground_cost adds up the same lengths in the same order: the chord.
+    return base * (chord if open_ground(box_, regions) else ground_cost(arc, regions)) / chord
 
 
 def _ray_hit(p: Point, v: Point, a: Point, b: Point) -> float | None:

@@ -18,8 +18,9 @@ picked with ``move U`` or ``done``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -32,8 +33,8 @@ from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
     MAX_VEER,
-    Ground,
     Point,
+    Region,
     Tray,
     advance,
     advance_cost,
@@ -46,6 +47,7 @@ from warhost.geometry.table import (
     ground_cost,
     nearest_edge,
     offset,
+    open_ground,
     pivot_path,
     point_word,
     reach,
@@ -59,6 +61,7 @@ from warhost.geometry.table import (
     wheel_path,
     wheel_pivot,
 )
+from warhost.geometry.table import Ground as GroundShapes
 from warhost.rulesets.dnd4e_war.state import CONTACT, Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import fall_back_distance, pivot_cost
 
@@ -77,7 +80,10 @@ WHEEL_ANGLES = (15, 30, 45, 90)
 STEP_BACK = 1.0
 """W4-UNIT-11: a fleeing unit that cannot pass a unit stops 1" short of it."""
 _EPS = 1e-9
+_CLEAR = ENEMY_GAP + 1e-3
+"""Beyond this a unit's bounding box is too far from a move to matter to it."""
 
+OFF_TABLE = Refusal("the move would leave the table", "W4-SETUP-02")
 HOLD = Order("hold")
 DONE = Order("done")
 
@@ -180,8 +186,7 @@ def may_act(state: WarState, unit: Unit) -> bool:
 def move_unit(state: WarState, battle: Battle, unit: Unit) -> None:
     """W4-DEC-09 to 14: ask for ``unit``'s move and carry it out."""
     while True:
-        mover = Mover(state, unit)
-        options = mover.options()
+        mover, options = offer(state, unit)
         count(OPTIONS, len(options))
         order = battle.ask(unit.side, "unit_move", options,
                            f"How does {unit.label()} move? (Speed {unit.speed():g})",
@@ -194,6 +199,33 @@ def move_unit(state: WarState, battle: Battle, unit: Unit) -> None:
             return
         if not may_act(state, unit):
             return
+
+
+OFFERS = "_movement_offers"
+"""``state.extra`` key: recent offers of moves, by everything they depend on."""
+OFFERS_KEPT = 256
+
+
+def offer(state: WarState, unit: Unit) -> tuple[Mover, tuple[Order, ...]]:
+    """``unit``'s Mover and the moves it offers now. The same unit, with the same actions
+    left, where it and every unit near enough to matter stand as before, gets the same offer
+    again without the search (a commander that holds is asked again next turn, with nothing
+    changed near it)."""
+    mover = Mover(state, unit)
+    near = tuple((o.id, o.placement()) for o, _, _ in mover.near)
+    if not any(o.side != unit.side for o, _, _ in mover.near):
+        # The nearest enemy is then sought among all of them.
+        near += tuple((o.id, o.placement()) for o in state.enemies_of(unit))
+    key = (unit.id, unit.move_used, unit.standard_used, unit.minor_used, unit.prone,
+           unit.ran, unit.double_moved, unit.fleeing, tuple(unit.companies),
+           state.is_engaged(unit.id), unit.placement(), near)
+    offers: dict[Any, tuple[Order, ...]] = state.extra.setdefault(OFFERS, {})
+    found = offers.get(key)
+    if found is None:
+        if len(offers) >= OFFERS_KEPT:
+            offers.clear()
+        found = offers[key] = mover.options()
+    return mover, found
 
 
 # --------------------------------------------------------------------------- plans
@@ -221,14 +253,34 @@ class Mover:
 
     state: WarState
     unit: Unit
-    regions: Ground = field(init=False)
+    regions: GroundShapes = field(init=False)
     near: list[tuple[Unit, Any, float]] = field(init=False)
     """Other units close enough to matter: the unit, its trays as one shape and its gap at
     the start."""
 
+    boxes: list[tuple[float, float, float, float]] = field(init=False)
+    """The bounding box of each of :attr:`near`'s shapes, to skip the far ones cheaply."""
+
+    closed_box: tuple[float, float, float, float] | None = field(init=False)
+    """The bounding box of the impassable ground, if any."""
+
+    block: Tray = field(init=False)
+    """The unit's block now (it does not move while this Mover lives)."""
+    bases: list[Tray] = field(init=False)
+    """Its trays (or bases) now."""
+
     def __post_init__(self) -> None:
-        self.regions = Ground.of([g.region for g in self.state.ground])
+        self.block = self.unit.frame()
+        self.bases = self.unit.trays()
+        self.regions = merged_ground(self.state)
+        closed = self.regions.closed
+        self.closed_box = None if closed is None else \
+            (float(closed.bounds[0]), float(closed.bounds[1]), float(closed.bounds[2]),
+             float(closed.bounds[3]))
         self.near = nearby(self.state, self.unit, 2 * self.unit.speed() + RUN_BONUS + 2.0)
+        self.boxes = [(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+                      for b in shapely.bounds([shape for _, shape, _ in self.near])] \
+            if self.near else []
 
     # ------------------------------------------------------------ allowances
     def allowance(self, kind: str) -> float:
@@ -320,7 +372,7 @@ class Mover:
         if files is not None and not 1 <= files <= len(unit.companies):
             return Refusal(f"{unit.id} can stand 1 to {len(unit.companies)} companies wide",
                            "W4-UNIT-09")
-        frame = start or unit.frame()
+        frame = start or self.block
         here = frame.front_centre
         length = distance(here, point)
         veer = turn_between(frame.facing, bearing(here, point)) if length > _EPS else 0.0
@@ -335,6 +387,9 @@ class Mover:
         end = advance(frame, length, veer)
         if files is not None and files != unit.files:
             end = self.rearranged(point, frame.facing, files)
+        if turned is None and self.clear_within(_box_of([*frame.corners(), *end.corners()])):
+            return Plan(kind, end, facing=end.facing,
+                        files=unit.files if files is None else files, cost=spent + cost)
         swept = swept_area([frame, end])
         if turned is not None:
             assert turned.frame is not None
@@ -359,18 +414,26 @@ class Mover:
         """W4-SKIRM-01: the whole group shifts; each model pays its own way; it ends facing
         ``facing`` if given, else the way it went."""
         unit = self.unit
-        here = unit.frame().centre
+        here = self.block.centre
         dx, dy = point[0] - here[0], point[1] - here[1]
-        cost = max(ground_cost([p, (p[0] + dx, p[1] + dy)], self.regions) for p in unit.points)
+        trays = self.bases
+        box = _group_box(trays, dx, dy)
+        if open_ground(box, self.regions):  # ground_cost's own answer on open ground
+            cost = max(distance(p, (p[0] + dx, p[1] + dy)) for p in unit.points)
+        else:
+            cost = max(ground_cost([p, (p[0] + dx, p[1] + dy)], self.regions)
+                       for p in unit.points)
         if cost > budget + 1e-6:
             return Refusal(f"that costs {cost:.2f}\" but only {budget:.2f}\" are allowed",
                            "W4-MOVE-24" if cost > math.hypot(dx, dy) + 1e-6 else "W4-MOVE-05")
-        trays = unit.trays()
-        ends = [t.moved(dx, dy) for t in trays]
-        swept = _group_sweep(trays, dx, dy)
-        problem = self.blocked(swept, ends)
-        if problem is not None:
-            return problem
+        if not self.clear_within(box) and not self.bases_clear(trays, dx, dy, box):
+            ends = [t.moved(dx, dy) for t in trays]
+            corners = [[*t.corners(), *e.corners()] for t, e in zip(trays, ends, strict=True)]
+            if self.off_table([p for group in corners for p in group]):
+                return OFF_TABLE  # what blocked finds first, without building the sweep
+            problem = self.blocked(shapely.convex_hull(shapely.multipoints(corners)), ends)
+            if problem is not None:
+                return problem
         if facing is not None:
             return Plan(kind, None, (dx, dy), facing % 360.0, 1, cost)
         way = bearing(here, point) if math.hypot(dx, dy) > _EPS else unit.facing
@@ -414,7 +477,7 @@ class Mover:
         if not 0 < degrees <= 180:
             return Refusal("a unit only wheels forwards, by more than 0 and at most 180 "
                            "degrees", "W4-MOVE-10")
-        frame = self.unit.frame()
+        frame = self.block
         farthest = self.state.options.wheel_distance == "farthest_corner"
         cost = arc_cost(frame, side, degrees, self.regions, farthest)
         budget = self.allowance(mode)
@@ -423,8 +486,8 @@ class Mover:
         end = wheel(frame, side, degrees)
         plan = Plan("wheel", end, facing=end.facing, files=self.unit.files, cost=cost,
                     double=mode == "double")
-        problem = self.blocked(self.turn_sweep(plan), [end])
-        return problem if problem is not None else plan
+        about = wheel_pivot(frame, side)
+        return self.turn_blocked(plan, lambda: wheel_path(frame, side, degrees), about) or plan
 
     def pivot(self, args: Sequence[Any]) -> Plan | Refusal:
         """W4-MOVE-13/14, W4-AMB-89: up to 90 degrees for ceil(S/4), up to 180 for
@@ -436,26 +499,54 @@ class Mover:
         cost = float(pivot_cost(self.unit.speed(), degrees))
         if cost > self.allowance("walk") + 1e-6:
             return Refusal(f"the pivot costs {cost:g}\"", "W4-MOVE-13")
-        frame = self.unit.frame()
+        frame = self.block
         end = centre_pivot(frame, degrees)
         plan = Plan("pivot", end, facing=end.facing, files=self.unit.files, cost=cost)
-        problem = self.blocked(self.turn_sweep(plan), [end])
-        return problem if problem is not None else plan
+        return self.turn_blocked(plan, lambda: pivot_path(frame, degrees), frame.centre) \
+            or plan
+
+    def turn_blocked(self, plan: Plan, path_of: Callable[[], list[Tray]],
+                     about: Point) -> Refusal | None:
+        """:meth:`blocked` for a wheel or pivot, the cheap sufficient tests first: boxes,
+        then the hulls of its steps, and only then the whole swept ground."""
+        assert plan.frame is not None
+        if self.clear_within(_turn_box(self.block, about)):
+            return None
+        known = (self.block, plan.kind, plan.frame) in self.state.extra.get(SWEEPS, {})
+        if not known:
+            path = path_of()
+            if self.turn_clear(path, about) or self.steps_clear(path, about, plan.frame):
+                return None
+        return self.blocked(self.turn_sweep(plan), [plan.frame])
 
     def turn_sweep(self, plan: Plan) -> Any:
-        """The ground a wheel or pivot of the unit's block sweeps."""
-        frame = self.unit.frame()
+        """The ground a wheel or pivot of the unit's block sweeps (the same turn of a unit
+        standing where it stood is looked up: a unit that held offers its turns again)."""
+        assert plan.frame is not None
+        sweeps: dict[tuple[Tray, str, Tray], Any] = self.state.extra.setdefault(SWEEPS, {})
+        key = (self.block, plan.kind, plan.frame)
+        found = sweeps.get(key)
+        if found is None:
+            if len(sweeps) >= SWEEPS_KEPT:
+                sweeps.clear()
+            found = sweeps[key] = self._turn_sweep(plan)
+        return found
+
+    def _turn_sweep(self, plan: Plan) -> Any:
+        frame = self.block
         assert plan.frame is not None
         turn = turn_between(frame.facing, plan.frame.facing)
         if plan.kind == "pivot":
             return swept_area(pivot_path(frame, turn), frame.centre)
-        side = "right" if turn > 0 or (turn == 180.0 and self._right_wheel(plan)) else "left"
+        # Half a wheel ends at +-180 (rounding picks the sign): which way it went decides.
+        half = abs(turn) > 180.0 - 1e-6
+        side = "right" if (self._right_wheel(plan) if half else turn > 0) else "left"
         pivot = wheel_pivot(frame, side)
         return swept_area(wheel_path(frame, side, abs(turn)), pivot)
 
     def _right_wheel(self, plan: Plan) -> bool:
         assert plan.frame is not None
-        return distance(wheel(self.unit.frame(), "right", 180.0).centre, plan.frame.centre) < 1e-6
+        return distance(wheel(self.block, "right", 180.0).centre, plan.frame.centre) < 1e-6
 
     def reform(self, args: Sequence[Any]) -> Plan | Refusal:
         """W4-MOVE-16, W4-DEC-12: new files and facing about the same centre."""
@@ -471,14 +562,123 @@ class Mover:
         if unit.skirmish:
             return Plan("reform", None, facing=facing % 360.0, files=1)
         ranks = -(-len(unit.companies) // files)
-        end = reform_frame(unit.frame().centre, facing, files, ranks, unit.tray_width,
+        end = reform_frame(self.block.centre, facing, files, ranks, unit.tray_width,
                            unit.tray_depth)
-        problem = self.blocked(end.polygon, [end])
-        if problem is not None:
-            return problem
+        if not self.clear_within(_box_of(end.corners())):
+            problem = self.blocked(end.polygon, [end])
+            if problem is not None:
+                return problem
         return Plan("reform", end, facing=end.facing, files=files)
 
     # ------------------------------------------------------------ collisions
+    def clear_within(self, box: Box) -> bool:
+        """True when a move whose swept ground lies inside ``box`` surely passes
+        :meth:`blocked`: the box is on the table, clear of impassable ground and more than
+        1" clear of every other unit's box. False means only "test it properly"."""
+        count(GEOMETRY, len(self.near) + 1)
+        lo_x, lo_y, hi_x, hi_y = box
+        board = self.state.board
+        if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
+                hi_y > board.height + _EPS:
+            return False
+        closed = self.closed_box
+        if closed is not None and not (closed[0] > hi_x or closed[2] < lo_x
+                                       or closed[1] > hi_y or closed[3] < lo_y):
+            return False
+        lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
+        return all(b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y
+                   for b in self.boxes)
+
+    def off_table(self, points: Sequence[Point]) -> bool:
+        """True when one of ``points`` lies off the table (as :meth:`blocked` judges it)."""
+        board = self.state.board
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        return min(xs) < -_EPS or min(ys) < -_EPS or max(xs) > board.width + _EPS or \
+            max(ys) > board.height + _EPS
+
+    def bases_clear(self, trays: Sequence[Tray], dx: float, dy: float, box: Box) -> bool:
+        """:meth:`clear_within` for a group of bases sliding by ``(dx, dy)``, base by base:
+        each base's path has its own box (``box`` holds them all)."""
+        r = max(math.hypot(t.width, t.depth) for t in trays) / 2.0 + 1e-6
+        paths = [(min(x, x + dx) - r, min(y, y + dy) - r, max(x, x + dx) + r,
+                  max(y, y + dy) + r) for x, y in (t.centre for t in trays)]
+        return self.parts_clear(box, paths)
+
+    def turn_clear(self, path: Sequence[Tray], about: Point) -> bool:
+        """:meth:`clear_within` for a wheel or pivot through the positions of ``path``
+        (about ``about``), step by step: each pair of steps has its own box, widened by
+        more than :func:`swept_area` bulges an arc past its chord."""
+        corners = [t.corners() for t in path]
+        reach_ = max(distance(about, c) for c in corners[0])
+        grow = reach_ * 0.002 + 0.01  # steps of at most 5 degrees bulge under 0.001 x reach
+        parts = []
+        for a, b in pairwise(corners):
+            xs = [p[0] for p in (*a, *b)]
+            ys = [p[1] for p in (*a, *b)]
+            parts.append((min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow))
+        box = (min(p[0] for p in parts), min(p[1] for p in parts), max(p[2] for p in parts),
+               max(p[3] for p in parts))
+        return self.parts_clear(box, parts)
+
+    def steps_clear(self, path: Sequence[Tray], about: Point, end: Tray) -> bool:
+        """True when a turn through ``path`` surely passes :meth:`blocked`, judged on the
+        hulls of each two steps: :func:`swept_area` widens their union by less than
+        ``grow``, so a gap to them more than ``grow`` above a limit is above it for the
+        swept ground too. The end is judged exactly as :meth:`blocked` does."""
+        corners = [t.corners() for t in path]
+        grow = max(distance(about, c) for c in corners[0]) * 0.002 + 1e-6
+        xs = [p[0] for cs in corners for p in cs]
+        ys = [p[1] for cs in corners for p in cs]
+        board = self.state.board
+        lo_x, lo_y, hi_x, hi_y = min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow
+        if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
+                hi_y > board.height + _EPS:
+            return False
+        count(GEOMETRY, len(self.near) + 1)
+        hulls = shapely.convex_hull(shapely.multipoints([[*a, *b]
+                                                         for a, b in pairwise(corners)]))
+        closed = self.regions.closed
+        if closed is not None and float(np.min(shapely.distance(hulls, closed))) <= grow:
+            return False
+        lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
+        ends: Any = None
+        for (other, shape, start_gap), box in zip(self.near, self.boxes, strict=True):
+            if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
+                continue
+            gap = float(np.min(shapely.distance(hulls, shape))) - grow - 1e-9
+            if other.side == self.unit.side:
+                if gap <= CONTACT:
+                    return False
+                continue
+            if ends is None:
+                ends = np.array([end.polygon], dtype=object)
+            end_gap = float(np.min(shapely.distance(ends, shape)))
+            if gap < min(ENEMY_GAP, start_gap) - 1e-6 or \
+                    end_gap <= ENEMY_GAP + _EPS and end_gap < start_gap:
+                return False
+        return True
+
+    def parts_clear(self, box: Box, parts: Sequence[Box]) -> bool:
+        """True when a move whose swept ground lies inside the union of ``parts`` (all
+        inside ``box``) surely passes :meth:`blocked`, judged part by part."""
+        count(GEOMETRY, len(self.near) + 1)
+        lo_x, lo_y, hi_x, hi_y = box
+        board = self.state.board
+        if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
+                hi_y > board.height + _EPS:
+            return False
+        c = self.closed_box
+        if c is not None and any(not (c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1])
+                                 for p in parts):
+            return False
+        lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
+        others = [b for b in self.boxes
+                  if not (b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y)]
+        g = _CLEAR
+        return all(b[0] > p[2] + g or b[2] < p[0] - g or b[1] > p[3] + g or b[3] < p[1] - g
+                   for b in others for p in parts)
+
     def blocked(self, swept: Any, ends: Sequence[Tray]) -> Refusal | None:
         """W4-UNIT-11/12, the table edge and impassable ground, along the whole move.
         ``swept`` is one shape or an array of shapes (a group's bases)."""
@@ -488,13 +688,19 @@ class Mover:
         board = state.board
         if (xy.min(axis=0) < -_EPS).any() or xy[:, 0].max() > board.width + _EPS or \
                 xy[:, 1].max() > board.height + _EPS:
-            return Refusal("the move would leave the table", "W4-SETUP-02")
+            return OFF_TABLE
         for g in state.ground:
             if g.region.impassable and float(np.sum(shapely.area(
                     shapely.intersection(swept, g.region.polygon)))) > 1e-6:
                 return Refusal(f"the move would cross impassable {g.name}", "W4-MOVE-24")
         end_shapes: Any = None
-        for other, shape, start_gap in self.near:
+        # A unit whose box lies more than 1" clear of the swept ground's box can neither
+        # touch the move nor end within 1" of it (the ends lie inside the swept ground).
+        lo_x, lo_y = xy.min(axis=0) - _CLEAR
+        hi_x, hi_y = xy.max(axis=0) + _CLEAR
+        for (other, shape, start_gap), box in zip(self.near, self.boxes, strict=True):
+            if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
+                continue
             gap = float(np.min(shapely.distance(swept, shape)))
             if other.side == self.unit.side:
                 if gap <= CONTACT:
@@ -539,7 +745,7 @@ class Mover:
         """The closest enemy unit, if any is near enough to matter, else the closest at all."""
         foes = [(gap, o.id, o) for o, _, gap in self.near if o.side != self.unit.side]
         if not foes:
-            foes = [(distance(o.frame().centre, self.unit.frame().centre), o.id, o)
+            foes = [(distance(o.frame().centre, self.block.centre), o.id, o)
                     for o in self.state.enemies_of(self.unit)]
         return min(foes)[2] if foes else None
 
@@ -547,7 +753,7 @@ class Mover:
         """Full and half distance straight and at 45 degrees each side (skirmishers: the
         eight compass points), and towards the nearest enemy, each cut short where needed."""
         unit = self.unit
-        frame = unit.frame()
+        frame = self.block
         full = self.allowance(kind)
         if unit.skirmish:
             headings = [float(b) for b in range(0, 360, 45)]
@@ -571,7 +777,7 @@ class Mover:
     def farthest(self, kind: str, heading: float, length: float) -> Point | None:
         """The farthest legal point along ``heading`` up to ``length`` inches (None when
         not even a little is legal)."""
-        frame = self.unit.frame()
+        frame = self.block
         anchor = self._anchor(frame)
         most = min(length, reach(frame, heading, self.allowance(kind), self.regions))
         for i, d in enumerate(_shrinking(most)):
@@ -594,7 +800,7 @@ class Mover:
                     out.append(order)
         turns = [90, -90, 180]
         if foe is not None:
-            turn = round(turn_between(self.unit.facing, bearing(self.unit.frame().centre,
+            turn = round(turn_between(self.unit.facing, bearing(self.block.centre,
                                                                  foe.frame().centre)))
             if turn:
                 turns.insert(0, turn)
@@ -608,7 +814,7 @@ class Mover:
         """Every number of files, facing the nearest enemy (else as now)."""
         unit = self.unit
         foe = foe if foe is not None else self.nearest_enemy()
-        facing = _deg(bearing(unit.frame().centre, foe.frame().centre)) if foe else \
+        facing = _deg(bearing(self.block.centre, foe.frame().centre)) if foe else \
             _deg(unit.facing)
         most = 1 if unit.skirmish else len(unit.companies)
         out = []
@@ -619,19 +825,78 @@ class Mover:
         return tuple(out)
 
 
+_GROUNDS: list[tuple[tuple[Region, ...], GroundShapes]] = []
+"""The last few battles' terrain, merged once (the regions are kept, so identity is safe)."""
+
+
+def merged_ground(state: WarState) -> GroundShapes:
+    """The battle's difficult and impassable ground merged once (terrain never changes)."""
+    regions = tuple(g.region for g in state.ground)
+    for known, ground in _GROUNDS:
+        if len(known) == len(regions) and all(a is b for a, b in zip(known, regions,
+                                                                      strict=True)):
+            return ground
+    ground = GroundShapes.of(regions)
+    _GROUNDS.insert(0, (regions, ground))
+    del _GROUNDS[4:]
+    return ground
+
+
+Box = tuple[float, float, float, float]
+"""``(min x, min y, max x, max y)``."""
+
+
+def _box_of(points: Sequence[Point]) -> Box:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _group_box(trays: Sequence[Tray], dx: float, dy: float) -> Box:
+    """A box holding every base of a group at its start and shifted by ``(dx, dy)`` (each
+    base lies within half its diagonal of its centre; a little margin for rounding)."""
+    xs = [t.centre[0] for t in trays]
+    ys = [t.centre[1] for t in trays]
+    r = max(math.hypot(t.width, t.depth) for t in trays) / 2.0 + 1e-6
+    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    return (min(lo_x, lo_x + dx) - r, min(lo_y, lo_y + dy) - r, max(hi_x, hi_x + dx) + r,
+            max(hi_y, hi_y + dy) + r)
+
+
+def _turn_box(frame: Tray, about: Point) -> Box:
+    """A box holding all the ground ``frame`` can sweep turning about ``about`` (the disc
+    its farthest corner describes, widened for :func:`swept_area`'s bulge allowance)."""
+    r = max(distance(about, c) for c in frame.corners()) * 1.01 + 0.01
+    return about[0] - r, about[1] - r, about[0] + r, about[1] + r
+
+
+SWEEPS = "_movement_sweeps"
+"""``state.extra`` key: the ground of recent wheels and pivots, by start, kind and end."""
+SWEEPS_KEPT = 512
+
+SHAPES = "_movement_shapes"
+"""``state.extra`` key: each unit's trays as one shape, with where the unit stood then."""
+
+
+def shape_of(state: WarState, unit: Unit) -> Any:
+    """``unit``'s trays as one prepared shape, built again only when the unit has moved,
+    turned, changed files or lost a company (a cache kept in ``state.extra``)."""
+    key = unit.placement()
+    shapes: dict[str, tuple[Any, Any]] = state.extra.setdefault(SHAPES, {})
+    known = shapes.get(unit.id)
+    if known is not None and known[0] == key:
+        return known[1]
+    shape = _shape(unit.trays())
+    shapes[unit.id] = (key, shape)
+    return shape
+
+
 def _shape(trays: Sequence[Tray]) -> Any:
     """The trays as one shapely shape, prepared for repeated tests."""
     shape = trays[0].polygon if len(trays) == 1 else shapely.union_all([t.polygon
                                                                          for t in trays])
     shapely.prepare(shape)
     return shape
-
-
-def _group_sweep(trays: Sequence[Tray], dx: float, dy: float) -> Any:
-    """The ground a group of bases covers sliding by ``(dx, dy)``: an array of each base's
-    hull of its start and end, built in one vectorised pass."""
-    corners = [[*t.corners(), *t.moved(dx, dy).corners()] for t in trays]
-    return shapely.convex_hull(shapely.multipoints(corners))
 
 
 def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, Any, float]]:
@@ -649,8 +914,8 @@ def nearby(state: WarState, unit: Unit, reach_: float) -> list[tuple[Unit, Any, 
         if distance(ofr.centre, frame.centre) > span + math.hypot(ofr.width, ofr.depth):
             continue
         if mine is None:
-            mine = _shape(unit.trays())
-        shape = _shape(other.trays())
+            mine = shape_of(state, unit)
+        shape = shape_of(state, other)
         out.append((other, shape, float(mine.distance(shape))))
     return out
 
@@ -750,9 +1015,8 @@ def fall_back(state: WarState, battle: Battle, unit: Unit, heading: float | None
     unit.fleeing = unit.fled_this_turn = unit.ran = True
     unit.move_used = unit.standard_used = True
     turn_to(unit, heading)
-    regions = [g.region for g in state.ground]
     frame = unit.frame()
-    length = reach(frame, heading, allowed, regions) if allowed > 0 else 0.0
+    length = reach(frame, heading, allowed, merged_ground(state)) if allowed > 0 else 0.0
     others = nearby(state, unit, length + 1.0)
     foe_at = _contact(unit, heading, length, [o for o, _, _ in others if o.side != unit.side])
     off_at = _leaves(state, unit, heading)

@@ -167,6 +167,8 @@ def unit_shoots(state: WarState, battle: Battle, unit: Unit) -> None:
 
 SIGHT = "shooting_sight"
 """Key in ``WarState.extra`` of the :class:`SightIndex` kept while a side shoots."""
+SHAPES = "shooting_shapes"
+"""``state.extra`` key: each unit's sight-blocking shape, with where the unit stood then."""
 
 
 @dataclass(frozen=True)
@@ -201,7 +203,7 @@ def sight_index(state: WarState) -> SightIndex:
     owners: list[str | None] = [None] * len(shapes)
     for other in state.units.values():
         if other.alive:
-            shapes.append(unit_shape(other))
+            shapes.append(unit_shape(other, state))
             owners.append(other.id)
     count(GEOMETRY, len(shapes))
     return SightIndex(STRtree(shapes), shapes, owners)
@@ -223,15 +225,23 @@ def blockers(state: WarState, unit: Unit, target: Unit) -> list[Any]:
     shapes = [g.region.polygon for g in state.ground if g.blocks_sight]
     for other in state.units.values():
         if other.alive and other.id not in (unit.id, target.id):
-            shapes.append(unit_shape(other))
+            shapes.append(unit_shape(other, state))
     count(GEOMETRY, len(shapes))
     return [s for s in shapes if s.intersects(hull)]
 
 
-def unit_shape(unit: Unit) -> Any:
+def unit_shape(unit: Unit, state: WarState | None = None) -> Any:
     """The unit's trays (or bases) as one shape, so that a line along the seam between two
-    companies is blocked too."""
-    return unary_union([t.polygon for t in unit.trays()])
+    companies is blocked too (kept in ``state``'s cache until the unit moves, if given)."""
+    if state is None:
+        return unary_union([t.polygon for t in unit.trays()])
+    cache: dict[str, tuple[Any, Any]] = state.extra.setdefault(SHAPES, {})
+    key = unit.placement()
+    known = cache.get(unit.id)
+    if known is None or known[0] != key:
+        known = (key, unary_union([t.polygon for t in unit.trays()]))
+        cache[unit.id] = known
+    return known[1]
 
 
 def sees_all_round(unit: Unit) -> bool:
@@ -457,7 +467,7 @@ def burst_reach(state: WarState, unit: Unit, power: Power, point: Point) -> Refu
     shapes = [g.region.polygon for g in state.ground if g.blocks_sight]
     for other in state.units.values():
         if other.alive and other.id != unit.id:
-            shape = unit_shape(other)
+            shape = unit_shape(other, state)
             if not shape.buffer(1e-6).contains(spot):  # a unit the centre is on hides nothing
                 shapes.append(shape)
     count(GEOMETRY, len(shapes))

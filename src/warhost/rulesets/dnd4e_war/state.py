@@ -185,6 +185,11 @@ class Unit:
         return [Tray(anchor.to_world(*self.slot_offset(s)), self.facing, self.tray_width,
                      self.tray_depth) for s in range(len(self.companies))]
 
+    def placement(self) -> tuple[Any, ...]:
+        """Everything where its trays stand depends on: equal placements, equal trays."""
+        return (self.front, self.facing, self.files, len(self.companies),
+                tuple(self.points) if self.skirmish else ())
+
     def front_row(self, slot: int) -> int:
         """W4-AMB-05: models in the front row of company ``slot`` (the front fills first)."""
         return min(self.companies[slot], self.columns)
@@ -352,7 +357,19 @@ class WarState:
 
     def gap(self, a: Unit, b: Unit) -> float:
         """W4-MEAS-03: closest distance between the two units' trays (or bases)."""
-        return min(tray_gap(s, t) for s in a.trays() for t in b.trays())
+        mine, theirs = a.trays(), b.trays()
+        if not mine or not theirs:
+            raise ValueError("a unit with no trays has no gap")
+        # The exact minimum, skipping pairs whose centres are too far apart to beat it.
+        radii = [math.hypot(t.width, t.depth) / 2.0 for t in theirs]
+        best = math.inf
+        for s in mine:
+            (sx, sy), rs = s.centre, math.hypot(s.width, s.depth) / 2.0
+            for t, rt in zip(theirs, radii, strict=True):
+                if math.hypot(t.centre[0] - sx, t.centre[1] - sy) - rs - rt > best + 1e-6:
+                    continue
+                best = min(best, tray_gap(s, t))
+        return best
 
     def fights(self) -> list[list[str]]:
         """The close combats: groups of units linked by engagement, each sorted, in order of
