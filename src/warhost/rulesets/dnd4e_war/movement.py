@@ -379,6 +379,7 @@ class Mover:
         if abs(veer) > MAX_VEER + 1e-6:
             return Refusal(f"{point_word(point)} is {abs(veer):.0f} degrees off the facing; "
                            "companies move straight or up to 45 degrees forward", "W4-MOVE-07")
+        veer = max(-MAX_VEER, min(MAX_VEER, veer))  # a rounded point a hair past 45 degrees
         cost = advance_cost(frame, length, veer, self.regions) if length > _EPS else 0.0
         if cost > budget + 1e-6:
             return Refusal(f"that costs {cost:.2f}\" but only {max(budget, 0):.2f}\" are left",
