@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tests.battle_watch import events, record  # noqa: F401 - the tests import them from here
 from tests.orders_by_kind import OrdersByKind
 from warhost.core.commanders import FirstOptionCommander
-from warhost.core.decisions import Decision
 from warhost.core.dice import ScriptedDice
 from warhost.core.engine import Battle
-from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
 from warhost.rulesets.dnd4e_war.setup import initial_state
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
@@ -79,24 +78,6 @@ def make_battle(state: WarState, dice: Sequence[int] = (),
                     dice=ScriptedDice(dice))
     battle.state = state
     return battle
-
-
-def record(battle: Battle) -> list[Decision]:
-    """Every decision put to a commander from now on, in order."""
-    seen: list[Decision] = []
-    real = battle.decide
-
-    def decide(decision: Decision) -> Order:
-        seen.append(decision)
-        return real(decision)
-
-    battle.decide = decide  # type: ignore[method-assign]
-    return seen
-
-
-def events(battle: Battle, type_: str) -> list[dict[str, Any]]:
-    """The logged events of one type."""
-    return battle.log.of_type(type_)
 
 
 def get(state: WarState, uid: str) -> Unit:

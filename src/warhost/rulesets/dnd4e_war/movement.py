@@ -577,9 +577,7 @@ class Mover:
         1" clear of every other unit's box. False means only "test it properly"."""
         count(GEOMETRY, len(self.near) + 1)
         lo_x, lo_y, hi_x, hi_y = box
-        board = self.state.board
-        if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
-                hi_y > board.height + _EPS:
+        if self.off_table([(lo_x, lo_y), (hi_x, hi_y)]):
             return False
         closed = self.closed_box
         if closed is not None and not (closed[0] > hi_x or closed[2] < lo_x
@@ -664,9 +662,7 @@ class Mover:
         inside ``box``) surely passes :meth:`blocked`, judged part by part."""
         count(GEOMETRY, len(self.near) + 1)
         lo_x, lo_y, hi_x, hi_y = box
-        board = self.state.board
-        if lo_x < -_EPS or lo_y < -_EPS or hi_x > board.width + _EPS or \
-                hi_y > board.height + _EPS:
+        if self.off_table([(lo_x, lo_y), (hi_x, hi_y)]):
             return False
         c = self.closed_box
         if c is not None and any(not (c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1])
