@@ -280,3 +280,17 @@ def test_skirmishers_keep_a_chain_within_two_inches_as_they_move() -> None:
     for i, p in enumerate(s.points):
         others = [q for j, q in enumerate(s.points) if j != i]
         assert min(distance(p, q) for q in others) - s.base <= 2.0
+
+
+@pytest.mark.rule("W4-UNIT-03")
+@pytest.mark.rule("W4-MOVE-08")
+def test_the_invariants_catch_a_unit_turned_by_no_rule() -> None:
+    state = make_state([unit("a"), unit("b", "B", at=(20, 30), facing=180)])
+    deployed = [{"type": "deploy", "unit": "a", "facing": 0.0},
+                {"type": "deploy", "unit": "b", "facing": 180.0}]
+    assert game.check_invariants(state, deployed) == []
+    get(state, "a").facing = 90.0  # turned with no wheel, pivot, reform or flight
+    assert game.check_invariants(state, deployed) == [
+        "a faces 90 but the last move allowed to turn it left it facing 0"]
+    wheeled = deployed + [{"type": "move", "unit": "a", "kind": "pivot", "facing": 90.0}]
+    assert game.check_invariants(state, wheeled) == []

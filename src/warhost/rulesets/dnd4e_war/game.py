@@ -156,13 +156,26 @@ def outcome(state: WarState) -> Outcome:
                    state.end_reason)
 
 
+TURNING_EVENTS = ("deploy", "move", "fall_back", "pursuit")
+"""The events of the only things that may turn a unit: deployment, a wheel, pivot or reform
+(W4-MOVE-08), fleeing and pursuing (W4-FLEE, W4-BREAK-05)."""
+
+
 def check_invariants(state: WarState, events: list[dict[str, Any]]) -> list[str]:
     """Trays never overlap unless their units fight each other; casualties never exceed
-    models; engagement is mutual; facing stays a bearing."""
+    models; engagement is mutual; a unit faces where the last event allowed to turn it left
+    it (W4-UNIT-03)."""
     from warhost.geometry.table import trays_overlap
 
     problems = []
     alive = [u for u in state.units.values() if u.alive]
+    turned = {e["unit"]: e["facing"] for e in events
+              if e.get("type") in TURNING_EVENTS and e.get("facing") is not None}
+    for u in alive:
+        last = turned.get(u.id)
+        if last is not None and abs((u.facing - last + 180.0) % 360.0 - 180.0) > 1e-2:
+            problems.append(f"{u.id} faces {u.facing:g} but the last move allowed to turn it "
+                            f"left it facing {last:g}")
     for u in alive:
         if any(n < 0 for n in u.companies) or u.models > u.start_models:
             problems.append(f"{u.id} has impossible model counts {u.companies}")

@@ -583,7 +583,8 @@ def pursuit_move(state: WarState, battle: Battle, unit: Unit, quarry: Unit) -> N
             break
         step = moved = nxt
     place(moved)
-    battle.emit("pursuit", unit=unit.id, target=quarry.id, roll=two, distance=round(moved, 3))
+    battle.emit("pursuit", unit=unit.id, target=quarry.id, roll=two, distance=round(moved, 3),
+                facing=round(unit.facing, 3))
     met = _near(state, unit, quarry)
     if met is not None:
         caught(state, battle, unit, met, quarry, moved)
