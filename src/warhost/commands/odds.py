@@ -213,7 +213,9 @@ def odds(
         list[str] | None,
         typer.Option("--set", metavar="KEY=VALUE",
                      help="A ruleset-specific situation key (dnd5e-tactics: attackers, needed, "
-                          "cover, stance, track, rank, advantage ...). Repeatable."),
+                          "cover, stance, track, rank, advantage ...; dnd4e-war: power, dice, "
+                          "cover, higher_ground, distance, margin, fear, reroll, courage ...). "
+                          "Repeatable."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
