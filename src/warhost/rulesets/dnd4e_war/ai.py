@@ -242,6 +242,7 @@ class WarAI(Commander):
             chance = reach_chance(foe, gap) * (1.0 - first.get(foe.id, 0.0))
             if chance <= 0.0:
                 continue
+            total += chance * self._fear_loss(state, unit, foe)
             arc = arc_struck(frame, there, unit)
             theirs = self.payoff(state, foe, there, unit, frame, arc)
             if arc != "front":
@@ -253,6 +254,14 @@ class WarAI(Commander):
                 loss = max(0.0, theirs - max(0.0, ours))
             total += chance * loss
         return total
+
+    def _fear_loss(self, state: WarState, unit: Unit, foe: Unit) -> float:
+        """What a charge of a fear-causing ``foe`` costs besides the fight: a failed
+        test makes ``unit`` fall back (W4-FEAR-02), likely lost to the enemy's score."""
+        fails = 1.0 - _fear_pass(state, unit, foe)
+        if fails <= 0.0:
+            return 0.0
+        return fails * PAYOFF_WEIGHT * whole_worth(state, unit) / self.scale(state)
 
     def scale(self, state: WarState) -> float:
         """An average unit's worth, worked out once a turn."""
