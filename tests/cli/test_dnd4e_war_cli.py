@@ -132,7 +132,7 @@ def test_a_company_larger_than_allowed_is_refused(tmp_path: Path) -> None:
 @pytest.mark.rule("W4-UNIT-06")
 @pytest.mark.rule("W4-STAT-10")
 def test_a_unit_size_outside_its_profile_is_refused(tmp_path: Path) -> None:
-    path = broken(tmp_path, "companies: 6\n        files: 3\n        at: [26, 38]",
+    path = broken(tmp_path, "companies: 5\n        files: 3\n        at: [26, 38]",
                   "companies: 11\n        files: 3\n        at: [26, 38]", SHIELD_WALL)
     assert_invalid(path, line_of(path, "companies: 11"), "sides[0].units[0].companies",
                    "11 companies", "unit size is 2 to 10", "W4-STAT-10")
