@@ -109,8 +109,8 @@ def test_overlapping_trays_are_refused_at_the_line_of_at(tmp_path: Path) -> None
 
 @pytest.mark.rule("W4-UNIT-11")
 def test_units_of_one_side_may_not_touch(tmp_path: Path) -> None:
-    path = broken(tmp_path, "at: [36, 36]", "at: [36, 30]", FLANK)
-    assert_invalid(path, line_of(path, "at: [36, 30]"), "sides[1].units[1].at",
+    path = broken(tmp_path, "at: [36, 36]", "at: [36, 32]", FLANK)
+    assert_invalid(path, line_of(path, "at: [36, 32]"), "sides[1].units[1].at",
                    "archers touches warriors", "W4-UNIT-11")
 
 
