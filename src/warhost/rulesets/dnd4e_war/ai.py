@@ -10,7 +10,8 @@ by what that charge is worth, and otherwise closes on the enemy; a shooting unit
 enemy in range, in its arc of sight and not hidden behind another unit, counting two rows
 from higher ground. Every unit counts the enemy charges that could reach it there: into a
 flank or the rear they count double, and so it wheels or pivots to face a threat; in front,
-only what the enemy gains by charging first counts; and each counts the less, the likelier
+only what the enemy gains by charging first counts; a charge that forces a fear test
+also counts the unit's whole worth times the chance it fails; and each counts the less, the likelier
 the unit is to charge that enemy first itself (with the initiative). Turning costs a little and reforming to other files much more, so
 formations are kept.
 
