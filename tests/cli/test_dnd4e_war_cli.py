@@ -109,8 +109,8 @@ def test_overlapping_trays_are_refused_at_the_line_of_at(tmp_path: Path) -> None
 
 @pytest.mark.rule("W4-UNIT-11")
 def test_units_of_one_side_may_not_touch(tmp_path: Path) -> None:
-    path = broken(tmp_path, "at: [36, 36]", "at: [36, 30]", FLANK)
-    assert_invalid(path, line_of(path, "at: [36, 30]"), "sides[1].units[1].at",
+    path = broken(tmp_path, "at: [36, 36]", "at: [36, 32]", FLANK)
+    assert_invalid(path, line_of(path, "at: [36, 32]"), "sides[1].units[1].at",
                    "archers touches warriors", "W4-UNIT-11")
 
 
@@ -132,7 +132,7 @@ def test_a_company_larger_than_allowed_is_refused(tmp_path: Path) -> None:
 @pytest.mark.rule("W4-UNIT-06")
 @pytest.mark.rule("W4-STAT-10")
 def test_a_unit_size_outside_its_profile_is_refused(tmp_path: Path) -> None:
-    path = broken(tmp_path, "companies: 6\n        files: 3\n        at: [26, 38]",
+    path = broken(tmp_path, "companies: 5\n        files: 3\n        at: [26, 38]",
                   "companies: 11\n        files: 3\n        at: [26, 38]", SHIELD_WALL)
     assert_invalid(path, line_of(path, "companies: 11"), "sides[0].units[0].companies",
                    "11 companies", "unit size is 2 to 10", "W4-STAT-10")

@@ -303,3 +303,17 @@ def test_offers_itself_legal_pivots_that_square_up_to_an_askew_enemy_block() -> 
     ends = [end_frame(a, m) for m in moves]
     assert all(e is not None and contact_share(a, e, get(state, "b").frame()) == 1.0
                for e in ends)
+
+
+def test_an_enemy_charge_that_forces_a_fear_test_counts_the_unit_it_may_cost() -> None:
+    # the same enemy 4" in front, once causing fear: a failed test makes a fall back
+    def danger(rules: list[str]) -> float:
+        fearful = profile("Ogre", rules=rules)
+        state = make_state([unit("a", at=(36, 10), companies=2, files=2),
+                            unit("b", "B", at=(36, 16), facing=180, companies=2, files=2,
+                                 profile=fearful)])
+        state.initiative = "B"
+        a, b = get(state, "a"), get(state, "b")
+        return WarAI()._danger(state, a, a.frame(), [b], False, {})
+
+    assert danger(["fear"]) > danger([]) + 1.0

@@ -146,9 +146,9 @@ def test_enemies_exactly_one_inch_apart_may_start_so_but_not_closer() -> None:
 def test_friends_may_stand_close_but_never_touch() -> None:
     data = example("flank-charge")
     archers = units(data, 1)[1]
-    archers["at"] = [36, 30.5]  # half an inch behind the warriors' rear edge
+    archers["at"] = [36, 32.5]  # half an inch behind the warriors' rear edge
     scenario_from_data(data)
-    archers["at"] = [36, 30]
+    archers["at"] = [36, 32]
     refused(data, "archers touches warriors")
     archers["at"] = [36, 29]
     refused(data, "archers overlaps warriors")

@@ -10,7 +10,8 @@ by what that charge is worth, and otherwise closes on the enemy; a shooting unit
 enemy in range, in its arc of sight and not hidden behind another unit, counting two rows
 from higher ground. Every unit counts the enemy charges that could reach it there: into a
 flank or the rear they count double, and so it wheels or pivots to face a threat; in front,
-only what the enemy gains by charging first counts; and each counts the less, the likelier
+only what the enemy gains by charging first counts; a charge that forces a fear test
+also counts the unit's whole worth times the chance it fails; and each counts the less, the likelier
 the unit is to charge that enemy first itself (with the initiative). Turning costs a little and reforming to other files much more, so
 formations are kept.
 
@@ -242,6 +243,7 @@ class WarAI(Commander):
             chance = reach_chance(foe, gap) * (1.0 - first.get(foe.id, 0.0))
             if chance <= 0.0:
                 continue
+            total += chance * self._fear_loss(state, unit, foe)
             arc = arc_struck(frame, there, unit)
             theirs = self.payoff(state, foe, there, unit, frame, arc)
             if arc != "front":
@@ -253,6 +255,14 @@ class WarAI(Commander):
                 loss = max(0.0, theirs - max(0.0, ours))
             total += chance * loss
         return total
+
+    def _fear_loss(self, state: WarState, unit: Unit, foe: Unit) -> float:
+        """What a charge of a fear-causing ``foe`` costs besides the fight: a failed
+        test makes ``unit`` fall back (W4-FEAR-02), likely lost to the enemy's score."""
+        fails = 1.0 - _fear_pass(state, unit, foe)
+        if fails <= 0.0:
+            return 0.0
+        return fails * PAYOFF_WEIGHT * whole_worth(state, unit) / self.scale(state)
 
     def scale(self, state: WarState) -> float:
         """An average unit's worth, worked out once a turn."""
