@@ -244,3 +244,10 @@ def test_an_inline_profile_names_its_bad_field_alone(tmp_path: Path) -> None:
     message = assert_invalid(path, line_of(path, "speed: 99"), "sides[0].units[1].profile.speed",
                              "less than or equal to 40")
     assert "string" not in message
+
+
+def test_an_unknown_power_in_the_odds_is_refused_with_a_suggestion() -> None:
+    result = run("odds", str(ARCHERS), "--attacker", "archers", "--defender", "drow",
+                 "--set", "power=longbw")
+    assert_user_error(result, "--set power", "no ranged power 'longbw'",
+                      "did you mean 'Longbow'?")
