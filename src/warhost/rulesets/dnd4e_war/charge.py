@@ -170,18 +170,15 @@ def _declare_one(state: WarState, battle: Battle, side: str, unit: Unit) -> Char
 
 def _judge_declaration(state: WarState, unit: Unit, wanted: Order) -> Order | Refusal:
     """Any visible enemy may be named, even one no roll could reach (W4-CHARGE-04/05)."""
-    if wanted.kind == "hold" and [str(a) for a in wanted.args] == [unit.id]:
-        return Order.of("hold", unit.id)
-    if wanted.kind != "charge" or len(wanted.args) != 2 or str(wanted.args[0]) != unit.id:
+    from warhost.rulesets.dnd4e_war.explain import charge_refusal
+
+    if wanted.kind not in ("hold", "charge") or not wanted.args or str(
+            wanted.args[0]) != unit.id:
         return Refusal(f"answer with 'charge {unit.id} TARGET' or 'hold {unit.id}'",
                        rule="W4-CHARGE-02")
-    target = state.units.get(str(wanted.args[1]))
-    if target is None or target.side == unit.side or not target.alive:
-        return Refusal(f"{wanted.args[1]} is not an enemy unit on the table",
-                       rule="W4-CHARGE-02")
-    if target not in visible_targets(state, unit):
-        return Refusal(f"{unit.id} cannot see {target.id}", rule="W4-CHARGE-04")
-    return Order.of("charge", unit.id, target.id)
+    refusal = charge_refusal(state, unit, wanted)
+    return refusal if refusal is not None else Order.of("charge", unit.id,
+                                                        str(wanted.args[1]))
 
 
 ORDER_WINDOW = 8

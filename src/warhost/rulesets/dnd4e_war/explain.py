@@ -354,11 +354,16 @@ def _multiattack(state: WarState, decision: Decision, order: Order) -> Refusal |
 
 
 def _charge(state: WarState, decision: Decision, order: Order) -> Refusal | None:
-    from warhost.rulesets.dnd4e_war import charge
-
     unit = _subject(state, decision, order)
     if isinstance(unit, Refusal):
         return unit
+    return charge_refusal(state, unit, order)
+
+
+def charge_refusal(state: WarState, unit: Unit, order: Order) -> Refusal | None:
+    """Why ``order`` is not a legal charge declaration of ``unit`` (None: it is one)."""
+    from warhost.rulesets.dnd4e_war import charge
+
     if order.kind == "hold":
         return Refusal(f"hold takes only the unit, as in 'hold {unit.id}'", "W4-DEC-20")
     if len(order.args) != 2:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from shapely.geometry import Polygon, box
 
 from warhost.core.battle import Battle
@@ -119,7 +117,3 @@ def new_state(scenario: Dnd4eWarScenario, battle: Battle) -> WarState:
                     formation="skirmish" if unit.skirmish else "companies")
     return state
 
-
-def rounded(value: float) -> float:
-    """Inches as events record them."""
-    return round(value, 3) if math.isfinite(value) else value

@@ -18,7 +18,7 @@ from typing import Any
 from warhost.core.metering import GEOMETRY, count
 from warhost.geometry.table import Board, Point, Region, Tray, tray_gap
 from warhost.rulesets.dnd4e_war.model import Options, Power, Profile
-from warhost.rulesets.dnd4e_war.tables import SIZE_BASE, SIZE_STRENGTH, unit_strength
+from warhost.rulesets.dnd4e_war.tables import SIZE_BASE, unit_strength
 
 _PLACEMENT = frozenset({"front", "facing", "points", "files"})
 """Fields whose change moves a unit's trays (lists are replaced, never edited in place)."""
@@ -419,10 +419,6 @@ class WarState:
                 best = g.height
         return best
 
-
-def strength_of_size(size: str) -> int:
-    """W4-STR-02 without the monster bonus."""
-    return SIZE_STRENGTH[size]
 
 
 def _bounds(unit: Unit) -> tuple[float, float, float, float]:
