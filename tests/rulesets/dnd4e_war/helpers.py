@@ -42,16 +42,39 @@ def unit(uid: str, side: str = "A", at: tuple[float, float] = (20.0, 10.0),
     return entry
 
 
+def character(cid: str, side: str = "A", joined: str | None = None,
+              at: tuple[float, float] | None = None, **fields: Any) -> dict[str, Any]:
+    """A character entry for side ``side``: a 5th-level human fighter with 40 hit points,
+    Speed 6 and a +10 longsword, inside unit ``joined`` or alone at ``at``."""
+    entry: dict[str, Any] = {
+        "id": cid, "class": "fighter", "level": 5, "race": "human", "speed": 6,
+        "initiative": 5, "hp": 40, "defenses": {"ac": 20, "fortitude": 18, "reflex": 16,
+                                                "will": 15},
+        "powers": [{"name": "Longsword", "kind": "melee", "bonus": 10, "damage": "1[W]+4",
+                    "weapon_dice": "1d8"}], "_side": side,
+    }
+    if joined is not None:
+        entry["joined"] = joined
+    else:
+        entry["at"] = list(at or (40.0, 10.0))
+    entry.update(fields)
+    return entry
+
+
 def scenario_data(units: Sequence[Mapping[str, Any]], *, width: float = 72,
                   height: float = 48, terrain: Sequence[Mapping[str, Any]] = (),
                   options: Mapping[str, Any] | None = None,
-                  profiles: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Plain scenario data with the units grouped by their ``_side`` (sides A and B)."""
+                  profiles: Mapping[str, Any] | None = None,
+                  characters: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """Plain scenario data with the units and characters grouped by their ``_side`` (sides
+    A and B)."""
     sides = []
     for name in ("A", "B"):
         members = [{k: v for k, v in u.items() if k != "_side"} for u in units
                    if u["_side"] == name]
-        sides.append({"name": name, "units": members})
+        people = [{k: v for k, v in c.items() if k != "_side"} for c in characters
+                  if c["_side"] == name]
+        sides.append({"name": name, "units": members, "characters": people})
     return {"ruleset": "dnd4e-war", "table": {"width": width, "height": height},
             "options": {"deployment_depth": 0, **(options or {})},
             "terrain": list(terrain), "profiles": dict(profiles or {}), "sides": sides}

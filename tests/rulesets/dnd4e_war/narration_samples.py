@@ -13,6 +13,8 @@ TURN_EVENTS: list[dict[str, Any]] = [
     {"type": "deploy", "unit": "drow", "side": "Drow", "name": "Drow raiders", "models": 12,
      "companies": 12, "files": 1, "at": [36.0, 10.0], "facing": 0.0,
      "formation": "skirmish"},
+    {"type": "character_joins", "character": "aldric", "unit": "archers", "side": "Elves",
+     "name": "Aldric"},
     {"type": "round_start", "round": 2},
     {"type": "roll_off", "why": "initiative", "totals": {"Elves": 12, "Drow": 7}},
     {"type": "initiative", "winner": "Elves", "side": "Elves"},

@@ -48,6 +48,11 @@ SpecialRule = Literal[
     "songweaver", "bard", "to_the_last_man",
 ]
 Victory = Literal["points", "destroy", "rout", "hold_ground"]
+CharacterClass = Literal[
+    "avenger", "barbarian", "bard", "cleric", "druid", "fighter", "invoker", "paladin",
+    "ranger", "rogue", "shaman", "sorcerer", "swordmage", "warden", "warlock", "wizard",
+]
+"""W4-CLASS-04: the classes that have a war rule."""
 
 
 class Strict(BaseModel):
@@ -253,6 +258,53 @@ class UnitSpec(Strict):
     command: CommandSpec = Field(default_factory=CommandSpec)
 
 
+class CharacterSpec(Strict):
+    """A character (W4-CHAR-01): a player character built with the 4e rules, or any creature
+    with action points. He starts either alone at ``at`` or inside the allied unit ``joined``
+    (W4-CHAR-03). Resilience, Attacks and action points default to his class's tier values
+    (W4-CLASS-02)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
+
+    id: Ident
+    name: Label | None = None
+    character_class: CharacterClass | None = Field(
+        None, alias="class", description="W4-CLASS-04: the class whose war rule he has.")
+    level: Level
+    race: Annotated[str, Field(max_length=30)] | None = None
+    courage: Bonus | None = Field(None, description="W4-AMB-40: racial courage bonus when the "
+                                                    "race is not in the table.")
+    size: Size = "medium"
+    mount_size: Size | None = Field(None, description="W4-STR-03/04: his mount's size.")
+    mount_monster: bool = False
+    speed: Speed
+    initiative: Bonus = 0
+    hp: Annotated[Whole, Field(ge=1, le=5000)]
+    resilience: Annotated[Whole, Field(ge=1, le=10)] | None = None
+    attacks: Annotated[Whole, Field(ge=1, le=10)] | None = None
+    action_points: Small | None = None
+    defenses: Defenses
+    saves: Small = 0
+    base: Annotated[Finite, Field(gt=0, le=10)] | None = None
+    rules: list[SpecialRule] = Field(default_factory=list, max_length=10)
+    powers: list[Power] = Field(default_factory=list, max_length=20)
+    at: Point | None = Field(None, description="Where he stands when he starts alone.")
+    facing: Bearing = 0.0
+    joined: Ident | None = Field(None, description="W4-CHAR-03: the allied unit he starts in.")
+    general: bool = Field(False, description="W4-GEN-01: the army's general.")
+    fighting_style: Literal["archer", "two_blade"] | None = Field(
+        None, description="W4-CLASS-14/15, W4-DEC-32: a ranger's fighting style.")
+    oath_target: Ident | None = Field(None, description="W4-CLASS-05: the avenger's Oath of "
+                                                        "Enmity target (a character id).")
+    cursed_unit: Ident | None = Field(None, description="W4-CLASS-22: the unit the warlock "
+                                                        "curses.")
+    beast_form: bool = Field(False, description="W4-CLASS-10: a druid in beast form.")
+    spirit_power: Label | None = Field(None, description="W4-CLASS-18: the shaman's at-will "
+                                                         "spirit power (a power name).")
+    warding_ac: Small = Field(0, description="W4-CLASS-20, W4-AMB-86: the AC Swordmage "
+                                             "Warding gives.")
+
+
 class SideSpec(Strict):
     """One army."""
 
@@ -262,6 +314,7 @@ class SideSpec(Strict):
     edge: Literal["north", "east", "south", "west"] | None = Field(
         None, description="The side's table edge, for deployment (W4-AMB-74).")
     units: list[UnitSpec] = Field(min_length=1, max_length=UNITS_MAX)
+    characters: list[CharacterSpec] = Field(default_factory=list, max_length=UNITS_MAX)
 
 
 class Dnd4eWarScenario(Strict):

@@ -6,8 +6,15 @@ from shapely.geometry import Polygon, box
 
 from warhost.core.battle import Battle
 from warhost.geometry.table import Board, Region, Tray
-from warhost.rulesets.dnd4e_war.model import Dnd4eWarScenario, Profile, TerrainSpec, UnitSpec
-from warhost.rulesets.dnd4e_war.state import Ground, Unit, WarState, base_of
+from warhost.rulesets.dnd4e_war.characters import character_profile, join, new_character
+from warhost.rulesets.dnd4e_war.model import (
+    CharacterSpec,
+    Dnd4eWarScenario,
+    Profile,
+    TerrainSpec,
+    UnitSpec,
+)
+from warhost.rulesets.dnd4e_war.state import Character, Ground, Unit, WarState, base_of
 
 DEFAULT_FILES = 4
 """Companies in the front rank when a unit does not say (fewer if it has fewer)."""
@@ -93,23 +100,50 @@ def build_ground(spec: TerrainSpec) -> Ground:
                   spec.concealment, spec.barrier)
 
 
+def character_unit(side: str, spec: CharacterSpec, host: Unit | None) -> Unit:
+    """A character's own one-model unit, at ``at`` or (inside a unit) at its front."""
+    at = spec.at if spec.at is not None else (host.front if host is not None else (0.0, 0.0))
+    entry = UnitSpec(id=spec.id, name=spec.name or spec.id, profile="-", at=at,
+                     facing=spec.facing)
+    return build_unit(side, entry, character_profile(spec))
+
+
 def initial_state(scenario: Dnd4eWarScenario) -> WarState:
-    """The state before the first turn: every unit where the scenario puts it."""
+    """The state before the first turn: every unit where the scenario puts it, and every
+    character alone or inside his unit (W4-CHAR-03)."""
     units: dict[str, Unit] = {}
     for side in scenario.sides:
         for spec in side.units:
             units[spec.id] = build_unit(side.name, spec, profile_of(scenario, spec))
-    return WarState(
+    joins: list[tuple[Character, Unit]] = []
+    people: dict[str, Character] = {}
+    for side in scenario.sides:
+        for cspec in side.characters:
+            host = units.get(cspec.joined) if cspec.joined else None
+            units[cspec.id] = character_unit(side.name, cspec, host)
+            person = new_character(side.name, cspec)
+            units[cspec.id].character = person
+            people[cspec.id] = person
+            if host is not None:
+                joins.append((person, host))
+    state = WarState(
         board=Board(scenario.table.width, scenario.table.height), options=scenario.options,
         sides=[s.name for s in scenario.sides], units=units,
-        ground=[build_ground(t) for t in scenario.terrain],
+        ground=[build_ground(t) for t in scenario.terrain], characters=people,
     )
+    for person, host in joins:
+        join(state, person, host)
+    return state
 
 
 def new_state(scenario: Dnd4eWarScenario, battle: Battle) -> WarState:
     """The starting state, announced with one ``deploy`` event per unit."""
     state = initial_state(scenario)
     for unit in state.units.values():
+        if unit.inside is not None:
+            battle.emit("character_joins", character=unit.id, unit=unit.inside,
+                        side=unit.side, name=unit.name)
+            continue
         battle.emit("deploy", unit=unit.id, side=unit.side, name=unit.name,
                     models=unit.models, companies=len(unit.companies), files=unit.files,
                     at=[round(unit.front[0], 3), round(unit.front[1], 3)],

@@ -44,6 +44,40 @@ class Ground:
 
 
 @dataclass
+class Character:
+    """A character (W4-CHAR-01): what he is and has beyond his own one-model unit
+    (``WarState.units[id]``, which stands on the table while he is alone)."""
+
+    id: str
+    name: str
+    side: str
+    character_class: str | None
+    level: int
+    hp: int
+    action_points: int
+    """W4-AP-12: what is left of the battle's pool."""
+    general: bool = False
+    host: str | None = None
+    """The unit he is in (None: alone, or slain)."""
+    wounds: int = 0
+    """Hit point damage taken (W4-CAS-10)."""
+    slain: bool = False
+    at_rear: bool = False
+    """W4-CHAL-06/07: sent to the rear by a declined challenge until the end of the turn."""
+    ap_round: int = 0
+    """W4-AP-10: the turn in which he last spent a point on an extra action or acting first."""
+    expended: set[str] = field(default_factory=set)
+    """W4-RECH-01: names of the encounter powers he has used and not regained."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """W4-DEC-32 class choices from his scenario entry (fighting style, oath target, ...)."""
+
+    @property
+    def hp_left(self) -> int:
+        """Hit points left."""
+        return max(0, self.hp - self.wounds)
+
+
+@dataclass
 class Unit:
     """One unit: its profile, its models and where they stand, and its turn so far."""
 
@@ -74,6 +108,13 @@ class Unit:
     battle_standard: bool = False
     musician: bool = False
     start_models: int = 0
+    character: Character | None = None
+    """Set on a character's own one-model unit."""
+    joined: list[str] = field(default_factory=list)
+    """W4-CHAR-03/04: ids of the characters inside this unit (their figures are counted in
+    :attr:`companies`, standing at the front of the command company)."""
+    inside: str | None = None
+    """A character's unit while he is inside another unit: that unit's id (off the table)."""
     # status
     fleeing: bool = False
     ran: bool = False
@@ -119,8 +160,14 @@ class Unit:
 
     @property
     def alive(self) -> bool:
-        """On the table and not destroyed."""
-        return not self.destroyed and self.models > 0
+        """On the table and not destroyed (a character inside a unit is not on the table as
+        a unit of his own)."""
+        return not self.destroyed and self.inside is None and self.models > 0
+
+    @property
+    def normal_models(self) -> int:
+        """Models alive other than joined characters."""
+        return self.models - len(self.joined)
 
     @property
     def tray_width(self) -> float:
@@ -265,6 +312,8 @@ class WarState:
     turn: int = 0
     phase: str = "setup"
     initiative: str | None = None
+    characters: dict[str, Character] = field(default_factory=dict)
+    """Every character of the battle, by id (W4-CHAR-01)."""
     engaged: dict[str, set[str]] = field(default_factory=dict)
     """Who is in close combat with whom (both directions), kept by :meth:`engage` and
     :meth:`disengage` as charges land and units die or flee."""
@@ -315,6 +364,17 @@ class WarState:
             for cell in cells:
                 self._cells.setdefault(cell, set()).add(uid)
         self.moved.clear()
+
+    def general(self, side: str) -> Character | None:
+        """W4-GEN-01: the side's general while he lives."""
+        for c in self.characters.values():
+            if c.side == side and c.general and not c.slain:
+                return c
+        return None
+
+    def characters_in(self, unit: Unit) -> list[Character]:
+        """The characters inside ``unit`` (W4-CHAR-03)."""
+        return [self.characters[c] for c in unit.joined]
 
     def units_of(self, side: str) -> Iterator[Unit]:
         """Living units of ``side``, in scenario order."""

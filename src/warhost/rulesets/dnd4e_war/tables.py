@@ -68,6 +68,13 @@ def tier(level: int) -> int:
     return 1 if level <= 10 else 2 if level <= 20 else 3
 
 
+CLASS_TIER = {1: (1, 3, 2), 2: (1, 4, 3), 3: (1, 5, 4)}
+"""W4-CLASS-02, W4-AMB-70: resilience, Attacks and action points of every class, by tier."""
+
+GENERAL_ACTION_POINTS = 1
+"""W4-GEN-02: the general's additional action point."""
+
+
 def needed_score(ac: int, bonus: int, character: bool = False) -> int:
     """W4-HIT-01 to 04, W4-AMB-02/03: the d20 score that hits. Ordinary models need at least
     8 (they miss below it whatever the chart says); characters at least 2; nobody more

@@ -64,6 +64,28 @@ def check_scenario(model: Dnd4eWarScenario) -> None:
             for other, _there in placed:
                 _check_apart(unit, other, where)
             placed.append((unit, where))
+    _check_characters(model, seen)
+
+
+def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) -> None:
+    """W4-CHAR-03: each character starts alone at a point or inside an allied unit."""
+    for s, side in enumerate(model.sides):
+        own = {u.id for u in side.units}
+        for c, spec in enumerate(side.characters):
+            where = ("sides", s, "characters", c)
+            if spec.id in ids:
+                fail(f"two units or characters have the id {spec.id!r}", *where, "id")
+            ids[spec.id] = (s, c)
+            if (spec.at is None) == (spec.joined is None):
+                fail("give a character either at (alone) or joined (the unit he starts in)",
+                     *where)
+            if spec.joined is not None and spec.joined not in own:
+                fail(f"{spec.id} joins {spec.joined!r}, which is not a unit of "
+                     f"{side.name} (W4-CHAR-03)", *where, "joined")
+        generals = [c.id for c in side.characters if c.general]
+        if len(generals) > 1:
+            fail(f"{side.name} names {len(generals)} generals ({', '.join(generals)}); an "
+                 "army has one (W4-GEN-01)", "sides", s, "characters")
 
 
 def _check_apart(unit: Unit, other: Unit, where: Where) -> None:

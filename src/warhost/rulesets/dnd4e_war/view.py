@@ -113,6 +113,11 @@ def describe_event(event: dict[str, Any]) -> str | None:
     return NARRATION.describe(event)
 
 
+@_words("character_joins")
+def _character_joins(e: Event) -> str:
+    return f"{e['name']} is with {e['unit']} (W4-CHAR-03)"
+
+
 @_words("deploy")
 def _deploy(e: Event) -> str:
     at = f"{e['at'][0]:g},{e['at'][1]:g}"
