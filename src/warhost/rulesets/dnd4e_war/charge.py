@@ -233,6 +233,8 @@ def roll(state: WarState, battle: Battle, charge: Charge) -> None:
         return
     unit = charge.unit
     charge.roll = battle.dice.draw(6, f"charge {unit.id}")
+    if state.characters:  # W4-AP-01: a character with the unit may change the die
+        charge.roll = _spend_on_roll(state, battle, charge)
     charge.reach = charge_distance(charge.roll, unit.speed())
     battle.emit("charge_roll", unit=unit.id, target=charge.target.id, roll=charge.roll,
                 distance=round(charge.reach, 3))
@@ -244,6 +246,19 @@ def roll(state: WarState, battle: Battle, charge: Charge) -> None:
         charge.failed = "cannot reach anything"
     if charge.roll == UNSTOPPABLE and not charge.failed:
         state.extra.setdefault("unstoppable", {})[unit.id] = state.turn
+
+
+def _spend_on_roll(state: WarState, battle: Battle, charge: Charge) -> int:
+    """W4-AP-01: a face that fails, or falls short of the target's closest distance, may
+    be raised with action points."""
+    from warhost.rulesets.dnd4e_war.action_points import modify_die
+
+    unit, gap = charge.unit, state.gap(charge.unit, charge.target)
+
+    def reaches(face: int) -> bool:
+        return face != 1 and charge_distance(face, unit.speed()) >= gap - 1e-9
+
+    return modify_die(state, battle, unit, charge.roll, 6, reaches, f"charge {unit.id}")
 
 
 # --------------------------------------------------------------------------- moving

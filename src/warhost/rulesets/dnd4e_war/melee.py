@@ -262,7 +262,7 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
             state, blow.unit, blow.target)
         roll = roll_attacks(battle, blow.dice, ac, blow.bonus,
                             f"{'charge' if charge else 'close combat'} {blow.unit.id}",
-                            character=blow.character)
+                            character=blow.character, state=state, unit=blow.unit)
         points = roll.hits * points_per_hit(blow.power.damage)
         battle.emit("strike", unit=blow.unit.id, target=blow.target.id, dice=blow.dice,
                     extra=blow.extra, needed=roll.needed, hits=roll.hits, points=points,

@@ -157,6 +157,8 @@ def courage_test(state: WarState, battle: Battle, unit: Unit, dc: int, why: str,
         return True
     bonus = courage_bonus(state, unit)
     die = battle.dice.draw(20, why)
+    if state.characters:  # W4-AP-01: a character with the unit may change the die
+        die = _spend_on(state, battle, unit, die, bonus, dc, natural_20_only, why)
     passed = passes(die, bonus, dc, natural_20_only)
     _emit_test(False, battle, unit, kind, dc, die, bonus, passed, rule, natural_20_only)
     if passed:
@@ -165,10 +167,20 @@ def courage_test(state: WarState, battle: Battle, unit: Unit, dc: int, why: str,
     if bearer is None or not _wants_reroll(battle, unit, kind, dc, die + bonus, bearer):
         return False
     die = battle.dice.draw(20, why + " (battle standard re-roll)")
+    if state.characters:
+        die = _spend_on(state, battle, unit, die, bonus, dc, natural_20_only, why)
     passed = passes(die, bonus, dc, natural_20_only)
     _emit_test(True, battle, unit, kind, dc, die, bonus, passed, "W4-CMD-09",
                natural_20_only)
     return passed
+
+
+def _spend_on(state: WarState, battle: Battle, unit: Unit, die: int, bonus: int, dc: int,
+              natural_20_only: bool, why: str) -> int:
+    from warhost.rulesets.dnd4e_war.action_points import modify_die
+
+    return modify_die(state, battle, unit, die, 20,
+                      lambda face: passes(face, bonus, dc, natural_20_only), why)
 
 
 def _emit_test(reroll: bool, battle: Battle, unit: Unit, kind: str, dc: int, die: int,

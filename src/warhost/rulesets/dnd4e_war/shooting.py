@@ -419,9 +419,10 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     cover = cover_bonus(state, unit, target, slots)
     ac = defense(target, power) + cover
     bonus = power.bonus - (RAN_PENALTY if unit.ran else 0)
-    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots")
+    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots", state=state,
+                         unit=unit)
     captain = roll_attacks(battle, dice.captain, ac, bonus, f"{unit.id} captain shoots",
-                           character=True)
+                           character=True, state=state, unit=unit)
     hits = ranks.hits + captain.hits
     battle.emit("shoot", unit=unit.id, target=target.id, power=power.name,
                 dice=dice.ranks + dice.captain, needed=ranks.needed, cover=cover,
@@ -538,7 +539,7 @@ def burst(state: WarState, battle: Battle, unit: Unit, power: Power, point: Poin
     for uid, models in covered.items():
         target = state.units[uid]
         roll = roll_attacks(battle, models, defense(target, power), bonus,
-                            f"{unit.id} burst on {uid}")
+                            f"{unit.id} burst on {uid}", state=state, unit=unit)
         battle.emit("shoot", unit=unit.id, target=uid, power=power.name, dice=models,
                     needed=roll.needed, cover=0, faces=list(roll.faces), hits=roll.hits,
                     multiattack="none")

@@ -68,6 +68,8 @@ class Character:
     """W4-AP-10: the turn in which he last spent a point on an extra action or acting first."""
     expended: set[str] = field(default_factory=set)
     """W4-RECH-01: names of the encounter powers he has used and not regained."""
+    dailies: set[str] = field(default_factory=set)
+    """W4-DEC-33: names of the daily powers he has used (once a battle)."""
     options: dict[str, Any] = field(default_factory=dict)
     """W4-DEC-32 class choices from his scenario entry (fighting style, oath target, ...)."""
 
