@@ -58,9 +58,10 @@ def charge_phase(state: WarState, battle: Battle) -> None:
         side_charges(state, battle, side)
 
 
-def side_charges(state: WarState, battle: Battle, side: str) -> None:
-    """Steps 1 to 6 of W4-CHARGE-01 for one side."""
-    charges = declare(state, battle, side)
+def side_charges(state: WarState, battle: Battle, side: str, only: Unit | None = None) -> None:
+    """Steps 1 to 6 of W4-CHARGE-01 for one side (``only``: just that unit, acting first
+    with an action point, W4-AP-08)."""
+    charges = declare(state, battle, side, only)
     for charge in charges:
         roll(state, battle, charge)
     for charge in in_chosen_order(battle, side, charges):
@@ -128,7 +129,8 @@ def max_reach(unit: Unit) -> float:
     return charge_distance(6, unit.speed())
 
 
-def declare(state: WarState, battle: Battle, side: str) -> list[Charge]:
+def declare(state: WarState, battle: Battle, side: str,
+            only: Unit | None = None) -> list[Charge]:
     """W4-CHARGE-02 to 04, W4-DEC-20: every eligible unit charges a visible enemy or holds.
     A unit is asked when some enemy it sees is within what a charge roll could reach; those
     are offered, and any other visible enemy may still be named (the charge then falls
@@ -137,8 +139,9 @@ def declare(state: WarState, battle: Battle, side: str) -> list[Charge]:
     state.extra[FRAMES] = (STRtree([u.frame().polygon for u in alive]), [u.id for u in alive])
     count(GEOMETRY, len(alive))
     try:
-        return [c for unit in list(state.units_of(side)) if (c := _declare_one(
-            state, battle, side, unit)) is not None]
+        units = [only] if only is not None else list(state.units_of(side))
+        return [c for unit in units if (c := _declare_one(state, battle, side, unit))
+                is not None]
     finally:
         state.extra.pop(FRAMES, None)
 

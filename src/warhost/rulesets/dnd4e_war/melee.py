@@ -20,7 +20,7 @@ from warhost.geometry.table import (
     tray_gap,
     trays_overlap,
 )
-from warhost.rulesets.dnd4e_war import casualties, movement, psychology
+from warhost.rulesets.dnd4e_war import casualties, challenges, movement, psychology
 from warhost.rulesets.dnd4e_war.attacks import roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.state import CONTACT, Unit, WarState
@@ -72,6 +72,11 @@ def losses_suffered(state: WarState, uid: str) -> int:
 def _add(state: WarState, name: str, uid: str, amount: int) -> None:
     book = _turn_book(state, name)
     book[uid] = book.get(uid, 0) + amount
+
+
+def add_points(state: WarState, uid: str, amount: int) -> None:
+    """Credit ``uid`` with combat resolution points scored this turn (challenges)."""
+    _add(state, "combat_points", uid, amount)
 
 
 # --------------------------------------------------------------------------- who fights
@@ -302,6 +307,8 @@ def close_combat_phase(state: WarState, battle: Battle) -> None:
 def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
     """One round of one fight: supports, strikes, resolution, break tests, pursuit."""
     units = [state.units[u] for u in fight]
+    duel = challenges.declare(state, battle, fight)  # W4-CHAL-01 to 09
+    apart = _dueling_units(duel)
     support = choose_support(state, battle, units)
     plans: dict[str, list[Blow]] = {}
     for unit in units:
@@ -312,16 +319,26 @@ def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
     for step in steps:
         blows = []
         for unit in units:
-            if unit.id in plans and unit.profile.initiative == step and unit.alive:
-                blows += plan_blows(state, battle, unit, state.foes_of(unit.id),
+            if (unit.id in plans and unit.id not in apart and unit.profile.initiative == step
+                    and unit.alive):
+                foes = [f for f in state.foes_of(unit.id) if f.id not in apart]
+                blows += plan_blows(state, battle, unit, foes,
                                     skip=support.get(unit.id, frozenset()))
         strike(state, battle, blows)
-    result = resolution(state, battle, units, support)
+    overkill = challenges.resolve(state, battle, duel, units)  # W4-AMB-35
+    result = resolution(state, battle, units, support, overkill)
     if result is not None:
         winner, margin = result
         fled = break_tests(state, battle, units, winner, margin, fight)
         pursue(state, battle, units, winner, fled)
     re_engage(state, battle, [u for u in units if u.alive and not u.fleeing])
+
+
+def _dueling_units(duel: challenges.Duel | None) -> set[str]:
+    """W4-CHAL-11: a lone character in a challenge is out of the rest of the fight."""
+    if duel is None:
+        return set()
+    return {c.id for c in (duel.challenger, duel.defender) if c.host is None}
 
 
 def can_attack(unit: Unit) -> bool:
@@ -421,7 +438,8 @@ def attacked_arcs(state: WarState, mine: list[Unit], theirs: list[Unit]) -> set[
 
 
 def resolution(state: WarState, battle: Battle, units: list[Unit],
-               support: dict[str, frozenset[int]]) -> tuple[str, int] | None:
+               support: dict[str, frozenset[int]],
+               overkill: dict[str, int] | None = None) -> tuple[str, int] | None:
     """W4-RESOLVE-01 to 18: the winning side and its margin, or None on a draw (or when
     one side is gone and there is nobody left to test)."""
     sides = sorted({u.side for u in units})
@@ -436,6 +454,9 @@ def resolution(state: WarState, battle: Battle, units: list[Unit],
     a, b = sides
     bonuses = {s: _side_bonuses(state, s, present[s], present[state.other(s)], support)
                for s in sides}
+    for s, bonus in (overkill or {}).items():
+        if bonus and s in bonuses:
+            bonuses[s]["overkill"] = bonus  # W4-RESOLVE-17
     totals = {s: sum(points_scored(state, u.id) for u in units if u.side == s)
               + sum(bonuses[s].values()) for s in sides}
     winner: str | None = None

@@ -292,6 +292,9 @@ class CharacterSpec(Strict):
     facing: Bearing = 0.0
     joined: Ident | None = Field(None, description="W4-CHAR-03: the allied unit he starts in.")
     general: bool = Field(False, description="W4-GEN-01: the army's general.")
+    initiative_roll_bonus: Annotated[int, Field(ge=-10, le=10)] = Field(
+        0, description="W4-GEN-05: a power bonus (or penalty) to his initiative rolls; a "
+                       "general's is added to his army's initiative roll.")
     fighting_style: Literal["archer", "two_blade"] | None = Field(
         None, description="W4-CLASS-14/15, W4-DEC-32: a ranger's fighting style.")
     oath_target: Ident | None = Field(None, description="W4-CLASS-05: the avenger's Oath of "

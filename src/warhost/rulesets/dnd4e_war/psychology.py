@@ -115,8 +115,13 @@ def unit_courage(unit: Unit, joined: Sequence[Candidate] = ()) -> int:
 
 
 def courage_bonus(state: WarState, unit: Unit) -> int:
-    """W4-COUR-02 to 08: the best bonus available to the unit, always-on bonuses added."""
-    return unit_courage(unit)
+    """W4-COUR-02 to 08: the best bonus available to the unit, always-on bonuses added; a
+    general within 12" lends his own (W4-GEN-03/04)."""
+    if not state.characters:
+        return unit_courage(unit)
+    from warhost.rulesets.dnd4e_war.general import lent_courage
+
+    return unit_courage(unit, lent_courage(state, unit))
 
 
 # ---------------------------------------------------------------------- the test
