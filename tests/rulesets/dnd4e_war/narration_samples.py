@@ -93,5 +93,33 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
     {"type": "re_engage", "unit": "knights", "target": "drow", "distance": 1.0},
 ]
 
+COMMAND_EVENTS: list[dict[str, Any]] = [
+    {"type": "challenge_issued", "character": "aldric", "side": "Elves"},
+    {"type": "challenge_accepted", "character": "vex", "challenger": "aldric"},
+    {"type": "challenge_declined", "character": "aldric", "sent": "vex", "unit": "drow"},
+    {"type": "challenge_strike", "character": "aldric", "target": "vex",
+     "power": "Longsword", "dice": 1, "needed": 10, "faces": [14], "hits": 1},
+    {"type": "challenge_damage", "character": "vex", "by": "aldric", "hits": 1, "excess": 0,
+     "hp_left": 30},
+    {"type": "challenge_damage", "character": "vex", "by": "aldric", "hits": 1, "excess": 2,
+     "hp_left": 0},
+    {"type": "challenge_slain", "character": "vex", "unit": "drow"},
+    {"type": "overkill", "bonus": {"Elves": 2}},
+    {"type": "action_point_dice", "character": "aldric", "unit": "archers",
+     "why": "close combat archers", "die": 0, "before": 9, "after": 10, "spent": 1,
+     "left": 1},
+    {"type": "action_point_spent", "character": "aldric", "unit": "archers",
+     "purpose": "act first (charge)", "left": 1},
+    {"type": "act_first", "character": "aldric", "unit": "archers", "side": "Elves",
+     "phase": "charge"},
+    {"type": "general_nominated", "character": "aldric", "side": "Elves",
+     "action_points": 3},
+    {"type": "power_used", "character": "aldric", "power": "Brute Strike",
+     "usage": "daily"},
+    {"type": "recharge", "character": "aldric", "roll": 5, "power": "Steel Serpent"},
+    {"type": "recharge", "character": "aldric", "roll": 2, "power": None},
+]
+
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS
-                                           + COMBAT_EVENTS + PSYCHOLOGY_EVENTS)
+                                           + COMBAT_EVENTS + PSYCHOLOGY_EVENTS
+                                           + COMMAND_EVENTS)

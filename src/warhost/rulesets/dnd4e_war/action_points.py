@@ -259,3 +259,72 @@ def act_first(state: WarState, battle: Battle, phase: str, ready: Ready) -> Unit
     unit = unit_of(state, chosen)
     battle.emit("act_first", character=chosen.id, unit=unit.id, side=chosen.side, phase=phase)
     return unit
+
+
+# --------------------------------------------------------------------------- extra action
+
+EXTRA = "ap_extra"
+NO_EXTRA = Order("ap_no_extra")
+
+
+def extra_kinds(state: WarState, character: Character, phase: str) -> list[str]:
+    """W4-AP-05 to 07, W4-AMB-38: the extra actions ``character`` may take now. In the
+    Movement phase, another move once his unit's move is spent (the unit moves with him,
+    W4-AP-06); in the Shooting phase, another shot, which a unit may take only if it has
+    not shot this turn (W4-AP-07) and a lone character may take even after shooting
+    (W4-AMB-38)."""
+    from warhost.rulesets.dnd4e_war import shooting
+
+    if refusal_to_spend(state, character) is not None:
+        return []
+    unit = unit_of(state, character)
+    if not unit.alive or unit.fleeing or state.is_engaged(unit.id):
+        return []
+    if phase == "movement" and unit.move_used and not unit.double_moved:
+        return ["move"]
+    if phase == "shooting" and (unit.character is character or not unit.shot) \
+            and not unit.reformed and not unit.double_moved \
+            and shooting.usable_powers(state, unit):
+        return ["shoot"]
+    return []
+
+
+def extra_actions(state: WarState, battle: Battle, phase: str) -> None:
+    """W4-AP-05/06, W4-DEC-30: at the end of the Movement and Shooting phases each side,
+    initiative first, may spend points on extra actions until it declines."""
+    if not state.characters:
+        return
+    for side in state.order_of_sides():
+        while True:
+            offers = [(c, kind) for c in state.characters.values() if c.side == side
+                      for kind in extra_kinds(state, c, phase)]
+            if not offers:
+                break
+            options = (NO_EXTRA, *(Order.of(EXTRA, c.id, kind) for c, kind in offers))
+            count(OPTIONS, len(options))
+            order = battle.ask(side, EXTRA, options,
+                               f"Spend an action point on an extra action ({phase} phase)?",
+                               default=NO_EXTRA)
+            if order == NO_EXTRA:
+                break
+            who = state.characters[str(order.args[0])]
+            take_extra(state, battle, who, str(order.args[1]))
+
+
+def take_extra(state: WarState, battle: Battle, character: Character, kind: str) -> None:
+    """Spend the point and carry out the extra action with the character's unit."""
+    from warhost.rulesets.dnd4e_war import movement, shooting
+
+    spend(state, battle, character, f"extra {kind}")
+    unit = unit_of(state, character)
+    if kind == "move":
+        unit.move_used = False
+        movement.move_unit(state, battle, unit)
+        unit.move_used = True
+        return
+    unit.standard_used = unit.shot = False
+    state.extra[shooting.SIGHT] = shooting.sight_index(state)
+    try:
+        shooting.unit_shoots(state, battle, unit)
+    finally:
+        state.extra.pop(shooting.SIGHT, None)

@@ -256,8 +256,7 @@ def _land(state: WarState, battle: Battle, duel: Duel, striker: Character, foe: 
 def slay(state: WarState, battle: Battle, character: Character) -> None:
     """The character falls: out of his unit, or his own unit destroyed if he stood alone."""
     own = state.units[character.id]
-    battle.emit("character_slain", character=character.id, unit=character.host or own.id,
-                why="challenge")
+    battle.emit("challenge_slain", character=character.id, unit=character.host or own.id)
     if character.host is None and own.alive:
         casualties.destroy(state, battle, own, "slain in a challenge")
     characters.remove(state, character)

@@ -51,6 +51,8 @@ def play(state: WarState, battle: Battle) -> None:
             if state.characters and phase in FIRST_ACTS:  # W4-AP-08/09
                 act_first(state, battle, phase)
             run(state, battle)
+            if state.characters and phase in ("movement", "shooting"):
+                action_points.extra_actions(state, battle, phase)  # W4-AP-05 to 07
             if check_end(state, battle, limit, final=False):
                 break
         if not state.over:
