@@ -65,10 +65,12 @@ Success = Callable[[int], bool]
 
 
 def modify_dice(state: WarState, battle: Battle, unit: Unit | None, faces: tuple[int, ...],
-                sides: int, succeeds: Success, why: str) -> tuple[int, ...]:
+                sides: int, succeeds: Success, why: str,
+                roll: str = "attack") -> tuple[int, ...]:
     """W4-AP-01/03, W4-DEC-29: offer the spenders of ``unit`` to turn one failing die of
     this batch into a success (the cheapest raise for each distinct face), or to move any
-    die any legal amount (judged by the decision); returns the faces as they stand."""
+    die any legal amount (judged by the decision); returns the faces as they stand. ``roll``
+    names what the dice are for (``attack``, ``courage``, ``charge``)."""
     if unit is None or not state.characters or not faces:
         return faces
     people = spenders(state, unit)
@@ -82,7 +84,8 @@ def modify_dice(state: WarState, battle: Battle, unit: Unit | None, faces: tuple
         unit.side, DICE, (KEEP, *options),
         f"Dice for {unit.label()} ({why}): {', '.join(map(str, faces))}. Spend action "
         f"points to change one die? ('{DICE} CHARACTER DIE POINTS', negative to lower)",
-        subject=unit.id, default=KEEP, accept=lambda o: judge_dice(people, faces, sides, o))
+        subject=unit.id, default=KEEP, info={"why": why, "roll": roll},
+        accept=lambda o: judge_dice(people, faces, sides, o))
     if wanted.kind != DICE:
         return faces
     who = next(c for c in people if c.id == str(wanted.args[0]))
@@ -138,11 +141,11 @@ def judge_dice(people: list[Character], faces: tuple[int, ...], sides: int,
 
 
 def modify_die(state: WarState, battle: Battle, unit: Unit | None, face: int, sides: int,
-               succeeds: Success, why: str) -> int:
+               succeeds: Success, why: str, roll: str) -> int:
     """:func:`modify_dice` for a single die (a courage test, a charge roll)."""
     if unit is None or not state.characters:
         return face
-    return modify_dice(state, battle, unit, (face,), sides, succeeds, why)[0]
+    return modify_dice(state, battle, unit, (face,), sides, succeeds, why, roll)[0]
 
 
 # --------------------------------------------------------------------------- caps

@@ -4,7 +4,6 @@ W4-MELEE-09, W4-HIT section)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from warhost.core.battle import Battle

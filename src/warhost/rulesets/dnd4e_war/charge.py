@@ -261,7 +261,8 @@ def _spend_on_roll(state: WarState, battle: Battle, charge: Charge) -> int:
     def reaches(face: int) -> bool:
         return face != 1 and charge_distance(face, unit.speed()) >= gap - 1e-9
 
-    return modify_die(state, battle, unit, charge.roll, 6, reaches, f"charge {unit.id}")
+    return modify_die(state, battle, unit, charge.roll, 6, reaches, f"charge {unit.id}",
+                      "charge")
 
 
 # --------------------------------------------------------------------------- moving

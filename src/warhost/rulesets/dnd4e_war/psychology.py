@@ -185,7 +185,7 @@ def _spend_on(state: WarState, battle: Battle, unit: Unit, die: int, bonus: int,
     from warhost.rulesets.dnd4e_war.action_points import modify_die
 
     return modify_die(state, battle, unit, die, 20,
-                      lambda face: passes(face, bonus, dc, natural_20_only), why)
+                      lambda face: passes(face, bonus, dc, natural_20_only), why, "courage")
 
 
 def _emit_test(reroll: bool, battle: Battle, unit: Unit, kind: str, dc: int, die: int,
