@@ -213,3 +213,33 @@ def test_a_unit_never_shoots_twice_but_a_lone_character_may() -> None:
     assert action_points.extra_kinds(state, state.characters["hero"], "shooting") == []
     assert action_points.extra_kinds(state, state.characters["ranger"],
                                      "shooting") == ["shoot"]
+
+
+@pytest.mark.rule("W4-AP-01")
+def test_a_charge_roll_that_falls_short_may_be_raised() -> None:
+    from warhost.rulesets.dnd4e_war import charge
+
+    state = make_state([unit("a"), unit("b", "B", at=(20, 16), facing=180)],
+                       characters=[character("hero", joined="a")])
+    a, b = get(state, "a"), get(state, "b")
+    assert state.gap(a, b) == pytest.approx(6.0)
+    # a 2 reaches 2 + (6 - 3) = 5 inches: one point makes it a 3, reaching 6
+    battle = make_battle(state, dice=[2], orders={"A": ["ap_dice hero 0 1"]})
+    declared = charge.Charge(a, b)
+    charge.roll(state, battle, declared)
+    assert declared.roll == 3 and declared.reach == pytest.approx(6.0)
+
+
+def test_the_ai_spends_on_a_courage_test_but_not_on_a_shot() -> None:
+    from warhost.core.decisions import Decision
+    from warhost.core.orders import Order
+    from warhost.rulesets.dnd4e_war import ai_command
+
+    state = _with_hero()
+    spend = Order.of("ap_dice", "hero", 0, 2)
+    test = Decision("A", "ap_dice", (action_points.KEEP, spend), "", "a",
+                    info={"why": "panic", "roll": "courage"})
+    shot = Decision("A", "ap_dice", (action_points.KEEP, spend), "", "a",
+                    info={"why": "a shoots", "roll": "attack"})
+    assert ai_command.dice(test, state) == spend
+    assert ai_command.dice(shot, state) is None

@@ -15,6 +15,7 @@ from tests.rulesets.dnd4e_war.helpers import (
     unit,
 )
 from warhost.core.errors import IllegalOrderError
+from warhost.core.orders import Order
 from warhost.rulesets.dnd4e_war import action_points, challenges, melee
 from warhost.rulesets.dnd4e_war.state import WarState
 
@@ -234,3 +235,21 @@ def test_a_challenge_answer_outside_the_offer_is_refused() -> None:
                                         "B": ["accept_challenge nobody"]})
     with pytest.raises(IllegalOrderError):
         challenges.declare(state, battle, ["a", "b"])
+
+
+def test_the_ai_challenges_when_favoured_and_declines_when_outmatched() -> None:
+    from warhost.core.decisions import Decision
+    from warhost.rulesets.dnd4e_war import ai_command
+
+    state = make_state(_units(), characters=[
+        character("hero", joined="a", hp=80), character("villain", "B", joined="b", hp=20)])
+    state.engage("a", "b")
+    issue = Decision("A", "challenge_issue",
+                     (challenges.NO_CHALLENGE, Order.of("challenge", "hero")), "")
+    assert ai_command.issue(issue, state) == Order.of("challenge", "hero")
+    answer = Decision("B", "challenge_answer", (Order.of("accept_challenge", "villain"),
+                                                challenges.DECLINE), "", "hero")
+    assert ai_command.answer(answer, state) == challenges.DECLINE
+    reverse = Decision("B", "challenge_issue",
+                       (challenges.NO_CHALLENGE, Order.of("challenge", "villain")), "")
+    assert ai_command.issue(reverse, state) == challenges.NO_CHALLENGE
