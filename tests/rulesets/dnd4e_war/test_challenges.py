@@ -36,7 +36,7 @@ def _lone(**villain: Any) -> WarState:
     """Hero inside a; villain alone, fighting a."""
     state = make_state([unit("a"), unit("far", "B", at=(60, 40))],
                        characters=[character("hero", joined="a"),
-                                   character("villain", "B", at=(20, 10.5), facing=180,
+                                   character("villain", "B", at=(20, 10), facing=180,
                                              **villain)])
     state.engage("a", "villain")
     return state
@@ -213,7 +213,7 @@ def test_an_encounter_power_is_expended_and_a_daily_used_once() -> None:
                "weapon_dice": "1d8", "usage": "daily"}]
     state = make_state([unit("a"), unit("far", "B", at=(60, 40))],
                        characters=[character("hero", joined="a", powers=powers),
-                                   character("villain", "B", at=(20, 10.5), facing=180,
+                                   character("villain", "B", at=(20, 10), facing=180,
                                              initiative=1)])
     state.engage("a", "villain")
     hero = state.characters["hero"]
@@ -253,3 +253,33 @@ def test_the_ai_challenges_when_favoured_and_declines_when_outmatched() -> None:
     reverse = Decision("B", "challenge_issue",
                        (challenges.NO_CHALLENGE, Order.of("challenge", "villain")), "")
     assert ai_command.issue(reverse, state) == challenges.NO_CHALLENGE
+
+
+@pytest.mark.rule("W4-AP-05")
+@pytest.mark.rule("W4-AMB-38")
+def test_a_challenger_may_spend_a_point_to_attack_again() -> None:
+    state = _lone(initiative=3)
+    # hero: 15 hits, 6+4 damage; extra attack: 15 hits, 6+4; the villain: 4 misses
+    battle = make_battle(state, dice=[15, 6, 15, 6, 4],
+                         orders={"A": ["challenge hero", "ap_extra hero attack"]})
+    duel = challenges.declare(state, battle, ["a", "villain"])
+    challenges.resolve(state, battle, duel, [get(state, "a"), get(state, "villain")])
+    assert state.characters["villain"].hp_left == 20
+    assert state.characters["hero"].action_points == 1
+    assert events(battle, "action_point_spent")[0]["purpose"] == "extra attack"
+    assert melee.points_scored(state, "a") == 2
+
+
+@pytest.mark.rule("W4-AMB-38")
+@pytest.mark.rule("W4-AP-07")
+def test_a_lone_character_attacks_twice_in_a_fight_but_his_foes_unit_not() -> None:
+    state = _lone()
+    get(state, "a").standard_used = True  # unit a cannot strike this phase
+    # the villain multiattacks the minions (A 3): 3 hits, then 3 more with his point; unit
+    # a passes its break test with a 20
+    battle = make_battle(state, dice=[10, 10, 10, 10, 10, 10, 20],
+                         orders={"B": ["ap_extra villain attack"]})
+    melee.resolve_fight(state, battle, ["a", "villain"])
+    strikes = events(battle, "strike")
+    assert [(s["unit"], s["hits"]) for s in strikes] == [("villain", 3), ("villain", 3)]
+    assert [c["slain"] for c in events(battle, "casualties")][:2] == [3, 3]

@@ -331,3 +331,19 @@ def take_extra(state: WarState, battle: Battle, character: Character, kind: str)
         shooting.unit_shoots(state, battle, unit)
     finally:
         state.extra.pop(shooting.SIGHT, None)
+
+
+def offer_extra_attack(state: WarState, battle: Battle, character: Character,
+                       prompt: str) -> bool:
+    """W4-AP-05, W4-AMB-38: ask whether ``character`` spends a point on a second attack
+    (only a lone character or a challenger: a unit never fights twice, W4-AP-07); spends
+    it and returns True if so."""
+    if not state.characters or refusal_to_spend(state, character) is not None:
+        return False
+    attack = Order.of(EXTRA, character.id, "attack")
+    order = battle.ask(character.side, EXTRA, (NO_EXTRA, attack), prompt,
+                       subject=character.id, default=NO_EXTRA)
+    if order != attack:
+        return False
+    spend(state, battle, character, "extra attack")
+    return True

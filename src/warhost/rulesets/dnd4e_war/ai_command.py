@@ -158,6 +158,17 @@ def act_first(decision: Decision, state: WarState) -> Order | None:
     return next((o for o in decision.options if o.kind == "ap_act_first"), None)
 
 
+def extra(decision: Decision, state: WarState) -> Order | None:
+    """A second attack for a character with points to spare (two or more left); no extra
+    moves or shots."""
+    me = state.characters.get(decision.subject)
+    attack = next((o for o in decision.options if o.kind == "ap_extra"
+                   and o.args[1:] == ("attack",)), None)
+    if me is None or attack is None or me.action_points < 2:
+        return None
+    return attack
+
+
 def recharge(decision: Decision, state: WarState) -> Order | None:
     """Always try to recharge: the standard action is otherwise unused."""
     return next((o for o in decision.options if o.kind == "recharge"), None)
@@ -170,7 +181,8 @@ HANDLERS: dict[str, Callable[[Decision, WarState], Order | None]] = {
     "challenge_power": power,
     "ap_dice": dice,
     "ap_act_first": act_first,
+    "ap_extra": extra,
     "recharge": recharge,
 }
-"""The decisions of this area the AI answers; the rest take their default (no extra
-actions, the best-courage general, the first power regained)."""
+"""The decisions of this area the AI answers; the rest take their default (the
+best-courage general, the first power regained)."""

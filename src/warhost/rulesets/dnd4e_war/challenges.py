@@ -11,7 +11,8 @@ the end of the turn (W4-CHAL-06/07); no more challenges in that fight (W4-CHAL-0
 
 Accepted, the two fight apart from everyone else (W4-CHAL-11, W4-AMB-96) after the fight's
 other attacks and before combat resolution, striking in initiative order (W4-AMB-35; equal
-initiative strikes at once). Hits count for combat resolution as usual; hits landed after
+initiative strikes at once); after his blow each may spend an action point to attack again
+(W4-AP-05, W4-AMB-38). Hits count for combat resolution as usual; hits landed after
 the foe's hit points reached 0 are overkill, +1 each to a maximum of +5 (W4-CHAL-12,
 W4-RESOLVE-17, W4-AMB-33), and are not passed on.
 
@@ -27,6 +28,7 @@ from warhost.core.battle import Battle
 from warhost.core.metering import OPTIONS, count
 from warhost.core.orders import Order
 from warhost.rulesets.dnd4e_war import casualties, characters
+from warhost.rulesets.dnd4e_war.action_points import offer_extra_attack
 from warhost.rulesets.dnd4e_war.attacks import roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.recharge import available_powers, use_power
@@ -211,6 +213,13 @@ def fight(state: WarState, battle: Battle, duel: Duel) -> None:
         for striker, (power, hits) in blows:
             foe = duel.defender if striker is duel.challenger else duel.challenger
             _land(state, battle, duel, striker, foe, power, hits)
+        for striker in strikers:
+            foe = duel.defender if striker is duel.challenger else duel.challenger
+            if not striker.slain and not foe.slain and offer_extra_attack(
+                    state, battle, striker,
+                    f"Spend an action point so that {striker.name} attacks again?"):
+                power, hits = _attack(state, battle, striker, foe)  # W4-AMB-38
+                _land(state, battle, duel, striker, foe, power, hits)
 
 
 def _attack(state: WarState, battle: Battle, striker: Character,

@@ -325,6 +325,8 @@ def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
                 blows += plan_blows(state, battle, unit, foes,
                                     skip=support.get(unit.id, frozenset()))
         strike(state, battle, blows)
+    if state.characters:
+        _extra_attacks(state, battle, [u for u in units if u.id in plans], apart)
     overkill = challenges.resolve(state, battle, duel, units)  # W4-AMB-35
     result = resolution(state, battle, units, support, overkill)
     if result is not None:
@@ -332,6 +334,23 @@ def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
         fled = break_tests(state, battle, units, winner, margin, fight)
         pursue(state, battle, units, winner, fled)
     re_engage(state, battle, [u for u in units if u.alive and not u.fleeing])
+
+
+def _extra_attacks(state: WarState, battle: Battle, fought: list[Unit],
+                   apart: set[str]) -> None:
+    """W4-AP-05, W4-AMB-38: a lone character who fought may spend an action point to
+    attack again (a unit never fights twice, W4-AP-07)."""
+    from warhost.rulesets.dnd4e_war.action_points import offer_extra_attack
+
+    for unit in fought:
+        who = unit.character
+        if who is None or unit.id in apart or not unit.alive or unit.fleeing:
+            continue
+        foes = [f for f in state.foes_of(unit.id) if f.id not in apart]
+        if foes and offer_extra_attack(state, battle, who,
+                                       f"Spend an action point so that {who.name} attacks "
+                                       "again?"):
+            strike(state, battle, plan_blows(state, battle, unit, foes))
 
 
 def _dueling_units(duel: challenges.Duel | None) -> set[str]:
