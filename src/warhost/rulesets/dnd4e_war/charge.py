@@ -344,7 +344,7 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
         return
     state.engage(unit.id, target.id)
     if target.skirmish:
-        melee.gather(state, battle, target, unit, target.speed(), "front")
+        melee.gather(state, battle, target, unit, target.speed(), "front", choose=True)
 
 
 # --------------------------------------------------------------------------- attacking

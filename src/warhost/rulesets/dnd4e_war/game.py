@@ -205,12 +205,29 @@ def outcome(state: WarState) -> Outcome:
     """Who won, the points each side took, the turns played and every unit's fate."""
     units = []
     for u in state.units.values():
+        if u.character is not None:
+            units.append(_character_fate(state, u))
+            continue
         fate = ("destroyed" if not u.alive else "fleeing" if u.fleeing else
                 "engaged" if state.is_engaged(u.id) else "active")
         units.append(UnitFate(u.id, u.side, u.name, u.start_models,
-                              u.models if u.alive else 0, fate))
+                              u.normal_models if u.alive else 0, fate))
     return Outcome(state.winner, {s: score(state, s) for s in state.sides}, state.turn, units,
                    state.end_reason)
+
+
+def _character_fate(state: WarState, own: Unit) -> UnitFate:
+    """A character's line: slain, with the unit he is in, or on his own."""
+    person = own.character
+    assert person is not None
+    if person.slain:
+        return UnitFate(own.id, own.side, own.name, 1, 0, "slain")
+    if person.host is not None:
+        host = state.units[person.host]
+        where = "fleeing" if host.fleeing else f"with {host.id}"
+        return UnitFate(own.id, own.side, own.name, 1, 1, where)
+    fate = ("fleeing" if own.fleeing else "engaged" if state.is_engaged(own.id) else "active")
+    return UnitFate(own.id, own.side, own.name, 1, 1, fate)
 
 
 TURNING_EVENTS = ("deploy", "move", "fall_back", "pursuit")
@@ -234,7 +251,7 @@ def check_invariants(state: WarState, events: list[dict[str, Any]]) -> list[str]
             problems.append(f"{u.id} faces {u.facing:g} but the last move allowed to turn it "
                             f"left it facing {last:g}")
     for u in alive:
-        if any(n < 0 for n in u.companies) or u.models > u.start_models:
+        if any(n < 0 for n in u.companies) or u.normal_models > u.start_models:
             problems.append(f"{u.id} has impossible model counts {u.companies}")
         if not 0 <= u.facing < 360:
             problems.append(f"{u.id} faces {u.facing}")

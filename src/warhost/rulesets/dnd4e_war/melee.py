@@ -10,6 +10,7 @@ from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
+    Point,
     Tray,
     bearing,
     closing_shift,
@@ -665,7 +666,8 @@ def re_engage(state: WarState, battle: Battle, units: list[Unit],
             continue
         if unit.skirmish:
             if round_end:
-                gather(state, battle, unit, foes[0], unit.speed(), skirmish_arc(state, unit))
+                gather(state, battle, unit, foes[0], unit.speed(), skirmish_arc(state, unit),
+                       choose=True)
             continue
         if any(state.gap(unit, f) <= CONTACT for f in foes):
             continue
@@ -698,11 +700,18 @@ def _closing(unit: Unit, foe: Unit) -> tuple[float, float]:
     return closing_shift(mine, theirs)
 
 
+PLACEMENTS = ("from_one_end", "from_the_other_end", "from_the_middle")
+"""W4-DEC-22: the ways skirmishers may fill the free spots along an edge, when more than one
+gives the same greatest contact."""
+
+
 def gather(state: WarState, battle: Battle, unit: Unit, foe: Unit, budget: float,
-           arc: str | None = None) -> int:
+           arc: str | None = None, choose: bool = False) -> int:
     """W4-SKIRM-06/07/11: move skirmishers (each up to ``budget`` inches) onto free spots
     against the ``arc`` edge of the foe (default: the arc holding most of them, or the front
-    of a foe without flanks), nearest spots first. Returns the models in contact."""
+    of a foe without flanks), nearest model to each spot. When several ways of filling the
+    spots give the same greatest contact and ``choose`` is set, the owner picks one
+    (W4-DEC-22). Returns the models in contact."""
     frame = foe.frame()
     if arc is None:
         from shapely.geometry import MultiPoint
@@ -710,9 +719,8 @@ def gather(state: WarState, battle: Battle, unit: Unit, foe: Unit, budget: float
         arc = majority_arc(frame, MultiPoint(unit.points).convex_hull.buffer(unit.base / 2))
     slots = edge_slots(frame, arc, unit.base)
     count(GEOMETRY, len(slots) * max(1, len(unit.points)))
-    others = [t for o in state.units.values() if o.alive and o is not unit
+    others = [t for o in state.units_near(unit, budget + 2 * unit.base) if o is not unit
               for t in o.trays()]
-    placed: dict[int, tuple[float, float]] = {}
     touching = {i for i, p in enumerate(unit.points)
                 if any(tray_gap(Tray(p, unit.facing, unit.base, unit.base), t) <= CONTACT
                        for t in foe.trays())}
@@ -721,17 +729,54 @@ def gather(state: WarState, battle: Battle, unit: Unit, foe: Unit, budget: float
         and not any(trays_overlap(Tray(s, unit.facing, unit.base, unit.base),
                                   Tray(p, unit.facing, unit.base, unit.base))
                     for p in unit.points)]
-    for spot in free:
-        choices = [(abs(complex(*p) - complex(*spot)), i) for i, p in enumerate(unit.points)
-                   if i not in placed and i not in touching
-                   and abs(complex(*p) - complex(*spot)) <= budget + 1e-9]
-        if choices:
-            placed[min(choices)[1]] = spot
+    placed = _choose_arrangement(battle, unit, free, budget, touching, choose)
     unit.points = [placed.get(i, p) for i, p in enumerate(unit.points)]
     cohere(unit, budget, set(placed) | touching)
     if placed:
         battle.emit("skirmish_contact", unit=unit.id, target=foe.id, models=len(placed))
     return len(placed) + len(touching)
+
+
+def arrangements(unit: Unit, free: list[Point], budget: float,
+                 touching: set[int]) -> dict[str, dict[int, Point]]:
+    """W4-DEC-22: each distinct way of filling ``free`` (spots in order along the edge) that
+    brings the greatest number of models into contact, by name (see :data:`PLACEMENTS`)."""
+    middle = (len(free) - 1) / 2.0
+    orders = {"from_one_end": free, "from_the_other_end": free[::-1],
+              "from_the_middle": [free[k] for k in sorted(range(len(free)),
+                                                          key=lambda k: abs(k - middle))]}
+    found = {name: _fill(unit, spots, budget, touching) for name, spots in orders.items()}
+    best = max(len(p) for p in found.values())
+    distinct: dict[str, dict[int, Point]] = {}
+    for name in PLACEMENTS:
+        if len(found[name]) == best and found[name] not in distinct.values():
+            distinct[name] = found[name]
+    return distinct
+
+
+def _fill(unit: Unit, spots: list[Point], budget: float,
+          touching: set[int]) -> dict[int, Point]:
+    placed: dict[int, Point] = {}
+    for spot in spots:
+        choices = [(abs(complex(*p) - complex(*spot)), i) for i, p in enumerate(unit.points)
+                   if i not in placed and i not in touching
+                   and abs(complex(*p) - complex(*spot)) <= budget + 1e-9]
+        if choices:
+            placed[min(choices)[1]] = spot
+    return placed
+
+
+def _choose_arrangement(battle: Battle, unit: Unit, free: list[Point], budget: float,
+                        touching: set[int], choose: bool) -> dict[int, Point]:
+    ways = arrangements(unit, free, budget, touching)
+    names = list(ways)
+    if not choose or len(names) < 2:
+        return ways[names[0]]
+    options = tuple(Order.of("place", unit.id, name) for name in names)
+    order = battle.ask(unit.side, "skirmish_place", options,
+                       f"Several placements bring the same number of {unit.label()} into "
+                       "contact: which one?", subject=unit.id, default=options[0])
+    return ways[str(order.args[1])]
 
 
 COHERENCY = 2.0

@@ -346,11 +346,15 @@ def multiattack_options(unit: Unit) -> list[str]:
 
 
 def captain_slot(unit: Unit) -> int | None:
-    """Where the captain stands: the front row of the command company (W4-CMD-03); in a
-    skirmishing unit, the first model, the last one casualties take (W4-CMD-01)."""
+    """The company the captain stands in: the front row of the command company, or of a
+    neighbour when joined characters fill it (W4-CMD-03/04, W4-CHAR-04); in a skirmishing
+    unit, the first model, the last one casualties take (W4-CMD-01)."""
     if unit.captain is None:
         return None
-    return 0 if unit.skirmish and unit.companies else unit.command_slot
+    if unit.skirmish:
+        return 0 if unit.companies else None
+    place = unit.command_places().get("captain")
+    return place[0] if place is not None else unit.command_slot
 
 
 def count_dice(state: WarState, unit: Unit, target: Unit, slots: list[int],

@@ -247,6 +247,33 @@ class Unit:
         """Models in row ``row`` (0 = front) of company ``slot``."""
         return max(0, min(self.columns, self.companies[slot] - row * self.columns))
 
+    def command_figures(self) -> list[str]:
+        """The figures that stand at the front of the command company, first to last: joined
+        characters (W4-CHAR-04), then the captain, standard bearer and musician."""
+        named = [("captain", self.captain is not None), ("standard", self.standard),
+                 ("musician", self.musician)]
+        return [*self.joined, *(name for name, here in named if here)]
+
+    def command_places(self) -> dict[str, tuple[int, int]]:
+        """W4-CMD-03/04: where each command figure stands, as (company slot, row): the front
+        row of the command company, those that do not fit in the front row of the next
+        company of the front rank; once the command company is the only one left, in its
+        back rows instead."""
+        home = self.command_slot
+        if home is None or self.skirmish:
+            return {}
+        places: dict[str, tuple[int, int]] = {}
+        front = [s for s in range(min(self.files, len(self.companies))) if s != home]
+        spots = [(home, 0)] * self.columns
+        if front:
+            for slot in sorted(front, key=lambda s: abs(s - home)):
+                spots += [(slot, 0)] * self.columns
+        else:
+            spots += [(home, row) for row in range(1, self.rows) for _ in range(self.columns)]
+        for name, spot in zip(self.command_figures(), spots, strict=False):
+            places[name] = spot
+        return places
+
     # ------------------------------------------------------------------ numbers
     def speed(self) -> float:
         """W4-MOVE-04/22, W4-AMB-57: the slowest member's Speed, halved while any crawl."""
