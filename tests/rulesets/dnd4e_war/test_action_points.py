@@ -243,3 +243,20 @@ def test_the_ai_spends_on_a_courage_test_but_not_on_a_shot() -> None:
                     info={"why": "a shoots", "roll": "attack"})
     assert ai_command.dice(test, state) == spend
     assert ai_command.dice(shot, state) is None
+
+
+def test_the_ai_buys_the_first_charge_but_never_contests() -> None:
+    from warhost.core.decisions import Decision
+    from warhost.core.orders import Order
+    from warhost.rulesets.dnd4e_war import ai_command
+
+    state = _with_hero()
+    buy = Order.of("ap_act_first", "hero")
+    options = (action_points.PASS_FIRST, buy)
+    assert ai_command.act_first(Decision("A", "ap_act_first", options, "",
+                                         info={"phase": "charge", "contest": False}),
+                                state) == buy
+    for info in ({"phase": "charge", "contest": True}, {"phase": "movement",
+                                                        "contest": False}):
+        assert ai_command.act_first(Decision("A", "ap_act_first", options, "", info=info),
+                                    state) is None

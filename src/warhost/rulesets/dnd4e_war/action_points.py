@@ -230,7 +230,8 @@ def _ask_first(state: WarState, battle: Battle, side: str, phase: str,
               "one too and roll off?" if contest else
               f"Spend an action point so that a character's unit acts first in the {phase} "
               "phase?")
-    order = battle.ask(side, ACT_FIRST, options, prompt, default=PASS_FIRST, accept=judge)
+    order = battle.ask(side, ACT_FIRST, options, prompt, default=PASS_FIRST, accept=judge,
+                       info={"phase": phase, "contest": contest})
     return ids.get(str(order.args[0])) if order.kind == ACT_FIRST else None
 
 

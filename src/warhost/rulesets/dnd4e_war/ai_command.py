@@ -153,7 +153,7 @@ def dice(decision: Decision, state: WarState) -> Order | None:
 
 def act_first(decision: Decision, state: WarState) -> Order | None:
     """Buy the first charge of the phase; never contest (the points are lost either way)."""
-    if "charge phase" not in decision.prompt or "roll off" in decision.prompt:
+    if decision.info.get("phase") != "charge" or decision.info.get("contest"):
         return None
     return next((o for o in decision.options if o.kind == "ap_act_first"), None)
 
