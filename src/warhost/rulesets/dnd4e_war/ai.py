@@ -688,5 +688,5 @@ def _fear_pass(state: WarState, unit: Unit, target: Unit) -> float:
     if kind is None or psychology.immune(state, unit, kind) is not None:
         return 1.0
     return float(courage_pass_chance(psychology.courage_bonus(state, unit),
-                                     psychology.fear_dc(target),
+                                     psychology.fear_dc(target, state),
                                      reroll=has_reroll(state, unit)))
