@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from warhost.core.battle import Battle
+from warhost.core.errors import fail
 from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.table import Tray, tray_gap
-from warhost.rulesets.dnd4e_war.model import Power
+from warhost.rulesets.dnd4e_war.model import CharacterSpec, Dnd4eWarScenario, Power, UnitSpec
+from warhost.rulesets.dnd4e_war.setup import layout, profile_of
 from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import BARD_COURAGE, hits, needed_score
 
@@ -377,3 +379,56 @@ def start_of_turn(state: WarState, battle: Battle) -> None:
                 druid.options["beast_form"] = now
                 battle.emit("class_beast_form", character=druid.id, on=now,
                             rule="W4-CLASS-10")
+
+
+# ---------------------------------------------------------------------- scenario checks
+OPTION_CLASS = {"fighting_style": "ranger", "oath_target": "avenger",
+                "cursed_unit": "warlock", "beast_form": "druid", "spirit_power": "shaman",
+                "warding_ac": "swordmage"}
+"""W4-DEC-32: the class whose war rule each scenario option sets."""
+
+
+def check_options(model: Dnd4eWarScenario) -> None:
+    """W4-DEC-32: each class option belongs to its class and names something real: the
+    oath target an enemy character, the cursed unit an enemy unit of 2 or more models
+    (W4-CLASS-22), the spirit power one of the shaman's at-will spirit powers
+    (W4-CLASS-18)."""
+    for s, side in enumerate(model.sides):
+        enemy = model.sides[1 - s]
+        for c, spec in enumerate(side.characters):
+            where = ("sides", s, "characters", c)
+            for field, owner in OPTION_CLASS.items():
+                if getattr(spec, field) and spec.character_class != owner:
+                    fail(f"{field} is the {owner}'s war rule, and {spec.id} is "
+                         f"{'a ' + spec.character_class if spec.character_class else 'classless'}"
+                         " (W4-DEC-32)", *where, field)
+            if spec.oath_target and spec.oath_target not in {e.id for e in enemy.characters}:
+                fail(f"the oath target {spec.oath_target!r} is not a character of "
+                     f"{enemy.name} (W4-CLASS-05)", *where, "oath_target")
+            if spec.cursed_unit:
+                _check_curse(model, enemy.units, spec.cursed_unit, (*where, "cursed_unit"))
+            if spec.spirit_power and spirit_of(spec) is None:
+                fail(f"{spec.spirit_power!r} is not an at-will power of {spec.id} with the "
+                     "spirit keyword (W4-CLASS-18)", *where, "spirit_power")
+
+
+def _check_curse(model: Dnd4eWarScenario, units: Sequence[UnitSpec], uid: str,
+                 where: tuple[str | int, ...]) -> None:
+    spec = next((u for u in units if u.id == uid), None)
+    if spec is None:
+        fail(f"the cursed unit {uid!r} is not an enemy unit (W4-CLASS-22)", *where)
+    profile = profile_of(model, spec)
+    columns, rows = layout(profile)
+    full = spec.companies * (1 if profile.formation == "skirmish" else columns * rows)
+    if (spec.models or full) < 2:
+        fail(f"Mass Curse needs a unit of 2 or more models; {uid} has 1 (W4-CLASS-22)",
+             *where)
+
+
+def spirit_of(spec: CharacterSpec) -> Power | None:
+    """The shaman's named spirit power, if it is an at-will power with the spirit keyword."""
+    for p in spec.powers:
+        if (p.name == spec.spirit_power and p.usage == "at-will"
+                and "spirit" in {k.lower() for k in p.keywords}):
+            return p
+    return None
