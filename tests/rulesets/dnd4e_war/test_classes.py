@@ -18,9 +18,12 @@ from tests.rulesets.dnd4e_war.helpers import (
     scenario_data,
     unit,
 )
+from warhost.core.decisions import Decision
 from warhost.core.errors import SetupError
+from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
 from warhost.rulesets.dnd4e_war import classes, melee, psychology, shooting
+from warhost.rulesets.dnd4e_war.ai import WarAI
 from warhost.rulesets.dnd4e_war.characters import character_profile
 from warhost.rulesets.dnd4e_war.model import CharacterClass, CharacterSpec, Power
 from warhost.rulesets.dnd4e_war.state import WarState
@@ -447,3 +450,28 @@ def test_a_powers_effect_comes_only_from_the_first_attack_of_a_multiattack() -> 
     # four fighters, two attacks each: only the second attacks hit
     assert fight([1, 9, 1, 9, 1, 9, 1, 9]) == set()
     assert fight([9, 1, 1, 1, 1, 1, 1, 1]) == {"dazed"}
+
+
+@pytest.mark.rule("W4-MULTI-06")
+def test_a_shot_carries_its_effect_only_from_each_models_first_shot() -> None:
+    slowing = {**BOW, "effect": "slowed"}
+
+    def volley(faces: list[int]) -> set[str]:
+        state = make_state([unit("a", profile=profile(powers=[slowing], attacks=2)),
+                            unit("t", "B", at=(20, 26), facing=180, companies=2, files=2)])
+        _shoot(state, "a", "t", faces, "ranks")
+        return get(state, "t").conditions
+
+    assert volley([1, 20] * 4) == set()  # four archers, only their second shots hit
+    assert volley([1, 1, 1, 1, 20, 1, 1, 1]) == {"slowed"}
+
+
+@pytest.mark.rule("W4-DEC-32")
+def test_the_ai_keeps_beast_form_and_spends_devastating_rampage() -> None:
+    state = _state([unit("a")], [cls("oak", "druid", at=(30, 10))])
+    form = (Order.of("beast_form", "oak", "off"), Order.of("beast_form", "oak", "on"))
+    assert WarAI().choose(Decision("A", "class_beast_form", form, "", "oak", form[0]),
+                          state) == form[1]
+    rage = (Order.of("rampage", "grom", "basic"), Order.of("rampage", "grom", "multiattack"))
+    assert WarAI().choose(Decision("A", "class_rampage", rage, "", "grom", rage[0]),
+                          state) == rage[1]
