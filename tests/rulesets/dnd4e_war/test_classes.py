@@ -357,7 +357,7 @@ def test_spirit_strike_adds_one_spirit_attack_to_a_multiattack() -> None:
     state = _lone_vs_minions(shaman)
     found = _strikes(state, "ula", [1, 1, 1, 20], orders=["power ula 0"])
     strikes = _of(found, "strike")
-    assert [(s["dice"], s["needed"], s["hits"]) for s in strikes] == [(3, 8, 0), (1, 8, 1)]
+    assert [(s["dice"], s["needed"], s["hits"]) for s in strikes] == [(3, 8, 0), (1, 4, 1)]
     assert get(state, "b").models == 7
     assert _of(found, "class_extra_attack")[0]["feature"] == "Spirit Strike"
     brute = _lone_vs_minions(shaman, profile=profile(hp=30, **MINIONS))
@@ -475,3 +475,18 @@ def test_the_ai_keeps_beast_form_and_spends_devastating_rampage() -> None:
     rage = (Order.of("rampage", "grom", "basic"), Order.of("rampage", "grom", "multiattack"))
     assert WarAI().choose(Decision("A", "class_rampage", rage, "", "grom", rage[0]),
                           state) == rage[1]
+
+
+@pytest.mark.rule("W4-CLASS-18")
+def test_a_shooting_shaman_adds_a_ranged_spirit_power_in_its_range() -> None:
+    arrow = {"name": "Spirit Arrow", "kind": "ranged", "bonus": 12, "range": 10,
+             "damage": "1d8", "keywords": ["spirit"]}
+    shaman = cls("ula", "shaman", at=(20, 10), spirit_power="Spirit Arrow",
+                 powers=[BOLT, arrow])
+    near = _state([unit("t", "B", at=(20, 16), facing=180)], [shaman])
+    found = _shoot(near, "ula", "t", [1, 1, 1, 20], "ranks")
+    spirit = _of(found, "class_spirit_strike")
+    assert [(e["power"], e["needed"], e["hits"]) for e in spirit] == [("Spirit Arrow", 4, 1)]
+    assert get(near, "t").models == 7
+    far = _state([unit("t", "B", at=(20, 26), facing=180)], [shaman])
+    assert _of(_shoot(far, "ula", "t", [1, 1, 1], "ranks"), "class_spirit_strike") == []

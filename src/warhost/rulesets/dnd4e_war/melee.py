@@ -273,8 +273,8 @@ def class_blows(state: WarState, battle: Battle, who: Character, unit: Unit,
                         target=blow.target.id, feature="Spirit Strike", attacks=1,
                         rule="W4-CLASS-18")
             bonus = blow.bonus - blow.power.bonus + spirit.bonus
-            added.append(Blow(unit, blow.target, spirit, 1, bonus, blow.character, uses=1,
-                              who=who.id))
+            added.append(Blow(unit, blow.target, spirit, 1, bonus, character=True, uses=1,
+                              who=who.id))  # his own die: no floor of 8 (W4-HIT-04)
     return added
 
 
