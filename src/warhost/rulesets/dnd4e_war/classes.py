@@ -7,6 +7,16 @@ A character's class rule concerns the unit he is part of: his own one-model unit
 is alone, or the unit he has joined (:func:`members`). His class options come from his
 scenario entry (``Character.options``, W4-DEC-32). Every function returns at once when the
 battle has no characters, so battles without them cost what they did.
+
+Where the rule code asks: :func:`courage_bonus_from`, :func:`courage_reroll` and
+:func:`stubborn_from_bard` in psychology's courage bonus, courage test and panic DC;
+:func:`causes_fear` in ``psychology.causes``; :func:`defense_bonus` wherever a unit is hit
+(shooting, area bursts, close combat); :func:`attack_modifier` on the attack bonus of shots,
+bursts and close combat blows; :func:`extra_attacks` and :func:`spirit_strike` on a lone
+character's shots and blows (``melee.class_blows``), and :func:`rampage` after any blow made
+by a character (``melee.Blow.who``). The attacks a joined character makes himself use the
+same functions with ``character=`` given; :func:`reach_ignored` says whether a character may
+be attacked out of reach.
 """
 
 from __future__ import annotations
