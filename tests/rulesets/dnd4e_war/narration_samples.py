@@ -120,6 +120,20 @@ COMMAND_EVENTS: list[dict[str, Any]] = [
     {"type": "recharge", "character": "aldric", "roll": 2, "power": None},
 ]
 
+CLASS_EVENTS: list[dict[str, Any]] = [
+    {"type": "class_reroll", "unit": "spears", "character": "mira", "kind": "panic", "dc": 13,
+     "die": 14, "bonus": 4, "total": 18, "passed": True, "rule": "W4-CLASS-09"},
+    {"type": "class_beast_form", "character": "oak", "on": True, "rule": "W4-CLASS-10"},
+    {"type": "class_beast_form", "character": "oak", "on": False, "rule": "W4-CLASS-10"},
+    {"type": "class_extra_attack", "character": "fen", "unit": "fen", "target": "drow",
+     "feature": "Rapid Shot", "attacks": 1, "rule": "W4-CLASS-14"},
+    {"type": "class_spirit_strike", "character": "ula", "unit": "ula", "target": "drow",
+     "power": "Spirit Fangs", "needed": 9, "faces": [12], "hits": 1, "rule": "W4-CLASS-18"},
+    {"type": "class_rampage", "character": "grom", "unit": "grom", "target": "drow",
+     "devastating": True, "dice": 3, "needed": 8, "faces": [3, 12, 19], "hits": 2,
+     "rule": "W4-CLASS-06"},
+]
+
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS
                                            + COMBAT_EVENTS + PSYCHOLOGY_EVENTS
-                                           + COMMAND_EVENTS)
+                                           + COMMAND_EVENTS + CLASS_EVENTS)

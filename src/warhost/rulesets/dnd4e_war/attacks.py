@@ -3,6 +3,7 @@ W4-MELEE-09, W4-HIT section)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -39,3 +40,12 @@ def roll_attacks(battle: Battle, dice: int, ac: int, bonus: int, why: str,
 
         faces = modify_dice(state, battle, unit, faces, 20, lambda f: f >= needed, why)
     return Roll(needed, faces, count_hits(list(faces), needed))
+
+
+def first_use_hits(faces: Sequence[int], needed: int, per_model: int, first: int) -> int:
+    """W4-MULTI-06/07: hits among the dice of each model's first use of its power. The faces
+    come model by model, ``per_model`` each; the first ``first`` of each model's dice (one
+    attack plus the power's own extra attacks) are its first use."""
+    if per_model <= 0:
+        return 0
+    return sum(1 for i, face in enumerate(faces) if i % per_model < first and face >= needed)

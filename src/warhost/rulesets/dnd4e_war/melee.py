@@ -21,10 +21,10 @@ from warhost.geometry.table import (
     tray_gap,
     trays_overlap,
 )
-from warhost.rulesets.dnd4e_war import casualties, challenges, movement, psychology
-from warhost.rulesets.dnd4e_war.attacks import roll_attacks
+from warhost.rulesets.dnd4e_war import casualties, challenges, classes, movement, psychology
+from warhost.rulesets.dnd4e_war.attacks import first_use_hits, roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
-from warhost.rulesets.dnd4e_war.state import CONTACT, Unit, WarState
+from warhost.rulesets.dnd4e_war.state import CONTACT, Character, Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import fall_back_distance, points_per_hit
 
 SUPPORT_BONUS = 2
@@ -209,6 +209,14 @@ class Blow:
     bonus: int
     character: bool = False
     extra: int = 0
+    per: int = 1
+    """Dice each model rolls: its uses of the power (A in a multiattack) plus the power's
+    own extra attacks (W4-MULTI-05/07)."""
+    uses: int = 0
+    """The first ``uses`` dice are the models' own (extra charge and class attacks follow);
+    W4-MULTI-06 looks for the power's effect among them."""
+    who: str | None = None
+    """The character making these attacks (None: the unit's models)."""
 
 
 def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
@@ -230,20 +238,50 @@ def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
         cut = min(lost, group.front)  # replacements step into the front line
         lost -= cut
         models = group.models - cut
+        modifier = hit_bonus + classes.attack_modifier(state, unit, power, group.target,
+                                                       melee=True)
         if group.captain and models > 0 and group.front - cut > 0:
             models -= 1
-            captains.append(Blow(unit, group.target, power,
-                                 attacks_per_model(state, unit.captain_attacks, power,
-                                                   group.target),
-                                 power.bonus + hit_bonus, character=True))
+            per = attacks_per_model(state, unit.captain_attacks, power, group.target)
+            per += power.extra_attacks
+            captains.append(Blow(unit, group.target, power, per, power.bonus + modifier,
+                                 character=True, per=per, uses=per))
         per = attacks_per_model(state, unit.profile.attacks, power, group.target)
+        per += power.extra_attacks
         blow = planned.setdefault(group.target.id,
-                                  Blow(unit, group.target, power, 0, power.bonus + hit_bonus))
+                                  Blow(unit, group.target, power, 0, power.bonus + modifier,
+                                       per=per))
         blow.dice += max(0, models) * per
     for blow in planned.values():
+        blow.uses = blow.dice
         blow.extra = _extra_dice(battle, unit, groups, blow.target, extra_slots)
         blow.dice += blow.extra
-    return [b for b in [*planned.values(), *captains] if b.dice > 0]
+    blows = [b for b in [*planned.values(), *captains] if b.dice > 0]
+    if unit.character is not None and state.characters:
+        blows += class_blows(state, battle, unit.character, unit, blows)
+    return blows
+
+
+def class_blows(state: WarState, battle: Battle, who: Character, unit: Unit,
+                blows: list[Blow]) -> list[Blow]:
+    """The character's class attacks besides ``blows`` (his own): extra attacks added to
+    them (W4-CLASS-15/23/24), and a shaman's spirit power as a blow of its own
+    (W4-CLASS-18). Returns the new blows."""
+    added = []
+    for blow in blows:
+        blow.who = who.id
+        multi = blow.per - blow.power.extra_attacks > 1
+        blow.dice += classes.extra_attacks(state, battle, who, unit, blow.power, blow.target,
+                                           shooting=False, multiattack=multi)
+        spirit = classes.spirit_strike(state, who, unit, blow.power, multi, "melee")
+        if spirit is not None:
+            battle.emit("class_extra_attack", character=who.id, unit=unit.id,
+                        target=blow.target.id, feature="Spirit Strike", attacks=1,
+                        rule="W4-CLASS-18")
+            bonus = blow.bonus - blow.power.bonus + spirit.bonus
+            added.append(Blow(unit, blow.target, spirit, 1, bonus, character=True, uses=1,
+                              who=who.id))  # his own die: no floor of 8 (W4-HIT-04)
+    return added
 
 
 def _extra_dice(battle: Battle, unit: Unit, groups: list[Fighters], target: Unit,
@@ -264,23 +302,51 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
     resolution points for the striking unit (W4-RESOLVE-03 to 05, W4-AMB-27/29)."""
     results = []
     for blow in blows:
-        ac = getattr(blow.target.profile.defenses, blow.power.vs) + barrier_cover(
-            state, blow.unit, blow.target)
+        ac = (getattr(blow.target.profile.defenses, blow.power.vs)
+              + barrier_cover(state, blow.unit, blow.target)
+              + classes.defense_bonus(state, blow.target, blow.power.vs))
         roll = roll_attacks(battle, blow.dice, ac, blow.bonus,
                             f"{'charge' if charge else 'close combat'} {blow.unit.id}",
                             character=blow.character, state=state, unit=blow.unit)
+        hits = roll.hits
         points = roll.hits * points_per_hit(blow.power.damage)
         battle.emit("strike", unit=blow.unit.id, target=blow.target.id, dice=blow.dice,
                     extra=blow.extra, needed=roll.needed, hits=roll.hits, points=points,
                     charge=charge, captain=blow.character)
-        results.append((blow, roll.hits, points))
-    for blow, hits, points in results:
+        effect = blow.power.effect is not None and first_use_hits(
+            roll.faces[:blow.uses], roll.needed, blow.per, 1 + blow.power.extra_attacks) > 0
+        if blow.who is not None:
+            more, power = _rampage(state, battle, blow, roll.faces, ac)
+            hits += more
+            points += more * points_per_hit(power.damage) if power is not None else 0
+        results.append((blow, hits, points, effect))
+    for blow in blows:
+        classes.mark_acted(state, blow.unit.id)
+    for blow, hits, points, effect in results:
         _add(state, "combat_points", blow.unit.id, points)
         if hits and blow.target.alive:
             losses = casualties.apply_hits(state, battle, blow.target, hits, blow.unit.id,
                                            "charge" if charge else "close combat")
             _add(state, "combat_losses", blow.target.id, losses.removed)
             _add(state, "combat_points", blow.unit.id, losses.hope_lost)
+        if effect and blow.target.alive and blow.power.effect is not None:
+            casualties.add_condition(battle, blow.target, blow.power.effect)
+
+
+def _rampage(state: WarState, battle: Battle, blow: Blow, faces: tuple[int, ...],
+             ac: int) -> tuple[int, Power | None]:
+    """W4-CLASS-04/06: a barbarian's Rampage after a natural 20 among his attack dice."""
+    assert blow.who is not None
+    who = state.characters[blow.who]
+    if who.character_class != "barbarian":
+        return 0, None
+    own = state.units[who.id].profile
+    basic = classes.basic_attack(own.powers)
+    if basic is None:
+        return 0, None
+    dice = attacks_per_model(state, own.attacks, basic, blow.target)
+    return classes.rampage(state, battle, who, blow.unit, blow.target, faces, ac,
+                           blow.bonus - blow.power.bonus, dice)
 
 
 # --------------------------------------------------------------------------- the phase
@@ -505,7 +571,7 @@ def break_tests(state: WarState, battle: Battle, units: list[Unit], winner: str,
         if unit.side == winner or not unit.alive or unit.fleeing:
             continue
         causer = psychology.break_causer(state, winners, unit)
-        dc, natural = psychology.break_dc(margin, causer, unit.strength())
+        dc, natural = psychology.break_dc(margin, causer, unit.strength(), state)
         if psychology.courage_test(state, battle, unit, dc, f"break test (lost by {margin})",
                                    "W4-BREAK-01", kind="break", natural_20_only=natural):
             continue

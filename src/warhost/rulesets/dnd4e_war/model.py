@@ -41,6 +41,9 @@ DiceText = Annotated[str, Field(max_length=40, pattern=r"^[0-9dDwW\[\]+\- ]+$")]
 
 Size = Literal["small", "medium", "large", "huge", "gargantuan"]
 DefenseName = Literal["ac", "fortitude", "reflex", "will"]
+Condition = Literal["dazed", "stunned", "slowed", "immobilized", "weakened", "blinded",
+                    "restrained", "dominated"]
+"""Conditions a power may inflict that a saving throw ends (W4-CAS-10)."""
 PowerKind = Literal["melee", "ranged", "area_burst", "close_burst", "close_blast"]
 Formation = Literal["companies", "skirmish"]
 SpecialRule = Literal[
@@ -162,6 +165,12 @@ class Power(Strict):
     keywords: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list,
                                                                   max_length=10)
     zone: bool = False
+    effect: Condition | None = Field(None, description=(
+        "W4-MULTI-06: a condition a hit inflicts on the target unit (save ends); in a "
+        "multiattack only the first use carries it."))
+    extra_attacks: Annotated[Whole, Field(ge=0, le=5)] = Field(0, description=(
+        "W4-MULTI-07: further attacks the power itself grants (Twin Strike 1); in a "
+        "multiattack they come with the first use only."))
 
 
 class CompanyLayout(Strict):

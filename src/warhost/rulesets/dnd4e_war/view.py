@@ -431,3 +431,36 @@ def _recharge(e: Event) -> str:
     if e["power"] is None:
         return f"{e['character']} tries to recharge a power and rolls {e['roll']}: no luck"
     return f"{e['character']} rolls {e['roll']} and recharges {e['power']}"
+
+
+# ---- class war rules (W4-CLASS)
+
+@_words("class_reroll")
+def _class_reroll(e: Event) -> str:
+    return _courage_line(e, f"re-rolls, by {e['character']}'s blessing, its")
+
+
+@_words("class_beast_form")
+def _class_beast_form(e: Event) -> str:
+    how = "takes beast form and causes fear" if e["on"] else "leaves beast form"
+    return f"{e['character']} {how} ({e['rule']})"
+
+
+@_words("class_extra_attack")
+def _class_extra_attack(e: Event) -> str:
+    extra = _count(e["attacks"], "extra attack", "extra attacks")
+    return f"{e['character']}'s {e['feature']} gives {extra} on {e['target']} ({e['rule']})"
+
+
+@_words("class_spirit_strike")
+def _class_spirit_strike(e: Event) -> str:
+    return (f"{e['character']}'s spirit strikes {e['target']} with {e['power']} needing "
+            f"{e['needed']}+: {_count(e['hits'], 'hit', 'hits')} ({e['rule']})")
+
+
+@_words("class_rampage")
+def _class_rampage(e: Event) -> str:
+    how = "a devastating rampage" if e["devastating"] else "a rampage"
+    return (f"{e['character']} goes on {how} against {e['target']}: "
+            f"{_count(e['dice'], 'basic attack', 'basic attacks')} needing {e['needed']}+, "
+            f"{_count(e['hits'], 'hit', 'hits')} ({e['rule']})")
