@@ -1819,11 +1819,13 @@ def model_centres(tray: Tray, columns: int, rows: int, models: int) -> list[Poin
 
 def line_between(centre: Point, size: float, towards: Point, count: int, base: float,
                  gap: float = 0.25) -> list[Point]:
-    """W4-WM-12: ``count`` bases of width ``base`` in a line square to the way from a square
-    footprint of width ``size`` at ``centre`` to ``towards``, just in front of it (``gap``
-    inches off its edge, a little apart from each other), centred on that way."""
+    """W4-WM-12: the centres of ``count`` square bases of width ``base`` (turned any way) in
+    a line square to the way from a square footprint of width ``size`` at ``centre`` to
+    ``towards``, just in front of it (``gap`` inches off its edge, not touching each other),
+    centred on that way."""
     heading = bearing(centre, towards) if distance(centre, towards) > 1e-9 else 0.0
     anchor = Tray(centre, heading, 0.0, 0.0)
-    ahead = size * math.sqrt(0.5) + gap + base / 2.0  # clear of the footprint, any turn
-    pitch = base + 0.1
+    half = math.sqrt(0.5)  # half the diagonal of a unit square: clear whatever the turn
+    ahead = (size + base) * half + gap
+    pitch = 2 * base * half + 0.05
     return [anchor.to_world((i - (count - 1) / 2.0) * pitch, ahead) for i in range(count)]

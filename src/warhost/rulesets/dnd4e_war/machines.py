@@ -301,7 +301,8 @@ def haul(state: WarState, battle: Battle, unit: Unit, point: Point | None) -> No
     plan = Mover(state, unit).plan(Order.of("walk", unit.id, point_word(point)))
     assert isinstance(plan, Plan)
     before = anchor_of(unit)
-    carry_out(state, battle, unit, replace(plan, kind="haul"))
+    # the crew keep their facing: their bases were judged clear as they stand now
+    carry_out(state, battle, unit, replace(plan, kind="haul", facing=unit.facing))
     unit.standard_used = unit.double_moved = True
     dx, dy = anchor_of(unit)[0] - before[0], anchor_of(unit)[1] - before[1]
     machine.at = (machine.at[0] + dx, machine.at[1] + dy)
@@ -751,7 +752,6 @@ def line_up(state: WarState, battle: Battle, crew: Unit, charger: Unit) -> None:
                 for b in bases for t in other.trays()):
             return  # no room to line up there: the crew stay where they are
     crew.points = spots
-    crew.front = spots[len(spots) // 2]
-    crew.facing = bearing(machine.at, charger.frame().centre) % 360.0
+    crew.front = spots[len(spots) // 2]  # skirmishers see all round: the facing stays
     battle.emit("machine_line_up", unit=crew.id, machine=machine.id, charger=charger.id,
                 points=[_pt(p) for p in spots])
