@@ -712,3 +712,43 @@ def test_machines_in_a_shooting_phase_and_on_the_map() -> None:
     assert len(marker["polygon"]) == 4 and marker["status"] in ("loaded", "unloaded")
     plain = make_state([unit("guards", "A"), goblins()])
     assert "machines" not in map_view(plain)
+
+
+@pytest.mark.rule("W4-WM-04")
+def test_a_machine_is_never_hauled_off_the_table() -> None:
+    state = make_state([engine(at=(36.0, 4.0)), goblins(at=(36.0, 46.0))])
+    bolt = get(state, "bolt")
+    machine = bolt.machine
+    assert machine is not None
+    machine.at = (36.0, 1.5)  # its footprint reaches y = 0.5
+    south = point_word(offset(movement.anchor_of(bolt), 180.0, 1.5))
+    refusal = machines.judge_move(state, bolt, Order.of("haul", "bolt", south))
+    assert not isinstance(refusal, Order) and refusal.rule == "W4-SETUP-02"
+    hauls = [o for o in machines.move_options(state, bolt) if o.kind == "haul"]
+    assert hauls and all(machines.judge_move(state, bolt, o) == o for o in hauls)
+
+
+@pytest.mark.rule("W4-AMB-80")
+def test_a_stone_is_not_aimed_at_a_unit_in_close_combat() -> None:
+    state = _stone_state(lone_enemy((30.0, 19.0), "ok"), unit("guards", "A", at=(30.0, 22.0)))
+    rock = get(state, "rock")
+    aim = get(state, "ok").points[0]
+    state.engage("ok", "guards")
+    refusal = machines.judge_action(state, rock, Order.of("aim", "rock", point_word(aim)))
+    assert not isinstance(refusal, Order) and refusal.rule == "W4-AMB-80"
+    assert machines.stone_aims(state, rock) == []
+
+
+@pytest.mark.rule("W4-DEC-19")
+def test_the_crew_may_shoot_their_own_weapons_instead() -> None:
+    sling = {"name": "Sling", "kind": "ranged", "bonus": 6, "range": 30, "damage": "4"}
+    state = make_state([engine(profile=crew(powers=[sling])), goblins(companies=4)])
+    bolt = get(state, "bolt")
+    battle = make_battle(state, dice=[20, 20], orders={"A": ["use bolt sling"]})
+    seen = record(battle)
+    machines.machine_shoots(state, battle, bolt)
+    first = next(d for d in seen if d.kind == "machine_action")
+    assert {o.text for o in first.options} >= {"fire bolt gobs", "use bolt sling"}
+    assert events(battle, "shoot")[0]["power"] == "Sling"
+    assert bolt.machine is not None and bolt.machine.loaded  # the machine did not fire
+    assert machines.fire_refusal(state, bolt) is not None  # the standard action is spent

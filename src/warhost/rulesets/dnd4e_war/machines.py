@@ -219,9 +219,9 @@ def move_options(state: WarState, unit: Unit) -> tuple[Order, ...]:
         out.append(Order.of("reload", unit.id))
     if haul_refusal(state, unit) is None:
         out += haul_options(state, unit)
-    if not state.is_engaged(unit.id) and not unit.move_used:
-        out.append(Order.of("crew", unit.id))
-    out.append(Order.of("abandon", unit.id))
+    out.append(Order.of("crew", unit.id))  # their own move (or standing up, W4-AMB-57)
+    if not state.is_engaged(unit.id):
+        out.append(Order.of("abandon", unit.id))
     return tuple(out)
 
 
@@ -246,11 +246,23 @@ def haul_options(state: WarState, unit: Unit) -> list[Order]:
     if foe is not None:
         headings.append(bearing(mover.block.centre, foe.frame().centre))
     out = []
+    machine = unit.machine
+    assert machine is not None
     for heading in headings:
         point = mover.farthest("walk", heading, unit.speed())
-        if point is not None and distance(point, mover.block.centre) > 1e-6:
+        if point is None or distance(point, mover.block.centre) <= 1e-6:
+            continue
+        dx, dy = point[0] - mover.block.centre[0], point[1] - mover.block.centre[1]
+        if machine_on_table(state, machine, dx, dy):
             out.append(Order.of("haul", unit.id, point_word(point)))
     return out
+
+
+def machine_on_table(state: WarState, machine: Machine, dx: float, dy: float) -> bool:
+    """W4-SETUP-02: the machine's footprint, moved by ``(dx, dy)``, stays on the table."""
+    spot = footprint(machine).moved(dx, dy)
+    return all(-1e-9 <= x <= state.board.width + 1e-9 and -1e-9 <= y <= state.board.height
+               + 1e-9 for x, y in spot.corners())
 
 
 def judge_move(state: WarState, unit: Unit, order: Order) -> Order | Refusal:
@@ -272,6 +284,10 @@ def judge_move(state: WarState, unit: Unit, order: Order) -> Order | Refusal:
     plan = Mover(state, unit).plan(Order.of("walk", unit.id, point_word(point)))
     if not isinstance(plan, Plan):
         return plan if isinstance(plan, Refusal) else Refusal("not a move", rule="W4-WM-04")
+    machine = unit.machine
+    assert machine is not None
+    if not machine_on_table(state, machine, *plan.shift):
+        return Refusal("the machine would leave the table", rule="W4-SETUP-02")
     return Order.of("haul", unit.id, point_word(point))
 
 
@@ -368,6 +384,8 @@ def machine_shoots(state: WarState, battle: Battle, unit: Unit) -> None:
         options += fires
         if repair_refusal(state, unit) is None:
             options.append(Order.of("repair", unit.id))
+        powers = crew_powers(state, unit)
+        options += [Order.of("use", unit.id, slug(p.name)) for p in powers]
         if not options:
             return
         options.append(Order.of("done", unit.id))
@@ -388,6 +406,37 @@ def machine_shoots(state: WarState, battle: Battle, unit: Unit) -> None:
             point = read_point(order.args[1])
             assert point is not None
             fire_stone(state, battle, unit, point)
+        elif order.kind == "use":
+            crew_shoot(state, battle, unit, powers[[slug(p.name) for p in powers].index(
+                str(order.args[1]))])
+
+
+def crew_powers(state: WarState, unit: Unit) -> list[Power]:
+    """The crew's own shooting powers they may use instead of firing (a standard action
+    too): only while their standard action is unspent."""
+    from warhost.rulesets.dnd4e_war.shooting import can_shoot, usable_powers
+
+    if not unit.profile.powers or not can_shoot(state, unit):
+        return []
+    return usable_powers(state, unit)
+
+
+def crew_shoot(state: WarState, battle: Battle, unit: Unit, power: Power) -> None:
+    """The crew shoot with one of their own powers, as any unit does (W4-SHOOT-04)."""
+    from warhost.rulesets.dnd4e_war import shooting
+
+    unit.standard_used = unit.shot = True
+    if power.kind == "area_burst":
+        shooting._area_shot(state, battle, unit, power)
+    else:
+        shooting._ranged_shot(state, battle, unit, power)
+
+
+def slug(name: str) -> str:
+    """A power's name as one order word (as the Shooting phase names it)."""
+    from warhost.rulesets.dnd4e_war.shooting import slug as shooting_slug
+
+    return shooting_slug(name)
 
 
 def fire_refusal(state: WarState, unit: Unit) -> Refusal | None:
@@ -581,6 +630,9 @@ def aim_refusal(state: WarState, unit: Unit, point: Point) -> Refusal | None:
     if owner is None:
         return Refusal(f"no model stands at {point_word(point)}; aim at a model's centre",
                        rule="W4-STONE-02")
+    if state.is_engaged(owner.id) and not state.options.shoot_into_combat:
+        return Refusal(f"{owner.id} is in close combat and may not be shot at",
+                       rule="W4-AMB-80")
     gap = model_gap(machine, point, owner.base)
     if gap <= STONE_MIN_RANGE + 1e-9:
         return Refusal(f"that model is {gap:.2f}\" away; a stone thrower cannot aim within "
