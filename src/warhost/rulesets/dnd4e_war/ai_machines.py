@@ -10,7 +10,7 @@ from collections.abc import Callable
 from warhost.core.decisions import Decision
 from warhost.core.metering import OPTIONS, count
 from warhost.core.orders import Order
-from warhost.geometry.table import area_burst, distance, read_point, tray_gap
+from warhost.geometry.table import area_burst, distance, read_point
 from warhost.rulesets.dnd4e_war import machines
 from warhost.rulesets.dnd4e_war.casualties import minion
 from warhost.rulesets.dnd4e_war.shooting import covered_models, defense
@@ -91,8 +91,8 @@ def machine_action(decision: Decision, state: WarState) -> Order | None:
 
 
 def machine_move(decision: Decision, state: WarState) -> Order | None:
-    """Reload if unloaded; else stay while an enemy is in range, or haul the machine to
-    stand about 80% of its range from the nearest enemy."""
+    """Reload if unloaded; else stay while it has something to shoot at, or haul the
+    machine to stand about 80% of its range from the nearest enemy."""
     unit = _unit(decision, state)
     if unit is None:
         return None
@@ -102,12 +102,7 @@ def machine_move(decision: Decision, state: WarState) -> Order | None:
     machine = unit.machine
     assert machine is not None and machine.spec.range is not None
     foes = [u for u in state.enemies_of(unit) if not u.fleeing]
-    if not foes:
-        return Order("hold")
-    spot = machines.footprint(machine)
-    nearest = min(min(tray_gap(spot, t) for t in u.trays()) for u in foes)
-    low = machines.STONE_MIN_RANGE if machine.kind == "stone_thrower" else 0.0
-    if low < nearest <= machine.spec.range:
+    if not foes or has_target(state, unit):
         return Order("hold")
     hauls = _of(decision, "haul")
     if not hauls:
@@ -124,6 +119,15 @@ def machine_move(decision: Decision, state: WarState) -> Order | None:
     best = min(hauls, key=miss)
     return best if miss(best) < abs(distance(centre, foe.frame().centre) - goal) else \
         Order("hold")
+
+
+def has_target(state: WarState, unit: Unit) -> bool:
+    """Something the machine could shoot at from where it stands."""
+    machine = unit.machine
+    assert machine is not None
+    if machine.kind == "bolt_thrower":
+        return bool(machines.bolt_targets(state, unit))
+    return bool(machines.stone_aims(state, unit))
 
 
 def machine_take(decision: Decision, state: WarState) -> Order | None:
