@@ -752,3 +752,14 @@ def test_the_crew_may_shoot_their_own_weapons_instead() -> None:
     assert events(battle, "shoot")[0]["power"] == "Sling"
     assert bolt.machine is not None and bolt.machine.loaded  # the machine did not fire
     assert machines.fire_refusal(state, bolt) is not None  # the standard action is spent
+
+
+@pytest.mark.rule("W4-WM-04")
+@pytest.mark.rule("W4-MOVE-20")
+def test_no_haul_with_an_enemy_within_6_inches() -> None:
+    state = make_state([engine(), goblins(at=(36.0, 9.5))])  # 5.5" from the crew
+    bolt = get(state, "bolt")
+    refusal = machines.haul_refusal(state, bolt)
+    assert refusal is not None and refusal.rule == "W4-MOVE-20"
+    far = make_state([engine(), goblins(at=(36.0, 16.0))])
+    assert machines.haul_refusal(far, get(far, "bolt")) is None

@@ -226,13 +226,16 @@ def move_options(state: WarState, unit: Unit) -> tuple[Order, ...]:
 
 
 def haul_refusal(state: WarState, unit: Unit) -> Refusal | None:
-    """W4-WM-04, W4-AMB-59: moving the machine takes both move actions."""
+    """W4-WM-04, W4-AMB-59: moving the machine takes a double move (both move actions), so
+    not with an enemy within 6" either (W4-MOVE-20)."""
+    from warhost.rulesets.dnd4e_war.movement import Mover
+
     if state.is_engaged(unit.id):
         return Refusal(f"{unit.id} is engaged in close combat", rule="W4-AMB-81")
     if unit.move_used or unit.standard_used:
         return Refusal("moving a war machine takes a double move (both move actions)",
                        rule="W4-WM-04")
-    return None
+    return Mover(state, unit).refusal_of_kind("double")
 
 
 def haul_options(state: WarState, unit: Unit) -> list[Order]:
