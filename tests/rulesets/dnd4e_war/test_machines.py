@@ -398,6 +398,10 @@ def test_charged_crew_line_up_between_machine_and_charger() -> None:
         assert p[1] > machine.at[1]
         assert distance(tuple(p), target) < distance(machine.at, target)
     assert state.is_engaged("bolt")
+    assert not events(battle, "skirmish_contact") or all(
+        e["unit"] != "bolt" for e in events(battle, "skirmish_contact"))
+    assert [list(p) for p in [(round(x, 3), round(y, 3)) for x, y in bolt.points]] == lined
+    assert machines.crew_gap(bolt, machine) <= 2.0  # still with their machine
 
 
 @pytest.mark.rule("W4-WM-13")

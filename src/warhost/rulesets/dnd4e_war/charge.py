@@ -328,7 +328,7 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
         charge.failed = ""
         return
     state.engage(unit.id, target.id)
-    if target.skirmish:
+    if target.skirmish and target.machine is None:  # W4-WM-12: crew lined up instead
         melee.gather(state, battle, target, unit, target.speed(), "front")
 
 

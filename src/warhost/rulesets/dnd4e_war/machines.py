@@ -802,9 +802,8 @@ def line_up(state: WarState, battle: Battle, crew: Unit, charger: Unit) -> None:
     count(GEOMETRY, len(spots))
     bases = [Tray(p, 0.0, crew.base, crew.base) for p in spots]
     for other in state.units_near(crew, CREW_REACH + machine.spec.size):
-        if other.id != charger.id and any(
-                tray_gap(b, t) <= (ENEMY_GAP if other.side != crew.side else 0.0)
-                for b in bases for t in other.trays()):
+        room = ENEMY_GAP if other.side != crew.side and other.id != charger.id else 0.0
+        if any(tray_gap(b, t) <= room for b in bases for t in other.trays()):
             return  # no room to line up there: the crew stay where they are
     crew.points = spots
     crew.front = spots[len(spots) // 2]  # skirmishers see all round: the facing stays
