@@ -711,11 +711,11 @@ def test_machines_in_a_shooting_phase_and_on_the_map() -> None:
     shooting.shooting_phase(state, battle)
     assert events(battle, "machine_fire")
     view = map_view(state)
-    marker = view["machines"][0]
+    marker = view["markers"][0]
     assert marker["id"] == "bolt" and marker["kind"] == "bolt_thrower"
     assert len(marker["polygon"]) == 4 and marker["status"] in ("loaded", "unloaded")
     plain = make_state([unit("guards", "A"), goblins()])
-    assert "machines" not in map_view(plain)
+    assert "markers" not in map_view(plain)
 
 
 @pytest.mark.rule("W4-WM-04")

@@ -101,7 +101,7 @@ def map_view(state: WarState) -> dict[str, Any]:
         "areas": areas, "units": [unit_view(state, u) for u in state.units.values()],
         "sides": list(state.sides), "round": state.turn,
         "scores": {s: score(state, s) for s in state.sides},
-        **({"machines": [machine_view(state, m) for m in state.machines.values()]}
+        **({"markers": [machine_view(state, m) for m in state.machines.values()]}
            if state.machines else {}),
     }
 
@@ -363,13 +363,15 @@ def _pursuit_blocked(e: Event) -> str:
 # ---- war machines
 
 def machine_view(state: WarState, machine: Any) -> dict[str, Any]:
-    """A war machine on the map: its footprint, facing and state (W4-WM section)."""
+    """A war machine as a map marker: its footprint, facing and state (W4-WM section)."""
     from warhost.rulesets.dnd4e_war.machines import abandoned, footprint
 
     status = ("destroyed" if machine.destroyed else "abandoned" if abandoned(state, machine)
               else "disabled" if machine.disabled else "loaded" if machine.loaded
               else "unloaded")
+    name = machine.kind.replace("_", " ")
     return {"id": machine.id, "side": machine.side, "kind": machine.kind,
+            "label": f"{machine.id} ({name}, {status})",
             "crew": machine.crew, "at": _pt(machine.at), "facing": round(machine.facing, 3),
             "polygon": _ring(footprint(machine).corners()), "status": status,
             "loaded": machine.loaded, "disabled": machine.disabled}
