@@ -178,6 +178,9 @@ def test_crew_must_start_within_2_inches_of_the_machine() -> None:
     far = scenario_data([engine(machine_at=[36.0, 9.0]), goblins()])
     with pytest.raises(WarhostError, match="W4-WM-03"):
         load(far)
+    edge = scenario_data([engine(at=(36.0, 47.0)), goblins()])  # machine north of y 48
+    with pytest.raises(WarhostError, match="fit on the table"):
+        load(edge)
     crowd = scenario_data([engine(profile=crew(formation="companies")), goblins()])
     with pytest.raises(WarhostError, match="W4-WM-03"):
         load(crowd)

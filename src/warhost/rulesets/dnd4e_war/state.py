@@ -501,6 +501,11 @@ class WarState:
             ],
             "engaged": {k: sorted(v) for k, v in sorted(self.engaged.items())},
             "over": self.over, "winner": self.winner, "reason": self.end_reason,
+            **({"machines": [
+                {"id": m.id, "side": m.side, "kind": m.kind, "crew": m.crew,
+                 "at": [round(m.at[0], 3), round(m.at[1], 3)], "facing": round(m.facing, 3),
+                 "loaded": m.loaded, "disabled": m.disabled, "destroyed": m.destroyed}
+                for m in self.machines.values()]} if self.machines else {}),
         }
 
     def elevation(self, unit: Unit) -> int:

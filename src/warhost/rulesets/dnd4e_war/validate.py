@@ -201,8 +201,13 @@ def _check_unit(model: Dnd4eWarScenario, spec: UnitSpec, profile: Profile, side:
         fail(f"{spec.files} companies in the front rank, but the unit has only "
              f"{spec.companies} (W4-UNIT-09)", *where, "files")
     if unit.machine is not None:
-        from warhost.rulesets.dnd4e_war.machines import CREW_REACH, crew_gap
+        from warhost.rulesets.dnd4e_war.machines import CREW_REACH, crew_gap, footprint
 
+        board = model.table
+        if any(not (-1e-9 <= x <= board.width + 1e-9 and -1e-9 <= y <= board.height + 1e-9)
+               for x, y in footprint(unit.machine).corners()):
+            fail(f"{spec.id}'s war machine does not fit on the table (W4-SETUP-02)", *where,
+                 "machine_at")
         gap = crew_gap(unit, unit.machine)
         if gap > CREW_REACH + 1e-9:
             fail(f"a crewman of {spec.id} stands {gap:.2f}\" from the machine; crew stay "
