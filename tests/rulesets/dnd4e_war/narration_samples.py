@@ -110,6 +110,8 @@ MACHINE_EVENTS: list[dict[str, Any]] = [
      "aim": [30.0, 30.0], "d10": 1, "scatter": "misfire", "landed": None, "facing": 0.0},
     {"type": "machine_misfire", "unit": "rock", "machine": "rock", "roll": 2,
      "result": "disabled"},
+    {"type": "machine_misfire", "unit": "rock", "machine": "rock", "roll": 1,
+     "result": "destroyed", "slain": 3},
     {"type": "machine_repair", "unit": "rock", "machine": "rock"},
     {"type": "machine_abandoned", "unit": "rock", "machine": "rock", "why": "fled",
      "at": [30.0, 4.0]},

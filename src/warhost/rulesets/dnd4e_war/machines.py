@@ -731,7 +731,7 @@ def misfire(state: WarState, battle: Battle, unit: Unit) -> None:
     roll = battle.dice.draw(6, f"{machine.id} misfire")
     if roll in MISFIRE_DESTROYED:
         battle.emit("machine_misfire", unit=unit.id, machine=machine.id, roll=roll,
-                    result="destroyed")
+                    result="destroyed", slain=crewmen(unit))
         machine.destroyed = True
         slay_crew(state, battle, unit)
     elif roll in MISFIRE_DISABLED:
@@ -757,9 +757,7 @@ def slay_crew(state: WarState, battle: Battle, unit: Unit) -> None:
     unit.machine = None
     for person in state.characters_in(unit):
         leave(state, person, unit.points[-1] if unit.points else unit.front, unit.facing)
-    slain = unit.models
-    battle.emit("casualties", unit=unit.id, hits=0, slain=slain, source=unit.id,
-                why="misfire")
+    unit.casualties_this_turn += unit.models
     unit.companies = [0]
     unit.points = unit.points[:1]
     destroy(state, battle, unit, "misfire")

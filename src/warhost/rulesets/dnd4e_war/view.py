@@ -413,7 +413,9 @@ def _machine_fire(e: Event) -> str:
 
 @_words("machine_misfire")
 def _machine_misfire(e: Event) -> str:
-    what = {"destroyed": "is destroyed, its crew slain",
+    slain = e.get("slain")
+    what = {"destroyed": "is destroyed, its crew slain" + (
+                f" ({_count(slain, 'crewman', 'crewmen')})" if slain else ""),
             "disabled": "is disabled until repaired, and a crewman is hurt",
             "may not shoot": "does not fire this turn"}.get(e["result"], e["result"])
     return f"Misfire roll {e['roll']}: {e['machine']} {what} (W4-STONE-09)"
