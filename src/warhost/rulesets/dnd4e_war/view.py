@@ -378,18 +378,20 @@ def machine_view(state: WarState, machine: Any) -> dict[str, Any]:
 
 
 def _machine_name(e: Event) -> str:
-    return f"{e['unit']}'s war machine {e['machine']}" if e["unit"] != e["machine"] else \
-        f"{e['machine']}"
+    return f"The war machine {e['machine']}" + (
+        f" ({e['unit']})" if e["unit"] != e["machine"] else "")
 
 
 @_words("machine_reload")
 def _machine_reload(e: Event) -> str:
-    return f"{e['unit']} reloads {e['machine']} (a {e['action']} action, W4-WM-08)"
+    return (f"{e['unit']} reloads the war machine {e['machine']} (a {e['action']} action, "
+            "W4-WM-08)")
 
 
 @_words("machine_moved")
 def _machine_moved(e: Event) -> str:
-    return f"{e['machine']} is hauled to {_tenth(e['to'][0])},{_tenth(e['to'][1])}"
+    return (f"The war machine {e['machine']} is hauled to {_tenth(e['to'][0])},"
+            f"{_tenth(e['to'][1])}")
 
 
 @_words("machine_fire")
@@ -418,19 +420,19 @@ def _machine_misfire(e: Event) -> str:
                 f" ({_count(slain, 'crewman', 'crewmen')})" if slain else ""),
             "disabled": "is disabled until repaired, and a crewman is hurt",
             "may not shoot": "does not fire this turn"}.get(e["result"], e["result"])
-    return f"Misfire roll {e['roll']}: {e['machine']} {what} (W4-STONE-09)"
+    return f"Misfire roll {e['roll']}: the war machine {e['machine']} {what} (W4-STONE-09)"
 
 
 @_words("machine_repair")
 def _machine_repair(e: Event) -> str:
-    return f"{e['unit']} repairs {e['machine']}"
+    return f"{e['unit']} repairs the war machine {e['machine']} (W4-AMB-66)"
 
 
 @_words("machine_abandoned")
 def _machine_abandoned(e: Event) -> str:
     why = {"fled": "flee and leave it behind", "moved away": "move away from it",
            "abandoned": "abandon it"}.get(e["why"], e["why"])
-    return f"The crew of {e['machine']} ({e['unit']}) {why}"
+    return f"The crew of the war machine {e['machine']} ({e['unit']}) {why}"
 
 
 @_words("machine_taken")
