@@ -409,9 +409,19 @@ def test_charged_crew_line_up_between_machine_and_charger() -> None:
 
 @pytest.mark.rule("W4-WM-13")
 def test_crew_fight_as_skirmishers() -> None:
-    state = make_state([engine(models=3), goblins(at=(36.0, 14.0), companies=1)])
-    bolt = get(state, "bolt")
+    from warhost.rulesets.dnd4e_war import melee
+
+    state = make_state([engine(models=3), goblins(at=(36.0, 11.5), companies=1)])
+    bolt, gobs = get(state, "bolt"), get(state, "gobs")
     assert bolt.skirmish and not bolt.has_flanks  # no flank or rear to be caught in
+    attempt = charge.Charge(gobs, bolt)
+    attempt.reach = 9.0
+    charge.move(state, make_battle(state), attempt)
+    assert state.is_engaged("bolt")
+    # W4-SKIRM-09/10: only crewmen in base contact strike, one each; no support against them
+    blows = melee.fighters(state, bolt, [gobs], 1)
+    assert blows and all(f.models == 1 for f in blows) and len(blows) <= bolt.models
+    assert not melee.support_allowed(state, gobs)
 
 
 # ----------------------------------------------------------------- bolt thrower details
