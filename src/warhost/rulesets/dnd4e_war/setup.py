@@ -59,16 +59,16 @@ def build_unit(side: str, spec: UnitSpec, profile: Profile) -> Unit:
         unit.action_points = cmd.captain.action_points
     if skirmish:
         unit.points = skirmish_points(unit, len(companies))
-    if profile.machine is not None:
-        from warhost.rulesets.dnd4e_war.machines import new_machine
-
-        unit.machine = new_machine(unit, profile.machine, spec.machine_at)
     elif cmd.captain or cmd.standard or cmd.musician or cmd.battle_standard:
         unit.command_slot = (unit.files - 1) // 2  # W4-CMD-02: centre of the front rank
         if unit.companies[unit.command_slot] < size:  # a short company never leads
             full = unit.companies.index(size) if size in unit.companies else unit.command_slot
             unit.companies[unit.command_slot], unit.companies[full] = (
                 unit.companies[full], unit.companies[unit.command_slot])
+    if profile.machine is not None:
+        from warhost.rulesets.dnd4e_war.machines import new_machine
+
+        unit.machine = new_machine(unit, profile.machine, spec.machine_at)
     return unit
 
 
