@@ -780,3 +780,16 @@ def test_no_haul_with_an_enemy_within_6_inches() -> None:
     assert refusal is not None and refusal.rule == "W4-MOVE-20"
     far = make_state([engine(), goblins(at=(36.0, 16.0))])
     assert machines.haul_refusal(far, get(far, "bolt")) is None
+
+
+@pytest.mark.rule("W4-BOLT-03")
+def test_secondary_attacks_are_against_reflex() -> None:
+    """A bolt thrower whose primary attack is against AC (16) still makes its secondary
+    attacks against Reflex (13): +10 needs 8 (the floor) both times, then +8 vs Reflex 13
+    needs 8 where AC would need 8 too, then +6 vs Reflex needs 8, against AC it would be
+    10: a 9 hits."""
+    state = make_state([engine(machine={**BOLT, "vs": "ac"}), goblins()])
+    battle = make_battle(state, dice=[15, 12, 9, 1])
+    hits = machines.fire_bolt(state, battle, get(state, "bolt"), get(state, "gobs"))
+    assert [r["needed"] for r in events(battle, "machine_fire")[0]["rolls"]] == [8, 8, 8, 9]
+    assert hits == 3

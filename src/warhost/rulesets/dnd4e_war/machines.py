@@ -51,7 +51,8 @@ BOLT_MAX_HITS = 6
 BOLT_SECONDARY_DAMAGE = "1d6+4"
 """W4-BOLT-03."""
 BOLT_VS = "reflex"
-"""W4-BOLT-02: bolts attack Reflex unless the machine names another defense."""
+"""W4-BOLT-02/03: bolts attack Reflex (a machine may name another defense for its primary
+attack; the secondary attacks are always against Reflex)."""
 SCATTER_HIT_FACES = (1, 2)
 """W4-STONE-04: the scatter die's two hit faces (faces 3 to 6 show an arrow)."""
 SCATTER_DIRECTIONS = 360
@@ -571,13 +572,14 @@ def fire_bolt(state: WarState, battle: Battle, unit: Unit, target: Unit) -> int:
     unit.standard_used = unit.shot = True
     machine.loaded = False
     cover = bolt_cover(state, machine, target)
-    ac = defense(target, power) + cover
+    primary = defense(target, power) + cover
+    secondary = int(getattr(target.profile.defenses, BOLT_VS)) + cover  # W4-BOLT-03
     bonus = attack_bonus(unit, machine)
     rolls: list[dict[str, int]] = []
     hits = 0
     while hits < BOLT_MAX_HITS:
-        roll = roll_attacks(battle, 1, ac, bonus - BOLT_STEP * hits,
-                            f"{machine.id} bolt {hits + 1}")
+        roll = roll_attacks(battle, 1, secondary if hits else primary,
+                            bonus - BOLT_STEP * hits, f"{machine.id} bolt {hits + 1}")
         rolls.append({"bonus": bonus - BOLT_STEP * hits, "needed": roll.needed,
                       "face": roll.faces[0]})
         if not roll.hits:
