@@ -793,3 +793,16 @@ def test_secondary_attacks_are_against_reflex() -> None:
     hits = machines.fire_bolt(state, battle, get(state, "bolt"), get(state, "gobs"))
     assert [r["needed"] for r in events(battle, "machine_fire")[0]["rolls"]] == [8, 8, 8, 9]
     assert hits == 3
+
+
+@pytest.mark.rule("W4-WM-07")
+@pytest.mark.rule("W4-STONE-09")
+def test_a_disabling_misfire_hurts_a_crewman_not_a_joined_character() -> None:
+    state = _stone_state(goblins(), characters=[character("hero", "A", joined="rock")])
+    rock = get(state, "rock")
+    assert rock.models == 4 and rock.joined == ["hero"]
+    hero_place = rock.points[-1]
+    battle = make_battle(state, dice=[1, 4, 2])
+    machines.fire_stone(state, battle, rock, machines.stone_aims(state, rock)[0])
+    assert rock.models == 3 and rock.normal_models == 2
+    assert rock.points[-1] == hero_place and not state.characters["hero"].slain

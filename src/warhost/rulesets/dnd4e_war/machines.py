@@ -743,11 +743,33 @@ def misfire(state: WarState, battle: Battle, unit: Unit) -> None:
                     result="disabled")
         if crewmen(unit) > 0:
             dice = f"{tier(unit.profile.level)}d10"
-            apply_hits(state, battle, unit, 1, machine.id, "misfire",
-                       damage=None if minion(unit) else dice)
+            if unit.joined:
+                hurt_crewman(battle, unit, machine.id, None if minion(unit) else dice)
+            else:
+                apply_hits(state, battle, unit, 1, machine.id, "misfire",
+                           damage=None if minion(unit) else dice)
     else:
         battle.emit("machine_misfire", unit=unit.id, machine=machine.id, roll=roll,
                     result="may not shoot")
+
+
+def hurt_crewman(battle: Battle, unit: Unit, source: str, damage: str | None) -> None:
+    """W4-STONE-09 (2-3), W4-AMB-66, W4-WM-07: with characters in the unit, the misfire's
+    hit goes to a crewman, never to a character (their places are the last ones of a
+    skirmishing unit): one hit on a minion (resilience applies), else the damage rolled."""
+    from warhost.rulesets.dnd4e_war.casualties import _damage_models, minions_slain
+
+    if damage is None:
+        slain = min(1, minions_slain(unit, 1))
+    else:
+        slain = _damage_models(battle, unit, 1, damage, "misfire")
+    slot = crewmen(unit) - 1
+    if slain and slot >= 0:
+        unit.points = unit.points[:slot] + unit.points[slot + 1:]
+        unit.companies = unit.companies[:slot] + unit.companies[slot + 1:]
+        unit.casualties_this_turn += 1
+    battle.emit("casualties", unit=unit.id, hits=1, slain=slain, source=source,
+                why="misfire")
 
 
 def slay_crew(state: WarState, battle: Battle, unit: Unit) -> None:
