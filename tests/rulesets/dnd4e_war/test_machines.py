@@ -806,3 +806,13 @@ def test_a_disabling_misfire_hurts_a_crewman_not_a_joined_character() -> None:
     machines.fire_stone(state, battle, rock, machines.stone_aims(state, rock)[0])
     assert rock.models == 3 and rock.normal_models == 2
     assert rock.points[-1] == hero_place and not state.characters["hero"].slain
+
+
+@pytest.mark.rule("W4-WM-12")
+def test_crew_do_not_line_up_off_the_table() -> None:
+    state = make_state([engine(models=3, at=(36.0, 44.5)), goblins(at=(36.0, 52.0))],
+                       height=48)
+    bolt, gobs = get(state, "bolt"), get(state, "gobs")
+    before = list(bolt.points)
+    machines.line_up(state, make_battle(state), bolt, gobs)  # the line would be off the edge
+    assert bolt.points == before

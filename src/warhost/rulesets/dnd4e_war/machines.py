@@ -822,7 +822,12 @@ def line_up(state: WarState, battle: Battle, crew: Unit, charger: Unit) -> None:
     spots = line_between(machine.at, machine.spec.size, charger.frame().centre,
                          len(crew.points), crew.base)
     count(GEOMETRY, len(spots))
-    bases = [Tray(p, 0.0, crew.base, crew.base) for p in spots]
+    bases = [Tray(p, crew.facing, crew.base, crew.base) for p in spots]
+    corners = [c for b in bases for c in b.corners()]
+    if any(not (0.0 <= x <= state.board.width and 0.0 <= y <= state.board.height)
+           for x, y in corners) or any(g.region.impassable and g.region.polygon.intersects(
+               b.polygon) for g in state.ground for b in bases):
+        return  # no room to line up there: the crew stay where they are
     for other in state.units_near(crew, CREW_REACH + machine.spec.size):
         room = ENEMY_GAP if other.side != crew.side and other.id != charger.id else 0.0
         if any(tray_gap(b, t) <= room for b in bases for t in other.trays()):
