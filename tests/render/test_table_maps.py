@@ -80,6 +80,24 @@ def test_draw_svg_has_labels_and_legend(tmp_path: Path) -> None:
         assert words in text, words
 
 
+def test_markers_are_drawn_with_their_labels_and_a_legend_entry(tmp_path: Path) -> None:
+    view = {**VIEW, "markers": [
+        {"id": "bolt", "side": "Humans", "label": "bolt (bolt thrower, loaded)",
+         "polygon": [[30, 30], [32, 30], [32, 32], [30, 32]], "facing": 0.0,
+         "status": "loaded"},
+        {"id": "rock", "side": "Orcs", "label": "rock (stone thrower, abandoned)",
+         "polygon": [[40, 30], [42, 30], [42, 32], [40, 32]], "facing": None,
+         "status": "abandoned"}]}
+    out = tmp_path / "markers.svg"
+    draw_map(view, out)
+    text = out.read_text(encoding="utf-8")
+    for words in ("bolt (bolt thrower, loaded)", "rock (stone thrower, abandoned)", "marker"):
+        assert words in text, words
+    plain = tmp_path / "plain.svg"
+    draw_map(VIEW, plain)
+    assert "marker (e.g." not in plain.read_text(encoding="utf-8")
+
+
 def test_every_unit_on_the_table_is_labelled_with_its_id() -> None:
     """The ids fit (inside, or beside the small ones without running into anything)."""
     ax = map_figure(VIEW).axes[0]

@@ -1800,3 +1800,32 @@ def edge_slots(tray: Tray, arc: str, base: float) -> list[Point]:
     out = tray.facing + _ARC_OUTWARD[arc]
     return [offset(offset(start, along, margin + (k + 0.5) * base), out, base / 2.0)
             for k in range(count)]
+
+
+# ---- war machines
+
+
+def model_centres(tray: Tray, columns: int, rows: int, models: int) -> list[Point]:
+    """The centre of each of the ``models`` model cells of a company tray (front row first,
+    as :func:`model_cells` lays them out)."""
+    cw, cd = tray.width / columns, tray.depth / rows
+    out = []
+    for i in range(min(models, columns * rows)):
+        row, col = divmod(i, columns)
+        out.append(tray.to_world(-tray.width / 2.0 + (col + 0.5) * cw,
+                                 tray.depth / 2.0 - (row + 0.5) * cd))
+    return out
+
+
+def line_between(centre: Point, size: float, towards: Point, count: int, base: float,
+                 gap: float = 0.25) -> list[Point]:
+    """W4-WM-12: the centres of ``count`` square bases of width ``base`` (turned any way) in
+    a line square to the way from a square footprint of width ``size`` at ``centre`` to
+    ``towards``, just in front of it (``gap`` inches off its edge, not touching each other),
+    centred on that way."""
+    heading = bearing(centre, towards) if distance(centre, towards) > 1e-9 else 0.0
+    anchor = Tray(centre, heading, 0.0, 0.0)
+    half = math.sqrt(0.5)  # half the diagonal of a unit square: clear whatever the turn
+    ahead = (size + base) * half + gap
+    pitch = 2 * base * half + 0.05
+    return [anchor.to_world((i - (count - 1) / 2.0) * pitch, ahead) for i in range(count)]

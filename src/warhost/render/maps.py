@@ -425,6 +425,34 @@ def _draw_arcs(ax: Any, u: Mapping[str, Any]) -> bool:
     return bool(segments)
 
 
+def _draw_markers(ax: Any, view: Mapping[str, Any], colours: Mapping[str, str], tick: float,
+                  font: float) -> bool:
+    """Things on the table that are not units (a view's ``markers``: each a ``polygon``,
+    ``side``, optional ``facing``, ``label`` and ``status``); True if any was drawn."""
+    from matplotlib.patches import Polygon as PolygonPatch
+
+    drawn = False
+    for m in view.get("markers") or []:
+        corners = _xy(m.get("polygon") or [])
+        if len(corners) < 3:
+            continue
+        drawn = True
+        status = str(m.get("status") or "active")
+        faded = status in ("destroyed", "abandoned")
+        ax.add_patch(PolygonPatch(corners, closed=True,
+                                  facecolor=colours.get(str(m.get("side", "")), "#444444"),
+                                  edgecolor="black", linewidth=0.9, hatch="xx",
+                                  alpha=0.35 if faded else 0.8, zorder=5.2))
+        if m.get("facing") is not None and status != "destroyed":
+            a, b = _facing_tick(corners, float(m["facing"]), tick)
+            ax.plot([a[0], b[0]], [a[1], b[1]], color="black", linewidth=1.4,
+                    solid_capstyle="butt", zorder=6)
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        ax.text(max(xs) + 0.3, min(ys), str(m.get("label") or m.get("id", "")), ha="left",
+                va="bottom", color=_INK, fontsize=font * 0.8, zorder=7)
+    return drawn
+
+
 def _xy(polygon: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
     """A polygon's corners as float pairs."""
     return [(float(p[0]), float(p[1])) for p in polygon]
@@ -573,6 +601,8 @@ def _table_figure(view: Mapping[str, Any], title: str | None) -> Any:
                     fontsize=font * 0.9, fontweight="bold", zorder=7,
                     alpha=1.0 if status == "active" else 0.6)
 
+    has_markers = _draw_markers(ax, view, colours, tick, font)
+
     ticks = list(range(0, int(width) + 1, step))
     ax.set_xticks(ticks, [f"{t}" for t in ticks])
     ticks = list(range(0, int(height) + 1, step))
@@ -595,6 +625,9 @@ def _table_figure(view: Mapping[str, Any], title: str | None) -> Any:
     if has_arcs:
         handles.append(Line2D([], [], color="#555555", linewidth=0.6, linestyle=(0, (2, 1.5)),
                               label="front arc (45° lines)"))
+    if has_markers:
+        handles.append(Patch(facecolor="#777777", edgecolor="black", hatch="xx",
+                             label="marker (e.g. a war machine), its facing and state"))
     legend = _legend(ax, handles)
     ax.set_title(title if title is not None else map_title(view), fontsize=9)
     _place_key(fig, ax, legend, key_lines(key_rows(view, labels if short else None)))

@@ -134,6 +134,35 @@ CLASS_EVENTS: list[dict[str, Any]] = [
      "rule": "W4-CLASS-06"},
 ]
 
+
+MACHINE_EVENTS: list[dict[str, Any]] = [
+    {"type": "move", "unit": "bolt", "kind": "haul", "from": [36.0, 4.0], "to": [36.0, 7.5],
+     "facing": 0.0, "turned": 0.0, "files": 1, "cost": 3.5},
+    {"type": "machine_reload", "unit": "bolt", "machine": "bolt", "action": "move"},
+    {"type": "machine_moved", "unit": "bolt", "machine": "bolt", "to": [36.0, 9.0]},
+    {"type": "machine_fire", "unit": "bolt", "machine": "bolt", "kind": "bolt_thrower",
+     "target": "gobs", "facing": 0.0, "cover": 0, "hits": 2,
+     "rolls": [{"bonus": 10, "needed": 8, "face": 12}, {"bonus": 8, "needed": 8, "face": 9},
+               {"bonus": 6, "needed": 8, "face": 2}]},
+    {"type": "machine_fire", "unit": "rock", "machine": "rock", "kind": "stone_thrower",
+     "aim": [30.0, 30.0], "d10": 4, "scatter": "hit", "landed": [30.0, 30.0], "facing": 0.0},
+    {"type": "machine_fire", "unit": "rock", "machine": "rock", "kind": "stone_thrower",
+     "aim": [30.0, 30.0], "d10": 4, "scatter": "90", "landed": [34.0, 30.0], "facing": 0.0},
+    {"type": "machine_fire", "unit": "rock", "machine": "rock", "kind": "stone_thrower",
+     "aim": [30.0, 30.0], "d10": 1, "scatter": "misfire", "landed": None, "facing": 0.0},
+    {"type": "machine_misfire", "unit": "rock", "machine": "rock", "roll": 2,
+     "result": "disabled"},
+    {"type": "machine_misfire", "unit": "rock", "machine": "rock", "roll": 1,
+     "result": "destroyed", "slain": 3},
+    {"type": "machine_repair", "unit": "rock", "machine": "rock"},
+    {"type": "machine_abandoned", "unit": "rock", "machine": "rock", "why": "fled",
+     "at": [30.0, 4.0]},
+    {"type": "machine_taken", "unit": "crew2", "machine": "rock"},
+    {"type": "machine_line_up", "unit": "bolt", "machine": "bolt", "charger": "gobs",
+     "points": [[35.5, 6.0], [36.6, 6.0]]},
+]
+
+
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS
                                            + COMBAT_EVENTS + PSYCHOLOGY_EVENTS
-                                           + COMMAND_EVENTS + CLASS_EVENTS)
+                                           + COMMAND_EVENTS + CLASS_EVENTS + MACHINE_EVENTS)

@@ -85,7 +85,7 @@ def can_charge(state: WarState, unit: Unit) -> bool:
     standard action may charge."""
     return (unit.alive and not unit.fleeing and not state.is_engaged(unit.id)
             and not unit.standard_used and not unit.shot and melee.melee_power(unit)
-            is not None)
+            is not None and unit.machine is None)  # W4-WM-11: a war machine never charges
 
 
 def visible_targets(state: WarState, unit: Unit, reach: float | None = None) -> list[Unit]:
@@ -297,6 +297,10 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
     the arc of the target holding most of it; the unit keeps its facing and forms up
     around it (the whole block slides); skirmishers then close in (W4-SKIRM-06/07)."""
     unit, target = charge.unit, charge.target
+    if target.machine is not None:
+        from warhost.rulesets.dnd4e_war import machines
+
+        machines.line_up(state, battle, target, unit)  # W4-WM-12
     slot = charge.spearhead = spearhead(state, battle, charge)
     trays = unit.trays()
     mover = trays[slot]
@@ -343,7 +347,7 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
         charge.failed = ""
         return
     state.engage(unit.id, target.id)
-    if target.skirmish:
+    if target.skirmish and target.machine is None:  # W4-WM-12: crew lined up instead
         melee.gather(state, battle, target, unit, target.speed(), "front", choose=True)
 
 

@@ -180,6 +180,29 @@ class CompanyLayout(Strict):
     rows: Annotated[Whole, Field(ge=1, le=8)]
 
 
+MachineKind = Literal["bolt_thrower", "stone_thrower"]
+
+
+class MachineSpec(Strict):
+    """W4-WM-01/02, W4-AMB-60: the war machine a crew unit works. The seed gives none of its
+    numbers, so range, attack bonus and damage (and a stone thrower's burst size and the
+    defense it attacks) must be given; validation refuses a machine without them."""
+
+    kind: MachineKind
+    range: Annotated[Finite, Field(gt=0, le=TABLE_MAX)] | None = Field(
+        None, description="W4-AMB-60: maximum range in inches.")
+    bonus: Bonus | None = Field(None, description="W4-AMB-60, W4-BOLT-02: the primary "
+                                                  "attack bonus (heroic tier).")
+    vs: DefenseName | None = Field(None, description="The defense attacked (bolt throwers: "
+                                                     "Reflex, W4-BOLT-02).")
+    damage: DiceText | None = Field(None, description="W4-AMB-60: damage of a hit (bolt "
+                                                      "throwers: the primary attack's).")
+    burst: Small | None = Field(None, description="W4-STONE-08, W4-AMB-60: a stone "
+                                                  "thrower's area burst size.")
+    size: Annotated[Finite, Field(gt=0, le=10)] = Field(
+        2.0, description="Width of the machine's square footprint, in inches.")
+
+
 class Profile(Strict):
     """A unit profile from a 4e stat block (W4-STAT section); in ``profiles`` the name
     defaults to its key."""
@@ -215,6 +238,8 @@ class Profile(Strict):
     powers: list[Power] = Field(default_factory=list, max_length=20)
     points: Annotated[Whole, Field(ge=0, le=10_000_000)] | None = Field(
         None, description="Value per company (skirmishers: per model), for points victory.")
+    machine: MachineSpec | None = Field(
+        None, description="W4-WM-02: the unit is a war machine's crew (skirmishers).")
 
     @field_validator("race")
     @classmethod
@@ -265,6 +290,9 @@ class UnitSpec(Strict):
     at: Point
     facing: Bearing = 0.0
     command: CommandSpec = Field(default_factory=CommandSpec)
+    machine_at: Point | None = Field(
+        None, description="W4-WM-03: where a crew's war machine stands (default: just in "
+                          "front of the crew); within 2\" of every crewman.")
 
 
 class CharacterSpec(Strict):

@@ -172,7 +172,12 @@ def remaining_step(state: WarState, battle: Battle, side: str) -> None:
             return
         unit = state.units[str(order.args[0])]
         finished.add(unit.id)
-        move_unit(state, battle, unit)
+        if unit.profile.machine is not None:
+            from warhost.rulesets.dnd4e_war import machines
+
+            machines.crew_moves(state, battle, unit)  # W4-WM-03 to 16
+        else:
+            move_unit(state, battle, unit)
 
 
 def may_act(state: WarState, unit: Unit) -> bool:
@@ -1010,6 +1015,10 @@ def fall_back(state: WarState, battle: Battle, unit: Unit, heading: float | None
     state.disengage(unit.id)
     unit.fleeing = unit.fled_this_turn = unit.ran = True
     unit.move_used = unit.standard_used = True
+    if unit.machine is not None:
+        from warhost.rulesets.dnd4e_war import machines
+
+        machines.crew_flee(state, battle, unit)  # W4-WM-14
     turn_to(unit, heading)
     frame = unit.frame()
     length = reach(frame, heading, allowed, merged_ground(state)) if allowed > 0 else 0.0

@@ -65,6 +65,10 @@ def build_unit(side: str, spec: UnitSpec, profile: Profile) -> Unit:
             full = unit.companies.index(size) if size in unit.companies else unit.command_slot
             unit.companies[unit.command_slot], unit.companies[full] = (
                 unit.companies[full], unit.companies[unit.command_slot])
+    if profile.machine is not None:
+        from warhost.rulesets.dnd4e_war.machines import new_machine
+
+        unit.machine = new_machine(unit, profile.machine, spec.machine_at)
     return unit
 
 

@@ -79,7 +79,8 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
         units = list(state.units_of(side))
         for u in units:
             if u.id not in ready:
-                ready[u.id] = can_shoot(state, u) and bool(usable_powers(state, u))
+                ready[u.id] = can_shoot(state, u) and (
+                    bool(usable_powers(state, u)) or _machine_ready(state, u))
         shooters = [u for u in units if ready[u.id] and can_shoot(state, u)]
         if not shooters:
             return
@@ -101,6 +102,15 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
         for u in units:
             if ready.get(u.id) is not None and u.id != unit.id and _within_reach(u, changed):
                 del ready[u.id]
+
+
+def _machine_ready(state: WarState, unit: Unit) -> bool:
+    """W4-DEC-19: a crew with something to do with its war machine."""
+    if unit.machine is None:
+        return False
+    from warhost.rulesets.dnd4e_war import machines
+
+    return machines.has_action(state, unit)
 
 
 SHOOTER_WINDOW = 8
@@ -158,6 +168,11 @@ def usable_powers(state: WarState, unit: Unit) -> list[Power]:
 def unit_shoots(state: WarState, battle: Battle, unit: Unit) -> None:
     """One unit's shot: power, target or centre, multiattack, dice and casualties; the
     whole unit spends its standard action (W4-SHOOT-04)."""
+    if unit.machine is not None:
+        from warhost.rulesets.dnd4e_war import machines
+
+        machines.machine_shoots(state, battle, unit)  # W4-WM-07 to 10, W4-AMB-61/66
+        return
     powers = usable_powers(state, unit)
     options = tuple(Order.of("use", unit.id, slug(p.name)) for p in powers)
     order = battle.ask(unit.side, "shooting_power", options, "Which power?", unit.id)

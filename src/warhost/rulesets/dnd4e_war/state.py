@@ -17,7 +17,7 @@ from typing import Any
 
 from warhost.core.metering import GEOMETRY, count
 from warhost.geometry.table import Board, Point, Region, Tray, tray_gap
-from warhost.rulesets.dnd4e_war.model import Options, Power, Profile
+from warhost.rulesets.dnd4e_war.model import MachineSpec, Options, Power, Profile
 from warhost.rulesets.dnd4e_war.tables import SIZE_BASE, unit_strength
 
 _PLACEMENT = frozenset({"front", "facing", "points", "files"})
@@ -80,6 +80,32 @@ class Character:
 
 
 @dataclass
+class Machine:
+    """A war machine (W4-WM-01/02): where it stands, its state, and the crew unit working it
+    (None once abandoned, W4-WM-14/16)."""
+
+    id: str
+    side: str
+    spec: MachineSpec
+    at: Point
+    facing: float
+    start_crew: int
+    """W4-WM-05: the crew it started with (or the crew that took it over, W4-WM-15)."""
+    crew: str | None
+    loaded: bool = True
+    """W4-AMB-61: machines start loaded."""
+    disabled: bool = False
+    disabled_turn: int = 0
+    """W4-AMB-66: the turn it was disabled (repairs come in a later Shooting phase)."""
+    destroyed: bool = False
+
+    @property
+    def kind(self) -> str:
+        """``bolt_thrower`` or ``stone_thrower``."""
+        return self.spec.kind
+
+
+@dataclass
 class Unit:
     """One unit: its profile, its models and where they stand, and its turn so far."""
 
@@ -117,6 +143,8 @@ class Unit:
     :attr:`companies`, standing at the front of the command company)."""
     inside: str | None = None
     """A character's unit while he is inside another unit: that unit's id (off the table)."""
+    machine: Machine | None = None
+    """W4-WM-02: the war machine this crew works (None: none, or abandoned)."""
     # status
     fleeing: bool = False
     ran: bool = False
@@ -278,6 +306,9 @@ class Unit:
     def speed(self) -> float:
         """W4-MOVE-04/22, W4-AMB-57: the slowest member's Speed, halved while any crawl."""
         speed = float(self.profile.speed)
+        if self.machine is not None and self.machine.start_crew > 0:
+            # W4-WM-05: in proportion to the crew left (joined characters count as crew)
+            speed *= min(1.0, self.models / self.machine.start_crew)
         return speed / 2.0 if self.prone else speed
 
     def model_strength(self) -> int:
@@ -343,6 +374,8 @@ class WarState:
     initiative: str | None = None
     characters: dict[str, Character] = field(default_factory=dict)
     """Every character of the battle, by id (W4-CHAR-01)."""
+    machines: dict[str, Machine] = field(default_factory=dict)
+    """Every war machine of the battle, by id, crewed or abandoned (W4-WM-01)."""
     engaged: dict[str, set[str]] = field(default_factory=dict)
     """Who is in close combat with whom (both directions), kept by :meth:`engage` and
     :meth:`disengage` as charges land and units die or flee."""
@@ -369,6 +402,9 @@ class WarState:
         for unit in self.units.values():
             unit.watch = self.moved
         self.moved.update(self.units)
+        for unit in self.units.values():
+            if unit.machine is not None and unit.machine.id not in self.machines:
+                self.machines[unit.machine.id] = unit.machine
 
     def units_near(self, unit: Unit, reach: float) -> list[Unit]:
         """Living units (``unit`` aside) whose trays may lie within ``reach`` inches of the
@@ -494,6 +530,11 @@ class WarState:
             ],
             "engaged": {k: sorted(v) for k, v in sorted(self.engaged.items())},
             "over": self.over, "winner": self.winner, "reason": self.end_reason,
+            **({"machines": [
+                {"id": m.id, "side": m.side, "kind": m.kind, "crew": m.crew,
+                 "at": [round(m.at[0], 3), round(m.at[1], 3)], "facing": round(m.facing, 3),
+                 "loaded": m.loaded, "disabled": m.disabled, "destroyed": m.destroyed}
+                for m in self.machines.values()]} if self.machines else {}),
         }
 
     def elevation(self, unit: Unit) -> int:

@@ -142,6 +142,8 @@ def _check_profile(profile: Profile, where: Where) -> None:
              "resilience")
     if "frenzy" in profile.rules:  # pragma: no cover - the schema refuses it already
         fail("frenzy has no defined effect (W4-AMB-76)", *where, "rules")
+    if profile.machine is not None:
+        _check_machine(profile, where)
     names = [p.name for p in profile.powers]
     for k, power in enumerate(profile.powers):
         if power.name in names[:k]:
@@ -155,6 +157,29 @@ def _check_profile(profile: Profile, where: Where) -> None:
         if "[w]" in power.damage.lower() and power.weapon_dice is None:
             fail(f"{power.name}: damage in [W] needs weapon_dice", *where, "powers", k,
                  "weapon_dice")
+
+
+MACHINE_NEEDS = {
+    "bolt_thrower": ("range", "bonus", "damage"),
+    "stone_thrower": ("range", "bonus", "vs", "damage", "burst"),
+}
+"""W4-AMB-60: the numbers each kind of war machine must be given."""
+
+
+def _check_machine(profile: Profile, where: Where) -> None:
+    """W4-AMB-60, W4-WM-03: a machine needs its numbers, and its crew are skirmishers."""
+    machine = profile.machine
+    assert machine is not None
+    for name in MACHINE_NEEDS[machine.kind]:
+        if getattr(machine, name) is None:
+            fail(f"a {machine.kind.replace('_', ' ')} needs its {name}: the rules give no "
+                 "default (W4-AMB-60)", *where, "machine", name)
+    if machine.kind == "stone_thrower" and machine.burst == 0:
+        fail("a stone thrower's burst needs a size above 0 (W4-STONE-08, W4-AMB-60)",
+             *where, "machine", "burst")
+    if profile.formation != "skirmish":
+        fail("a war machine's crew are skirmishers: give formation: skirmish (W4-WM-03)",
+             *where, "formation")
 
 
 def _check_unit(model: Dnd4eWarScenario, spec: UnitSpec, profile: Profile, side: str,
@@ -177,6 +202,21 @@ def _check_unit(model: Dnd4eWarScenario, spec: UnitSpec, profile: Profile, side:
     if spec.files is not None and spec.files > spec.companies:
         fail(f"{spec.files} companies in the front rank, but the unit has only "
              f"{spec.companies} (W4-UNIT-09)", *where, "files")
+    if unit.machine is not None:
+        from warhost.rulesets.dnd4e_war.machines import CREW_REACH, crew_gap, footprint
+
+        board = model.table
+        if any(not (-1e-9 <= x <= board.width + 1e-9 and -1e-9 <= y <= board.height + 1e-9)
+               for x, y in footprint(unit.machine).corners()):
+            fail(f"{spec.id}'s war machine does not fit on the table (W4-SETUP-02)", *where,
+                 "machine_at")
+        gap = crew_gap(unit, unit.machine)
+        if gap > CREW_REACH + 1e-9:
+            fail(f"a crewman of {spec.id} stands {gap:.2f}\" from the machine; crew stay "
+                 "within 2\" of it (W4-WM-03)", *where, "machine_at")
+    elif spec.machine_at is not None:
+        fail(f"{spec.id} is not a war machine crew (its profile has no machine)", *where,
+             "machine_at")
     if profile.size not in SIZE_BASE:  # pragma: no cover - the schema refuses it already
         fail(f"unknown size {profile.size}", *where, "profile", "size")
     return unit

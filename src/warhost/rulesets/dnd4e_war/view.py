@@ -101,6 +101,8 @@ def map_view(state: WarState) -> dict[str, Any]:
         "areas": areas, "units": [unit_view(state, u) for u in state.units.values()],
         "sides": list(state.sides), "round": state.turn,
         "scores": {s: score(state, s) for s in state.sides},
+        **({"markers": [machine_view(state, m) for m in state.machines.values()]}
+           if state.machines else {}),
     }
 
 
@@ -253,7 +255,7 @@ def _weakened(e: Event) -> str:
 
 # ---- movement (W4-MOVE, W4-FLEE)
 
-_MOVE_VERBS = {"walk": "walks", "double": "makes a double move", "run": "runs",
+_MOVE_VERBS = {"haul": "hauls its war machine", "walk": "walks", "double": "makes a double move", "run": "runs",
                "wheel": "wheels", "pivot": "pivots", "reform": "reforms"}
 
 
@@ -464,3 +466,88 @@ def _class_rampage(e: Event) -> str:
     return (f"{e['character']} goes on {how} against {e['target']}: "
             f"{_count(e['dice'], 'basic attack', 'basic attacks')} needing {e['needed']}+, "
             f"{_count(e['hits'], 'hit', 'hits')} ({e['rule']})")
+
+
+# ---- war machines
+
+def machine_view(state: WarState, machine: Any) -> dict[str, Any]:
+    """A war machine as a map marker: its footprint, facing and state (W4-WM section)."""
+    from warhost.rulesets.dnd4e_war.machines import abandoned, footprint
+
+    status = ("destroyed" if machine.destroyed else "abandoned" if abandoned(state, machine)
+              else "disabled" if machine.disabled else "loaded" if machine.loaded
+              else "unloaded")
+    name = machine.kind.replace("_", " ")
+    return {"id": machine.id, "side": machine.side, "kind": machine.kind,
+            "label": f"{machine.id} ({name}, {status})",
+            "crew": machine.crew, "at": _pt(machine.at), "facing": round(machine.facing, 3),
+            "polygon": _ring(footprint(machine).corners()), "status": status,
+            "loaded": machine.loaded, "disabled": machine.disabled}
+
+
+def _machine_name(e: Event) -> str:
+    return f"The war machine {e['machine']}" + (
+        f" ({e['unit']})" if e["unit"] != e["machine"] else "")
+
+
+@_words("machine_reload")
+def _machine_reload(e: Event) -> str:
+    return (f"{e['unit']} reloads the war machine {e['machine']} (a {e['action']} action, "
+            "W4-WM-08)")
+
+
+@_words("machine_moved")
+def _machine_moved(e: Event) -> str:
+    return (f"The war machine {e['machine']} is hauled to {_tenth(e['to'][0])},"
+            f"{_tenth(e['to'][1])}")
+
+
+@_words("machine_fire")
+def _machine_fire(e: Event) -> str:
+    if e["kind"] == "bolt_thrower":
+        rolls = ", ".join(f"{r['face']} (+{r['bonus']}, needs {r['needed']})"
+                          if r["bonus"] >= 0 else f"{r['face']} ({r['bonus']}, needs "
+                          f"{r['needed']})" for r in e["rolls"])
+        cover = f", cover +{e['cover']}" if e.get("cover") else ""
+        return (f"{_machine_name(e)} fires a bolt at {e['target']}: {rolls}{cover}: "
+                f"{_count(e['hits'], 'hit', 'hits')}")
+    aim = f"{_tenth(e['aim'][0])},{_tenth(e['aim'][1])}"
+    if e["landed"] is None:
+        return f"{_machine_name(e)} aims a stone at {aim} but rolls a 1: misfire!"
+    if e["scatter"] == "hit":
+        return f"{_machine_name(e)} hurls a stone at {aim}: it lands right on target"
+    return (f"{_machine_name(e)} hurls a stone at {aim}: it scatters {e['d10']}\" towards "
+            f"{e['scatter']} degrees and lands at {_tenth(e['landed'][0])},"
+            f"{_tenth(e['landed'][1])}")
+
+
+@_words("machine_misfire")
+def _machine_misfire(e: Event) -> str:
+    slain = e.get("slain")
+    what = {"destroyed": "is destroyed, its crew slain" + (
+                f" ({_count(slain, 'crewman', 'crewmen')})" if slain else ""),
+            "disabled": "is disabled until repaired, and a crewman is hurt",
+            "may not shoot": "does not fire this turn"}.get(e["result"], e["result"])
+    return f"Misfire roll {e['roll']}: the war machine {e['machine']} {what} (W4-STONE-09)"
+
+
+@_words("machine_repair")
+def _machine_repair(e: Event) -> str:
+    return f"{e['unit']} repairs the war machine {e['machine']} (W4-AMB-66)"
+
+
+@_words("machine_abandoned")
+def _machine_abandoned(e: Event) -> str:
+    why = {"fled": "flee and leave it behind", "moved away": "move away from it",
+           "abandoned": "abandon it"}.get(e["why"], e["why"])
+    return f"The crew of the war machine {e['machine']} ({e['unit']}) {why}"
+
+
+@_words("machine_taken")
+def _machine_taken(e: Event) -> str:
+    return f"{e['unit']} takes over the abandoned {e['machine']} (W4-WM-15)"
+
+
+@_words("machine_line_up")
+def _machine_line_up(e: Event) -> str:
+    return f"The crew of {e['machine']} line up between it and the charging {e['charger']}"
