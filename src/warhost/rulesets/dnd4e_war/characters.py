@@ -60,6 +60,8 @@ def join(state: WarState, character: Character, host: Unit) -> None:
     own.inside = host.id
     character.host = host.id
     host.joined = [*host.joined, character.id]
+    host.members = [*host.members, own.profile]
+    host.members_strength += joined_strength(own.profile)
     if host.skirmish:
         host.points = [*host.points, own.points[0] if own.points else host.front]
         host.companies = [*host.companies, 1]
@@ -70,8 +72,22 @@ def join(state: WarState, character: Character, host: Unit) -> None:
     state.moved.add(host.id)
 
 
+def joined_strength(profile: Profile) -> int:
+    """W4-STR-04/08: a character's unit strength inside a unit (no lone monster bonus)."""
+    return character_strength(profile.size, profile.mount_size, profile.mount_monster)
+
+
+def lone_strength(profile: Profile) -> int:
+    """W4-STR-05/07: a character's unit strength on his own."""
+    return character_strength(profile.size, profile.mount_size, profile.mount_monster,
+                              lone=True)
+
+
 def _give_back_place(state: WarState, host: Unit, character: Character) -> None:
+    own = state.units[character.id]
     host.joined = [c for c in host.joined if c != character.id]
+    host.members = [p for p in host.members if p is not own.profile]
+    host.members_strength -= joined_strength(own.profile)
     character.host = None
     if host.skirmish:
         host.points = host.points[:-1]

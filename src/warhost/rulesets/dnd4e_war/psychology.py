@@ -94,6 +94,8 @@ def candidates(unit: Unit) -> list[Candidate]:
     if unit.captain is not None:
         level = unit.captain_level if unit.captain_level is not None else p.level
         found.append(Candidate(p.race, p.size, level, p.courage))
+    # W4-CHAR-20: a joined character's own bonus (tier included) when it is better
+    found += [Candidate(m.race, m.size, m.level, m.courage) for m in unit.members]
     return found
 
 

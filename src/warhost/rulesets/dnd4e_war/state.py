@@ -23,6 +23,9 @@ from warhost.rulesets.dnd4e_war.tables import SIZE_BASE, unit_strength
 _PLACEMENT = frozenset({"front", "facing", "points", "files"})
 """Fields whose change moves a unit's trays (lists are replaced, never edited in place)."""
 
+PASSED_ON = frozenset({"fearless", "immune_to_psychology", "stubborn", "fear", "terror"})
+"""W4-CHAR-21/22: the rules a joined character gives the whole unit he is in."""
+
 CELL = 8.0
 """Side of the squares of the index of where units stand, in inches."""
 
@@ -115,6 +118,13 @@ class Unit:
     :attr:`companies`, standing at the front of the command company)."""
     inside: str | None = None
     """A character's unit while he is inside another unit: that unit's id (off the table)."""
+    members: list[Profile] = field(default_factory=list)
+    """W4-CHAR-05/20 to 22: the profiles of the joined characters (kept by
+    ``characters.join``/``leave``), for Speed, courage and the rules they pass on."""
+    members_strength: int = 0
+    """W4-STR-01/08: the joined characters' unit strength."""
+    own_strength: int | None = None
+    """A character's own unit: his unit strength alone (W4-STR-04/05)."""
     # status
     fleeing: bool = False
     ran: bool = False
@@ -196,8 +206,12 @@ class Unit:
         return not self.skirmish
 
     def rule(self, name: str) -> bool:
-        """True when the unit's profile has special rule ``name``."""
-        return name in self.profile.rules
+        """True when the unit's profile has special rule ``name``, or a joined character
+        passes it on (W4-CHAR-21/22, W4-AMB-83)."""
+        if name in self.profile.rules:
+            return True
+        return bool(self.members) and name in PASSED_ON and any(
+            name in p.rules for p in self.members)
 
     # ------------------------------------------------------------------ layout
     @property
@@ -249,6 +263,8 @@ class Unit:
     def speed(self) -> float:
         """W4-MOVE-04/22, W4-AMB-57: the slowest member's Speed, halved while any crawl."""
         speed = float(self.profile.speed)
+        if self.members:
+            speed = min(speed, *(float(p.speed) for p in self.members))
         return speed / 2.0 if self.prone else speed
 
     def model_strength(self) -> int:
@@ -259,8 +275,11 @@ class Unit:
         return unit_strength(p.size, p.monster)
 
     def strength(self) -> int:
-        """W4-STR-01: the sum over every model alive."""
-        return self.models * self.model_strength()
+        """W4-STR-01: the sum over every model alive, joined characters at their own
+        strength (W4-STR-08); a lone character his own (W4-STR-05)."""
+        if self.own_strength is not None:
+            return self.own_strength if self.models else 0
+        return self.normal_models * self.model_strength() + self.members_strength
 
     def full_company(self) -> int:
         """Models in one full company (skirmishers count 4, W4-SHOOT-22)."""
