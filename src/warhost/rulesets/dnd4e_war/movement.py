@@ -163,16 +163,45 @@ def remaining_step(state: WarState, battle: Battle, side: str) -> None:
     finished: set[str] = set()
     while not state.over:
         ready = [u for u in state.units_of(side) if u.id not in finished and may_act(state, u)]
-        if not ready:
+        leaving = _leavers(state, side, finished)
+        if not ready and not leaving:
             return
-        options = (*(Order.of("move", u.id) for u in ready), DONE)
+        options = (*(Order.of("move", u.id) for u in ready),
+                   *(Order.of("leave", c) for c in leaving), DONE)
         order = battle.ask(side, "next_move", options, "Which unit moves next?",
                            default=options[0])
         if order == DONE:
             return
-        unit = state.units[str(order.args[0])]
-        finished.add(unit.id)
+        uid = str(order.args[0])
+        finished.add(uid)
+        if order.kind == "leave":
+            _leave(state, battle, uid)
+            continue
+        unit = state.units[uid]
+        if unit.character is not None and _joins(state, battle, unit):
+            continue
         move_unit(state, battle, unit)
+
+
+def _leavers(state: WarState, side: str, done: set[str]) -> list[str]:
+    """W4-CHAR-07: joined characters of ``side`` who may still step out this phase."""
+    if not state.characters:
+        return []
+    from warhost.rulesets.dnd4e_war import joining
+
+    return [c.id for c in joining.leavers(state, side, done)]
+
+
+def _leave(state: WarState, battle: Battle, cid: str) -> None:
+    from warhost.rulesets.dnd4e_war import joining
+
+    joining.leave_step(state, battle, state.characters[cid])
+
+
+def _joins(state: WarState, battle: Battle, unit: Unit) -> bool:
+    from warhost.rulesets.dnd4e_war import joining
+
+    return joining.join_step(state, battle, unit)
 
 
 def may_act(state: WarState, unit: Unit) -> bool:
@@ -218,7 +247,7 @@ def offer(state: WarState, unit: Unit) -> tuple[Mover, tuple[Order, ...]]:
         near += tuple((o.id, o.placement()) for o in state.enemies_of(unit))
     key = (unit.id, unit.move_used, unit.standard_used, unit.minor_used, unit.prone,
            unit.ran, unit.double_moved, unit.fleeing, tuple(unit.companies),
-           state.is_engaged(unit.id), unit.placement(), near)
+           state.is_engaged(unit.id), unit.placement(), near, mover.limit())
     offers: dict[Any, tuple[Order, ...]] = state.extra.setdefault(OFFERS, {})
     found = offers.get(key)
     if found is None:
@@ -286,7 +315,18 @@ class Mover:
     def allowance(self, kind: str) -> float:
         """How far the move of ``kind`` may go (W4-MOVE-03/05/19, W4-AMB-08)."""
         speed = self.unit.speed()
+        limit = self.limit()
+        if limit is not None:
+            return min(speed, limit)
         return {"walk": speed, "double": 2 * speed, "run": speed + RUN_BONUS}.get(kind, speed)
+
+    def limit(self) -> float | None:
+        """W4-AMB-82: the cap on this move after a character joined or left, if any."""
+        if not self.state.extra:
+            return None
+        from warhost.rulesets.dnd4e_war.joining import move_limit
+
+        return move_limit(self.state, self.unit)
 
     def refusal_of_kind(self, kind: str) -> Refusal | None:
         """Why ``unit`` may not make a move of ``kind`` at all now."""
@@ -305,6 +345,9 @@ class Mover:
                            "W4-AMB-81")
         if unit.move_used:
             return Refusal(f"{unit.id} has used its move action", "W4-MOVE-03")
+        if kind in ("double", "run") and self.limit() is not None:
+            return Refusal(f"{unit.id} finishes the move begun by its character",
+                           "W4-AMB-82")
         if kind == "double":
             if unit.standard_used:
                 return Refusal(f"{unit.id} has no standard action left for a double move",

@@ -1,0 +1,252 @@
+"""Characters joining and leaving units in the Movement phase (W4-CHAR-03 to 08,
+W4-AMB-82, W4-DEC-15).
+
+A lone character joins an allied unit by moving into base contact with it (the move costs
+the closest distance between them); the unit then spends the same action and the group may
+move on together by what both still have. A joined character leaves by stepping out at a
+point next to the unit, at no cost to the unit, and may then move on alone.
+"""
+
+from __future__ import annotations
+
+from warhost.core.battle import Battle
+from warhost.core.decisions import Refusal
+from warhost.core.metering import GEOMETRY, OPTIONS, count
+from warhost.core.orders import Order
+from warhost.geometry.table import Point, Tray, distance, point_word, read_point, trays_overlap
+from warhost.rulesets.dnd4e_war.characters import join, leave
+from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
+
+JOIN = "char_join"
+"""W4-DEC-15: decision kind, whether a lone character joins a unit and which."""
+LEAVE = "char_leave"
+"""W4-DEC-15: decision kind, where a joined character steps out of his unit."""
+LIMITS = "_move_limits"
+"""``state.extra`` key: units whose move this phase is capped (W4-AMB-82), id -> inches."""
+_EPS = 1e-6
+STEP_OUT = 0.05
+"""Inches between the unit's edge and the base of a character stepping out of it."""
+
+
+# ----------------------------------------------------------------------------- who may host
+
+def is_war_machine(unit: Unit) -> bool:
+    """Hook for the war machine rules: a war machine crew takes no characters."""
+    return getattr(unit.profile, "machine", None) is not None
+
+
+def host_refusal(state: WarState, person: Character, host: Unit) -> Refusal | None:
+    """Why ``person`` may not join ``host`` (None: he may), W4-CHAR-03."""
+    if host.side != person.side:
+        return Refusal(f"{host.id} is an enemy unit", "W4-CHAR-03")
+    if host.character is not None or host.id == person.id:
+        return Refusal(f"{host.id} is a character, not a unit he can join", "W4-CHAR-03")
+    if not host.alive:
+        return Refusal(f"{host.id} is not on the table", "W4-CHAR-03")
+    if host.fleeing:
+        return Refusal(f"{host.id} is fleeing", "W4-CHAR-03")
+    if is_war_machine(host):
+        return Refusal(f"{host.id} is a war machine", "W4-CHAR-03")
+    return None
+
+
+def join_cost(state: WarState, own: Unit, host: Unit) -> float:
+    """Inches the character walks to reach base contact with ``host`` (closest distance)."""
+    return state.gap(own, host)
+
+
+def reachable_hosts(state: WarState, own: Unit) -> list[tuple[Unit, float]]:
+    """Allied units the lone character ``own`` can reach and join this move, with the cost."""
+    person = own.character
+    if person is None or own.move_used or own.fleeing or state.is_engaged(own.id):
+        return []
+    speed = own.speed()
+    found = []
+    for other in state.units_near(own, speed):
+        if other.side != own.side or host_refusal(state, person, other) is not None:
+            continue
+        cost = join_cost(state, own, other)
+        count(GEOMETRY)
+        if cost <= speed + _EPS:
+            found.append((other, cost))
+    return found
+
+
+def judge_join(state: WarState, own: Unit, order: Order) -> Order | Refusal:
+    """Any ``join`` or ``stay`` order for the character ``own``."""
+    person = own.character
+    assert person is not None
+    if order.kind == "stay":
+        return order if order.args == (own.id,) else Refusal("stay names the character")
+    if order.kind != JOIN_WORD or len(order.args) != 2 or str(order.args[0]) != own.id:
+        return Refusal(f"answer join {own.id} UNIT or stay {own.id}")
+    host = state.units.get(str(order.args[1]))
+    if host is None:
+        return Refusal(f"no unit {order.args[1]}")
+    refusal = host_refusal(state, person, host)
+    if refusal is not None:
+        return refusal
+    if join_cost(state, own, host) > own.speed() + _EPS:
+        return Refusal(f"{host.id} is beyond {own.id}'s Speed", "W4-CHAR-03")
+    return order
+
+
+JOIN_WORD = "join"
+
+
+def join_step(state: WarState, battle: Battle, own: Unit) -> bool:
+    """W4-DEC-15: before his move, a lone character may join an allied unit he can reach.
+    Returns True when he did (his move is then spent)."""
+    hosts = reachable_hosts(state, own)
+    if not hosts:
+        return False
+    stay = Order.of("stay", own.id)
+    options = (*(Order.of(JOIN_WORD, own.id, h.id) for h, _ in hosts), stay)
+    count(OPTIONS, len(options))
+    order = battle.ask(own.side, JOIN, options, f"Does {own.label()} join a unit?",
+                       subject=own.id, default=stay,
+                       accept=lambda o: judge_join(state, own, o))
+    if order.kind != JOIN_WORD:
+        return False
+    host = state.units[str(order.args[1])]
+    join_unit(state, battle, own, host, join_cost(state, own, host))
+    return True
+
+
+def join_unit(state: WarState, battle: Battle, own: Unit, host: Unit, cost: float) -> None:
+    """W4-CHAR-04 to 06, W4-AMB-82: ``own``'s character walks ``cost`` inches into ``host``
+    and joins it; the host spends its move action, and if it still had it the group moves
+    on by min(his Speed left, the unit's Speed left)."""
+    from warhost.rulesets.dnd4e_war import movement
+
+    person = own.character
+    assert person is not None
+    left = own.speed() - cost
+    own.move_used = True
+    own.moved = cost
+    join(state, person, host)
+    battle.emit("character_joined", character=person.id, unit=host.id, cost=round(cost, 3))
+    if host.move_used or state.is_engaged(host.id):
+        return
+    limit = max(0.0, min(left, host.speed() - host.moved))
+    state.extra.setdefault(LIMITS, {})[host.id] = limit
+    try:
+        movement.move_unit(state, battle, host)
+    finally:
+        state.extra[LIMITS].pop(host.id, None)
+    host.move_used = True
+
+
+def move_limit(state: WarState, unit: Unit) -> float | None:
+    """W4-AMB-82: the cap on ``unit``'s move this phase, if it has one."""
+    limits: dict[str, float] | None = state.extra.get(LIMITS)
+    return None if not limits else limits.get(unit.id)
+
+
+# ----------------------------------------------------------------------------- leaving
+
+def place_in_host(state: WarState, person: Character) -> Point:
+    """Where ``person`` stands inside his unit: at the front of its command company
+    (W4-CHAR-04); in a skirmishing unit, his own place."""
+    assert person.host is not None
+    host = state.units[person.host]
+    if host.skirmish:
+        return host.points[-1] if host.points else host.front
+    tray = host.trays()[host.command_slot if host.command_slot is not None else 0]
+    return tray.to_world(0.0, tray.depth / 2.0 - host.base / 2.0)
+
+
+def leavers(state: WarState, side: str, done: set[str]) -> list[Character]:
+    """Characters of ``side`` inside a unit who may still step out this phase."""
+    out = []
+    for person in state.characters.values():
+        if person.side != side or person.host is None or person.slain or person.id in done:
+            continue
+        host = state.units[person.host]
+        if host.alive and not host.fleeing and leave_points(state, person):
+            out.append(person)
+    return out
+
+
+def leave_points(state: WarState, person: Character) -> list[Point]:
+    """W4-CHAR-07: the offered places to step out: just beyond the middle of the unit's
+    front, each flank and its rear, where they are legal."""
+    assert person.host is not None
+    host = state.units[person.host]
+    frame = host.frame()
+    base = state.units[person.id].base
+    gap = base / 2.0 + STEP_OUT
+    spots = [frame.to_world(0.0, frame.depth / 2.0 + gap),
+             frame.to_world(-frame.width / 2.0 - gap, 0.0),
+             frame.to_world(frame.width / 2.0 + gap, 0.0),
+             frame.to_world(0.0, -frame.depth / 2.0 - gap)]
+    count(GEOMETRY, len(spots))
+    return [p for p in spots if leave_refusal(state, person, p) is None]
+
+
+def leave_refusal(state: WarState, person: Character, point: Point) -> Refusal | None:
+    """Why ``person`` may not step out of his unit to ``point`` (W4-CHAR-07)."""
+    own = state.units[person.id]
+    start = place_in_host(state, person)
+    if distance(start, point) > own.speed() + _EPS:
+        return Refusal(f"{point_word(point)} is beyond {person.id}'s Speed", "W4-CHAR-07")
+    tray = Tray(point, own.facing, own.base, own.base)
+    if not _on_board(state, tray):
+        return Refusal(f"{point_word(point)} is off the table", "W4-MOVE-01")
+    for other in _near_point(state, point, own):
+        if any(trays_overlap(tray, t) for t in other.trays()):
+            return Refusal(f"{point_word(point)} is inside {other.id}", "W4-CHAR-07")
+    return None
+
+
+def _on_board(state: WarState, tray: Tray) -> bool:
+    return all(0.0 <= x <= state.board.width and 0.0 <= y <= state.board.height
+               for x, y in tray.corners())
+
+
+def _near_point(state: WarState, point: Point, own: Unit) -> list[Unit]:
+    """Living units whose trays may touch a base at ``point``."""
+    saved = (own.front, own.points, own.inside)
+    own.front, own.points, own.inside = point, [point], None
+    try:
+        return [u for u in state.units_near(own, 0.5) if u.id != own.id]
+    finally:
+        own.front, own.points, own.inside = saved
+
+
+def judge_leave(state: WarState, person: Character, order: Order) -> Order | Refusal:
+    """Any ``leave`` order for ``person``."""
+    if order.kind != "leave" or len(order.args) != 2 or str(order.args[0]) != person.id:
+        return Refusal(f"answer leave {person.id} X,Y")
+    point = read_point(order.args[1])
+    if point is None:
+        return Refusal(f"{order.args[1]} is not a point x,y")
+    refusal = leave_refusal(state, person, point)
+    return refusal if refusal is not None else order
+
+
+def leave_step(state: WarState, battle: Battle, person: Character) -> None:
+    """W4-CHAR-07/08, W4-DEC-15: ``person`` steps out where his commander says (no action
+    of the unit's) and may move on alone with what is left of his Speed."""
+    from warhost.rulesets.dnd4e_war import movement
+
+    points = leave_points(state, person)
+    options = tuple(Order.of("leave", person.id, point_word(p)) for p in points)
+    count(OPTIONS, len(options))
+    order = battle.ask(person.side, LEAVE, options,
+                       f"Where does {person.name} step out of his unit?", subject=person.id,
+                       default=options[0], accept=lambda o: judge_leave(state, person, o))
+    point = read_point(order.args[1])
+    assert point is not None
+    host = state.units[str(person.host)]
+    cost = distance(place_in_host(state, person), point)
+    own = leave(state, person, point, host.facing)
+    battle.emit("character_left", character=person.id, unit=host.id,
+                at=[round(point[0], 3), round(point[1], 3)], cost=round(cost, 3))
+    own.moved = cost
+    state.extra.setdefault(LIMITS, {})[own.id] = max(0.0, own.speed() - cost)
+    try:
+        movement.move_unit(state, battle, own)
+    finally:
+        state.extra[LIMITS].pop(own.id, None)
+    own.move_used = True
