@@ -93,5 +93,20 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
     {"type": "re_engage", "unit": "knights", "target": "drow", "distance": 1.0},
 ]
 
+CHARACTER_EVENTS: list[dict[str, Any]] = [
+    {"type": "character_joined", "character": "aldric", "unit": "archers", "cost": 4.0},
+    {"type": "character_left", "character": "aldric", "unit": "archers", "at": [30.0, 12.0],
+     "cost": 1.5},
+    {"type": "character_wounded", "unit": "aldric", "character": "aldric", "hits": 3,
+     "used": 3, "hp_left": 12, "slain": False, "source": "drow", "why": "shooting"},
+    {"type": "character_wounded", "unit": "aldric", "character": "aldric", "hits": 5,
+     "used": 2, "hp_left": 0, "slain": True, "source": "drow", "why": "close combat"},
+    {"type": "character_stranded", "character": "aldric", "unit": "archers",
+     "at": [30.0, 12.0]},
+]
+
+
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS
-                                           + COMBAT_EVENTS + PSYCHOLOGY_EVENTS)
+                                           + COMBAT_EVENTS + PSYCHOLOGY_EVENTS
+                                           + CHARACTER_EVENTS)
+

@@ -22,7 +22,12 @@ def _ring(points: Any) -> list[list[float]]:
 
 
 def unit_status(state: WarState, unit: Unit) -> str:
-    """``destroyed``, ``fleeing``, ``engaged`` or ``active``."""
+    """``destroyed``, ``fleeing``, ``engaged`` or ``active``; a character ``slain`` or
+    ``with`` the unit he has joined."""
+    if unit.inside is not None:
+        return f"with {unit.inside}"
+    if unit.character is not None and unit.character.slain:
+        return "slain"
     if not unit.alive:
         return "destroyed"
     if unit.fleeing:
@@ -43,6 +48,10 @@ def arc_lines(unit: Unit, length: float = ARC_LINE) -> list[list[list[float]]]:
 
 def _kind(unit: Unit) -> str:
     p = unit.profile
+    if unit.character is not None:
+        person = unit.character
+        return f"character, {person.character_class or 'level'} {person.level}" + (
+            ", general" if person.general else "")
     what = "skirmishers" if unit.skirmish else "companies"
     if unit.alive and not unit.skirmish:
         what = f"{_count(len(unit.companies), 'company', 'companies')} ({unit.files} wide)"
@@ -51,10 +60,15 @@ def _kind(unit: Unit) -> str:
 
 
 def _strength(unit: Unit) -> str:
+    if unit.character is not None:
+        person = unit.character
+        return f"{person.hp_left}/{person.hp} hp"
     models = unit.models if unit.alive else 0
     text = f"{models}/{unit.start_models} models"
     if unit.alive and not unit.skirmish:
         text += " [" + " ".join(str(n) for n in unit.companies) + "]"
+    if unit.joined:
+        text += " with " + ", ".join(unit.joined)
     return text
 
 
@@ -356,3 +370,29 @@ def _re_engage(e: Event) -> str:
 @_words("pursuit_blocked")
 def _pursuit_blocked(e: Event) -> str:
     return f"{e['unit']} has no room to turn and pursue {e['target']}"
+
+
+# ---- characters in play (W4-CHAR)
+
+@_words("character_joined")
+def _character_joined(e: Event) -> str:
+    return (f"{e['character']} moves {_tenth(e['cost'])} inches and joins {e['unit']} "
+            "(W4-CHAR-03/04)")
+
+
+@_words("character_left")
+def _character_left(e: Event) -> str:
+    return f"{e['character']} steps out of {e['unit']} (W4-CHAR-07)"
+
+
+@_words("character_wounded")
+def _character_wounded(e: Event) -> str:
+    if e["slain"]:
+        return f"{e['character']} is slain ({_count(e['hits'], 'hit', 'hits')})"
+    return (f"{e['character']} takes {_count(e['used'], 'hit', 'hits')}, "
+            f"{e['hp_left']} hit points left")
+
+
+@_words("character_stranded")
+def _character_stranded(e: Event) -> str:
+    return f"{e['character']} is left alone where {e['unit']} stood"
