@@ -103,6 +103,8 @@ CHARACTER_EVENTS: list[dict[str, Any]] = [
      "used": 2, "hp_left": 0, "slain": True, "source": "drow", "why": "close combat"},
     {"type": "character_stranded", "character": "aldric", "unit": "archers",
      "at": [30.0, 12.0]},
+    {"type": "character_shoots", "character": "aldric", "unit": "archers", "target": "drow",
+     "power": "Longbow", "dice": 3, "needed": 6, "cover": 0, "faces": [4, 9, 17], "hits": 2},
 ]
 
 

@@ -30,7 +30,7 @@ from warhost.geometry.table import (
     sees,
     tray_gap,
 )
-from warhost.rulesets.dnd4e_war import psychology
+from warhost.rulesets.dnd4e_war import char_shooting, psychology
 from warhost.rulesets.dnd4e_war.attacks import roll_attacks
 from warhost.rulesets.dnd4e_war.casualties import apply_hits, damage_expression, minion
 from warhost.rulesets.dnd4e_war.model import Power
@@ -52,6 +52,7 @@ def shooting_phase(state: WarState, battle: Battle) -> None:
     """W4-SHOOT-02: each side, initiative first, shoots unit by unit, then the other side's
     units take their panic tests."""
     for side in state.order_of_sides():
+        state.extra.pop(char_shooting.TARGETS, None)
         side_shoots(state, battle, side)
         psychology.after_shooting(state, battle, side)
         state.shooting_losses.clear()
@@ -76,12 +77,14 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
             if u.id not in ready:
                 ready[u.id] = can_shoot(state, u) and bool(usable_powers(state, u))
         shooters = [u for u in units if ready[u.id] and can_shoot(state, u)]
-        if not shooters:
+        people = char_shooting.shooters(state, side) if state.characters else []
+        if not shooters and not people:
             return
         listed = shooters[:SHOOTER_WINDOW]
-        options = tuple(Order.of("shoot", u.id) for u in listed) + (Order.of("done"),)
+        options = tuple(Order.of("shoot", u.id) for u in listed) + tuple(
+            Order.of("shoot", c.id) for c in people) + (Order.of("done"),)
         count(OPTIONS, len(options))
-        ready_ids = {u.id for u in shooters}
+        ready_ids = {u.id for u in shooters} | {c.id for c in people}
         order = battle.ask(side, "shooter", options, "Which unit shoots next?", side,
                            accept=functools.partial(_judge_shooter, ready=ready_ids)
                            if len(shooters) > SHOOTER_WINDOW else None)
@@ -89,8 +92,14 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
             return
         before = _loss_totals(state)
         unit = state.units[str(order.args[0])]
-        unit_shoots(state, battle, unit)
-        ready[unit.id] = False
+        if unit.inside is not None:
+            char_shooting.offer_shot(state, battle, state.characters[unit.id])
+            unit = state.units[unit.inside]
+            ready.pop(unit.id, None)  # its targets may now be fixed (W4-CHAR-14)
+        else:
+            unit_shoots(state, battle, unit)
+        if unit.shot:
+            ready[unit.id] = False
         changed = [state.units[uid] for uid, n in _loss_totals(state).items()
                    if n != before.get(uid, 0)]
         for u in units:
@@ -274,9 +283,13 @@ def in_range(state: WarState, unit: Unit, target: Unit, power: Power) -> bool:
 
 def legal_targets(state: WarState, unit: Unit, power: Power) -> list[Unit]:
     """W4-SHOOT-06, W4-AMB-80: enemy units in range, partly in the arc of sight and visible,
-    not in close combat (unless ``shoot_into_combat``)."""
+    not in close combat (unless ``shoot_into_combat``); the target of a joined character
+    who shot this phase only (W4-CHAR-14)."""
     out = []
+    fixed = char_shooting.unit_target(state, unit) if unit.joined else None
     for enemy in enemies_within(state, unit, power.range):
+        if fixed is not None and enemy.id != fixed:
+            continue
         if state.is_engaged(enemy.id) and not state.options.shoot_into_combat:
             continue
         if not in_range(state, unit, enemy, power) or not in_arc(unit, enemy):
@@ -366,6 +379,8 @@ def count_dice(state: WarState, unit: Unit, target: Unit, slots: list[int],
         if slot == captain_slot(unit) and models:
             captain = per_captain
             models -= 1
+        if unit.joined and slot == char_shooting.home_slot(unit):
+            models = max(0, models - len(unit.joined))  # they shoot apart (W4-CHAR-14)
         ranks += models * per_rank
     return Dice(ranks, captain)
 
@@ -408,6 +423,11 @@ def _ranged_shot(state: WarState, battle: Battle, unit: Unit, power: Power) -> N
                                 default=asked[0])
             choice = str(picked.args[0])
     shoot(state, battle, unit, target, power, choice)
+    if unit.joined:
+        state.extra.setdefault(char_shooting.TARGETS, {})[unit.id] = target.id
+        for person in state.characters_in(unit):
+            if char_shooting.can_shoot(state, person):
+                char_shooting.offer_shot(state, battle, person)
 
 
 def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Power,
@@ -419,7 +439,8 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     cover = cover_bonus(state, unit, target, slots)
     ac = defense(target, power) + cover
     bonus = power.bonus - (RAN_PENALTY if unit.ran else 0)
-    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots")
+    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots",
+                         character=unit.character is not None)  # W4-CHAR-10, W4-HIT-04
     captain = roll_attacks(battle, dice.captain, ac, bonus, f"{unit.id} captain shoots",
                            character=True)
     hits = ranks.hits + captain.hits

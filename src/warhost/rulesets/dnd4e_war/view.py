@@ -396,3 +396,10 @@ def _character_wounded(e: Event) -> str:
 @_words("character_stranded")
 def _character_stranded(e: Event) -> str:
     return f"{e['character']} is left alone where {e['unit']} stood"
+
+
+@_words("character_shoots")
+def _character_shoots(e: Event) -> str:
+    return (f"{e['character']} of {e['unit']} shoots {e['target']} with {e['power']}: "
+            f"{_count(e['dice'], 'die', 'dice')} needing {e['needed']}, "
+            f"{_count(e['hits'], 'hit', 'hits')} (W4-CHAR-14)")
