@@ -22,7 +22,7 @@ from warhost.geometry.table import (
     sees,
     tray_gap,
 )
-from warhost.rulesets.dnd4e_war import casualties, melee, psychology
+from warhost.rulesets.dnd4e_war import casualties, char_melee, melee, psychology
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import charge_distance
 
@@ -339,6 +339,8 @@ def charge_attacks(state: WarState, battle: Battle, unit: Unit, target: Unit, bo
         return
     blows = melee.plan_blows(state, battle, unit, foes, hit_bonus=1 if bonus else 0,
                              extra_slots=extra)
+    if unit.joined:
+        blows += char_melee.character_blows(state, battle, unit, foes)
     melee.strike(state, battle, blows, charge=True)
     melee.re_engage(state, battle, [u for u in (unit, target) if u.alive and not u.fleeing],
                     round_end=False)

@@ -20,7 +20,7 @@ from warhost.geometry.table import (
     tray_gap,
     trays_overlap,
 )
-from warhost.rulesets.dnd4e_war import casualties, movement, psychology
+from warhost.rulesets.dnd4e_war import casualties, char_melee, movement, psychology
 from warhost.rulesets.dnd4e_war.attacks import roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.state import CONTACT, Unit, WarState
@@ -203,6 +203,8 @@ class Blow:
     bonus: int
     character: bool = False
     extra: int = 0
+    at_character: str | None = None
+    """W4-CHAR-16/AMB-99: the enemy character these dice are sent at (None: the unit)."""
 
 
 def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
@@ -224,6 +226,8 @@ def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
         cut = min(lost, group.front)  # replacements step into the front line
         lost -= cut
         models = group.models - cut
+        if unit.joined:  # W4-CHAR-16: his own attacks are rolled apart
+            models = char_melee.in_front_fighters(unit, group.slot, models)
         if group.captain and models > 0 and group.front - cut > 0:
             models -= 1
             captains.append(Blow(unit, group.target, power,
@@ -232,7 +236,8 @@ def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
                                  power.bonus + hit_bonus, character=True))
         per = attacks_per_model(state, unit.profile.attacks, power, group.target)
         blow = planned.setdefault(group.target.id,
-                                  Blow(unit, group.target, power, 0, power.bonus + hit_bonus))
+                                  Blow(unit, group.target, power, 0, power.bonus + hit_bonus,
+                                       character=unit.character is not None))
         blow.dice += max(0, models) * per
     for blow in planned.values():
         blow.extra = _extra_dice(battle, unit, groups, blow.target, extra_slots)
@@ -257,22 +262,31 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
     of one initiative step do, W4-AMB-79); hits and Hope is Lost! removals score combat
     resolution points for the striking unit (W4-RESOLVE-03 to 05, W4-AMB-27/29)."""
     results = []
+    blows = char_melee.split_blows(state, battle, blows)
     for blow in blows:
-        ac = getattr(blow.target.profile.defenses, blow.power.vs) + barrier_cover(
-            state, blow.unit, blow.target)
+        ac = getattr(char_melee.defender(state, blow).profile.defenses, blow.power.vs) + \
+            barrier_cover(state, blow.unit, blow.target)
         roll = roll_attacks(battle, blow.dice, ac, blow.bonus,
                             f"{'charge' if charge else 'close combat'} {blow.unit.id}",
                             character=blow.character)
         points = roll.hits * points_per_hit(blow.power.damage)
+        aimed = {"character": blow.at_character} if blow.at_character else {}
         battle.emit("strike", unit=blow.unit.id, target=blow.target.id, dice=blow.dice,
                     extra=blow.extra, needed=roll.needed, hits=roll.hits, points=points,
-                    charge=charge, captain=blow.character)
+                    charge=charge, captain=blow.character, **aimed)
         results.append((blow, roll.hits, points))
     for blow, hits, points in results:
+        if blow.at_character is not None:  # W4-CHAR-18: only the hits that counted score
+            used = char_melee.wound_in_fight(state, battle, blow, hits)
+            _add(state, "combat_points", blow.unit.id, char_melee.points_for(blow, used))
+            continue
         _add(state, "combat_points", blow.unit.id, points)
         if hits and blow.target.alive:
+            # W4-CHAR-10, W4-AMB-53: a lone character takes the power's damage per hit
+            dealt = {"damage": casualties.damage_expression(blow.power)} \
+                if blow.target.character is not None else {}
             losses = casualties.apply_hits(state, battle, blow.target, hits, blow.unit.id,
-                                           "charge" if charge else "close combat")
+                                           "charge" if charge else "close combat", **dealt)
             _add(state, "combat_losses", blow.target.id, losses.removed)
             _add(state, "combat_points", blow.unit.id, losses.hope_lost)
 
@@ -308,13 +322,18 @@ def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
         if can_attack(unit):
             unit.standard_used = True  # W4-MELEE-05
             plans[unit.id] = []
-    steps = sorted({u.profile.initiative for u in units if u.id in plans}, reverse=True)
+    steps = sorted({u.profile.initiative for u in units if u.id in plans}
+                   | char_melee.initiatives(state, [u for u in units if u.id in plans]),
+                   reverse=True)
     for step in steps:
         blows = []
         for unit in units:
             if unit.id in plans and unit.profile.initiative == step and unit.alive:
                 blows += plan_blows(state, battle, unit, state.foes_of(unit.id),
                                     skip=support.get(unit.id, frozenset()))
+            if unit.id in plans and unit.joined and unit.alive:
+                blows += char_melee.character_blows(state, battle, unit,
+                                                    state.foes_of(unit.id), step)
         strike(state, battle, blows)
     result = resolution(state, battle, units, support)
     if result is not None:
