@@ -105,6 +105,11 @@ CHARACTER_EVENTS: list[dict[str, Any]] = [
      "at": [30.0, 12.0]},
     {"type": "character_shoots", "character": "aldric", "unit": "archers", "target": "drow",
      "power": "Longbow", "dice": 3, "needed": 6, "cover": 0, "faces": [4, 9, 17], "hits": 2},
+    {"type": "strike", "unit": "drow", "target": "archers", "dice": 3, "extra": 0,
+     "needed": 9, "hits": 2, "points": 2, "charge": False, "captain": False,
+     "character": "aldric"},
+    {"type": "strike", "unit": "archers", "target": "drow", "dice": 3, "extra": 0,
+     "needed": 4, "hits": 2, "points": 2, "charge": False, "captain": False, "by": "aldric"},
 ]
 
 

@@ -172,7 +172,7 @@ def character_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit
             state.extra.setdefault(OUT_OF_REACH, set()).add(person.id)
             continue
         dice = attacks_per_model(state, own.profile.attacks, power, foe)
-        out.append(Blow(unit, foe, power, dice, power.bonus, character=True))
+        out.append(Blow(unit, foe, power, dice, power.bonus, character=True, by=person.id))
     return out
 
 

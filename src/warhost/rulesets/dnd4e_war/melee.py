@@ -205,6 +205,8 @@ class Blow:
     extra: int = 0
     at_character: str | None = None
     """W4-CHAR-16/AMB-99: the enemy character these dice are sent at (None: the unit)."""
+    by: str | None = None
+    """The joined character who rolls these dice (None: the unit's models or captain)."""
 
 
 def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
@@ -270,10 +272,11 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
                             f"{'charge' if charge else 'close combat'} {blow.unit.id}",
                             character=blow.character)
         points = roll.hits * points_per_hit(blow.power.damage)
-        aimed = {"character": blow.at_character} if blow.at_character else {}
+        aimed = {k: v for k, v in (("character", blow.at_character), ("by", blow.by)) if v}
         battle.emit("strike", unit=blow.unit.id, target=blow.target.id, dice=blow.dice,
                     extra=blow.extra, needed=roll.needed, hits=roll.hits, points=points,
-                    charge=charge, captain=blow.character, **aimed)
+                    charge=charge, captain=blow.character and blow.by is None
+                    and blow.unit.character is None, **aimed)
         results.append((blow, roll.hits, points))
     for blow, hits, points in results:
         if blow.at_character is not None:  # W4-CHAR-18: only the hits that counted score

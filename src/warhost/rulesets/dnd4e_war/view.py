@@ -329,9 +329,14 @@ def _skirmish_contact(e: Event) -> str:
 @_words("strike")
 def _strike(e: Event) -> str:
     who = f"the captain of {e['unit']}" if e["captain"] else e["unit"]
+    if e.get("by"):
+        who = f"{e['by']} of {e['unit']}"
     how = "charge attacks" if e["charge"] else "attacks"
     extra = f", {e['extra']} extra" if e["extra"] else ""
-    return (f"{who} makes {e['dice']} {how}{extra} on {e['target']} needing "
+    target = e["target"]
+    if e.get("character"):
+        target = f"{e['character']} in {target} (W4-CHAR-16)"
+    return (f"{who} makes {e['dice']} {how}{extra} on {target} needing "
             f"{e['needed']}+: {_count(e['hits'], 'hit', 'hits')}, "
             f"{_count(e['points'], 'point', 'points')}")
 
