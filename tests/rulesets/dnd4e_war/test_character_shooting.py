@@ -88,10 +88,10 @@ def test_a_character_outside_the_front_rank_cannot_shoot() -> None:
 def test_a_character_shoots_only_into_his_units_arc() -> None:
     state = make_state([unit("a", profile=ARCHER), unit("behind", "B", at=(20, 0))],
                        characters=[character("hero", joined="a", powers=[HERO_BOW])])
-    assert char_shooting.targets(state, state.characters["hero"], HERO_BOW_POWER(state)) == []
+    assert char_shooting.targets(state, state.characters["hero"], hero_bow(state)) == []
 
 
-def HERO_BOW_POWER(state: Any) -> Any:  # noqa: N802 - reads like a constant
+def hero_bow(state: Any) -> Any:
     return state.units["hero"].powers("ranged")[0]
 
 
@@ -101,7 +101,7 @@ def test_a_lone_character_shoots_as_one_skirmisher_without_the_floor() -> None:
     state = make_state([unit("foe", "B", at=(40, 25), facing=180), unit("a")],
                        characters=[character("hero", at=(40, 10), powers=[HERO_BOW])])
     battle = make_battle(state, dice=[2])
-    shooting.shoot(state, battle, get(state, "hero"), get(state, "foe"), HERO_BOW_POWER(state))
+    shooting.shoot(state, battle, get(state, "hero"), get(state, "foe"), hero_bow(state))
     shot = events(battle, "shoot")[0]
     assert (shot["dice"], shot["needed"], shot["hits"]) == (1, 2, 1)
 
@@ -117,3 +117,27 @@ def test_mixed_acs_use_the_majority_and_only_models_at_or_below_it(
         acs: list[int], majority: int, hittable: int) -> None:
     assert char_shooting.majority_ac(acs) == majority
     assert char_shooting.hittable(acs) == hittable
+
+
+BURST = {"name": "Fire burst", "kind": "area_burst", "bonus": 10, "vs": "reflex",
+         "range": 20, "area": 1, "damage": "1d6"}
+
+
+@pytest.mark.rule("W4-CHAR-12")
+def test_an_area_covering_a_joined_character_attacks_a_normal_model_instead() -> None:
+    state = make_state([unit("mage", profile=profile("Mage", powers=[BURST])),
+                        unit("foe", "B", at=(20, 25), facing=180)],
+                       characters=[character("hero", "B", joined="foe")])
+    from warhost.rulesets.dnd4e_war.joining import place_in_host
+
+    person = state.characters["hero"]
+    centre = place_in_host(state, person)
+    covered = shooting.covered_models(state, shooting.area_burst(centre, 1))
+    dice = covered["foe"]
+    foe = get(state, "foe")
+    before = foe.normal_models
+    assert dice == 8  # the hero's place is among the covered ones
+    battle = make_battle(state, dice=[20, 20, 20] + [1] * (dice - 3))
+    shooting.burst(state, battle, get(state, "mage"), get(state, "mage").powers()[0], centre)
+    assert person.wounds == 0 and foe.joined == ["hero"]
+    assert foe.normal_models == before - 3

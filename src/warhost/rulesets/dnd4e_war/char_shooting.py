@@ -134,8 +134,12 @@ def character_shot(state: WarState, battle: Battle, person: Character, power: Po
                    target: Unit) -> int:
     """W4-CHAR-14, W4-SHOOT-05/18: his own dice at his own bonus, as a character, spending
     none of his unit's actions; returns the hits."""
-    from warhost.rulesets.dnd4e_war.shooting import _casualties, cover_bonus, defense
-    from warhost.rulesets.dnd4e_war.shooting import multiattack_allowed
+    from warhost.rulesets.dnd4e_war.shooting import (
+        cover_bonus,
+        defense,
+        multiattack_allowed,
+        take_casualties,
+    )
 
     host = state.units[str(person.host)]
     own = state.units[person.id]
@@ -150,7 +154,7 @@ def character_shot(state: WarState, battle: Battle, person: Character, power: Po
     battle.emit("character_shoots", character=person.id, unit=host.id, target=target.id,
                 power=power.name, dice=dice, needed=roll.needed, cover=cover,
                 faces=list(roll.faces), hits=roll.hits)
-    _casualties(state, battle, host, target, roll.hits, power)
+    take_casualties(state, battle, host, target, roll.hits, power)
     return roll.hits
 
 

@@ -447,12 +447,14 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     battle.emit("shoot", unit=unit.id, target=target.id, power=power.name,
                 dice=dice.ranks + dice.captain, needed=ranks.needed, cover=cover,
                 faces=list(ranks.faces + captain.faces), hits=hits, multiattack=multiattack)
-    _casualties(state, battle, unit, target, hits, power)
+    take_casualties(state, battle, unit, target, hits, power)
     return hits
 
 
-def _casualties(state: WarState, battle: Battle, unit: Unit, target: Unit, hits: int,
+def take_casualties(state: WarState, battle: Battle, unit: Unit, target: Unit, hits: int,
                 power: Power) -> None:
+    """Remove what ``hits`` of ``unit``'s shot slay in ``target`` and note them for the
+    panic tests after shooting (W4-SHOOT-22)."""
     losses = apply_hits(state, battle, target, hits, unit.id, "shooting",
                         damage=damage_expression(power))
     if losses.removed:
@@ -559,10 +561,10 @@ def burst(state: WarState, battle: Battle, unit: Unit, power: Power, point: Poin
     for uid, models in covered.items():
         target = state.units[uid]
         roll = roll_attacks(battle, models, defense(target, power), bonus,
-                            f"{unit.id} burst on {uid}")
+                            f"{unit.id} burst on {uid}", character=unit.character is not None)
         battle.emit("shoot", unit=unit.id, target=uid, power=power.name, dice=models,
                     needed=roll.needed, cover=0, faces=list(roll.faces), hits=roll.hits,
                     multiattack="none")
         total += roll.hits
-        _casualties(state, battle, unit, target, roll.hits, power)
+        take_casualties(state, battle, unit, target, roll.hits, power)
     return total
