@@ -13,10 +13,12 @@ from tests.rulesets.dnd4e_war.helpers import (
     make_battle,
     make_state,
     profile,
+    scenario_data,
     unit,
 )
 from warhost.core.decisions import Refusal
-from warhost.core.errors import IllegalOrderError
+from warhost.core.errors import IllegalOrderError, ScenarioError
+from warhost.core.scenario import scenario_from_data
 from warhost.core.orders import Order
 from warhost.rulesets.dnd4e_war import casualties, joining, movement, psychology
 from warhost.rulesets.dnd4e_war.characters import join
@@ -202,3 +204,13 @@ def test_joining_during_play_adds_strength_and_leaving_removes_it() -> None:
     assert host.strength() == before + 1
     joining.leave(state, person, (30.0, 5.0), 0.0)
     assert host.strength() == before and host.members == []
+
+
+# --------------------------------------------------------------------------- the scenario
+
+@pytest.mark.rule("W4-CHAR-03")
+def test_a_scenario_character_joining_an_enemy_unit_is_refused_at_the_field() -> None:
+    data = scenario_data([unit("a"), FOE], characters=[character("hero", joined="foe")])
+    with pytest.raises(ScenarioError) as caught:
+        scenario_from_data(data)
+    assert "joined" in str(caught.value) and "W4-CHAR-03" in str(caught.value)

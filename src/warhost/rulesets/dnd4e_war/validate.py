@@ -82,6 +82,11 @@ def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) 
             if spec.joined is not None and spec.joined not in own:
                 fail(f"{spec.id} joins {spec.joined!r}, which is not a unit of "
                      f"{side.name} (W4-CHAR-03)", *where, "joined")
+            if spec.joined is not None:
+                host = next(u for u in side.units if u.id == spec.joined)
+                if getattr(profile_of(model, host), "machine", None) is not None:
+                    fail(f"{spec.id} joins {spec.joined!r}, a war machine, which takes no "
+                         "characters (W4-CHAR-03)", *where, "joined")
         generals = [c.id for c in side.characters if c.general]
         if len(generals) > 1:
             fail(f"{side.name} names {len(generals)} generals ({', '.join(generals)}); an "
