@@ -53,6 +53,7 @@ from warhost.geometry.table import (
     turn_between,
     wheel,
 )
+from warhost.rulesets.dnd4e_war import ai_chars
 from warhost.rulesets.dnd4e_war.ai_judge import (
     SUPPORT_BONUS,
     arc_struck,
@@ -131,6 +132,7 @@ class WarAI(Commander):
             "fight": self._fight,
             "pursue": self._pursue,
         }
+        self._handlers.update(ai_chars.HANDLERS)
         self._scale: tuple[tuple[int, int], float] = ((0, -1), 1.0)
         self._screens: list[tuple[str, Any]] = []
 

@@ -89,12 +89,14 @@ def _give_back_place(state: WarState, host: Unit, character: Character) -> None:
     host.members = [p for p in host.members if p is not own.profile]
     host.members_strength -= joined_strength(own.profile)
     character.host = None
-    if host.skirmish:
+    # the last company (or model) stays on the table even when empty (W4-AMB-22)
+    if host.skirmish and len(host.companies) > 1:
         host.points = host.points[:-1]
         host.companies = host.companies[:-1]
     elif host.companies:
         last = host.companies[-1] - 1
-        host.companies = host.companies[:-1] + ([last] if last > 0 else [])
+        keep = last > 0 or len(host.companies) == 1
+        host.companies = host.companies[:-1] + ([max(0, last)] if keep else [])
     state.moved.add(host.id)
 
 
