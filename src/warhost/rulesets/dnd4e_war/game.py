@@ -148,10 +148,12 @@ def outcome(state: WarState) -> Outcome:
     """Who won, the points each side took, the turns played and every unit's fate."""
     units = []
     for u in state.units.values():
-        fate = ("destroyed" if not u.alive else "fleeing" if u.fleeing else
+        fate = (f"with {u.inside}" if u.inside is not None else
+                "slain" if u.character is not None and u.character.slain else
+                "destroyed" if not u.alive else "fleeing" if u.fleeing else
                 "engaged" if state.is_engaged(u.id) else "active")
         units.append(UnitFate(u.id, u.side, u.name, u.start_models,
-                              u.models if u.alive else 0, fate))
+                              u.models if u.alive or u.inside is not None else 0, fate))
     return Outcome(state.winner, {s: score(state, s) for s in state.sides}, state.turn, units,
                    state.end_reason)
 

@@ -166,8 +166,8 @@ def remaining_step(state: WarState, battle: Battle, side: str) -> None:
         leaving = _leavers(state, side, finished)
         if not ready and not leaving:
             return
-        options = (*(Order.of("move", u.id) for u in ready),
-                   *(Order.of("leave", c) for c in leaving), DONE)
+        options = (*(Order.of("move", u.id) for u in ready), DONE,
+                   *(Order.of("leave", c) for c in leaving))
         order = battle.ask(side, "next_move", options, "Which unit moves next?",
                            default=options[0])
         if order == DONE:
