@@ -14,7 +14,7 @@ from tests.rulesets.dnd4e_war.helpers import (
     make_state,
     unit,
 )
-from warhost.rulesets.dnd4e_war import char_melee, melee
+from warhost.rulesets.dnd4e_war import char_melee, charge, melee
 from warhost.rulesets.dnd4e_war.state import WarState
 
 
@@ -106,3 +106,31 @@ def test_a_lone_character_fights_as_a_character_and_takes_damage() -> None:
     battle = make_battle(state, dice=[19, 3, 3, 3, 3])
     melee.strike(state, battle, theirs)  # b's models near him, then the hit's 1d8+2
     assert state.characters["hero"].wounds == 5
+
+
+@pytest.mark.rule("W4-CHAR-15")
+@pytest.mark.rule("W4-DEC-15")
+def test_a_character_charges_out_of_his_unit_from_where_he_stands() -> None:
+    state = make_state([unit("a"), unit("b", "B", at=(20, 16), facing=180)],
+                       characters=[character("hero", joined="a")])
+    from warhost.rulesets.dnd4e_war.joining import place_in_host
+
+    place = place_in_host(state, state.characters["hero"])
+    battle = make_battle(state, orders={"A": ["charge_out hero", "hold a", "charge hero b"]})
+    declared = charge.declare(state, battle, "A")
+    assert [(c.unit.id, c.target.id) for c in declared] == [("hero", "b")]
+    own = get(state, "hero")
+    assert own.alive and get(state, "a").joined == []
+    assert own.points[0][0] == pytest.approx(place[0])  # straight ahead of his place
+    assert own.points[0][1] == pytest.approx(10.55)
+
+
+@pytest.mark.rule("W4-CHAR-15")
+def test_a_character_who_then_declares_no_charge_goes_back_in() -> None:
+    state = make_state([unit("a"), unit("b", "B", at=(20, 16), facing=180)],
+                       characters=[character("hero", joined="a")])
+    companies = list(get(state, "a").companies)
+    battle = make_battle(state, orders={"A": ["charge_out hero", "hold a", "hold hero"]})
+    assert charge.declare(state, battle, "A") == []
+    assert get(state, "a").joined == ["hero"] and get(state, "a").companies == companies
+    assert not get(state, "hero").alive

@@ -133,14 +133,29 @@ def declare(state: WarState, battle: Battle, side: str) -> list[Charge]:
     A unit is asked when some enemy it sees is within what a charge roll could reach; those
     are offered, and any other visible enemy may still be named (the charge then falls
     short, W4-CHARGE-05)."""
+    stepped = _charging_out(state, battle, side)
     alive = [u for u in state.units.values() if u.alive]
     state.extra[FRAMES] = (STRtree([u.frame().polygon for u in alive]), [u.id for u in alive])
     count(GEOMETRY, len(alive))
     try:
-        return [c for unit in list(state.units_of(side)) if (c := _declare_one(
+        declared = [c for unit in list(state.units_of(side)) if (c := _declare_one(
             state, battle, side, unit)) is not None]
     finally:
         state.extra.pop(FRAMES, None)
+    if stepped:
+        from warhost.rulesets.dnd4e_war import joining
+
+        joining.back_in(state, battle, stepped, {c.unit.id for c in declared})
+    return declared
+
+
+def _charging_out(state: WarState, battle: Battle, side: str) -> dict[str, str]:
+    """W4-CHAR-15: joined characters stepping out to charge on their own."""
+    if not state.characters:
+        return {}
+    from warhost.rulesets.dnd4e_war import joining
+
+    return joining.charge_out_step(state, battle, side)
 
 
 def _declare_one(state: WarState, battle: Battle, side: str, unit: Unit) -> Charge | None:

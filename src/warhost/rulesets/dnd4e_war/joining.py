@@ -250,3 +250,75 @@ def leave_step(state: WarState, battle: Battle, person: Character) -> None:
     finally:
         state.extra[LIMITS].pop(own.id, None)
     own.move_used = True
+
+
+# ----------------------------------------------------------------------------- charging out
+
+CHARGE_OUT = "char_charge_out"
+"""W4-DEC-15/CHAR-15: decision kind, whether a joined character charges out of his unit."""
+
+
+def charge_out_spot(state: WarState, person: Character) -> Point | None:
+    """W4-CHAR-15: where a character charging out stands to start: straight ahead of his
+    place in the unit, just clear of its front (None: he has no room there)."""
+    assert person.host is not None
+    host = state.units[person.host]
+    place = place_in_host(state, person)
+    own = state.units[person.id]
+    if host.skirmish:
+        return None
+    frame = host.frame()
+    local = frame.to_local(place)
+    spot = frame.to_world(local[0], frame.depth / 2.0 + own.base / 2.0 + STEP_OUT)
+    return spot if leave_refusal(state, person, spot) is None else None
+
+
+def charge_out_step(state: WarState, battle: Battle, side: str) -> dict[str, str]:
+    """W4-CHAR-15: before ``side`` declares charges, each joined character in the front
+    rank of a unit free to act may step out to charge on his own. Returns who stepped out,
+    character id -> the unit he left (he goes back in if he then declares no charge)."""
+    from warhost.rulesets.dnd4e_war.char_shooting import in_front_rank
+    from warhost.rulesets.dnd4e_war.charge import can_charge, max_reach, visible_targets
+
+    out: dict[str, str] = {}
+    for person in [c for c in state.characters.values() if c.side == side]:
+        if person.host is None or person.slain:
+            continue
+        host = state.units[person.host]
+        own = state.units[person.id]
+        if host.fleeing or state.is_engaged(host.id) or not in_front_rank(host) \
+                or own.standard_used or own.shot:
+            continue
+        spot = charge_out_spot(state, person)
+        if spot is None:
+            continue
+        stay = Order.of("stay", person.id)
+        go = Order.of("charge_out", person.id)
+        # only worth asking when he would see an enemy a charge could reach
+        probe = leave(state, person, spot, host.facing)
+        sees = can_charge(state, probe) and bool(visible_targets(state, probe,
+                                                                 max_reach(probe)))
+        join(state, person, host)
+        if not sees:
+            continue
+        order = battle.ask(side, CHARGE_OUT, (stay, go),
+                           f"Does {person.name} charge out of {host.label()}?",
+                           subject=person.id, default=stay)
+        if order.kind == "charge_out":
+            leave(state, person, spot, host.facing)
+            battle.emit("character_left", character=person.id, unit=host.id,
+                        at=[round(spot[0], 3), round(spot[1], 3)], cost=0.0)
+            out[person.id] = host.id
+    return out
+
+
+def back_in(state: WarState, battle: Battle, stepped: dict[str, str],
+            charging: set[str]) -> None:
+    """Characters who stepped out to charge but declared none go back into their unit."""
+    for cid, hid in stepped.items():
+        if cid in charging:
+            continue
+        person, host = state.characters[cid], state.units[hid]
+        if host.alive and not person.slain:
+            join(state, person, host)
+            battle.emit("character_joined", character=cid, unit=hid, cost=0.0)
