@@ -110,6 +110,8 @@ CHARACTER_EVENTS: list[dict[str, Any]] = [
      "character": "aldric"},
     {"type": "strike", "unit": "archers", "target": "drow", "dice": 3, "extra": 0,
      "needed": 4, "hits": 2, "points": 2, "charge": False, "captain": False, "by": "aldric"},
+    {"type": "character_repositioned", "character": "aldric", "unit": "archers",
+     "company": 1},
 ]
 
 

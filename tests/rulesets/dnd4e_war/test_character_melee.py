@@ -134,3 +134,20 @@ def test_a_character_who_then_declares_no_charge_goes_back_in() -> None:
     assert charge.declare(state, battle, "A") == []
     assert get(state, "a").joined == ["hero"] and get(state, "a").companies == companies
     assert not get(state, "hero").alive
+
+
+@pytest.mark.rule("W4-CHAR-19")
+@pytest.mark.rule("W4-DEC-15")
+def test_a_character_out_of_reach_cannot_attack_then_moves_freely_to_fight() -> None:
+    state = make_state([unit("a", companies=2, files=2),
+                        unit("b", "B", at=(26, 10), facing=180)],
+                       characters=[character("hero", joined="a")])
+    state.engage("a", "b")
+    a, b = get(state, "a"), get(state, "b")
+    assert char_melee.fighting_slots(state, a) == [1]
+    assert char_melee.character_blows(state, make_battle(state), a, [b], 5) == []
+    battle = make_battle(state, orders={"A": ["reposition hero 1"]})
+    char_melee.free_moves(state, battle, "A")
+    assert a.char_slot == 1 and not a.move_used
+    assert [bl.by for bl in char_melee.character_blows(state, battle, a, [b], 5)] == ["hero"]
+    assert char_melee.characters_in_reach(state, b, a, 1) == [state.characters["hero"]]

@@ -182,3 +182,48 @@ def in_front_fighters(unit: Unit, slot: int, models: int) -> int:
     if unit.joined and slot == home_slot(unit):
         return max(0, models - len(unit.joined))
     return models
+
+
+# ------------------------------------------------------------------------ W4-CHAR-19
+
+REPOSITION = "char_reposition"
+"""W4-DEC-15: decision kind, the free move of a character who could not attack."""
+
+
+def fighting_slots(state: WarState, host: Unit) -> list[int]:
+    """The companies of ``host`` in base contact with an enemy it fights."""
+    foes = [t for f in state.foes_of(host.id) for t in f.trays()]
+    out = []
+    for slot, tray in enumerate(host.trays()):
+        count(GEOMETRY, len(foes))
+        if any(tray_gap(tray, t) <= CONTACT for t in foes):
+            out.append(slot)
+    return out
+
+
+def free_moves(state: WarState, battle: Battle, side: str) -> None:
+    """W4-CHAR-19, W4-DEC-15: each character of ``side`` who had no enemy in reach in last
+    turn's fighting may now move, at no action cost, to the front of a company of his unit
+    that is in contact with the enemy."""
+    waiting: set[str] = state.extra.get(OUT_OF_REACH, set())
+    for cid in sorted(waiting):
+        person = state.characters[cid]
+        if person.side != side:
+            continue
+        waiting.discard(cid)
+        if person.slain or person.host is None:
+            continue
+        host = state.units[person.host]
+        slots = [s for s in fighting_slots(state, host) if s != home_slot(host)]
+        if host.skirmish or not slots:
+            continue
+        stay = Order.of("stay", cid)
+        options = (*(Order.of("reposition", cid, s) for s in slots), stay)
+        count(OPTIONS, len(options))
+        order = battle.ask(side, REPOSITION, options,
+                           f"{person.name} could not reach the enemy: move him to the front "
+                           f"of a fighting company?", subject=cid, default=options[0])
+        if order.kind == "reposition":
+            host.char_slot = int(str(order.args[1]))
+            battle.emit("character_repositioned", character=cid, unit=host.id,
+                        company=host.char_slot)

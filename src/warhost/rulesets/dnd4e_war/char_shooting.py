@@ -47,6 +47,8 @@ def home_slot(host: Unit) -> int:
     (the first company without one; skirmishers: the last models, their own places)."""
     if host.skirmish:
         return len(host.companies) - 1
+    if host.char_slot is not None and host.char_slot < len(host.companies):
+        return host.char_slot  # moved there to fight (W4-CHAR-19)
     return host.command_slot if host.command_slot is not None else 0
 
 

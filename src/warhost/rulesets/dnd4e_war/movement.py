@@ -99,6 +99,10 @@ def movement_phase(state: WarState, battle: Battle) -> None:
             return
         failed = rally_step(state, battle, side)
         compulsory_step(state, battle, side, failed)
+        if state.characters:
+            from warhost.rulesets.dnd4e_war import char_melee
+
+            char_melee.free_moves(state, battle, side)  # W4-CHAR-19
         remaining_step(state, battle, side)
 
 

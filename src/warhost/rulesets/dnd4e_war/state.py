@@ -125,6 +125,9 @@ class Unit:
     """W4-STR-01/08: the joined characters' unit strength."""
     own_strength: int | None = None
     """A character's own unit: his unit strength alone (W4-STR-04/05)."""
+    char_slot: int | None = None
+    """W4-CHAR-19: the company whose front the joined characters moved to (None: the command
+    company, W4-CHAR-04)."""
     # status
     fleeing: bool = False
     ran: bool = False

@@ -408,3 +408,9 @@ def _character_shoots(e: Event) -> str:
     return (f"{e['character']} of {e['unit']} shoots {e['target']} with {e['power']}: "
             f"{_count(e['dice'], 'die', 'dice')} needing {e['needed']}, "
             f"{_count(e['hits'], 'hit', 'hits')} (W4-CHAR-14)")
+
+
+@_words("character_repositioned")
+def _character_repositioned(e: Event) -> str:
+    return (f"{e['character']} moves to the front of company {e['company']} of {e['unit']} "
+            "to reach the enemy (W4-CHAR-19)")
