@@ -112,6 +112,12 @@ CHARACTER_EVENTS: list[dict[str, Any]] = [
      "needed": 4, "hits": 2, "points": 2, "charge": False, "captain": False, "by": "aldric"},
     {"type": "character_repositioned", "character": "aldric", "unit": "archers",
      "company": 1},
+    {"type": "rider_split", "unit": "archers", "target": "vex", "mount": 3, "rider": 1,
+     "mount_hits": 2, "rider_hits": 0},
+    {"type": "mount_wounded", "unit": "vex", "character": "vex", "hits": 2, "used": 2,
+     "hp_left": 31, "slain": False, "source": "archers"},
+    {"type": "mount_wounded", "unit": "vex", "character": "vex", "hits": 3, "used": 1,
+     "hp_left": 0, "slain": True, "source": "archers"},
 ]
 
 

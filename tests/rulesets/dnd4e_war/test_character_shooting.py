@@ -141,3 +141,50 @@ def test_an_area_covering_a_joined_character_attacks_a_normal_model_instead() ->
     shooting.burst(state, battle, get(state, "mage"), get(state, "mage").powers()[0], centre)
     assert person.wounds == 0 and foe.joined == ["hero"]
     assert foe.normal_models == before - 3
+
+
+def rider_state(mount_hp: int = 40) -> Any:
+    vex = character("vex", "B", at=(20, 30), race="drow", mount_size="large",
+                    mount_monster=True, mount_hp=mount_hp,
+                    mount_defenses={"ac": 18, "fortitude": 20, "reflex": 17, "will": 15},
+                    defenses={"ac": 27, "fortitude": 24, "reflex": 26, "will": 23})
+    return make_state([unit("a", profile=ARCHER),
+                       unit("mage", at=(40, 10), profile=profile("Mage", powers=[BURST])),
+                       unit("far", "B", at=(60, 44), facing=180)], characters=[vex])
+
+
+@pytest.mark.rule("W4-MONSTER-07")
+def test_each_ranged_attack_at_a_rider_strikes_the_mount_on_1_to_4() -> None:
+    state = rider_state()
+    a, vex = get(state, "a"), get(state, "vex")
+    # d6 per die: 1, 4 at the mount (AC 18, +10: 8 needed), 5, 6 at the rider (AC 27: 17)
+    battle = make_battle(state, dice=[1, 4, 5, 6, 20, 8, 17, 3, 5, 6, 3])
+    hits = shooting.shoot(state, battle, a, vex, a.powers("ranged")[0])
+    split = events(battle, "rider_split")[0]
+    assert (split["mount"], split["rider"], split["mount_hits"], split["rider_hits"]) == (
+        2, 2, 2, 1)
+    assert hits == 3
+    person = state.characters["vex"]
+    assert person.mount_wounds == (5 + 4) + (6 + 4) and person.wounds == 3 + 4
+
+
+@pytest.mark.rule("W4-MONSTER-08")
+def test_an_area_attacks_both_the_mount_and_the_rider_once() -> None:
+    state = rider_state()
+    mage, vex = get(state, "mage"), get(state, "vex")
+    battle = make_battle(state, dice=[20, 1, 4])
+    shooting.burst(state, battle, mage, mage.powers()[0], vex.points[0])
+    split = events(battle, "rider_split")[0]
+    assert (split["mount"], split["rider"], split["mount_hits"], split["rider_hits"]) == (
+        1, 1, 1, 0)
+    assert state.characters["vex"].mount_wounds == 4
+
+
+def test_a_rider_whose_mount_falls_goes_on_foot() -> None:
+    state = rider_state(mount_hp=5)
+    mage, vex = get(state, "mage"), get(state, "vex")
+    assert vex.strength() == 4 and vex.is_monster
+    battle = make_battle(state, dice=[20, 1, 6])
+    shooting.burst(state, battle, mage, mage.powers()[0], vex.points[0])
+    assert not state.characters["vex"].mounted and events(battle, "mount_wounded")[0]["slain"]
+    assert vex.strength() == 1 and not vex.is_monster

@@ -47,9 +47,11 @@ def new_character(side: str, spec: CharacterSpec) -> Character:
                                  ("beast_form", spec.beast_form),
                                  ("spirit_power", spec.spirit_power),
                                  ("warding_ac", spec.warding_ac)) if v}
+    mount = spec.mount_hp if spec.mount_monster and spec.mount_defenses is not None else None
     return Character(id=spec.id, name=spec.name or spec.id, side=side,
                      character_class=spec.character_class, level=spec.level, hp=spec.hp,
-                     action_points=points, general=spec.general, options=options)
+                     action_points=points, general=spec.general, options=options,
+                     mount_hp=mount or 0, mount_defenses=spec.mount_defenses)
 
 
 def join(state: WarState, character: Character, host: Unit) -> None:

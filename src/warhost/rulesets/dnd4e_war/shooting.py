@@ -30,7 +30,7 @@ from warhost.geometry.table import (
     sees,
     tray_gap,
 )
-from warhost.rulesets.dnd4e_war import char_shooting, psychology
+from warhost.rulesets.dnd4e_war import char_shooting, psychology, riders
 from warhost.rulesets.dnd4e_war.attacks import roll_attacks
 from warhost.rulesets.dnd4e_war.casualties import apply_hits, damage_expression, minion
 from warhost.rulesets.dnd4e_war.model import Power
@@ -439,6 +439,8 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     cover = cover_bonus(state, unit, target, slots)
     ac = defense(target, power) + cover
     bonus = power.bonus - (RAN_PENALTY if unit.ran else 0)
+    if target.character is not None and riders.ridden(target) is not None:
+        return _shoot_rider(state, battle, unit, target, power, dice, cover, bonus, multiattack)
     ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots",
                          character=unit.character is not None)  # W4-CHAR-10, W4-HIT-04
     captain = roll_attacks(battle, dice.captain, ac, bonus, f"{unit.id} captain shoots",
@@ -449,6 +451,21 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
                 faces=list(ranks.faces + captain.faces), hits=hits, multiattack=multiattack)
     take_casualties(state, battle, unit, target, hits, power)
     return hits
+
+
+def _shoot_rider(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Power,
+                 dice: Dice, cover: int, bonus: int, multiattack: str) -> int:
+    """W4-MONSTER-07: a shot at a character riding a monster, each die at mount or rider."""
+    groups = [(dice.ranks, unit.character is not None), (dice.captain, True)]
+    on_mount, on_rider, rolls = riders.ranged_at_rider(state, battle, unit, target, power,
+                                                       groups, cover, bonus)
+    battle.emit("shoot", unit=unit.id, target=target.id, power=power.name,
+                dice=dice.ranks + dice.captain, needed=rolls[-1].needed, cover=cover,
+                faces=[f for r in rolls for f in r.faces], hits=on_mount + on_rider,
+                multiattack=multiattack)
+    riders.hit_mount(state, battle, unit, target, power, on_mount)
+    take_casualties(state, battle, unit, target, on_rider, power)
+    return on_mount + on_rider
 
 
 def take_casualties(state: WarState, battle: Battle, unit: Unit, target: Unit, hits: int,
@@ -560,6 +577,13 @@ def burst(state: WarState, battle: Battle, unit: Unit, power: Power, point: Poin
     total = 0
     for uid, models in covered.items():
         target = state.units[uid]
+        if target.character is not None and riders.ridden(target) is not None:
+            on_mount, on_rider = riders.burst_at_rider(state, battle, unit, target, power,
+                                                       bonus)
+            riders.hit_mount(state, battle, unit, target, power, on_mount)
+            take_casualties(state, battle, unit, target, on_rider, power)
+            total += on_mount + on_rider
+            continue
         roll = roll_attacks(battle, models, defense(target, power), bonus,
                             f"{unit.id} burst on {uid}", character=unit.character is not None)
         battle.emit("shoot", unit=unit.id, target=uid, power=power.name, dice=models,

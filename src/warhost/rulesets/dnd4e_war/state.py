@@ -73,6 +73,16 @@ class Character:
     """W4-RECH-01: names of the encounter powers he has used and not regained."""
     options: dict[str, Any] = field(default_factory=dict)
     """W4-DEC-32 class choices from his scenario entry (fighting style, oath target, ...)."""
+    mount_hp: int = 0
+    """W4-MONSTER-07/08: his monstrous mount's hit points (0: no mount of its own)."""
+    mount_wounds: int = 0
+    mount_defenses: Any = None
+    """The mount's :class:`~warhost.rulesets.dnd4e_war.model.Defenses`."""
+
+    @property
+    def mounted(self) -> bool:
+        """He rides a monstrous mount that has its own hit points and still lives."""
+        return self.mount_hp > 0 and self.mount_wounds < self.mount_hp
 
     @property
     def hp_left(self) -> int:

@@ -414,3 +414,18 @@ def _character_shoots(e: Event) -> str:
 def _character_repositioned(e: Event) -> str:
     return (f"{e['character']} moves to the front of company {e['company']} of {e['unit']} "
             "to reach the enemy (W4-CHAR-19)")
+
+
+@_words("rider_split")
+def _rider_split(e: Event) -> str:
+    return (f"{e['unit']}'s attacks on {e['target']}: {e['mount']} at the mount "
+            f"({_count(e['mount_hits'], 'hit', 'hits')}), {e['rider']} at the rider "
+            f"({_count(e['rider_hits'], 'hit', 'hits')}) (W4-MONSTER-07/08)")
+
+
+@_words("mount_wounded")
+def _mount_wounded(e: Event) -> str:
+    if e["slain"]:
+        return f"{e['character']}'s mount is slain; he fights on foot"
+    return (f"{e['character']}'s mount takes {_count(e['used'], 'hit', 'hits')}, "
+            f"{e['hp_left']} hit points left")
