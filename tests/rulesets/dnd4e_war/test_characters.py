@@ -18,8 +18,8 @@ from tests.rulesets.dnd4e_war.helpers import (
 )
 from warhost.core.decisions import Refusal
 from warhost.core.errors import IllegalOrderError, ScenarioError
-from warhost.core.scenario import scenario_from_data
 from warhost.core.orders import Order
+from warhost.core.scenario import scenario_from_data
 from warhost.rulesets.dnd4e_war import casualties, joining, movement, psychology
 from warhost.rulesets.dnd4e_war.characters import join
 from warhost.rulesets.dnd4e_war.movement import Mover
