@@ -214,3 +214,16 @@ def test_a_scenario_character_joining_an_enemy_unit_is_refused_at_the_field() ->
     with pytest.raises(ScenarioError) as caught:
         scenario_from_data(data)
     assert "joined" in str(caught.value) and "W4-CHAR-03" in str(caught.value)
+
+
+# --------------------------------------------------------------------------- the map
+
+def test_the_map_shows_lone_characters_and_lists_joined_ones_on_their_unit() -> None:
+    from warhost.rulesets.dnd4e_war.view import map_view
+
+    state = make_state([unit("a"), FOE], characters=[character("hero", joined="a"),
+                                                     character("solo", at=(40, 10))])
+    shown = {u["id"]: u for u in map_view(state)["units"]}
+    assert "hero" not in shown and "with hero" in shown["a"]["strength"]
+    assert shown["solo"]["status"] == "active" and shown["solo"]["strength"] == "40/40 hp"
+    assert shown["solo"]["kind"].startswith("character, fighter 5")

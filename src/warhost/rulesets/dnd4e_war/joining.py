@@ -22,7 +22,8 @@ JOIN = "char_join"
 LEAVE = "char_leave"
 """W4-DEC-15: decision kind, where a joined character steps out of his unit."""
 LIMITS = "_move_limits"
-"""``state.extra`` key: units whose move this phase is capped (W4-AMB-82), id -> inches."""
+"""``state.extra`` key: units whose move this phase is capped (W4-AMB-82), id -> inches
+(the same key as ``movement.MOVE_LIMITS``)."""
 _EPS = 1e-6
 STEP_OUT = 0.05
 """Inches between the unit's edge and the base of a character stepping out of it."""

@@ -234,6 +234,10 @@ def move_unit(state: WarState, battle: Battle, unit: Unit) -> None:
             return
 
 
+MOVE_LIMITS = "_move_limits"
+"""``state.extra`` key: units whose move this phase is capped after a character joined or
+left (W4-AMB-82), id -> inches."""
+
 OFFERS = "_movement_offers"
 """``state.extra`` key: recent offers of moves, by everything they depend on."""
 OFFERS_KEPT = 256
@@ -326,11 +330,8 @@ class Mover:
 
     def limit(self) -> float | None:
         """W4-AMB-82: the cap on this move after a character joined or left, if any."""
-        if not self.state.extra:
-            return None
-        from warhost.rulesets.dnd4e_war.joining import move_limit
-
-        return move_limit(self.state, self.unit)
+        limits: dict[str, float] | None = self.state.extra.get(MOVE_LIMITS)
+        return None if not limits else limits.get(self.unit.id)
 
     def refusal_of_kind(self, kind: str) -> Refusal | None:
         """Why ``unit`` may not make a move of ``kind`` at all now."""

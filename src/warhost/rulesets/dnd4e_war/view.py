@@ -112,7 +112,9 @@ def map_view(state: WarState) -> dict[str, Any]:
                       "polygon": _ring(list(g.region.polygon.exterior.coords)[:-1])})
     return {
         "geometry": "table", "width": state.board.width, "height": state.board.height,
-        "areas": areas, "units": [unit_view(state, u) for u in state.units.values()],
+        "areas": areas,
+        # a character inside a unit is drawn as part of it (listed on it), not on his own
+        "units": [unit_view(state, u) for u in state.units.values() if u.inside is None],
         "sides": list(state.sides), "round": state.turn,
         "scores": {s: score(state, s) for s in state.sides},
     }
