@@ -112,6 +112,8 @@ CHARACTER_EVENTS: list[dict[str, Any]] = [
      "needed": 4, "hits": 2, "points": 2, "charge": False, "captain": False, "by": "aldric"},
     {"type": "character_repositioned", "character": "aldric", "unit": "archers",
      "company": 1},
+    {"type": "character_lost", "character": "aldric", "unit": "archers",
+     "why": "fled off the table"},
     {"type": "rider_split", "unit": "archers", "target": "vex", "mount": 3, "rider": 1,
      "mount_hits": 2, "rider_hits": 0},
     {"type": "mount_wounded", "unit": "vex", "character": "vex", "hits": 2, "used": 2,

@@ -227,3 +227,30 @@ def test_the_map_shows_lone_characters_and_lists_joined_ones_on_their_unit() -> 
     assert "hero" not in shown and "with hero" in shown["a"]["strength"]
     assert shown["solo"]["status"] == "active" and shown["solo"]["strength"] == "40/40 hp"
     assert shown["solo"]["kind"].startswith("character, fighter 5")
+
+
+def test_characters_inside_a_unit_destroyed_whole_share_its_fate() -> None:
+    state = make_state([unit("a"), FOE], characters=[character("hero", joined="a")])
+    battle = make_battle(state)
+    casualties.destroy(state, battle, get(state, "a"), "fled off the table")
+    assert state.characters["hero"].slain and not get(state, "hero").alive
+    assert events(battle, "character_lost")[0]["character"] == "hero"
+
+
+@pytest.mark.rule("W4-COUR-06")
+def test_a_lone_character_tests_courage_with_his_tier_bonus() -> None:
+    state = make_state([unit("a"), FOE], characters=[character("solo", at=(40, 10))])
+    # the same human race and size as the warriors of a, plus his tier (level 5: +1)
+    assert psychology.courage_bonus(state, get(state, "solo")) == \
+        psychology.courage_bonus(state, get(state, "a")) + 1
+
+
+@pytest.mark.rule("W4-COUR-08")
+@pytest.mark.rule("W4-CHAR-20")
+def test_a_unit_with_the_better_bonus_keeps_its_own_without_his_tier() -> None:
+    brave = profile("Brave", courage=5)
+    alone = make_state([unit("a", profile=brave), FOE])
+    state = make_state([unit("a", profile=brave), FOE],
+                       characters=[character("hero", joined="a")])
+    assert psychology.courage_bonus(state, get(state, "a")) == \
+        psychology.courage_bonus(alone, get(alone, "a"))

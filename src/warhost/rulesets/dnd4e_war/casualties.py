@@ -97,6 +97,16 @@ def wound(battle: Battle, person: Character, hits: int, damage: str, why: str) -
     return used
 
 
+def _lose_characters(state: WarState, battle: Battle, unit: Unit, why: str) -> None:
+    """Ruling: characters inside a unit destroyed as a whole (caught while fleeing, fled off
+    the table) share its fate."""
+    from warhost.rulesets.dnd4e_war.characters import remove
+
+    for person in state.characters_in(unit):
+        remove(state, person)
+        battle.emit("character_lost", character=person.id, unit=unit.id, why=why)
+
+
 def _strand_characters(state: WarState, battle: Battle, unit: Unit) -> None:
     """Ruling: when the last normal model of a unit falls, the characters in it stay on the
     table on their own where it stood, in every fight it was in."""
@@ -240,6 +250,8 @@ def destroy(state: WarState, battle: Battle, unit: Unit, why: str) -> None:
 
     if unit.destroyed:
         return
+    if unit.joined:
+        _lose_characters(state, battle, unit, why)
     unit.destroyed = True
     state.disengage(unit.id)
     battle.emit("destroyed", unit=unit.id, why=why)

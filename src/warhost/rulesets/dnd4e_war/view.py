@@ -431,3 +431,8 @@ def _mount_wounded(e: Event) -> str:
         return f"{e['character']}'s mount is slain; he fights on foot"
     return (f"{e['character']}'s mount takes {_count(e['used'], 'hit', 'hits')}, "
             f"{e['hp_left']} hit points left")
+
+
+@_words("character_lost")
+def _character_lost(e: Event) -> str:
+    return f"{e['character']} is lost with {e['unit']} ({e['why']})"
