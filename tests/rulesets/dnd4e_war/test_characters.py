@@ -196,11 +196,13 @@ def test_a_character_does_not_pass_on_other_rules() -> None:
     assert not get(state, "a").rule("stalwart")
 
 
+@pytest.mark.rule("W4-CHAR-04")
 def test_joining_during_play_adds_strength_and_leaving_removes_it() -> None:
     state = make_state([unit("a"), FOE], characters=[character("hero", at=(30, 5))])
     host, person = get(state, "a"), state.characters["hero"]
     before = host.strength()
     join(state, person, host)
+    assert host.companies == [8, 1] and host.normal_models == 8
     assert host.strength() == before + 1
     joining.leave(state, person, (30.0, 5.0), 0.0)
     assert host.strength() == before and host.members == []
@@ -254,3 +256,14 @@ def test_a_unit_with_the_better_bonus_keeps_its_own_without_his_tier() -> None:
                        characters=[character("hero", joined="a")])
     assert psychology.courage_bonus(state, get(state, "a")) == \
         psychology.courage_bonus(alone, get(alone, "a"))
+
+
+@pytest.mark.rule("W4-CHAR-01")
+@pytest.mark.rule("W4-CMD-06")
+def test_a_captain_is_no_character_who_may_leave_or_who_stops_hope_is_lost() -> None:
+    led = unit("a", command={"captain": {"name": "Sergeant", "attacks": 2}})
+    state = make_state([led, unit("b", at=(30, 10)), FOE])
+    assert joining.leavers(state, "A", set()) == []
+    battle = make_battle(state, dice=[20])  # b's panic test when a is gone
+    casualties.apply_hits(state, battle, get(state, "a"), 5, "foe", "shooting")
+    assert events(battle, "hope_is_lost")[0]["unit"] == "a"
