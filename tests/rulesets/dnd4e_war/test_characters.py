@@ -267,3 +267,19 @@ def test_a_captain_is_no_character_who_may_leave_or_who_stops_hope_is_lost() -> 
     battle = make_battle(state, dice=[20])  # b's panic test when a is gone
     casualties.apply_hits(state, battle, get(state, "a"), 5, "foe", "shooting")
     assert events(battle, "hope_is_lost")[0]["unit"] == "a"
+
+
+@pytest.mark.rule("W4-CHAR-03")
+def test_joining_skirmishers_puts_his_model_where_he_reached_them() -> None:
+    scouts = profile("Scouts", formation="skirmish", unit_size=[1, 12])
+    state = make_state([unit("s", profile=scouts, companies=3), FOE],
+                       characters=[character("hero", at=(20, 4))])
+    battle = make_battle(state, orders={"A": ["move hero", "join hero s", "hold", "done"]})
+    movement.remaining_step(state, battle, "A")
+    host = get(state, "s")
+    assert host.joined == ["hero"] and len(host.points) == 4
+    from warhost.geometry.table import Tray, tray_gap
+
+    mine = Tray(host.points[-1], 0.0, 1.0, 1.0)
+    others = [Tray(p, 0.0, 1.0, 1.0) for p in host.points[:-1]]
+    assert min(tray_gap(mine, t) for t in others) == pytest.approx(0.0, abs=1e-6)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from warhost.core.battle import Battle
+from warhost.geometry.table import Tray
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.profiles import immune_to_hope_is_lost
 from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
@@ -111,16 +112,17 @@ def _strand_characters(state: WarState, battle: Battle, unit: Unit) -> None:
     """Ruling: when the last normal model of a unit falls, the characters in it stay on the
     table on their own where it stood, in every fight it was in."""
     from warhost.rulesets.dnd4e_war.characters import leave
+    from warhost.rulesets.dnd4e_war.joining import place_in_host
 
-    spot = unit.frame()
     foes = sorted(state.engaged.get(unit.id, ()))
-    for i, cid in enumerate(list(unit.joined)):
-        person = state.characters[cid]
-        right = (i - (len(unit.joined) - 1) / 2.0) * state.units[cid].base
-        own = leave(state, person, spot.to_world(right, 0.0), unit.facing)
+    people = state.characters_in(unit)
+    here = Tray(place_in_host(state, people[0]), unit.facing, 0.0, 0.0)
+    for i, person in enumerate(people):
+        right = (i - (len(people) - 1) / 2.0) * state.units[person.id].base
+        own = leave(state, person, here.to_world(right, 0.0), unit.facing)
         for foe in foes:
             state.engage(own.id, foe)
-        battle.emit("character_stranded", character=cid, unit=unit.id,
+        battle.emit("character_stranded", character=person.id, unit=unit.id,
                     at=[round(own.front[0], 3), round(own.front[1], 3)])
 
 

@@ -164,6 +164,8 @@ def character_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit
         if person.slain or power is None or (step is not None
                                              and own.profile.initiative != step):
             continue
+        if own.shot or own.standard_used:  # he spent his standard action shooting
+            continue
         count(GEOMETRY, len(foes))
         reach = max(0, power.reach - 1) + CONTACT
         foe = next((f for f in foes if any(tray_gap(place, t) <= reach for t in f.trays())),

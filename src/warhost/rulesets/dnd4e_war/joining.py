@@ -9,11 +9,15 @@ point next to the unit, at no cost to the unit, and may then move on alone.
 
 from __future__ import annotations
 
+import shapely
+from shapely.ops import nearest_points
+
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import Point, Tray, distance, point_word, read_point, trays_overlap
+from warhost.rulesets.dnd4e_war.char_shooting import home_slot
 from warhost.rulesets.dnd4e_war.characters import join, leave
 from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
 
@@ -125,6 +129,7 @@ def join_unit(state: WarState, battle: Battle, own: Unit, host: Unit, cost: floa
     left = own.speed() - cost
     own.move_used = True
     own.moved = cost
+    step_to(state, own, host)
     join(state, person, host)
     battle.emit("character_joined", character=person.id, unit=host.id, cost=round(cost, 3))
     if host.move_used or state.is_engaged(host.id):
@@ -138,6 +143,17 @@ def join_unit(state: WarState, battle: Battle, own: Unit, host: Unit, cost: floa
     host.move_used = True
 
 
+def step_to(state: WarState, own: Unit, host: Unit) -> None:
+    """Put the lone character's base against ``host`` by the shortest way (so that in a
+    skirmishing unit his place is where he reached it)."""
+    mine = shapely.union_all([t.polygon for t in own.trays()])
+    theirs = shapely.union_all([t.polygon for t in host.trays()])
+    a, b = nearest_points(mine, theirs)
+    dx, dy = float(b.x - a.x), float(b.y - a.y)
+    own.points = [(x + dx, y + dy) for x, y in own.points]
+    own.front = (own.front[0] + dx, own.front[1] + dy)
+
+
 def move_limit(state: WarState, unit: Unit) -> float | None:
     """W4-AMB-82: the cap on ``unit``'s move this phase, if it has one."""
     limits: dict[str, float] | None = state.extra.get(LIMITS)
@@ -148,12 +164,13 @@ def move_limit(state: WarState, unit: Unit) -> float | None:
 
 def place_in_host(state: WarState, person: Character) -> Point:
     """Where ``person`` stands inside his unit: at the front of its command company
-    (W4-CHAR-04); in a skirmishing unit, his own place."""
+    (W4-CHAR-04) or of the company he moved to (W4-CHAR-19); in a skirmishing unit, his own
+    place."""
     assert person.host is not None
     host = state.units[person.host]
     if host.skirmish:
         return host.points[-1] if host.points else host.front
-    tray = host.trays()[host.command_slot if host.command_slot is not None else 0]
+    tray = host.trays()[home_slot(host)]
     return tray.to_world(0.0, tray.depth / 2.0 - host.base / 2.0)
 
 
@@ -194,6 +211,9 @@ def leave_refusal(state: WarState, person: Character, point: Point) -> Refusal |
     tray = Tray(point, own.facing, own.base, own.base)
     if not _on_board(state, tray):
         return Refusal(f"{point_word(point)} is off the table", "W4-MOVE-01")
+    if any(g.region.impassable and g.region.polygon.intersects(tray.polygon)
+           for g in state.ground):
+        return Refusal(f"{point_word(point)} is impassable ground", "W4-MOVE-24")
     for other in _near_point(state, point, own):
         if any(trays_overlap(tray, t) for t in other.trays()):
             return Refusal(f"{point_word(point)} is inside {other.id}", "W4-CHAR-07")
