@@ -179,7 +179,7 @@ def check_invariants(state: WarState, events: list[dict[str, Any]]) -> list[str]
             problems.append(f"{u.id} faces {u.facing:g} but the last move allowed to turn it "
                             f"left it facing {last:g}")
     for u in alive:
-        if any(n < 0 for n in u.companies) or u.models > u.start_models:
+        if any(n < 0 for n in u.companies) or u.normal_models > u.start_models:
             problems.append(f"{u.id} has impossible model counts {u.companies}")
         if not 0 <= u.facing < 360:
             problems.append(f"{u.id} faces {u.facing}")

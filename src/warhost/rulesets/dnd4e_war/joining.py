@@ -208,7 +208,8 @@ def leave_refusal(state: WarState, person: Character, point: Point) -> Refusal |
     start = place_in_host(state, person)
     if distance(start, point) > own.speed() + _EPS:
         return Refusal(f"{point_word(point)} is beyond {person.id}'s Speed", "W4-CHAR-07")
-    tray = Tray(point, own.facing, own.base, own.base)
+    facing = state.units[person.host].facing if person.host is not None else own.facing
+    tray = Tray(point, facing, own.base, own.base)  # he steps out facing as his unit
     if not _on_board(state, tray):
         return Refusal(f"{point_word(point)} is off the table", "W4-MOVE-01")
     if any(g.region.impassable and g.region.polygon.intersects(tray.polygon)
