@@ -21,12 +21,12 @@ def test_battles_with_characters_keep_the_invariants(kind: str) -> None:
     scenario = load_scenario(HEROES)
     sides = ruleset.side_names(scenario.model)
     kinds: set[str] = set()
+    captured: dict[str, object] = {}
+
+    def keep(round_number: int, state: object) -> None:
+        captured["state"] = state
+
     for seed in range(3):
-        captured = {}
-
-        def keep(round_number: int, state: object) -> None:
-            captured["state"] = state
-
         result = run_battle(scenario, seed, {s: kind for s in sides}, observers=[keep])
         assert ruleset.check_invariants(captured["state"], result.log.events) == []
         kinds |= {e["type"] for e in result.log.events}
