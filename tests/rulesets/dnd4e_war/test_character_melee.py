@@ -151,3 +151,13 @@ def test_a_character_out_of_reach_cannot_attack_then_moves_freely_to_fight() -> 
     assert a.char_slot == 1 and not a.move_used
     assert [bl.by for bl in char_melee.character_blows(state, battle, a, [b], 5)] == ["hero"]
     assert char_melee.characters_in_reach(state, b, a, 1) == [state.characters["hero"]]
+
+
+@pytest.mark.rule("W4-CHAR-16")
+def test_a_charging_unit_strikes_with_its_joined_character_too() -> None:
+    state = _fight()
+    a, b = get(state, "a"), get(state, "b")
+    battle = make_battle(state, dice=[1] * 30)
+    charge.charge_attacks(state, battle, a, b, False, frozenset())
+    mine = [e for e in events(battle, "strike") if e.get("by") == "hero"]
+    assert [(e["dice"], e["charge"]) for e in mine] == [(3, True)]
