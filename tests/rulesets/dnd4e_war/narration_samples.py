@@ -114,6 +114,7 @@ CHARACTER_EVENTS: list[dict[str, Any]] = [
      "company": 1},
     {"type": "character_lost", "character": "aldric", "unit": "archers",
      "why": "fled off the table"},
+    {"type": "hits_discarded", "unit": "archers", "target": "drow", "hits": 2},
     {"type": "rider_split", "unit": "archers", "target": "vex", "mount": 3, "rider": 1,
      "mount_hits": 2, "rider_hits": 0},
     {"type": "mount_wounded", "unit": "vex", "character": "vex", "hits": 2, "used": 2,

@@ -188,3 +188,25 @@ def test_a_rider_whose_mount_falls_goes_on_foot() -> None:
     shooting.burst(state, battle, mage, mage.powers()[0], vex.points[0])
     assert not state.characters["vex"].mounted and events(battle, "mount_wounded")[0]["slain"]
     assert vex.strength() == 1 and not vex.is_monster
+
+
+@pytest.mark.rule("W4-SHOOT-19")
+@pytest.mark.rule("W4-AMB-47")
+@pytest.mark.rule("W4-CHAR-11")
+def test_characters_outnumbering_their_unit_set_the_defense_shot_at() -> None:
+    tough = {"ac": 20, "fortitude": 18, "reflex": 16, "will": 15}
+    weak = {"ac": 14, "fortitude": 12, "reflex": 12, "will": 12}
+    for defenses, needed, slain in ((tough, 10, 1), (weak, 8, 0)):
+        state = make_state([unit("a", profile=ARCHER), unit("foe", "B", at=(20, 25),
+                                                             facing=180, models=1)],
+                           characters=[character("h1", "B", joined="foe", defenses=defenses),
+                                       character("h2", "B", joined="foe", defenses=defenses)])
+        foe = get(state, "foe")
+        # one warrior (AC 16) and two heroes: the heroes' AC is the majority
+        battle = make_battle(state, dice=[20] * 8)  # 4 shots, then the panic tests
+        shooting.shoot(state, battle, get(state, "a"), foe, get(state, "a").powers()[0])
+        assert events(battle, "shoot")[0]["needed"] == needed
+        # against AC 14 the warrior (AC 16) cannot be hit: every hit is discarded
+        assert foe.normal_models == 1 - slain
+        assert len(events(battle, "hits_discarded")) == 1 - slain
+        assert state.characters["h1"].wounds == 0

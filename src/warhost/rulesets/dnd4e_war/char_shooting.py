@@ -52,6 +52,18 @@ def home_slot(host: Unit) -> int:
     return host.command_slot if host.command_slot is not None else 0
 
 
+def mixed_defense(state: WarState, target: Unit, power: Power) -> tuple[int, bool]:
+    """W4-SHOOT-19, W4-AMB-47: a unit with joined characters has models of more than one
+    defense: the majority one is attacked, and its normal models (the only ones ranged
+    attacks can hit, W4-CHAR-11) can be hit only when theirs is not above it. Returns that
+    defense and whether they can be hit."""
+    own = int(getattr(target.profile.defenses, power.vs))
+    values = [own] * target.normal_models + [
+        int(getattr(state.units[c].profile.defenses, power.vs)) for c in target.joined]
+    majority = majority_ac(values)
+    return majority, own <= majority
+
+
 def in_front_rank(host: Unit) -> bool:
     """W4-CHAR-13: a joined character is in the front rank when his company is."""
     if host.skirmish:

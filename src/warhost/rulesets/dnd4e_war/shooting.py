@@ -438,6 +438,10 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     dice = count_dice(state, unit, target, slots, multiattack)
     cover = cover_bonus(state, unit, target, slots)
     ac = defense(target, power) + cover
+    hittable = True
+    if target.joined:  # W4-SHOOT-19, W4-AMB-47: his defense differs from the unit's
+        majority, hittable = char_shooting.mixed_defense(state, target, power)
+        ac = majority + cover
     bonus = power.bonus - (RAN_PENALTY if unit.ran else 0)
     if target.character is not None and riders.ridden(target) is not None:
         return _shoot_rider(state, battle, unit, target, power, dice, cover, bonus, multiattack)
@@ -449,6 +453,9 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     battle.emit("shoot", unit=unit.id, target=target.id, power=power.name,
                 dice=dice.ranks + dice.captain, needed=ranks.needed, cover=cover,
                 faces=list(ranks.faces + captain.faces), hits=hits, multiattack=multiattack)
+    if not hittable:
+        battle.emit("hits_discarded", unit=unit.id, target=target.id, hits=hits)
+        return hits
     take_casualties(state, battle, unit, target, hits, power)
     return hits
 

@@ -436,3 +436,9 @@ def _mount_wounded(e: Event) -> str:
 @_words("character_lost")
 def _character_lost(e: Event) -> str:
     return f"{e['character']} is lost with {e['unit']} ({e['why']})"
+
+
+@_words("hits_discarded")
+def _hits_discarded(e: Event) -> str:
+    return (f"{_count(e['hits'], 'hit', 'hits')} of {e['unit']} on {e['target']} find no model "
+            "they can strike and are discarded (W4-SHOOT-19)")
