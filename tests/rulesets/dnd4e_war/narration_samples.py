@@ -123,8 +123,48 @@ CHARACTER_EVENTS: list[dict[str, Any]] = [
      "hp_left": 0, "slain": True, "source": "archers"},
 ]
 
+COMMAND_EVENTS: list[dict[str, Any]] = [
+    {"type": "challenge_issued", "character": "aldric", "side": "Elves"},
+    {"type": "challenge_accepted", "character": "vex", "challenger": "aldric"},
+    {"type": "challenge_declined", "character": "aldric", "sent": "vex", "unit": "drow"},
+    {"type": "challenge_strike", "character": "aldric", "target": "vex",
+     "power": "Longsword", "dice": 1, "needed": 10, "faces": [14], "hits": 1},
+    {"type": "challenge_damage", "character": "vex", "by": "aldric", "hits": 1, "excess": 0,
+     "hp_left": 30},
+    {"type": "challenge_damage", "character": "vex", "by": "aldric", "hits": 1, "excess": 2,
+     "hp_left": 0},
+    {"type": "challenge_slain", "character": "vex", "unit": "drow"},
+    {"type": "overkill", "bonus": {"Elves": 2}},
+    {"type": "action_point_dice", "character": "aldric", "unit": "archers",
+     "why": "close combat archers", "die": 0, "before": 9, "after": 10, "spent": 1,
+     "left": 1},
+    {"type": "action_point_spent", "character": "aldric", "unit": "archers",
+     "purpose": "act first (charge)", "left": 1},
+    {"type": "act_first", "character": "aldric", "unit": "archers", "side": "Elves",
+     "phase": "charge"},
+    {"type": "general_nominated", "character": "aldric", "side": "Elves",
+     "action_points": 3},
+    {"type": "power_used", "character": "aldric", "power": "Brute Strike",
+     "usage": "daily"},
+    {"type": "recharge", "character": "aldric", "roll": 5, "power": "Steel Serpent"},
+    {"type": "recharge", "character": "aldric", "roll": 2, "power": None},
+]
+
+CLASS_EVENTS: list[dict[str, Any]] = [
+    {"type": "class_reroll", "unit": "spears", "character": "mira", "kind": "panic", "dc": 13,
+     "die": 14, "bonus": 4, "total": 18, "passed": True, "rule": "W4-CLASS-09"},
+    {"type": "class_beast_form", "character": "oak", "on": True, "rule": "W4-CLASS-10"},
+    {"type": "class_beast_form", "character": "oak", "on": False, "rule": "W4-CLASS-10"},
+    {"type": "class_extra_attack", "character": "fen", "unit": "fen", "target": "drow",
+     "feature": "Rapid Shot", "attacks": 1, "rule": "W4-CLASS-14"},
+    {"type": "class_spirit_strike", "character": "ula", "unit": "ula", "target": "drow",
+     "power": "Spirit Fangs", "needed": 9, "faces": [12], "hits": 1, "rule": "W4-CLASS-18"},
+    {"type": "class_rampage", "character": "grom", "unit": "grom", "target": "drow",
+     "devastating": True, "dice": 3, "needed": 8, "faces": [3, 12, 19], "hits": 2,
+     "rule": "W4-CLASS-06"},
+]
 
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS
                                            + COMBAT_EVENTS + PSYCHOLOGY_EVENTS
+                                           + COMMAND_EVENTS + CLASS_EVENTS
                                            + CHARACTER_EVENTS)
-

@@ -36,14 +36,14 @@ def test_attacks_sent_at_a_joined_character_are_declared_then_rolled_apart() -> 
     a, b = get(state, "a"), get(state, "b")
     blows = melee.plan_blows(state, make_battle(state), b, [a])
     assert [bl.dice for bl in blows] == [4]
-    # 2 dice at the hero (AC 20, +8: 12 needed), 2 at the unit (AC 16: 8 needed); then the
-    # spear's 1d8+2 damage for each hit on the hero
-    battle = make_battle(state, dice=[12, 20, 8, 3, 5, 6],
+    # 2 dice at the hero (AC 20, +8: 12 needed), 2 at the unit (AC 16 + 2 from the joined
+    # fighter, W4-CLASS-11: 10 needed); then the spear's 1d8+2 for each hit on the hero
+    battle = make_battle(state, dice=[12, 20, 10, 3, 5, 6],
                          orders={"B": ["strike_at b hero 2"]})
     melee.strike(state, battle, blows)
     hits = [(e.get("character"), e["dice"], e["needed"], e["hits"])
             for e in events(battle, "strike")]
-    assert hits == [("hero", 2, 12, 2), (None, 2, 8, 1)]
+    assert hits == [("hero", 2, 12, 2), (None, 2, 10, 1)]
     assert state.characters["hero"].hp_left == 40 - 7 - 8
     assert a.normal_models == 7 and a.joined == ["hero"]
     assert melee.points_scored(state, "b") == 3
@@ -81,7 +81,7 @@ def test_a_joined_character_strikes_apart_with_his_own_attacks_as_a_character() 
     state = _fight()
     a, b = get(state, "a"), get(state, "b")
     blows = char_melee.character_blows(state, make_battle(state), a, [b], 5)
-    assert [(bl.by, bl.dice, bl.bonus, bl.character) for bl in blows] == [("hero", 3, 10, True)]
+    assert [(bl.who, bl.dice, bl.bonus, bl.character) for bl in blows] == [("hero", 3, 10, True)]
     battle = make_battle(state, dice=[6, 5, 1])
     melee.strike(state, battle, blows)
     strike = events(battle, "strike")[0]
@@ -149,7 +149,7 @@ def test_a_character_out_of_reach_cannot_attack_then_moves_freely_to_fight() -> 
     battle = make_battle(state, orders={"A": ["reposition hero 1"]})
     char_melee.free_moves(state, battle, "A")
     assert a.char_slot == 1 and not a.move_used
-    assert [bl.by for bl in char_melee.character_blows(state, battle, a, [b], 5)] == ["hero"]
+    assert [bl.who for bl in char_melee.character_blows(state, battle, a, [b], 5)] == ["hero"]
     assert char_melee.characters_in_reach(state, b, a, 1) == [state.characters["hero"]]
 
 

@@ -199,8 +199,9 @@ def test_characters_outnumbering_their_unit_set_the_defense_shot_at() -> None:
     for defenses, needed, slain in ((tough, 10, 1), (weak, 8, 0)):
         state = make_state([unit("a", profile=ARCHER), unit("foe", "B", at=(20, 25),
                                                              facing=180, models=1)],
-                           characters=[character("h1", "B", joined="foe", defenses=defenses),
-                                       character("h2", "B", joined="foe", defenses=defenses)])
+                           characters=[character(h, "B", joined="foe", defenses=defenses,
+                                                 **{"class": None})  # no class AC bonus
+                                       for h in ("h1", "h2")])
         foe = get(state, "foe")
         # one warrior (AC 16) and two heroes: the heroes' AC is the majority
         battle = make_battle(state, dice=[20] * 8)  # 4 shots, then the panic tests

@@ -220,3 +220,37 @@ def test_charging_skirmishers_close_in_and_stragglers_keep_within_two_inches() -
     assert s.points[1][1] == pytest.approx(13.5)  # closes in beside it
     # the straggler cannot reach contact: it heads for the nearest model its full 7"
     assert abs(complex(*s.points[2]) - complex(30.0, 2.0)) == pytest.approx(7.0)
+
+
+@pytest.mark.rule("W4-DEC-22")
+def test_skirmishers_owner_chooses_among_placements_with_the_same_contact() -> None:
+    loose = profile(formation="skirmish", unit_size=[1, 10])
+    state = make_state([unit("s", at=(20, 9.5), profile=loose, companies=2),
+                        unit("b", "B", at=(20, 10), facing=180)])
+    state.engage("s", "b")
+    s = get(state, "s")
+    s.points = [(19.5, 7.0), (20.5, 7.0)]
+    battle = make_battle(state, orders={"A": ["place s from_the_other_end"]})
+    melee.re_engage(state, battle, [s])
+    asked = next(d for d in battle.log.of_type("decision") if d["kind"] == "skirmish_place")
+    assert asked["order"] == "place s from_the_other_end"
+    ends = melee.arrangements(s, [(18.5, 9.5), (19.5, 9.5), (20.5, 9.5), (21.5, 9.5)], 6.0,
+                              set())
+    assert list(ends) == list(melee.PLACEMENTS)
+    assert all(len(placed) == 2 for placed in ends.values())  # the same, greatest contact
+    assert sorted(x for x, _ in s.points) == [18.5, 19.5]  # b faces south: its far end is west
+    assert events(battle, "skirmish_contact")[0]["models"] == 2
+
+
+@pytest.mark.rule("W4-DEC-22")
+def test_no_placement_is_asked_when_only_one_gives_the_most_contact() -> None:
+    loose = profile(formation="skirmish", unit_size=[1, 10])
+    state = make_state([unit("s", at=(20, 9.5), profile=loose, companies=4),
+                        unit("b", "B", at=(20, 10), facing=180)])
+    state.engage("s", "b")
+    s = get(state, "s")
+    s.points = [(18.5, 7.0), (19.5, 7.0), (20.5, 7.0), (21.5, 7.0)]
+    battle = make_battle(state)
+    melee.re_engage(state, battle, [s])
+    assert not [d for d in battle.log.of_type("decision") if d["kind"] == "skirmish_place"]
+    assert events(battle, "skirmish_contact")[0]["models"] == 4

@@ -53,7 +53,7 @@ from warhost.geometry.table import (
     turn_between,
     wheel,
 )
-from warhost.rulesets.dnd4e_war import ai_chars
+from warhost.rulesets.dnd4e_war import ai_chars, ai_classes, ai_command
 from warhost.rulesets.dnd4e_war.ai_judge import (
     SUPPORT_BONUS,
     arc_struck,
@@ -132,6 +132,8 @@ class WarAI(Commander):
             "fight": self._fight,
             "pursue": self._pursue,
         }
+        self._handlers.update(ai_command.HANDLERS)
+        self._handlers.update(ai_classes.HANDLERS)
         self._handlers.update(ai_chars.HANDLERS)
         self._scale: tuple[tuple[int, int], float] = ((0, -1), 1.0)
         self._screens: list[tuple[str, Any]] = []
@@ -690,5 +692,5 @@ def _fear_pass(state: WarState, unit: Unit, target: Unit) -> float:
     if kind is None or psychology.immune(state, unit, kind) is not None:
         return 1.0
     return float(courage_pass_chance(psychology.courage_bonus(state, unit),
-                                     psychology.fear_dc(target),
+                                     psychology.fear_dc(target, state),
                                      reroll=has_reroll(state, unit)))

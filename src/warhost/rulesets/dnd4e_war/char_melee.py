@@ -54,7 +54,16 @@ def characters_in_reach(state: WarState, attacker: Unit, target: Unit,
         return [target.character] if not target.character.slain else []
     if not target.joined or not in_reach(state, attacker, target, reach):
         return []
-    return [c for c in state.characters_in(target) if not c.slain]
+    return [c for c in state.characters_in(target)
+            if not c.slain and not out_of_the_fight(state, c)]
+
+
+def out_of_the_fight(state: WarState, person: Character) -> bool:
+    """W4-CHAL-06/07/11: a character fighting a challenge, or sent to the rear, neither
+    attacks nor is attacked by the rest of the fight."""
+    from warhost.rulesets.dnd4e_war.challenges import dueling
+
+    return person.at_rear or dueling(state, person.id)
 
 
 def split_blows(state: WarState, battle: Battle, blows: list[Blow]) -> list[Blow]:
@@ -152,7 +161,12 @@ def character_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit
     """The attacks of ``unit``'s joined characters of initiative ``step`` (None: all, as
     when charging): each strikes a foe in contact with his company with his best melee
     power, as a character."""
-    from warhost.rulesets.dnd4e_war.melee import Blow, attacks_per_model, melee_power
+    from warhost.rulesets.dnd4e_war.melee import (
+        Blow,
+        attacks_per_model,
+        class_blows,
+        melee_power,
+    )
 
     out: list[Blow] = []
     if not unit.joined or not foes:
@@ -164,8 +178,8 @@ def character_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit
         if person.slain or power is None or (step is not None
                                              and own.profile.initiative != step):
             continue
-        if own.shot or own.standard_used:  # he spent his standard action shooting
-            continue
+        if own.shot or own.standard_used or out_of_the_fight(state, person):
+            continue  # he shot this turn, or fights a challenge, or was sent to the rear
         count(GEOMETRY, len(foes))
         reach = max(0, power.reach - 1) + CONTACT
         foe = next((f for f in foes if any(tray_gap(place, t) <= reach for t in f.trays())),
@@ -173,8 +187,10 @@ def character_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit
         if foe is None:
             state.extra.setdefault(OUT_OF_REACH, set()).add(person.id)
             continue
-        dice = attacks_per_model(state, own.profile.attacks, power, foe)
-        out.append(Blow(unit, foe, power, dice, power.bonus, character=True, by=person.id))
+        per = attacks_per_model(state, own.profile.attacks, power, foe) + power.extra_attacks
+        blow = Blow(unit, foe, power, per, power.bonus, character=True, per=per, uses=per,
+                    who=person.id)
+        out += [blow, *class_blows(state, battle, person, unit, [blow])]
     return out
 
 

@@ -49,6 +49,10 @@ def home_slot(host: Unit) -> int:
         return len(host.companies) - 1
     if host.char_slot is not None and host.char_slot < len(host.companies):
         return host.char_slot  # moved there to fight (W4-CHAR-19)
+    if host.joined:
+        place = host.command_places().get(host.joined[0])
+        if place is not None:
+            return place[0]
     return host.command_slot if host.command_slot is not None else 0
 
 

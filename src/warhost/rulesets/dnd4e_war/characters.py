@@ -46,7 +46,8 @@ def new_character(side: str, spec: CharacterSpec) -> Character:
                                  ("cursed_unit", spec.cursed_unit),
                                  ("beast_form", spec.beast_form),
                                  ("spirit_power", spec.spirit_power),
-                                 ("warding_ac", spec.warding_ac)) if v}
+                                 ("warding_ac", spec.warding_ac),
+                                 ("initiative_roll_bonus", spec.initiative_roll_bonus)) if v}
     mount = spec.mount_hp if spec.mount_monster and spec.mount_defenses is not None else None
     return Character(id=spec.id, name=spec.name or spec.id, side=side,
                      character_class=spec.character_class, level=spec.level, hp=spec.hp,

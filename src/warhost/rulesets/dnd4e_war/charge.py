@@ -58,9 +58,10 @@ def charge_phase(state: WarState, battle: Battle) -> None:
         side_charges(state, battle, side)
 
 
-def side_charges(state: WarState, battle: Battle, side: str) -> None:
-    """Steps 1 to 6 of W4-CHARGE-01 for one side."""
-    charges = declare(state, battle, side)
+def side_charges(state: WarState, battle: Battle, side: str, only: Unit | None = None) -> None:
+    """Steps 1 to 6 of W4-CHARGE-01 for one side (``only``: just that unit, acting first
+    with an action point, W4-AP-08)."""
+    charges = declare(state, battle, side, only)
     for charge in charges:
         roll(state, battle, charge)
     for charge in in_chosen_order(battle, side, charges):
@@ -128,18 +129,20 @@ def max_reach(unit: Unit) -> float:
     return charge_distance(6, unit.speed())
 
 
-def declare(state: WarState, battle: Battle, side: str) -> list[Charge]:
+def declare(state: WarState, battle: Battle, side: str,
+            only: Unit | None = None) -> list[Charge]:
     """W4-CHARGE-02 to 04, W4-DEC-20: every eligible unit charges a visible enemy or holds.
     A unit is asked when some enemy it sees is within what a charge roll could reach; those
     are offered, and any other visible enemy may still be named (the charge then falls
     short, W4-CHARGE-05)."""
-    stepped = _charging_out(state, battle, side)
+    stepped = _charging_out(state, battle, side) if only is None else {}
     alive = [u for u in state.units.values() if u.alive]
     state.extra[FRAMES] = (STRtree([u.frame().polygon for u in alive]), [u.id for u in alive])
     count(GEOMETRY, len(alive))
     try:
-        declared = [c for unit in list(state.units_of(side)) if (c := _declare_one(
-            state, battle, side, unit)) is not None]
+        units = [only] if only is not None else list(state.units_of(side))
+        declared = [c for unit in units if (c := _declare_one(state, battle, side, unit))
+                    is not None]
     finally:
         state.extra.pop(FRAMES, None)
     if stepped:
@@ -248,6 +251,8 @@ def roll(state: WarState, battle: Battle, charge: Charge) -> None:
         return
     unit = charge.unit
     charge.roll = battle.dice.draw(6, f"charge {unit.id}")
+    if state.characters:  # W4-AP-01: a character with the unit may change the die
+        charge.roll = _spend_on_roll(state, battle, charge)
     charge.reach = charge_distance(charge.roll, unit.speed())
     battle.emit("charge_roll", unit=unit.id, target=charge.target.id, roll=charge.roll,
                 distance=round(charge.reach, 3))
@@ -259,6 +264,20 @@ def roll(state: WarState, battle: Battle, charge: Charge) -> None:
         charge.failed = "cannot reach anything"
     if charge.roll == UNSTOPPABLE and not charge.failed:
         state.extra.setdefault("unstoppable", {})[unit.id] = state.turn
+
+
+def _spend_on_roll(state: WarState, battle: Battle, charge: Charge) -> int:
+    """W4-AP-01: a face that fails, or falls short of the target's closest distance, may
+    be raised with action points."""
+    from warhost.rulesets.dnd4e_war.action_points import modify_die
+
+    unit, gap = charge.unit, state.gap(charge.unit, charge.target)
+
+    def reaches(face: int) -> bool:
+        return face != 1 and charge_distance(face, unit.speed()) >= gap - 1e-9
+
+    return modify_die(state, battle, unit, charge.roll, 6, reaches, f"charge {unit.id}",
+                      "charge")
 
 
 # --------------------------------------------------------------------------- moving
@@ -340,7 +359,7 @@ def move(state: WarState, battle: Battle, charge: Charge) -> None:
         return
     state.engage(unit.id, target.id)
     if target.skirmish:
-        melee.gather(state, battle, target, unit, target.speed(), "front")
+        melee.gather(state, battle, target, unit, target.speed(), "front", choose=True)
 
 
 # --------------------------------------------------------------------------- attacking

@@ -38,6 +38,7 @@ DECISION_RULES: dict[str, str] = {
     "next_charge": "W4-DEC-20",
     "spearhead": "W4-CHARGE-10",
     "power": "W4-DEC-26",
+    "skirmish_place": "W4-DEC-22",
     "fight": "W4-MELEE-01",
     "support": "W4-RESOLVE-09",
     "pursue": "W4-BREAK-04",

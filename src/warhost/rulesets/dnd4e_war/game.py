@@ -12,8 +12,18 @@ from typing import Any
 from warhost.core.battle import Battle
 from warhost.core.orders import Order
 from warhost.core.outcome import Outcome, UnitFate
-from warhost.rulesets.dnd4e_war import charge, melee, movement, psychology, shooting
-from warhost.rulesets.dnd4e_war.state import WarState
+from warhost.rulesets.dnd4e_war import (
+    action_points,
+    challenges,
+    charge,
+    general,
+    melee,
+    movement,
+    psychology,
+    recharge,
+    shooting,
+)
+from warhost.rulesets.dnd4e_war.state import Unit, WarState
 
 TAKE = Order("take")
 GIVE = Order("give")
@@ -22,6 +32,8 @@ GIVE = Order("give")
 def play(state: WarState, battle: Battle) -> None:
     """Turns until one side is beaten or the turn limit (W4-TURN-01/02)."""
     limit = state.options.turn_limit
+    if state.characters and state.turn == 0:
+        general.nominate(state, battle)  # W4-GEN-01, W4-DEC-02
     while not state.over:
         state.turn += 1
         battle.emit("round_start", round=state.turn)
@@ -36,16 +48,59 @@ def play(state: WarState, battle: Battle) -> None:
                            ("close_combat", melee.close_combat_phase)):
             state.phase = phase
             state.panic_tested.clear()  # W4-PANIC-06: one panic test a phase
+            if state.characters and phase in FIRST_ACTS:  # W4-AP-08/09
+                act_first(state, battle, phase)
             run(state, battle)
+            if state.characters and phase in ("movement", "shooting"):
+                action_points.extra_actions(state, battle, phase)  # W4-AP-05 to 07
             if check_end(state, battle, limit, final=False):
                 break
         if not state.over:
             state.phase = "end"
             psychology.end_of_turn(state, battle)
+            if state.characters:
+                recharge.end_of_turn(state, battle)  # W4-RECH
+                challenges.end_of_turn(state)
             check_end(state, battle, limit, final=state.turn >= limit)
         for side in state.sides:
             battle.emit("score", side=side, total=score(state, side))
         battle.round_ended(state.turn)
+
+
+def _may_move(state: WarState, unit: Unit) -> bool:
+    return movement.may_act(state, unit)
+
+
+def _may_shoot(state: WarState, unit: Unit) -> bool:
+    return shooting.can_shoot(state, unit) and bool(shooting.usable_powers(state, unit))
+
+
+def _may_charge(state: WarState, unit: Unit) -> bool:
+    return charge.can_charge(state, unit) and bool(charge.visible_targets(
+        state, unit, charge.max_reach(unit)))
+
+
+FIRST_ACTS = {"movement": _may_move, "shooting": _may_shoot, "charge": _may_charge}
+"""The phases in which a character's unit may act first (W4-AP-08), and whether a unit has
+something to do in each."""
+
+
+def act_first(state: WarState, battle: Battle, phase: str) -> None:
+    """W4-AP-08/09, W4-DEC-05: the unit a character spent a point for acts before the
+    others in this phase."""
+    unit = action_points.act_first(state, battle, phase, FIRST_ACTS[phase])
+    if unit is None or not unit.alive:
+        return
+    if phase == "movement":
+        movement.move_unit(state, battle, unit)
+    elif phase == "shooting":
+        state.extra[shooting.SIGHT] = shooting.sight_index(state)
+        try:
+            shooting.unit_shoots(state, battle, unit)
+        finally:
+            state.extra.pop(shooting.SIGHT, None)
+    else:
+        charge.side_charges(state, battle, unit.side, only=unit)
 
 
 def roll_off(battle: Battle, sides: list[str], why: str,
@@ -62,9 +117,11 @@ def roll_off(battle: Battle, sides: list[str], why: str,
 
 
 def initiative_phase(state: WarState, battle: Battle) -> None:
-    """W4-INIT-01 to 05: an unmodified roll-off (no general yet, W4-INIT-02; action points
-    never touch it, W4-INIT-05); the winner takes the initiative or gives it away (W4-DEC-04)."""
-    winner = roll_off(battle, state.sides, "initiative")
+    """W4-INIT-01 to 05: a roll-off modified only by a general's power bonus to initiative
+    (W4-GEN-05, W4-INIT-02; action points never touch it, W4-AP-02, W4-INIT-05); the winner
+    takes the initiative or gives it away (W4-DEC-04)."""
+    winner = roll_off(battle, state.sides, "initiative",
+                      general.initiative_modifiers(state) if state.characters else None)
     order = battle.ask(winner, "initiative", (TAKE, GIVE),
                        "You won the initiative roll: take the initiative or give it?",
                        default=TAKE)
@@ -148,14 +205,29 @@ def outcome(state: WarState) -> Outcome:
     """Who won, the points each side took, the turns played and every unit's fate."""
     units = []
     for u in state.units.values():
-        fate = (f"with {u.inside}" if u.inside is not None else
-                "slain" if u.character is not None and u.character.slain else
-                "destroyed" if not u.alive else "fleeing" if u.fleeing else
+        if u.character is not None:
+            units.append(_character_fate(state, u))
+            continue
+        fate = ("destroyed" if not u.alive else "fleeing" if u.fleeing else
                 "engaged" if state.is_engaged(u.id) else "active")
         units.append(UnitFate(u.id, u.side, u.name, u.start_models,
-                              u.models if u.alive or u.inside is not None else 0, fate))
+                              u.normal_models if u.alive else 0, fate))
     return Outcome(state.winner, {s: score(state, s) for s in state.sides}, state.turn, units,
                    state.end_reason)
+
+
+def _character_fate(state: WarState, own: Unit) -> UnitFate:
+    """A character's line: slain, with the unit he is in, or on his own."""
+    person = own.character
+    assert person is not None
+    if person.slain:
+        return UnitFate(own.id, own.side, own.name, 1, 0, "slain")
+    if person.host is not None:
+        host = state.units[person.host]
+        where = "fleeing" if host.fleeing else f"with {host.id}"
+        return UnitFate(own.id, own.side, own.name, 1, 1, where)
+    fate = ("fleeing" if own.fleeing else "engaged" if state.is_engaged(own.id) else "active")
+    return UnitFate(own.id, own.side, own.name, 1, 1, fate)
 
 
 TURNING_EVENTS = ("deploy", "move", "fall_back", "pursuit")

@@ -10,6 +10,7 @@ from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import (
+    Point,
     Tray,
     bearing,
     closing_shift,
@@ -20,10 +21,17 @@ from warhost.geometry.table import (
     tray_gap,
     trays_overlap,
 )
-from warhost.rulesets.dnd4e_war import casualties, char_melee, movement, psychology
-from warhost.rulesets.dnd4e_war.attacks import roll_attacks
+from warhost.rulesets.dnd4e_war import (
+    casualties,
+    challenges,
+    char_melee,
+    classes,
+    movement,
+    psychology,
+)
+from warhost.rulesets.dnd4e_war.attacks import first_use_hits, roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
-from warhost.rulesets.dnd4e_war.state import CONTACT, Unit, WarState
+from warhost.rulesets.dnd4e_war.state import CONTACT, Character, Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import fall_back_distance, points_per_hit
 
 SUPPORT_BONUS = 2
@@ -72,6 +80,11 @@ def losses_suffered(state: WarState, uid: str) -> int:
 def _add(state: WarState, name: str, uid: str, amount: int) -> None:
     book = _turn_book(state, name)
     book[uid] = book.get(uid, 0) + amount
+
+
+def add_points(state: WarState, uid: str, amount: int) -> None:
+    """Credit ``uid`` with combat resolution points scored this turn (challenges)."""
+    _add(state, "combat_points", uid, amount)
 
 
 # --------------------------------------------------------------------------- who fights
@@ -203,10 +216,16 @@ class Blow:
     bonus: int
     character: bool = False
     extra: int = 0
+    per: int = 1
+    """Dice each model rolls: its uses of the power (A in a multiattack) plus the power's
+    own extra attacks (W4-MULTI-05/07)."""
+    uses: int = 0
+    """The first ``uses`` dice are the models' own (extra charge and class attacks follow);
+    W4-MULTI-06 looks for the power's effect among them."""
+    who: str | None = None
+    """The character making these attacks (None: the unit's models)."""
     at_character: str | None = None
     """W4-CHAR-16/AMB-99: the enemy character these dice are sent at (None: the unit)."""
-    by: str | None = None
-    """The joined character who rolls these dice (None: the unit's models or captain)."""
 
 
 def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
@@ -228,23 +247,52 @@ def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
         cut = min(lost, group.front)  # replacements step into the front line
         lost -= cut
         models = group.models - cut
-        if unit.joined:  # W4-CHAR-16: his own attacks are rolled apart
+        if unit.joined:  # W4-CHAR-16: their own attacks are rolled apart
             models = char_melee.in_front_fighters(unit, group.slot, models)
+        modifier = hit_bonus + classes.attack_modifier(state, unit, power, group.target,
+                                                       melee=True)
         if group.captain and models > 0 and group.front - cut > 0:
             models -= 1
-            captains.append(Blow(unit, group.target, power,
-                                 attacks_per_model(state, unit.captain_attacks, power,
-                                                   group.target),
-                                 power.bonus + hit_bonus, character=True))
+            per = attacks_per_model(state, unit.captain_attacks, power, group.target)
+            per += power.extra_attacks
+            captains.append(Blow(unit, group.target, power, per, power.bonus + modifier,
+                                 character=True, per=per, uses=per))
         per = attacks_per_model(state, unit.profile.attacks, power, group.target)
+        per += power.extra_attacks
         blow = planned.setdefault(group.target.id,
-                                  Blow(unit, group.target, power, 0, power.bonus + hit_bonus,
-                                       character=unit.character is not None))
+                                  Blow(unit, group.target, power, 0, power.bonus + modifier,
+                                       character=unit.character is not None, per=per))
         blow.dice += max(0, models) * per
     for blow in planned.values():
+        blow.uses = blow.dice
         blow.extra = _extra_dice(battle, unit, groups, blow.target, extra_slots)
         blow.dice += blow.extra
-    return [b for b in [*planned.values(), *captains] if b.dice > 0]
+    blows = [b for b in [*planned.values(), *captains] if b.dice > 0]
+    if unit.character is not None and state.characters:
+        blows += class_blows(state, battle, unit.character, unit, blows)
+    return blows
+
+
+def class_blows(state: WarState, battle: Battle, who: Character, unit: Unit,
+                blows: list[Blow]) -> list[Blow]:
+    """The character's class attacks besides ``blows`` (his own): extra attacks added to
+    them (W4-CLASS-15/23/24), and a shaman's spirit power as a blow of its own
+    (W4-CLASS-18). Returns the new blows."""
+    added = []
+    for blow in blows:
+        blow.who = who.id
+        multi = blow.per - blow.power.extra_attacks > 1
+        blow.dice += classes.extra_attacks(state, battle, who, unit, blow.power, blow.target,
+                                           shooting=False, multiattack=multi)
+        spirit = classes.spirit_strike(state, who, unit, blow.power, multi, "melee")
+        if spirit is not None:
+            battle.emit("class_extra_attack", character=who.id, unit=unit.id,
+                        target=blow.target.id, feature="Spirit Strike", attacks=1,
+                        rule="W4-CLASS-18")
+            bonus = blow.bonus - blow.power.bonus + spirit.bonus
+            added.append(Blow(unit, blow.target, spirit, 1, bonus, character=True, uses=1,
+                              who=who.id))  # his own die: no floor of 8 (W4-HIT-04)
+    return added
 
 
 def _extra_dice(battle: Battle, unit: Unit, groups: list[Fighters], target: Unit,
@@ -264,21 +312,34 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
     of one initiative step do, W4-AMB-79); hits and Hope is Lost! removals score combat
     resolution points for the striking unit (W4-RESOLVE-03 to 05, W4-AMB-27/29)."""
     results = []
-    blows = char_melee.split_blows(state, battle, blows)
+    blows = char_melee.split_blows(state, battle, blows)  # W4-AMB-99: before any roll
     for blow in blows:
-        ac = getattr(char_melee.defender(state, blow).profile.defenses, blow.power.vs) + \
-            barrier_cover(state, blow.unit, blow.target)
+        defender = char_melee.defender(state, blow)
+        ac = (getattr(defender.profile.defenses, blow.power.vs)
+              + barrier_cover(state, blow.unit, blow.target)
+              + classes.defense_bonus(state, defender, blow.power.vs))
         roll = roll_attacks(battle, blow.dice, ac, blow.bonus,
                             f"{'charge' if charge else 'close combat'} {blow.unit.id}",
-                            character=blow.character)
+                            character=blow.character, state=state, unit=blow.unit)
+        hits = roll.hits
         points = roll.hits * points_per_hit(blow.power.damage)
-        aimed = {k: v for k, v in (("character", blow.at_character), ("by", blow.by)) if v}
+        aimed = {k: v for k, v in (("character", blow.at_character),
+                                   ("by", blow.who if blow.unit.character is None else None))
+                 if v}
         battle.emit("strike", unit=blow.unit.id, target=blow.target.id, dice=blow.dice,
                     extra=blow.extra, needed=roll.needed, hits=roll.hits, points=points,
-                    charge=charge, captain=blow.character and blow.by is None
+                    charge=charge, captain=blow.character and blow.who is None
                     and blow.unit.character is None, **aimed)
-        results.append((blow, roll.hits, points))
-    for blow, hits, points in results:
+        effect = blow.power.effect is not None and first_use_hits(
+            roll.faces[:blow.uses], roll.needed, blow.per, 1 + blow.power.extra_attacks) > 0
+        if blow.who is not None:
+            more, power = _rampage(state, battle, blow, roll.faces, ac)
+            hits += more
+            points += more * points_per_hit(power.damage) if power is not None else 0
+        results.append((blow, hits, points, effect))
+    for blow in blows:
+        classes.mark_acted(state, blow.unit.id)
+    for blow, hits, points, effect in results:
         if blow.at_character is not None:  # W4-CHAR-18: only the hits that counted score
             used = char_melee.wound_in_fight(state, battle, blow, hits)
             _add(state, "combat_points", blow.unit.id, char_melee.points_for(blow, used))
@@ -292,6 +353,24 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
                                            "charge" if charge else "close combat", **dealt)
             _add(state, "combat_losses", blow.target.id, losses.removed)
             _add(state, "combat_points", blow.unit.id, losses.hope_lost)
+        if effect and blow.target.alive and blow.power.effect is not None:
+            casualties.add_condition(battle, blow.target, blow.power.effect)
+
+
+def _rampage(state: WarState, battle: Battle, blow: Blow, faces: tuple[int, ...],
+             ac: int) -> tuple[int, Power | None]:
+    """W4-CLASS-04/06: a barbarian's Rampage after a natural 20 among his attack dice."""
+    assert blow.who is not None
+    who = state.characters[blow.who]
+    if who.character_class != "barbarian":
+        return 0, None
+    own = state.units[who.id].profile
+    basic = classes.basic_attack(own.powers)
+    if basic is None:
+        return 0, None
+    dice = attacks_per_model(state, own.attacks, basic, blow.target)
+    return classes.rampage(state, battle, who, blow.unit, blow.target, faces, ac,
+                           blow.bonus - blow.power.bonus, dice)
 
 
 # --------------------------------------------------------------------------- the phase
@@ -319,6 +398,8 @@ def close_combat_phase(state: WarState, battle: Battle) -> None:
 def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
     """One round of one fight: supports, strikes, resolution, break tests, pursuit."""
     units = [state.units[u] for u in fight]
+    duel = challenges.declare(state, battle, fight)  # W4-CHAL-01 to 09
+    apart = _dueling_units(duel)
     support = choose_support(state, battle, units)
     plans: dict[str, list[Blow]] = {}
     for unit in units:
@@ -331,19 +412,48 @@ def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
     for step in steps:
         blows = []
         for unit in units:
-            if unit.id in plans and unit.profile.initiative == step and unit.alive:
-                blows += plan_blows(state, battle, unit, state.foes_of(unit.id),
+            if (unit.id in plans and unit.id not in apart and unit.profile.initiative == step
+                    and unit.alive):
+                foes = [f for f in state.foes_of(unit.id) if f.id not in apart]
+                blows += plan_blows(state, battle, unit, foes,
                                     skip=support.get(unit.id, frozenset()))
-            if unit.id in plans and unit.joined and unit.alive:
-                blows += char_melee.character_blows(state, battle, unit,
-                                                    state.foes_of(unit.id), step)
+            if unit.id in plans and unit.id not in apart and unit.joined and unit.alive:
+                foes = [f for f in state.foes_of(unit.id) if f.id not in apart]
+                blows += char_melee.character_blows(state, battle, unit, foes, step)
         strike(state, battle, blows)
-    result = resolution(state, battle, units, support)
+    if state.characters:
+        _extra_attacks(state, battle, [u for u in units if u.id in plans], apart)
+    overkill = challenges.resolve(state, battle, duel, units)  # W4-AMB-35
+    result = resolution(state, battle, units, support, overkill)
     if result is not None:
         winner, margin = result
         fled = break_tests(state, battle, units, winner, margin, fight)
         pursue(state, battle, units, winner, fled)
     re_engage(state, battle, [u for u in units if u.alive and not u.fleeing])
+
+
+def _extra_attacks(state: WarState, battle: Battle, fought: list[Unit],
+                   apart: set[str]) -> None:
+    """W4-AP-05, W4-AMB-38: a lone character who fought may spend an action point to
+    attack again (a unit never fights twice, W4-AP-07)."""
+    from warhost.rulesets.dnd4e_war.action_points import offer_extra_attack
+
+    for unit in fought:
+        who = unit.character
+        if who is None or unit.id in apart or not unit.alive or unit.fleeing:
+            continue
+        foes = [f for f in state.foes_of(unit.id) if f.id not in apart]
+        if foes and offer_extra_attack(state, battle, who,
+                                       f"Spend an action point so that {who.name} attacks "
+                                       "again?"):
+            strike(state, battle, plan_blows(state, battle, unit, foes))
+
+
+def _dueling_units(duel: challenges.Duel | None) -> set[str]:
+    """W4-CHAL-11: a lone character in a challenge is out of the rest of the fight."""
+    if duel is None:
+        return set()
+    return {c.id for c in (duel.challenger, duel.defender) if c.host is None}
 
 
 def can_attack(unit: Unit) -> bool:
@@ -443,7 +553,8 @@ def attacked_arcs(state: WarState, mine: list[Unit], theirs: list[Unit]) -> set[
 
 
 def resolution(state: WarState, battle: Battle, units: list[Unit],
-               support: dict[str, frozenset[int]]) -> tuple[str, int] | None:
+               support: dict[str, frozenset[int]],
+               overkill: dict[str, int] | None = None) -> tuple[str, int] | None:
     """W4-RESOLVE-01 to 18: the winning side and its margin, or None on a draw (or when
     one side is gone and there is nobody left to test)."""
     sides = sorted({u.side for u in units})
@@ -458,6 +569,9 @@ def resolution(state: WarState, battle: Battle, units: list[Unit],
     a, b = sides
     bonuses = {s: _side_bonuses(state, s, present[s], present[state.other(s)], support)
                for s in sides}
+    for s, bonus in (overkill or {}).items():
+        if bonus and s in bonuses:
+            bonuses[s]["overkill"] = bonus  # W4-RESOLVE-17
     totals = {s: sum(points_scored(state, u.id) for u in units if u.side == s)
               + sum(bonuses[s].values()) for s in sides}
     winner: str | None = None
@@ -486,7 +600,7 @@ def break_tests(state: WarState, battle: Battle, units: list[Unit], winner: str,
         if unit.side == winner or not unit.alive or unit.fleeing:
             continue
         causer = psychology.break_causer(state, winners, unit)
-        dc, natural = psychology.break_dc(margin, causer, unit.strength())
+        dc, natural = psychology.break_dc(margin, causer, unit.strength(), state)
         if psychology.courage_test(state, battle, unit, dc, f"break test (lost by {margin})",
                                    "W4-BREAK-01", kind="break", natural_20_only=natural):
             continue
@@ -647,7 +761,8 @@ def re_engage(state: WarState, battle: Battle, units: list[Unit],
             continue
         if unit.skirmish:
             if round_end:
-                gather(state, battle, unit, foes[0], unit.speed(), skirmish_arc(state, unit))
+                gather(state, battle, unit, foes[0], unit.speed(), skirmish_arc(state, unit),
+                       choose=True)
             continue
         if any(state.gap(unit, f) <= CONTACT for f in foes):
             continue
@@ -680,11 +795,18 @@ def _closing(unit: Unit, foe: Unit) -> tuple[float, float]:
     return closing_shift(mine, theirs)
 
 
+PLACEMENTS = ("from_one_end", "from_the_other_end", "from_the_middle")
+"""W4-DEC-22: the ways skirmishers may fill the free spots along an edge, when more than one
+gives the same greatest contact."""
+
+
 def gather(state: WarState, battle: Battle, unit: Unit, foe: Unit, budget: float,
-           arc: str | None = None) -> int:
+           arc: str | None = None, choose: bool = False) -> int:
     """W4-SKIRM-06/07/11: move skirmishers (each up to ``budget`` inches) onto free spots
     against the ``arc`` edge of the foe (default: the arc holding most of them, or the front
-    of a foe without flanks), nearest spots first. Returns the models in contact."""
+    of a foe without flanks), nearest model to each spot. When several ways of filling the
+    spots give the same greatest contact and ``choose`` is set, the owner picks one
+    (W4-DEC-22). Returns the models in contact."""
     frame = foe.frame()
     if arc is None:
         from shapely.geometry import MultiPoint
@@ -692,9 +814,8 @@ def gather(state: WarState, battle: Battle, unit: Unit, foe: Unit, budget: float
         arc = majority_arc(frame, MultiPoint(unit.points).convex_hull.buffer(unit.base / 2))
     slots = edge_slots(frame, arc, unit.base)
     count(GEOMETRY, len(slots) * max(1, len(unit.points)))
-    others = [t for o in state.units.values() if o.alive and o is not unit
+    others = [t for o in state.units_near(unit, budget + 2 * unit.base) if o is not unit
               for t in o.trays()]
-    placed: dict[int, tuple[float, float]] = {}
     touching = {i for i, p in enumerate(unit.points)
                 if any(tray_gap(Tray(p, unit.facing, unit.base, unit.base), t) <= CONTACT
                        for t in foe.trays())}
@@ -703,17 +824,54 @@ def gather(state: WarState, battle: Battle, unit: Unit, foe: Unit, budget: float
         and not any(trays_overlap(Tray(s, unit.facing, unit.base, unit.base),
                                   Tray(p, unit.facing, unit.base, unit.base))
                     for p in unit.points)]
-    for spot in free:
-        choices = [(abs(complex(*p) - complex(*spot)), i) for i, p in enumerate(unit.points)
-                   if i not in placed and i not in touching
-                   and abs(complex(*p) - complex(*spot)) <= budget + 1e-9]
-        if choices:
-            placed[min(choices)[1]] = spot
+    placed = _choose_arrangement(battle, unit, free, budget, touching, choose)
     unit.points = [placed.get(i, p) for i, p in enumerate(unit.points)]
     cohere(unit, budget, set(placed) | touching)
     if placed:
         battle.emit("skirmish_contact", unit=unit.id, target=foe.id, models=len(placed))
     return len(placed) + len(touching)
+
+
+def arrangements(unit: Unit, free: list[Point], budget: float,
+                 touching: set[int]) -> dict[str, dict[int, Point]]:
+    """W4-DEC-22: each distinct way of filling ``free`` (spots in order along the edge) that
+    brings the greatest number of models into contact, by name (see :data:`PLACEMENTS`)."""
+    middle = (len(free) - 1) / 2.0
+    orders = {"from_one_end": free, "from_the_other_end": free[::-1],
+              "from_the_middle": [free[k] for k in sorted(range(len(free)),
+                                                          key=lambda k: abs(k - middle))]}
+    found = {name: _fill(unit, spots, budget, touching) for name, spots in orders.items()}
+    best = max(len(p) for p in found.values())
+    distinct: dict[str, dict[int, Point]] = {}
+    for name in PLACEMENTS:
+        if len(found[name]) == best and found[name] not in distinct.values():
+            distinct[name] = found[name]
+    return distinct
+
+
+def _fill(unit: Unit, spots: list[Point], budget: float,
+          touching: set[int]) -> dict[int, Point]:
+    placed: dict[int, Point] = {}
+    for spot in spots:
+        choices = [(abs(complex(*p) - complex(*spot)), i) for i, p in enumerate(unit.points)
+                   if i not in placed and i not in touching
+                   and abs(complex(*p) - complex(*spot)) <= budget + 1e-9]
+        if choices:
+            placed[min(choices)[1]] = spot
+    return placed
+
+
+def _choose_arrangement(battle: Battle, unit: Unit, free: list[Point], budget: float,
+                        touching: set[int], choose: bool) -> dict[int, Point]:
+    ways = arrangements(unit, free, budget, touching)
+    names = list(ways)
+    if not choose or len(names) < 2:
+        return ways[names[0]]
+    options = tuple(Order.of("place", unit.id, name) for name in names)
+    order = battle.ask(unit.side, "skirmish_place", options,
+                       f"Several placements bring the same number of {unit.label()} into "
+                       "contact: which one?", subject=unit.id, default=options[0])
+    return ways[str(order.args[1])]
 
 
 COHERENCY = 2.0

@@ -41,6 +41,9 @@ DiceText = Annotated[str, Field(max_length=40, pattern=r"^[0-9dDwW\[\]+\- ]+$")]
 
 Size = Literal["small", "medium", "large", "huge", "gargantuan"]
 DefenseName = Literal["ac", "fortitude", "reflex", "will"]
+Condition = Literal["dazed", "stunned", "slowed", "immobilized", "weakened", "blinded",
+                    "restrained", "dominated"]
+"""Conditions a power may inflict that a saving throw ends (W4-CAS-10)."""
 PowerKind = Literal["melee", "ranged", "area_burst", "close_burst", "close_blast"]
 Formation = Literal["companies", "skirmish"]
 SpecialRule = Literal[
@@ -162,6 +165,12 @@ class Power(Strict):
     keywords: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list,
                                                                   max_length=10)
     zone: bool = False
+    effect: Condition | None = Field(None, description=(
+        "W4-MULTI-06: a condition a hit inflicts on the target unit (save ends); in a "
+        "multiattack only the first use carries it."))
+    extra_attacks: Annotated[Whole, Field(ge=0, le=5)] = Field(0, description=(
+        "W4-MULTI-07: further attacks the power itself grants (Twin Strike 1); in a "
+        "multiattack they come with the first use only."))
 
 
 class CompanyLayout(Strict):
@@ -296,6 +305,9 @@ class CharacterSpec(Strict):
     facing: Bearing = 0.0
     joined: Ident | None = Field(None, description="W4-CHAR-03: the allied unit he starts in.")
     general: bool = Field(False, description="W4-GEN-01: the army's general.")
+    initiative_roll_bonus: Annotated[int, Field(ge=-10, le=10)] = Field(
+        0, description="W4-GEN-05: a power bonus (or penalty) to his initiative rolls; a "
+                       "general's is added to his army's initiative roll.")
     fighting_style: Literal["archer", "two_blade"] | None = Field(
         None, description="W4-CLASS-14/15, W4-DEC-32: a ranger's fighting style.")
     oath_target: Ident | None = Field(None, description="W4-CLASS-05: the avenger's Oath of "

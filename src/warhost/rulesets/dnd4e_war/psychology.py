@@ -19,7 +19,8 @@ from warhost.core.battle import Battle
 from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.table import Tray, tray_gap
-from warhost.rulesets.dnd4e_war.state import Unit, WarState
+from warhost.rulesets.dnd4e_war import classes
+from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import (
     BARD_COURAGE,
     MUSICIAN_COURAGE,
@@ -118,8 +119,13 @@ def unit_courage(unit: Unit, joined: Sequence[Candidate] = ()) -> int:
 
 
 def courage_bonus(state: WarState, unit: Unit) -> int:
-    """W4-COUR-02 to 08: the best bonus available to the unit, always-on bonuses added."""
-    return unit_courage(unit)
+    """W4-COUR-02 to 08: the best bonus available to the unit, always-on bonuses added
+    (a bard's +2, W4-CLASS-07); a general within 12" lends his own (W4-GEN-03/04)."""
+    if not state.characters:
+        return unit_courage(unit)
+    from warhost.rulesets.dnd4e_war.general import lent_courage
+
+    return unit_courage(unit, lent_courage(state, unit)) + classes.courage_bonus_from(state, unit)
 
 
 # ---------------------------------------------------------------------- the test
@@ -132,7 +138,7 @@ def immune(state: WarState, unit: Unit, kind: str) -> str | None:
         return "fearless"
     if kind in PSYCHOLOGY and unit.rule("immune_to_psychology"):
         return "immune_to_psychology"
-    own = causes(unit)
+    own = causes(unit, state)
     if state.options.fear_causers_immune and (own == "terror" and kind in ("fear", "terror")
                                               or own == "fear" and kind == "fear"):
         return f"causes {own}"
@@ -151,8 +157,9 @@ def courage_test(state: WarState, battle: Battle, unit: Unit, dc: int, why: str,
     """W4-COUR-01: d20 + bonus >= DC passes (W4-AMB-42). ``kind`` is one of ``rally``,
     ``panic``, ``fear``, ``terror``, ``break``, ``courage``; fearless and immune units pass
     the tests their rule covers (W4-IMMUNE). A failure within 12" of the army's battle
-    standard may be re-rolled once, at the owner's choice (W4-CMD-09, W4-DEC-28). Emits
-    ``courage_test`` (and ``courage_reroll``), or ``courage_immune``."""
+    standard may be re-rolled once, at the owner's choice (W4-CMD-09, W4-DEC-28); with a
+    cleric or invoker in the unit it is re-rolled at once instead (W4-CLASS-09/12). Emits
+    ``courage_test`` (and ``courage_reroll`` or ``class_reroll``), or ``courage_immune``."""
     reason = immune(state, unit, kind)
     if reason is not None:
         battle.emit("courage_immune", unit=unit.id, kind=kind, dc=dc, reason=reason,
@@ -160,18 +167,33 @@ def courage_test(state: WarState, battle: Battle, unit: Unit, dc: int, why: str,
         return True
     bonus = courage_bonus(state, unit)
     die = battle.dice.draw(20, why)
+    if state.characters:  # W4-AP-01: a character with the unit may change the die
+        die = _spend_on(state, battle, unit, die, bonus, dc, natural_20_only, why)
     passed = passes(die, bonus, dc, natural_20_only)
     _emit_test(False, battle, unit, kind, dc, die, bonus, passed, rule, natural_20_only)
     if passed:
         return True
+    priest = classes.courage_reroll(state, unit)
+    if priest is not None:
+        return _class_reroll(battle, unit, kind, dc, bonus, why, natural_20_only, *priest)
     bearer = battle_standard_near(state, unit)
     if bearer is None or not _wants_reroll(battle, unit, kind, dc, die + bonus, bearer):
         return False
     die = battle.dice.draw(20, why + " (battle standard re-roll)")
+    if state.characters:
+        die = _spend_on(state, battle, unit, die, bonus, dc, natural_20_only, why)
     passed = passes(die, bonus, dc, natural_20_only)
     _emit_test(True, battle, unit, kind, dc, die, bonus, passed, "W4-CMD-09",
                natural_20_only)
     return passed
+
+
+def _spend_on(state: WarState, battle: Battle, unit: Unit, die: int, bonus: int, dc: int,
+              natural_20_only: bool, why: str) -> int:
+    from warhost.rulesets.dnd4e_war.action_points import modify_die
+
+    return modify_die(state, battle, unit, die, 20,
+                      lambda face: passes(face, bonus, dc, natural_20_only), why, "courage")
 
 
 def _emit_test(reroll: bool, battle: Battle, unit: Unit, kind: str, dc: int, die: int,
@@ -179,6 +201,17 @@ def _emit_test(reroll: bool, battle: Battle, unit: Unit, kind: str, dc: int, die
     battle.emit("courage_reroll" if reroll else "courage_test", unit=unit.id, kind=kind, dc=dc, die=die, bonus=bonus,
                 total=die + bonus, passed=passed, rule=rule,
                 natural_20_only=natural_20_only)
+
+
+def _class_reroll(battle: Battle, unit: Unit, kind: str, dc: int, bonus: int, why: str,
+                  natural_20_only: bool, priest: Character, rule: str) -> bool:
+    """W4-CLASS-09/12: the cleric's or invoker's re-roll of a failed check, taken at once (it
+    cannot make things worse) and kept whatever it shows; it is the test's one re-roll."""
+    die = battle.dice.draw(20, why + " (re-roll)")
+    passed = passes(die, bonus, dc, natural_20_only)
+    battle.emit("class_reroll", unit=unit.id, character=priest.id, kind=kind, dc=dc, die=die,
+                bonus=bonus, total=die + bonus, passed=passed, rule=rule)
+    return passed
 
 
 def _wants_reroll(battle: Battle, unit: Unit, kind: str, dc: int, total: int,
@@ -272,7 +305,7 @@ def panic_dc(state: WarState, unit: Unit, dc: int, shooting: bool = False) -> in
     """The DC of a panic test whose trigger sets ``dc`` (13; shooting 10 + 2 per company
     worth): the situational modifiers added (W4-PANIC-07); a stubborn unit ignores every
     modifier, 13 or 12 for shooting (W4-IMMUNE-04/05, W4-AMB-25)."""
-    if unit.rule("stubborn"):
+    if unit.rule("stubborn") or classes.stubborn_from_bard(state, unit):
         return STUBBORN_SHOOTING_DC if shooting else PANIC_DC
     return dc + panic_modifiers(state, unit)
 
@@ -360,16 +393,19 @@ def fled_from_combat(state: WarState, battle: Battle, unit: Unit, fight: list[st
 
 
 # ---------------------------------------------------------------------- fear and terror
-def causes(unit: Unit) -> str | None:
-    """W4-FEAR-01: ``terror``, ``fear`` or None."""
+def causes(unit: Unit, state: WarState | None = None) -> str | None:
+    """W4-FEAR-01: ``terror``, ``fear`` or None (given the ``state``, a druid in beast form
+    makes his unit cause fear, W4-CLASS-10)."""
     if unit.rule("terror"):
         return "terror"
-    return "fear" if unit.rule("fear") else None
+    if unit.rule("fear") or (state is not None and classes.causes_fear(state, unit)):
+        return "fear"
+    return None
 
 
-def fear_dc(causer: Unit) -> int:
+def fear_dc(causer: Unit, state: WarState | None = None) -> int:
     """W4-FEAR-05: 13 against fear, 16 against terror (0 when ``causer`` causes neither)."""
-    kind = causes(causer)
+    kind = causes(causer, state)
     return TERROR_DC if kind == "terror" else FEAR_DC if kind == "fear" else 0
 
 
@@ -383,7 +419,7 @@ def fear_test(state: WarState, battle: Battle, unit: Unit, causer: Unit, why: st
     kind = felt_fear(state, causer, unit)
     if kind is None:
         return True
-    if courage_test(state, battle, unit, fear_dc(causer), why, rule, kind):
+    if courage_test(state, battle, unit, fear_dc(causer, state), why, rule, kind):
         return True
     if flee:
         movement.fall_back(state, battle, unit, movement.away_from(state, unit, [causer]),
@@ -394,8 +430,8 @@ def fear_test(state: WarState, battle: Battle, unit: Unit, causer: Unit, why: st
 def felt_fear(state: WarState, causer: Unit, unit: Unit) -> str | None:
     """What ``causer`` makes ``unit`` feel: its fear or terror, or nothing when the option
     ``fear_causers_immune`` covers ``unit`` (W4-AMB-43)."""
-    kind = causes(causer)
-    own = causes(unit)
+    kind = causes(causer, state)
+    own = causes(unit, state)
     if kind is None or (state.options.fear_causers_immune and own is not None
                         and FEAR_RANK[own] >= FEAR_RANK[kind]):
         return None
@@ -410,12 +446,13 @@ def break_causer(state: WarState, winners: Iterable[Unit], loser: Unit) -> Unit 
     return max(felt, key=lambda t: (t[0], t[1]))[2] if felt else None
 
 
-def break_dc(margin: int, causer: Unit | None, loser_strength: int) -> tuple[int, bool]:
+def break_dc(margin: int, causer: Unit | None, loser_strength: int,
+             state: WarState | None = None) -> tuple[int, bool]:
     """W4-BREAK-01, W4-FEAR-08/09: a break test's DC (10 + margin, +2 against a fear-causing
     victor, +4 against terror) and whether only a natural 20 passes (the fear or terror
     causer's unit strength is higher than the loser's)."""
     dc = BREAK_BASE + margin
-    kind = causes(causer) if causer is not None else None
+    kind = causes(causer, state) if causer is not None else None
     if causer is None or kind is None:
         return dc, False
     dc += TERROR_BREAK if kind == "terror" else FEAR_BREAK
@@ -447,9 +484,11 @@ def terror_tests(state: WarState, battle: Battle) -> None:
 
 # ---------------------------------------------------------------------- turn hooks
 def start_of_turn(state: WarState, battle: Battle) -> None:
-    """Right after the Initiative phase: ongoing damage (W4-AMB-56) and terror tests for
-    units with a terror-causing enemy within 6" (W4-FEAR-04, W4-AMB-44)."""
+    """Right after the Initiative phase: druids take or leave beast form (W4-CLASS-10),
+    ongoing damage (W4-AMB-56) and terror tests for units with a terror-causing enemy within
+    6" (W4-FEAR-04, W4-AMB-44)."""
     state.panic_tested.clear()
+    classes.start_of_turn(state, battle)
     ongoing_damage(state, battle)
     terror_tests(state, battle)
 

@@ -30,11 +30,16 @@ from warhost.geometry.table import (
     sees,
     tray_gap,
 )
-from warhost.rulesets.dnd4e_war import char_shooting, psychology, riders
-from warhost.rulesets.dnd4e_war.attacks import roll_attacks
-from warhost.rulesets.dnd4e_war.casualties import apply_hits, damage_expression, minion
+from warhost.rulesets.dnd4e_war import char_shooting, classes, psychology, riders
+from warhost.rulesets.dnd4e_war.attacks import first_use_hits, roll_attacks
+from warhost.rulesets.dnd4e_war.casualties import (
+    add_condition,
+    apply_hits,
+    damage_expression,
+    minion,
+)
 from warhost.rulesets.dnd4e_war.model import Power
-from warhost.rulesets.dnd4e_war.state import Unit, WarState
+from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
 
 RAN_PENALTY = 5
 """W4-AMB-07/08: a unit marked as having run takes -5 to its attack rolls."""
@@ -359,20 +364,33 @@ def multiattack_options(unit: Unit) -> list[str]:
 
 
 def captain_slot(unit: Unit) -> int | None:
-    """Where the captain stands: the front row of the command company (W4-CMD-03); in a
-    skirmishing unit, the first model, the last one casualties take (W4-CMD-01)."""
+    """The company the captain stands in: the front row of the command company, or of a
+    neighbour when joined characters fill it (W4-CMD-03/04, W4-CHAR-04); in a skirmishing
+    unit, the first model, the last one casualties take (W4-CMD-01)."""
     if unit.captain is None:
         return None
-    return 0 if unit.skirmish and unit.companies else unit.command_slot
+    if unit.skirmish:
+        return 0 if unit.companies else None
+    place = unit.command_places().get("captain")
+    return place[0] if place is not None else unit.command_slot
+
+
+def uses_per_model(unit: Unit, multiattack: str) -> tuple[int, int]:
+    """W4-MULTI-05: how often a rank-and-file model and the captain use the power: A times
+    when multiattacking, else once."""
+    per_rank = unit.profile.attacks if multiattack in ("all", "ranks") else 1
+    per_captain = unit.captain_attacks if multiattack in ("all", "captain") else 1
+    return per_rank, per_captain
 
 
 def count_dice(state: WarState, unit: Unit, target: Unit, slots: list[int],
-               multiattack: str = "none") -> Dice:
+               multiattack: str = "none", extra: int = 0) -> Dice:
     """W4-SHOOT-10 to 14, W4-MULTI-05: the front row (two rows from higher ground) of each
-    company with sight; a multiattacking model gives A dice instead of one."""
+    company with sight; a multiattacking model gives A dice instead of one; each shooting
+    model adds the power's own ``extra`` attacks once (W4-MULTI-07)."""
     rows = rows_shooting(state, unit, target)
-    per_rank = unit.profile.attacks if multiattack in ("all", "ranks") else 1
-    per_captain = unit.captain_attacks if multiattack in ("all", "captain") else 1
+    per_rank, per_captain = uses_per_model(unit, multiattack)
+    per_rank, per_captain = per_rank + extra, per_captain + extra
     ranks = captain = 0
     for slot in slots:
         models = sum(unit.row_models(slot, r) for r in range(rows))
@@ -435,20 +453,28 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     """W4-SHOOT-09 to 21: roll the unit's dice at ``target`` and remove the casualties;
     returns the hits."""
     slots = _shooting_slots(state, unit, target, power)
-    dice = count_dice(state, unit, target, slots, multiattack)
+    dice = count_dice(state, unit, target, slots, multiattack, power.extra_attacks)
+    model_dice = dice.ranks
+    multi = multiattack in ("all", "ranks")
+    who = unit.character if state.characters else None
+    if who is not None and dice.ranks:
+        dice = Dice(dice.ranks + classes.extra_attacks(
+            state, battle, who, unit, power, target, shooting=True, multiattack=multi),
+            dice.captain)
     cover = cover_bonus(state, unit, target, slots)
-    ac = defense(target, power) + cover
+    ac = defense(target, power) + cover + classes.defense_bonus(state, target, power.vs)
     hittable = True
-    if target.joined:  # W4-SHOOT-19, W4-AMB-47: his defense differs from the unit's
+    if target.joined:  # W4-SHOOT-19, W4-AMB-47: their defense differs from the unit's
         majority, hittable = char_shooting.mixed_defense(state, target, power)
-        ac = majority + cover
-    bonus = power.bonus - (RAN_PENALTY if unit.ran else 0)
+        ac = majority + cover + classes.defense_bonus(state, target, power.vs)
+    ran = RAN_PENALTY if unit.ran else 0
+    bonus = power.bonus - ran + classes.attack_modifier(state, unit, power, target)
     if target.character is not None and riders.ridden(target) is not None:
         return _shoot_rider(state, battle, unit, target, power, dice, cover, bonus, multiattack)
-    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots",
-                         character=unit.character is not None)  # W4-CHAR-10, W4-HIT-04
+    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots", state=state,
+                         unit=unit, character=unit.character is not None)  # W4-HIT-04
     captain = roll_attacks(battle, dice.captain, ac, bonus, f"{unit.id} captain shoots",
-                           character=True)
+                           character=True, state=state, unit=unit)
     hits = ranks.hits + captain.hits
     battle.emit("shoot", unit=unit.id, target=target.id, power=power.name,
                 dice=dice.ranks + dice.captain, needed=ranks.needed, cover=cover,
@@ -457,6 +483,17 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
         battle.emit("hits_discarded", unit=unit.id, target=target.id, hits=hits)
         return hits
     take_casualties(state, battle, unit, target, hits, power)
+    if power.effect is not None:
+        per_rank, per_captain = uses_per_model(unit, multiattack)
+        first = 1 + power.extra_attacks
+        landed = (first_use_hits(ranks.faces[:model_dice], ranks.needed,
+                                 per_rank + power.extra_attacks, first)
+                  + first_use_hits(captain.faces, captain.needed,
+                                   per_captain + power.extra_attacks, first))
+        if landed and target.alive:
+            add_condition(battle, target, power.effect)
+    if who is not None and dice.ranks:
+        hits += _spirit_strike(state, battle, who, unit, power, target, multi, cover, ran)
     return hits
 
 
@@ -475,8 +512,22 @@ def _shoot_rider(state: WarState, battle: Battle, unit: Unit, target: Unit, powe
     return on_mount + on_rider
 
 
+def _spirit_strike(state: WarState, battle: Battle, who: Character, unit: Unit, power: Power,
+                   target: Unit, multiattack: bool, cover: int, ran: int) -> int:
+    """W4-CLASS-18: a shaman's ranged spirit power once besides his multiattack, if the
+    target is in its range."""
+    spirit = classes.spirit_strike(state, who, unit, power, multiattack, "ranged")
+    if spirit is None or not target.alive or not in_range(state, unit, target, spirit):
+        return 0
+    ac = defense(target, spirit) + cover + classes.defense_bonus(state, target, spirit.vs)
+    bonus = classes.attack_modifier(state, unit, spirit, target) - ran
+    scored = classes.strike_with_spirit(state, battle, who, unit, spirit, target, ac, bonus)
+    take_casualties(state, battle, unit, target, scored, spirit)
+    return scored
+
+
 def take_casualties(state: WarState, battle: Battle, unit: Unit, target: Unit, hits: int,
-                power: Power) -> None:
+                    power: Power) -> None:
     """Remove what ``hits`` of ``unit``'s shot slay in ``target`` and note them for the
     panic tests after shooting (W4-SHOOT-22)."""
     losses = apply_hits(state, battle, target, hits, unit.id, "shooting",
@@ -591,8 +642,12 @@ def burst(state: WarState, battle: Battle, unit: Unit, power: Power, point: Poin
             take_casualties(state, battle, unit, target, on_rider, power)
             total += on_mount + on_rider
             continue
-        roll = roll_attacks(battle, models, defense(target, power), bonus,
-                            f"{unit.id} burst on {uid}", character=unit.character is not None)
+        roll = roll_attacks(battle, models,
+                            defense(target, power) + classes.defense_bonus(state, target,
+                                                                           power.vs),
+                            bonus + classes.attack_modifier(state, unit, power, target),
+                            f"{unit.id} burst on {uid}", state=state, unit=unit,
+                            character=unit.character is not None)
         battle.emit("shoot", unit=unit.id, target=uid, power=power.name, dice=models,
                     needed=roll.needed, cover=0, faces=list(roll.faces), hits=roll.hits,
                     multiattack="none")

@@ -71,6 +71,8 @@ class Character:
     """W4-AP-10: the turn in which he last spent a point on an extra action or acting first."""
     expended: set[str] = field(default_factory=set)
     """W4-RECH-01: names of the encounter powers he has used and not regained."""
+    dailies: set[str] = field(default_factory=set)
+    """W4-DEC-33: names of the daily powers he has used (once a battle)."""
     options: dict[str, Any] = field(default_factory=dict)
     """W4-DEC-32 class choices from his scenario entry (fighting style, oath target, ...)."""
     mount_hp: int = 0
@@ -271,6 +273,33 @@ class Unit:
     def row_models(self, slot: int, row: int) -> int:
         """Models in row ``row`` (0 = front) of company ``slot``."""
         return max(0, min(self.columns, self.companies[slot] - row * self.columns))
+
+    def command_figures(self) -> list[str]:
+        """The figures that stand at the front of the command company, first to last: joined
+        characters (W4-CHAR-04), then the captain, standard bearer and musician."""
+        named = [("captain", self.captain is not None), ("standard", self.standard),
+                 ("musician", self.musician)]
+        return [*self.joined, *(name for name, here in named if here)]
+
+    def command_places(self) -> dict[str, tuple[int, int]]:
+        """W4-CMD-03/04: where each command figure stands, as (company slot, row): the front
+        row of the command company, those that do not fit in the front row of the next
+        company of the front rank; once the command company is the only one left, in its
+        back rows instead."""
+        home = self.command_slot
+        if home is None or self.skirmish:
+            return {}
+        places: dict[str, tuple[int, int]] = {}
+        front = [s for s in range(min(self.files, len(self.companies))) if s != home]
+        spots = [(home, 0)] * self.columns
+        if front:
+            for slot in sorted(front, key=lambda s: abs(s - home)):
+                spots += [(slot, 0)] * self.columns
+        else:
+            spots += [(home, row) for row in range(1, self.rows) for _ in range(self.columns)]
+        for name, spot in zip(self.command_figures(), spots, strict=False):
+            places[name] = spot
+        return places
 
     # ------------------------------------------------------------------ numbers
     def speed(self) -> float:

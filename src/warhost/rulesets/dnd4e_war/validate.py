@@ -10,6 +10,7 @@ import difflib
 
 from warhost.core.errors import fail
 from warhost.geometry.table import tray_gap, trays_overlap
+from warhost.rulesets.dnd4e_war import classes
 from warhost.rulesets.dnd4e_war.model import Dnd4eWarScenario, Profile, UnitSpec
 from warhost.rulesets.dnd4e_war.setup import build_unit, layout, profile_of, terrain_polygon
 from warhost.rulesets.dnd4e_war.state import Unit
@@ -65,6 +66,7 @@ def check_scenario(model: Dnd4eWarScenario) -> None:
                 _check_apart(unit, other, where)
             placed.append((unit, where))
     _check_characters(model, seen)
+    classes.check_options(model)
 
 
 def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) -> None:

@@ -379,6 +379,114 @@ def _pursuit_blocked(e: Event) -> str:
     return f"{e['unit']} has no room to turn and pursue {e['target']}"
 
 
+# ---- command: challenges, action points, the general, recharge
+
+@_words("challenge_issued")
+def _challenge_issued(e: Event) -> str:
+    return f"{e['character']} of {e['side']} issues a challenge"
+
+
+@_words("challenge_accepted")
+def _challenge_accepted(e: Event) -> str:
+    return f"{e['character']} accepts the challenge of {e['challenger']}"
+
+
+@_words("challenge_declined")
+def _challenge_declined(e: Event) -> str:
+    return (f"The challenge of {e['character']} is declined: {e['sent']} is sent to the rear "
+            f"of {e['unit']}")
+
+
+@_words("challenge_strike")
+def _challenge_strike(e: Event) -> str:
+    return (f"{e['character']} strikes {e['target']} with {e['power']}, needing "
+            f"{e['needed']}+: {_count(e['hits'], 'hit', 'hits')}")
+
+
+@_words("challenge_damage")
+def _challenge_damage(e: Event) -> str:
+    excess = f", {e['excess']} more wasted on the fallen" if e["excess"] else ""
+    return (f"{e['by']} wounds {e['character']} with {_count(e['hits'], 'hit', 'hits')}"
+            f"{excess}; {e['hp_left']} hit points left")
+
+
+@_words("challenge_slain")
+def _challenge_slain(e: Event) -> str:
+    return f"{e['character']} is slain in the challenge"
+
+
+@_words("overkill")
+def _overkill(e: Event) -> str:
+    parts = ", ".join(f"{side} +{n}" for side, n in e["bonus"].items())
+    return f"Overkill: {parts} to combat resolution"
+
+
+@_words("action_point_dice")
+def _action_point_dice(e: Event) -> str:
+    return (f"{e['character']} spends {_count(e['spent'], 'action point', 'action points')} "
+            f"to turn a {e['before']} into a {e['after']} ({e['why']}); {e['left']} left")
+
+
+@_words("action_point_spent")
+def _action_point_spent(e: Event) -> str:
+    return (f"{e['character']} spends an action point on {e['purpose']}; {e['left']} left")
+
+
+@_words("act_first")
+def _act_first(e: Event) -> str:
+    return f"{e['unit']} acts first in the {e['phase']} phase ({e['character']})"
+
+
+@_words("general_nominated")
+def _general_nominated(e: Event) -> str:
+    return f"{e['character']} is nominated general of {e['side']}"
+
+
+@_words("power_used")
+def _power_used(e: Event) -> str:
+    return f"{e['character']} uses the {e['usage']} power {e['power']}"
+
+
+@_words("recharge")
+def _recharge(e: Event) -> str:
+    if e["power"] is None:
+        return f"{e['character']} tries to recharge a power and rolls {e['roll']}: no luck"
+    return f"{e['character']} rolls {e['roll']} and recharges {e['power']}"
+
+
+# ---- class war rules (W4-CLASS)
+
+@_words("class_reroll")
+def _class_reroll(e: Event) -> str:
+    return _courage_line(e, f"re-rolls, by {e['character']}'s blessing, its")
+
+
+@_words("class_beast_form")
+def _class_beast_form(e: Event) -> str:
+    how = "takes beast form and causes fear" if e["on"] else "leaves beast form"
+    return f"{e['character']} {how} ({e['rule']})"
+
+
+@_words("class_extra_attack")
+def _class_extra_attack(e: Event) -> str:
+    extra = _count(e["attacks"], "extra attack", "extra attacks")
+    return f"{e['character']}'s {e['feature']} gives {extra} on {e['target']} ({e['rule']})"
+
+
+@_words("class_spirit_strike")
+def _class_spirit_strike(e: Event) -> str:
+    return (f"{e['character']}'s spirit strikes {e['target']} with {e['power']} needing "
+            f"{e['needed']}+: {_count(e['hits'], 'hit', 'hits')} ({e['rule']})")
+
+
+@_words("class_rampage")
+def _class_rampage(e: Event) -> str:
+    how = "a devastating rampage" if e["devastating"] else "a rampage"
+    return (f"{e['character']} goes on {how} against {e['target']}: "
+            f"{_count(e['dice'], 'basic attack', 'basic attacks')} needing {e['needed']}+, "
+            f"{_count(e['hits'], 'hit', 'hits')} ({e['rule']})")
+
+
 # ---- characters in play (W4-CHAR)
 
 @_words("character_joined")

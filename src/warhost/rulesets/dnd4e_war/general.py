@@ -1,0 +1,74 @@
+"""The army's general (W4-GEN section, W4-DEC-02): his nomination, the courage bonus he lends
+to units within 12", and his initiative bonus on the army's initiative roll.
+
+A side with characters and none marked ``general`` in the scenario nominates one before the
+first turn (the best courage bonus is offered as the default, the optional advice of
+W4-GEN-01); the nominee gains his extra action point then (W4-GEN-02). A general sent to the
+rear by a declined challenge lends nothing until the end of the turn (W4-CHAL-07).
+"""
+
+from __future__ import annotations
+
+from warhost.core.battle import Battle
+from warhost.core.metering import OPTIONS, count
+from warhost.core.orders import Order
+from warhost.rulesets.dnd4e_war.psychology import Candidate, base_bonus
+from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
+from warhost.rulesets.dnd4e_war.tables import GENERAL_ACTION_POINTS
+
+NOMINATE = "general_nominate"
+GENERAL_RANGE = 12.0
+"""W4-GEN-03: inches within which units may use the general's courage bonus."""
+INITIATIVE_BONUS = "initiative_roll_bonus"
+"""``Character.options`` key of a power bonus (or penalty) to his initiative rolls."""
+
+
+def candidate(state: WarState, character: Character) -> Candidate:
+    """The general as a courage candidate: his race, size and level, so his tier bonus is
+    part of what he lends (W4-GEN-04)."""
+    p = state.units[character.id].profile
+    return Candidate(p.race, p.size, p.level, p.courage)
+
+
+def nominate(state: WarState, battle: Battle) -> None:
+    """W4-GEN-01/02, W4-DEC-02: each side with characters but no general picks one."""
+    for side in state.sides:
+        people = [c for c in state.characters.values() if c.side == side and not c.slain]
+        if not people or any(c.general for c in people):
+            continue
+        best = max(people, key=lambda c: base_bonus(candidate(state, c)))
+        options = tuple(Order.of("general", c.id) for c in people)
+        count(OPTIONS, len(options))
+        order = battle.ask(side, NOMINATE, options,
+                           "Nominate your army's general (the best courage bonus is "
+                           f"{best.id}'s)", default=options[people.index(best)])
+        chosen = next(c for c in people if c.id == str(order.args[0]))
+        chosen.general = True
+        chosen.action_points += GENERAL_ACTION_POINTS
+        battle.emit("general_nominated", character=chosen.id, side=side,
+                    action_points=chosen.action_points)
+
+
+def lent_courage(state: WarState, unit: Unit) -> list[Candidate]:
+    """W4-GEN-03/04: the general as a further courage candidate for an allied unit within
+    12" of him (measured from the unit he is in, or his own figure); none otherwise."""
+    general = state.general(unit.side)
+    if general is None or general.at_rear:
+        return []
+    where = state.units[general.host or general.id]
+    if where.destroyed or not where.models:
+        return []
+    if where is not unit and state.gap(unit, where) > GENERAL_RANGE + 1e-9:
+        return []
+    return [candidate(state, general)]
+
+
+def initiative_modifiers(state: WarState) -> dict[str, int]:
+    """W4-GEN-05, W4-INIT-02: each living general's power bonus to initiative rolls, added
+    to his side's initiative roll."""
+    found = {}
+    for side in state.sides:
+        general = state.general(side)
+        if general is not None and general.options.get(INITIATIVE_BONUS):
+            found[side] = int(general.options[INITIATIVE_BONUS])
+    return found
