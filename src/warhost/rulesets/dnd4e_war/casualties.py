@@ -123,7 +123,8 @@ def _strand_characters(state: WarState, battle: Battle, unit: Unit) -> None:
         for foe in foes:
             state.engage(own.id, foe)
         battle.emit("character_stranded", character=person.id, unit=unit.id,
-                    at=[round(own.front[0], 3), round(own.front[1], 3)])
+                    at=[round(own.front[0], 3), round(own.front[1], 3)],
+                    facing=round(own.facing, 3))
 
 
 def minions_slain(unit: Unit, hits: int) -> int:

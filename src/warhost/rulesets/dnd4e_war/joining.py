@@ -264,7 +264,8 @@ def leave_step(state: WarState, battle: Battle, person: Character) -> None:
     cost = distance(place_in_host(state, person), point)
     own = leave(state, person, point, host.facing)
     battle.emit("character_left", character=person.id, unit=host.id,
-                at=[round(point[0], 3), round(point[1], 3)], cost=round(cost, 3))
+                at=[round(point[0], 3), round(point[1], 3)], cost=round(cost, 3),
+                facing=round(own.facing, 3))
     own.moved = cost
     state.extra.setdefault(LIMITS, {})[own.id] = max(0.0, own.speed() - cost)
     try:
@@ -327,9 +328,10 @@ def charge_out_step(state: WarState, battle: Battle, side: str) -> dict[str, str
                            f"Does {person.name} charge out of {host.label()}?",
                            subject=person.id, default=stay)
         if order.kind == "charge_out":
-            leave(state, person, spot, host.facing)
+            own = leave(state, person, spot, host.facing)
             battle.emit("character_left", character=person.id, unit=host.id,
-                        at=[round(spot[0], 3), round(spot[1], 3)], cost=0.0)
+                        at=[round(spot[0], 3), round(spot[1], 3)], cost=0.0,
+                        facing=round(own.facing, 3))
             out[person.id] = host.id
     return out
 
