@@ -9,6 +9,8 @@ point next to the unit, at no cost to the unit, and may then move on alone.
 
 from __future__ import annotations
 
+import math
+
 import shapely
 from shapely.ops import nearest_points
 
@@ -29,8 +31,10 @@ LIMITS = "_move_limits"
 """``state.extra`` key: units whose move this phase is capped (W4-AMB-82), id -> inches
 (the same key as ``movement.MOVE_LIMITS``)."""
 _EPS = 1e-6
+HALF_DIAGONAL = math.sqrt(0.5)
 STEP_OUT = 0.05
-"""Inches between the unit's edge and the base of a character stepping out of it."""
+"""Inches between the unit's edge and the base of a character stepping out of it, beyond
+half his base's diagonal (so that he may turn where he stands without touching it)."""
 
 
 # ----------------------------------------------------------------------------- who may host
@@ -193,7 +197,7 @@ def leave_points(state: WarState, person: Character) -> list[Point]:
     host = state.units[person.host]
     frame = host.frame()
     base = state.units[person.id].base
-    gap = base / 2.0 + STEP_OUT
+    gap = base * HALF_DIAGONAL + STEP_OUT
     spots = [frame.to_world(0.0, frame.depth / 2.0 + gap),
              frame.to_world(-frame.width / 2.0 - gap, 0.0),
              frame.to_world(frame.width / 2.0 + gap, 0.0),
@@ -292,7 +296,7 @@ def charge_out_spot(state: WarState, person: Character) -> Point | None:
         return None
     frame = host.frame()
     local = frame.to_local(place)
-    spot = frame.to_world(local[0], frame.depth / 2.0 + own.base / 2.0 + STEP_OUT)
+    spot = frame.to_world(local[0], frame.depth / 2.0 + own.base * HALF_DIAGONAL + STEP_OUT)
     return spot if leave_refusal(state, person, spot) is None else None
 
 

@@ -474,17 +474,21 @@ class Mover:
         if cost > budget + 1e-6:
             return Refusal(f"that costs {cost:.2f}\" but only {budget:.2f}\" are allowed",
                            "W4-MOVE-24" if cost > math.hypot(dx, dy) + 1e-6 else "W4-MOVE-05")
+        if facing is not None:
+            way = facing % 360.0
+        else:
+            way = bearing(here, point) if math.hypot(dx, dy) > _EPS else unit.facing
         if not self.clear_within(box) and not self.bases_clear(trays, dx, dy, box):
-            ends = [t.moved(dx, dy) for t in trays]
+            # the bases end turned the way they went: judge them so (a square base turned
+            # beside a unit may reach into it)
+            ends = [Tray((t.centre[0] + dx, t.centre[1] + dy), way, t.width, t.depth)
+                    for t in trays]
             corners = [[*t.corners(), *e.corners()] for t, e in zip(trays, ends, strict=True)]
             if self.off_table([p for group in corners for p in group]):
                 return OFF_TABLE  # what blocked finds first, without building the sweep
             problem = self.blocked(shapely.convex_hull(shapely.multipoints(corners)), ends)
             if problem is not None:
                 return problem
-        if facing is not None:
-            return Plan(kind, None, (dx, dy), facing % 360.0, 1, cost)
-        way = bearing(here, point) if math.hypot(dx, dy) > _EPS else unit.facing
         return Plan(kind, None, (dx, dy), way, 1, cost)
 
     def turn_then_walk(self, kind: str, args: Sequence[Any]) -> Plan | Refusal:

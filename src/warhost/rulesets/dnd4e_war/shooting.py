@@ -96,6 +96,7 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
         if order.kind == "done":
             return
         before = _loss_totals(state)
+        places = {u.id: u.placement() for u in state.units.values() if u.alive}
         unit = state.units[str(order.args[0])]
         if unit.inside is not None:
             char_shooting.offer_shot(state, battle, state.characters[unit.id])
@@ -107,8 +108,13 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
             ready[unit.id] = False
         changed = [state.units[uid] for uid, n in _loss_totals(state).items()
                    if n != before.get(uid, 0)]
+        # a unit that fled mid-shooting (a panic when a unit was destroyed) may have left
+        # range or opened or blocked sight lines anywhere: everyone is judged afresh
+        fled = any(state.units[uid].alive and state.units[uid].placement() != p
+                   for uid, p in places.items())
         for u in units:
-            if ready.get(u.id) is not None and u.id != unit.id and _within_reach(u, changed):
+            if ready.get(u.id) is not None and u.id != unit.id and (
+                    fled or _within_reach(u, changed)):
                 del ready[u.id]
 
 
@@ -312,6 +318,8 @@ def enemies_within(state: WarState, unit: Unit, reach: float) -> list[Unit]:
     if not isinstance(index, SightIndex):
         return list(state.enemies_of(unit))
     x0, y0, x1, y1 = unit.frame().polygon.bounds
+    if unit.skirmish:  # a skirmisher's frame is upright: a turned base reaches beyond it
+        reach += unit.base
     found = sorted(int(i) for i in index.tree.query(
         box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)))
     count(GEOMETRY, len(found))
