@@ -211,3 +211,18 @@ def test_characters_outnumbering_their_unit_set_the_defense_shot_at() -> None:
         assert foe.normal_models == 1 - slain
         assert len(events(battle, "hits_discarded")) == 1 - slain
         assert state.characters["h1"].wounds == 0
+
+
+@pytest.mark.rule("W4-WM-07")
+def test_a_character_with_a_war_machine_crew_may_shoot_at_another_target(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from warhost.rulesets.dnd4e_war import joining
+
+    state = archers_facing_foe()
+    host, person = get(state, "a"), state.characters["hero"]
+    state.extra[char_shooting.TARGETS] = {"a": "foe"}  # the crew shot at foe
+    assert [t.id for t in char_shooting.targets(state, person, hero_bow(state))] == ["foe"]
+    monkeypatch.setattr(joining, "is_war_machine", lambda unit: unit is host)
+    assert joining.host_refusal(state, person, host) is None  # crews take characters
+    found = {t.id for t in char_shooting.targets(state, person, hero_bow(state))}
+    assert found == {"foe", "other"}

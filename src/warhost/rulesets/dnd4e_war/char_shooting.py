@@ -106,7 +106,7 @@ def targets(state: WarState, person: Character, power: Power) -> list[Unit]:
     from warhost.rulesets.dnd4e_war.shooting import blockers, enemies_within, in_arc
 
     host = state.units[str(person.host)]
-    fixed = state.extra.get(TARGETS, {}).get(host.id)
+    fixed = unit_target(state, host)
     tray = his_tray(state, person)
     out = []
     for enemy in enemies_within(state, host, power.range + host.frame().width):
@@ -177,9 +177,12 @@ def character_shot(state: WarState, battle: Battle, person: Character, power: Po
 
 
 def unit_target(state: WarState, host: Unit) -> str | None:
-    """W4-CHAR-14: the enemy unit a joined character of ``host`` shot at this phase."""
+    """W4-CHAR-14: the enemy unit a joined character of ``host`` (or ``host`` itself) shot
+    at this phase; none binds a war machine crew and its characters (W4-WM-07)."""
+    from warhost.rulesets.dnd4e_war.joining import is_war_machine
+
     found: dict[str, str] = state.extra.get(TARGETS, {})
-    return found.get(host.id)
+    return None if is_war_machine(host) else found.get(host.id)
 
 
 def _slug(name: str) -> str:

@@ -40,7 +40,8 @@ half his base's diagonal (so that he may turn where he stands without touching i
 # ----------------------------------------------------------------------------- who may host
 
 def is_war_machine(unit: Unit) -> bool:
-    """Hook for the war machine rules: a war machine crew takes no characters."""
+    """Hook for the war machine rules: the unit is a war machine's crew (characters may
+    join it but not work the machine, W4-WM-07)."""
     return getattr(unit.profile, "machine", None) is not None
 
 
@@ -54,8 +55,6 @@ def host_refusal(state: WarState, person: Character, host: Unit) -> Refusal | No
         return Refusal(f"{host.id} is not on the table", "W4-CHAR-03")
     if host.fleeing:
         return Refusal(f"{host.id} is fleeing", "W4-CHAR-03")
-    if is_war_machine(host):
-        return Refusal(f"{host.id} is a war machine", "W4-CHAR-03")
     return None
 
 

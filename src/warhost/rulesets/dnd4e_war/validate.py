@@ -88,11 +88,6 @@ def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) 
                     spec.mount_hp is not None and not spec.mount_monster):
                 fail(f"{spec.id}: give mount_hp and mount_defenses together, for a monstrous "
                      "mount (mount_monster: true) (W4-MONSTER-07)", *where, "mount_hp")
-            if spec.joined is not None:
-                host = next(u for u in side.units if u.id == spec.joined)
-                if getattr(profile_of(model, host), "machine", None) is not None:
-                    fail(f"{spec.id} joins {spec.joined!r}, a war machine, which takes no "
-                         "characters (W4-CHAR-03)", *where, "joined")
         generals = [c.id for c in side.characters if c.general]
         if len(generals) > 1:
             fail(f"{side.name} names {len(generals)} generals ({', '.join(generals)}); an "
