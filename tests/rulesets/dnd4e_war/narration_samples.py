@@ -93,6 +93,36 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
     {"type": "re_engage", "unit": "knights", "target": "drow", "distance": 1.0},
 ]
 
+CHARACTER_EVENTS: list[dict[str, Any]] = [
+    {"type": "character_joined", "character": "aldric", "unit": "archers", "cost": 4.0},
+    {"type": "character_left", "character": "aldric", "unit": "archers", "at": [30.0, 12.0],
+     "cost": 1.5, "facing": 180.0},
+    {"type": "character_wounded", "unit": "aldric", "character": "aldric", "hits": 3,
+     "used": 3, "hp_left": 12, "slain": False, "source": "drow", "why": "shooting"},
+    {"type": "character_wounded", "unit": "aldric", "character": "aldric", "hits": 5,
+     "used": 2, "hp_left": 0, "slain": True, "source": "drow", "why": "close combat"},
+    {"type": "character_stranded", "character": "aldric", "unit": "archers",
+     "at": [30.0, 12.0], "facing": 180.0},
+    {"type": "character_shoots", "character": "aldric", "unit": "archers", "target": "drow",
+     "power": "Longbow", "dice": 3, "needed": 6, "cover": 0, "faces": [4, 9, 17], "hits": 2},
+    {"type": "strike", "unit": "drow", "target": "archers", "dice": 3, "extra": 0,
+     "needed": 9, "hits": 2, "points": 2, "charge": False, "captain": False,
+     "character": "aldric"},
+    {"type": "strike", "unit": "archers", "target": "drow", "dice": 3, "extra": 0,
+     "needed": 4, "hits": 2, "points": 2, "charge": False, "captain": False, "by": "aldric"},
+    {"type": "character_repositioned", "character": "aldric", "unit": "archers",
+     "company": 1},
+    {"type": "character_lost", "character": "aldric", "unit": "archers",
+     "why": "fled off the table"},
+    {"type": "hits_discarded", "unit": "archers", "target": "drow", "hits": 2},
+    {"type": "rider_split", "unit": "archers", "target": "vex", "mount": 3, "rider": 1,
+     "mount_hits": 2, "rider_hits": 0},
+    {"type": "mount_wounded", "unit": "vex", "character": "vex", "hits": 2, "used": 2,
+     "hp_left": 31, "slain": False, "source": "archers"},
+    {"type": "mount_wounded", "unit": "vex", "character": "vex", "hits": 3, "used": 1,
+     "hp_left": 0, "slain": True, "source": "archers"},
+]
+
 COMMAND_EVENTS: list[dict[str, Any]] = [
     {"type": "challenge_issued", "character": "aldric", "side": "Elves"},
     {"type": "challenge_accepted", "character": "vex", "challenger": "aldric"},
@@ -165,4 +195,5 @@ MACHINE_EVENTS: list[dict[str, Any]] = [
 
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS
                                            + COMBAT_EVENTS + PSYCHOLOGY_EVENTS
-                                           + COMMAND_EVENTS + CLASS_EVENTS + MACHINE_EVENTS)
+                                           + COMMAND_EVENTS + CLASS_EVENTS + MACHINE_EVENTS
+                                           + CHARACTER_EVENTS)

@@ -53,7 +53,7 @@ from warhost.geometry.table import (
     turn_between,
     wheel,
 )
-from warhost.rulesets.dnd4e_war import ai_classes, ai_command, ai_machines
+from warhost.rulesets.dnd4e_war import ai_chars, ai_classes, ai_command, ai_machines
 from warhost.rulesets.dnd4e_war.ai_judge import (
     SUPPORT_BONUS,
     arc_struck,
@@ -135,6 +135,7 @@ class WarAI(Commander):
         self._handlers.update(ai_command.HANDLERS)
         self._handlers.update(ai_classes.HANDLERS)
         self._handlers.update(ai_machines.HANDLERS)
+        self._handlers.update(ai_chars.HANDLERS)
         self._scale: tuple[tuple[int, int], float] = ((0, -1), 1.0)
         self._screens: list[tuple[str, Any]] = []
 

@@ -7,9 +7,10 @@ import re
 from dataclasses import dataclass
 
 from warhost.core.battle import Battle
+from warhost.geometry.table import Tray
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.profiles import immune_to_hope_is_lost
-from warhost.rulesets.dnd4e_war.state import Unit, WarState
+from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
 
 SAVE_NEEDED = 10
 """W4-AMB-56: a saving throw succeeds on 10 or more (d20 + the unit's best save bonus)."""
@@ -44,6 +45,8 @@ def apply_hits(state: WarState, battle: Battle, unit: Unit, hits: int, source: s
     Non-minion models take ``damage`` (a dice expression) per hit instead (W4-AMB-53)."""
     if hits <= 0 or not unit.alive:
         return Losses(0)
+    if unit.character is not None:
+        return _wound_character(state, battle, unit, hits, source, why, damage or "1")
     if minion(unit):
         slain = minions_slain(unit, hits)
     else:
@@ -56,9 +59,72 @@ def apply_hits(state: WarState, battle: Battle, unit: Unit, hits: int, source: s
         battle.emit("hope_is_lost", unit=unit.id, removed=hope)
     unit.casualties_this_turn += slain + hope
     _lose_command_models(battle, unit)
+    if unit.normal_models == 0 and unit.joined:
+        _strand_characters(state, battle, unit)
     if unit.models == 0:
         destroy(state, battle, unit, why)
     return Losses(slain, hope)
+
+
+def _wound_character(state: WarState, battle: Battle, unit: Unit, hits: int, source: str,
+                     why: str, damage: str) -> Losses:
+    """W4-CHAR-10, W4-CAS-10: hits on a lone character take his hit points, one damage roll
+    per hit; once he is slain the rest are wasted (W4-CHAR-18)."""
+    person = unit.character
+    assert person is not None
+    used = wound(battle, person, hits, damage, why)
+    slain = 1 if person.slain else 0
+    battle.emit("character_wounded", unit=unit.id, character=person.id, hits=hits, used=used,
+                hp_left=person.hp_left, slain=bool(slain), source=source, why=why)
+    if slain:
+        unit.casualties_this_turn += 1
+        unit.companies = [0]
+        destroy(state, battle, unit, why)
+    return Losses(slain)
+
+
+def wound(battle: Battle, person: Character, hits: int, damage: str, why: str) -> int:
+    """Roll ``damage`` for each of ``hits`` against ``person``'s hit points until he falls;
+    returns the hits used (the rest are wasted, W4-CHAR-18). He is marked slain at 0, but
+    taking his figure away is the caller's (``characters.remove``)."""
+    used = 0
+    for _ in range(hits):
+        if person.hp_left <= 0:
+            break
+        used += 1
+        person.wounds += battle.dice.roll(damage, f"{why} damage {person.id}")
+    if person.hp_left <= 0:
+        person.slain = True
+    return used
+
+
+def _lose_characters(state: WarState, battle: Battle, unit: Unit, why: str) -> None:
+    """Ruling: characters inside a unit destroyed as a whole (caught while fleeing, fled off
+    the table) share its fate."""
+    from warhost.rulesets.dnd4e_war.characters import remove
+
+    for person in state.characters_in(unit):
+        remove(state, person)
+        battle.emit("character_lost", character=person.id, unit=unit.id, why=why)
+
+
+def _strand_characters(state: WarState, battle: Battle, unit: Unit) -> None:
+    """Ruling: when the last normal model of a unit falls, the characters in it stay on the
+    table on their own where it stood, in every fight it was in."""
+    from warhost.rulesets.dnd4e_war.characters import leave
+    from warhost.rulesets.dnd4e_war.joining import place_in_host
+
+    foes = sorted(state.engaged.get(unit.id, ()))
+    people = state.characters_in(unit)
+    here = Tray(place_in_host(state, people[0]), unit.facing, 0.0, 0.0)
+    for i, person in enumerate(people):
+        right = (i - (len(people) - 1) / 2.0) * state.units[person.id].base
+        own = leave(state, person, here.to_world(right, 0.0), unit.facing)
+        for foe in foes:
+            state.engage(own.id, foe)
+        battle.emit("character_stranded", character=person.id, unit=unit.id,
+                    at=[round(own.front[0], 3), round(own.front[1], 3)],
+                    facing=round(own.facing, 3))
 
 
 def minions_slain(unit: Unit, hits: int) -> int:
@@ -67,11 +133,12 @@ def minions_slain(unit: Unit, hits: int) -> int:
     fewer), then one per ``resilience`` hits; the rest are discarded."""
     resilience = max(1, unit.profile.resilience)
     slain = 0
-    while unit.weakened and resilience > 1 and hits >= resilience - 1 and slain < unit.models:
+    while (unit.weakened and resilience > 1 and hits >= resilience - 1
+           and slain < unit.normal_models):
         hits -= resilience - 1
         unit.weakened -= 1
         slain += 1
-    return min(unit.models, slain + hits // resilience)
+    return min(unit.normal_models, slain + hits // resilience)
 
 
 def _damage_models(battle: Battle, unit: Unit, hits: int, damage: str, why: str) -> int:
@@ -81,7 +148,7 @@ def _damage_models(battle: Battle, unit: Unit, hits: int, damage: str, why: str)
     assert isinstance(hp, int)
     slain = 0
     for _ in range(hits):
-        if slain >= unit.models:
+        if slain >= unit.normal_models:
             break
         unit.wounds += battle.dice.roll(damage, f"{why} damage")
         if unit.wounds >= hp:
@@ -94,7 +161,8 @@ def hope_is_lost(unit: Unit) -> int:
     """W4-CAS-06/08, W4-AMB-30: the models of the last company when it is down to half its
     full strength or fewer (0 when the rule does not apply: skirmishers, monsters, fearless
     or to-the-last-man units, or more than one company left)."""
-    if unit.skirmish or immune_to_hope_is_lost(unit) or len(unit.companies) != 1:
+    if (unit.skirmish or immune_to_hope_is_lost(unit) or len(unit.companies) != 1
+            or unit.joined):
         return 0
     left = unit.companies[0]
     return left if 0 < left and 2 * left <= unit.company_size else 0
@@ -163,7 +231,7 @@ def _lose_command_models(battle: Battle, unit: Unit) -> None:
     models, and their benefits with them."""
     lost = []
     for name in COMMAND_LOSS_ORDER:
-        if unit.models >= len(command_models(unit)):
+        if unit.normal_models >= len(command_models(unit)):
             break
         if name == "musician" and unit.musician:
             unit.musician = False
@@ -185,6 +253,8 @@ def destroy(state: WarState, battle: Battle, unit: Unit, why: str) -> None:
 
     if unit.destroyed:
         return
+    if unit.joined:
+        _lose_characters(state, battle, unit, why)
     unit.destroyed = True
     state.disengage(unit.id)
     battle.emit("destroyed", unit=unit.id, why=why)

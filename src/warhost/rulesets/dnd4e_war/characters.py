@@ -48,9 +48,11 @@ def new_character(side: str, spec: CharacterSpec) -> Character:
                                  ("spirit_power", spec.spirit_power),
                                  ("warding_ac", spec.warding_ac),
                                  ("initiative_roll_bonus", spec.initiative_roll_bonus)) if v}
+    mount = spec.mount_hp if spec.mount_monster and spec.mount_defenses is not None else None
     return Character(id=spec.id, name=spec.name or spec.id, side=side,
                      character_class=spec.character_class, level=spec.level, hp=spec.hp,
-                     action_points=points, general=spec.general, options=options)
+                     action_points=points, general=spec.general, options=options,
+                     mount_hp=mount or 0, mount_defenses=spec.mount_defenses)
 
 
 def join(state: WarState, character: Character, host: Unit) -> None:
@@ -61,6 +63,8 @@ def join(state: WarState, character: Character, host: Unit) -> None:
     own.inside = host.id
     character.host = host.id
     host.joined = [*host.joined, character.id]
+    host.members = [*host.members, own.profile]
+    host.members_strength += joined_strength(own.profile)
     if host.skirmish:
         host.points = [*host.points, own.points[0] if own.points else host.front]
         host.companies = [*host.companies, 1]
@@ -71,15 +75,31 @@ def join(state: WarState, character: Character, host: Unit) -> None:
     state.moved.add(host.id)
 
 
+def joined_strength(profile: Profile) -> int:
+    """W4-STR-04/08: a character's unit strength inside a unit (no lone monster bonus)."""
+    return character_strength(profile.size, profile.mount_size, profile.mount_monster)
+
+
+def lone_strength(profile: Profile) -> int:
+    """W4-STR-05/07: a character's unit strength on his own."""
+    return character_strength(profile.size, profile.mount_size, profile.mount_monster,
+                              lone=True)
+
+
 def _give_back_place(state: WarState, host: Unit, character: Character) -> None:
+    own = state.units[character.id]
     host.joined = [c for c in host.joined if c != character.id]
+    host.members = [p for p in host.members if p is not own.profile]
+    host.members_strength -= joined_strength(own.profile)
     character.host = None
-    if host.skirmish:
+    # the last company (or model) stays on the table even when empty (W4-AMB-22)
+    if host.skirmish and len(host.companies) > 1:
         host.points = host.points[:-1]
         host.companies = host.companies[:-1]
     elif host.companies:
         last = host.companies[-1] - 1
-        host.companies = host.companies[:-1] + ([last] if last > 0 else [])
+        keep = last > 0 or len(host.companies) == 1
+        host.companies = host.companies[:-1] + ([max(0, last)] if keep else [])
     state.moved.add(host.id)
 
 

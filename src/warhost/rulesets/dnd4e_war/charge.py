@@ -22,7 +22,7 @@ from warhost.geometry.table import (
     sees,
     tray_gap,
 )
-from warhost.rulesets.dnd4e_war import casualties, melee, psychology
+from warhost.rulesets.dnd4e_war import casualties, char_melee, melee, psychology
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import charge_distance
 
@@ -135,15 +135,30 @@ def declare(state: WarState, battle: Battle, side: str,
     A unit is asked when some enemy it sees is within what a charge roll could reach; those
     are offered, and any other visible enemy may still be named (the charge then falls
     short, W4-CHARGE-05)."""
+    stepped = _charging_out(state, battle, side) if only is None else {}
     alive = [u for u in state.units.values() if u.alive]
     state.extra[FRAMES] = (STRtree([u.frame().polygon for u in alive]), [u.id for u in alive])
     count(GEOMETRY, len(alive))
     try:
         units = [only] if only is not None else list(state.units_of(side))
-        return [c for unit in units if (c := _declare_one(state, battle, side, unit))
-                is not None]
+        declared = [c for unit in units if (c := _declare_one(state, battle, side, unit))
+                    is not None]
     finally:
         state.extra.pop(FRAMES, None)
+    if stepped:
+        from warhost.rulesets.dnd4e_war import joining
+
+        joining.back_in(state, battle, stepped, {c.unit.id for c in declared})
+    return declared
+
+
+def _charging_out(state: WarState, battle: Battle, side: str) -> dict[str, str]:
+    """W4-CHAR-15: joined characters stepping out to charge on their own."""
+    if not state.characters:
+        return {}
+    from warhost.rulesets.dnd4e_war import joining
+
+    return joining.charge_out_step(state, battle, side)
 
 
 def _declare_one(state: WarState, battle: Battle, side: str, unit: Unit) -> Charge | None:
@@ -362,6 +377,8 @@ def charge_attacks(state: WarState, battle: Battle, unit: Unit, target: Unit, bo
         return
     blows = melee.plan_blows(state, battle, unit, foes, hit_bonus=1 if bonus else 0,
                              extra_slots=extra)
+    if unit.joined:
+        blows += char_melee.character_blows(state, battle, unit, foes)
     melee.strike(state, battle, blows, charge=True)
     melee.re_engage(state, battle, [u for u in (unit, target) if u.alive and not u.fleeing],
                     round_end=False)

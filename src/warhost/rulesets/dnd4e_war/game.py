@@ -230,9 +230,11 @@ def _character_fate(state: WarState, own: Unit) -> UnitFate:
     return UnitFate(own.id, own.side, own.name, 1, 1, fate)
 
 
-TURNING_EVENTS = ("deploy", "move", "fall_back", "pursuit")
+TURNING_EVENTS = ("deploy", "move", "fall_back", "pursuit", "character_left",
+                  "character_stranded")
 """The events of the only things that may turn a unit: deployment, a wheel, pivot or reform
-(W4-MOVE-08), fleeing and pursuing (W4-FLEE, W4-BREAK-05)."""
+(W4-MOVE-08), fleeing and pursuing (W4-FLEE, W4-BREAK-05), and a character stepping out of
+his unit (or left alone when it falls) facing its way (W4-CHAR-07)."""
 
 
 def check_invariants(state: WarState, events: list[dict[str, Any]]) -> list[str]:
@@ -243,7 +245,7 @@ def check_invariants(state: WarState, events: list[dict[str, Any]]) -> list[str]
 
     problems = []
     alive = [u for u in state.units.values() if u.alive]
-    turned = {e["unit"]: e["facing"] for e in events
+    turned = {e.get("character", e["unit"]): e["facing"] for e in events
               if e.get("type") in TURNING_EVENTS and e.get("facing") is not None}
     for u in alive:
         last = turned.get(u.id)

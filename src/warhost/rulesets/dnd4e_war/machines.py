@@ -599,13 +599,13 @@ def bolt_casualties(state: WarState, battle: Battle, unit: Unit, target: Unit, h
     """W4-AMB-63: the hits go to the target unit; a non-minion takes the primary damage from
     the first and 1d6 + 4 from each secondary hit (W4-BOLT-03)."""
     from warhost.rulesets.dnd4e_war.casualties import minion
-    from warhost.rulesets.dnd4e_war.shooting import _casualties
+    from warhost.rulesets.dnd4e_war.shooting import take_casualties
 
     if minion(target) or hits <= 1:
-        _casualties(state, battle, unit, target, hits, power)
+        take_casualties(state, battle, unit, target, hits, power)
         return
-    _casualties(state, battle, unit, target, 1, power)
-    _casualties(state, battle, unit, target, hits - 1,
+    take_casualties(state, battle, unit, target, 1, power)
+    take_casualties(state, battle, unit, target, hits - 1,
                 power.model_copy(update={"damage": BOLT_SECONDARY_DAMAGE}))
 
 

@@ -21,7 +21,14 @@ from warhost.geometry.table import (
     tray_gap,
     trays_overlap,
 )
-from warhost.rulesets.dnd4e_war import casualties, challenges, classes, movement, psychology
+from warhost.rulesets.dnd4e_war import (
+    casualties,
+    challenges,
+    char_melee,
+    classes,
+    movement,
+    psychology,
+)
 from warhost.rulesets.dnd4e_war.attacks import first_use_hits, roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.state import CONTACT, Character, Unit, WarState
@@ -217,6 +224,8 @@ class Blow:
     W4-MULTI-06 looks for the power's effect among them."""
     who: str | None = None
     """The character making these attacks (None: the unit's models)."""
+    at_character: str | None = None
+    """W4-CHAR-16/AMB-99: the enemy character these dice are sent at (None: the unit)."""
 
 
 def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
@@ -238,6 +247,8 @@ def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
         cut = min(lost, group.front)  # replacements step into the front line
         lost -= cut
         models = group.models - cut
+        if unit.joined:  # W4-CHAR-16: their own attacks are rolled apart
+            models = char_melee.in_front_fighters(unit, group.slot, models)
         modifier = hit_bonus + classes.attack_modifier(state, unit, power, group.target,
                                                        melee=True)
         if group.captain and models > 0 and group.front - cut > 0:
@@ -250,7 +261,7 @@ def plan_blows(state: WarState, battle: Battle, unit: Unit, foes: list[Unit], *,
         per += power.extra_attacks
         blow = planned.setdefault(group.target.id,
                                   Blow(unit, group.target, power, 0, power.bonus + modifier,
-                                       per=per))
+                                       character=unit.character is not None, per=per))
         blow.dice += max(0, models) * per
     for blow in planned.values():
         blow.uses = blow.dice
@@ -301,18 +312,24 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
     of one initiative step do, W4-AMB-79); hits and Hope is Lost! removals score combat
     resolution points for the striking unit (W4-RESOLVE-03 to 05, W4-AMB-27/29)."""
     results = []
+    blows = char_melee.split_blows(state, battle, blows)  # W4-AMB-99: before any roll
     for blow in blows:
-        ac = (getattr(blow.target.profile.defenses, blow.power.vs)
+        defender = char_melee.defender(state, blow)
+        ac = (getattr(defender.profile.defenses, blow.power.vs)
               + barrier_cover(state, blow.unit, blow.target)
-              + classes.defense_bonus(state, blow.target, blow.power.vs))
+              + classes.defense_bonus(state, defender, blow.power.vs))
         roll = roll_attacks(battle, blow.dice, ac, blow.bonus,
                             f"{'charge' if charge else 'close combat'} {blow.unit.id}",
                             character=blow.character, state=state, unit=blow.unit)
         hits = roll.hits
         points = roll.hits * points_per_hit(blow.power.damage)
+        aimed = {k: v for k, v in (("character", blow.at_character),
+                                   ("by", blow.who if blow.unit.character is None else None))
+                 if v}
         battle.emit("strike", unit=blow.unit.id, target=blow.target.id, dice=blow.dice,
                     extra=blow.extra, needed=roll.needed, hits=roll.hits, points=points,
-                    charge=charge, captain=blow.character)
+                    charge=charge, captain=blow.character and blow.who is None
+                    and blow.unit.character is None, **aimed)
         effect = blow.power.effect is not None and first_use_hits(
             roll.faces[:blow.uses], roll.needed, blow.per, 1 + blow.power.extra_attacks) > 0
         if blow.who is not None:
@@ -323,10 +340,17 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
     for blow in blows:
         classes.mark_acted(state, blow.unit.id)
     for blow, hits, points, effect in results:
+        if blow.at_character is not None:  # W4-CHAR-18: only the hits that counted score
+            used = char_melee.wound_in_fight(state, battle, blow, hits)
+            _add(state, "combat_points", blow.unit.id, char_melee.points_for(blow, used))
+            continue
         _add(state, "combat_points", blow.unit.id, points)
         if hits and blow.target.alive:
+            # W4-CHAR-10, W4-AMB-53: a lone character takes the power's damage per hit
+            dealt = {"damage": casualties.damage_expression(blow.power)} \
+                if blow.target.character is not None else {}
             losses = casualties.apply_hits(state, battle, blow.target, hits, blow.unit.id,
-                                           "charge" if charge else "close combat")
+                                           "charge" if charge else "close combat", **dealt)
             _add(state, "combat_losses", blow.target.id, losses.removed)
             _add(state, "combat_points", blow.unit.id, losses.hope_lost)
         if effect and blow.target.alive and blow.power.effect is not None:
@@ -382,7 +406,9 @@ def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
         if can_attack(unit):
             unit.standard_used = True  # W4-MELEE-05
             plans[unit.id] = []
-    steps = sorted({u.profile.initiative for u in units if u.id in plans}, reverse=True)
+    steps = sorted({u.profile.initiative for u in units if u.id in plans}
+                   | char_melee.initiatives(state, [u for u in units if u.id in plans]),
+                   reverse=True)
     for step in steps:
         blows = []
         for unit in units:
@@ -391,6 +417,9 @@ def resolve_fight(state: WarState, battle: Battle, fight: list[str]) -> None:
                 foes = [f for f in state.foes_of(unit.id) if f.id not in apart]
                 blows += plan_blows(state, battle, unit, foes,
                                     skip=support.get(unit.id, frozenset()))
+            if unit.id in plans and unit.id not in apart and unit.joined and unit.alive:
+                foes = [f for f in state.foes_of(unit.id) if f.id not in apart]
+                blows += char_melee.character_blows(state, battle, unit, foes, step)
         strike(state, battle, blows)
     if state.characters:
         _extra_attacks(state, battle, [u for u in units if u.id in plans], apart)

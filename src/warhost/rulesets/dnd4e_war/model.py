@@ -314,6 +314,10 @@ class CharacterSpec(Strict):
     size: Size = "medium"
     mount_size: Size | None = Field(None, description="W4-STR-03/04: his mount's size.")
     mount_monster: bool = False
+    mount_hp: Annotated[Whole, Field(ge=1, le=5000)] | None = Field(
+        None, description="W4-MONSTER-07/08: the monstrous mount's hit points (give with "
+                          "mount_defenses: then attacks at the rider may strike the mount).")
+    mount_defenses: Defenses | None = None
     speed: Speed
     initiative: Bonus = 0
     hp: Annotated[Whole, Field(ge=1, le=5000)]

@@ -99,6 +99,10 @@ def movement_phase(state: WarState, battle: Battle) -> None:
             return
         failed = rally_step(state, battle, side)
         compulsory_step(state, battle, side, failed)
+        if state.characters:
+            from warhost.rulesets.dnd4e_war import char_melee
+
+            char_melee.free_moves(state, battle, side)  # W4-CHAR-19
         remaining_step(state, battle, side)
 
 
@@ -163,21 +167,50 @@ def remaining_step(state: WarState, battle: Battle, side: str) -> None:
     finished: set[str] = set()
     while not state.over:
         ready = [u for u in state.units_of(side) if u.id not in finished and may_act(state, u)]
-        if not ready:
+        leaving = _leavers(state, side, finished)
+        if not ready and not leaving:
             return
-        options = (*(Order.of("move", u.id) for u in ready), DONE)
+        options = (*(Order.of("move", u.id) for u in ready), DONE,
+                   *(Order.of("leave", c) for c in leaving))
         order = battle.ask(side, "next_move", options, "Which unit moves next?",
                            default=options[0])
         if order == DONE:
             return
-        unit = state.units[str(order.args[0])]
-        finished.add(unit.id)
+        uid = str(order.args[0])
+        finished.add(uid)
+        if order.kind == "leave":
+            _leave(state, battle, uid)
+            continue
+        unit = state.units[uid]
+        if unit.character is not None and _joins(state, battle, unit):
+            continue
         if unit.profile.machine is not None:
             from warhost.rulesets.dnd4e_war import machines
 
             machines.crew_moves(state, battle, unit)  # W4-WM-03 to 16
         else:
             move_unit(state, battle, unit)
+
+
+def _leavers(state: WarState, side: str, done: set[str]) -> list[str]:
+    """W4-CHAR-07: joined characters of ``side`` who may still step out this phase."""
+    if not state.characters:
+        return []
+    from warhost.rulesets.dnd4e_war import joining
+
+    return [c.id for c in joining.leavers(state, side, done)]
+
+
+def _leave(state: WarState, battle: Battle, cid: str) -> None:
+    from warhost.rulesets.dnd4e_war import joining
+
+    joining.leave_step(state, battle, state.characters[cid])
+
+
+def _joins(state: WarState, battle: Battle, unit: Unit) -> bool:
+    from warhost.rulesets.dnd4e_war import joining
+
+    return joining.join_step(state, battle, unit)
 
 
 def may_act(state: WarState, unit: Unit) -> bool:
@@ -206,6 +239,10 @@ def move_unit(state: WarState, battle: Battle, unit: Unit) -> None:
             return
 
 
+MOVE_LIMITS = "_move_limits"
+"""``state.extra`` key: units whose move this phase is capped after a character joined or
+left (W4-AMB-82), id -> inches."""
+
 OFFERS = "_movement_offers"
 """``state.extra`` key: recent offers of moves, by everything they depend on."""
 OFFERS_KEPT = 256
@@ -223,7 +260,7 @@ def offer(state: WarState, unit: Unit) -> tuple[Mover, tuple[Order, ...]]:
         near += tuple((o.id, o.placement()) for o in state.enemies_of(unit))
     key = (unit.id, unit.move_used, unit.standard_used, unit.minor_used, unit.prone,
            unit.ran, unit.double_moved, unit.fleeing, tuple(unit.companies),
-           state.is_engaged(unit.id), unit.placement(), near)
+           state.is_engaged(unit.id), unit.placement(), near, mover.limit())
     offers: dict[Any, tuple[Order, ...]] = state.extra.setdefault(OFFERS, {})
     found = offers.get(key)
     if found is None:
@@ -291,7 +328,15 @@ class Mover:
     def allowance(self, kind: str) -> float:
         """How far the move of ``kind`` may go (W4-MOVE-03/05/19, W4-AMB-08)."""
         speed = self.unit.speed()
+        limit = self.limit()
+        if limit is not None:
+            return min(speed, limit)
         return {"walk": speed, "double": 2 * speed, "run": speed + RUN_BONUS}.get(kind, speed)
+
+    def limit(self) -> float | None:
+        """W4-AMB-82: the cap on this move after a character joined or left, if any."""
+        limits: dict[str, float] | None = self.state.extra.get(MOVE_LIMITS)
+        return None if not limits else limits.get(self.unit.id)
 
     def refusal_of_kind(self, kind: str) -> Refusal | None:
         """Why ``unit`` may not make a move of ``kind`` at all now."""
@@ -310,6 +355,9 @@ class Mover:
                            "W4-AMB-81")
         if unit.move_used:
             return Refusal(f"{unit.id} has used its move action", "W4-MOVE-03")
+        if kind in ("double", "run") and self.limit() is not None:
+            return Refusal(f"{unit.id} finishes the move begun by its character",
+                           "W4-AMB-82")
         if kind == "double":
             if unit.standard_used:
                 return Refusal(f"{unit.id} has no standard action left for a double move",
@@ -431,17 +479,21 @@ class Mover:
         if cost > budget + 1e-6:
             return Refusal(f"that costs {cost:.2f}\" but only {budget:.2f}\" are allowed",
                            "W4-MOVE-24" if cost > math.hypot(dx, dy) + 1e-6 else "W4-MOVE-05")
+        if facing is not None:
+            way = facing % 360.0
+        else:
+            way = bearing(here, point) if math.hypot(dx, dy) > _EPS else unit.facing
         if not self.clear_within(box) and not self.bases_clear(trays, dx, dy, box):
-            ends = [t.moved(dx, dy) for t in trays]
+            # the bases end turned the way they went: judge them so (a square base turned
+            # beside a unit may reach into it)
+            ends = [Tray((t.centre[0] + dx, t.centre[1] + dy), way, t.width, t.depth)
+                    for t in trays]
             corners = [[*t.corners(), *e.corners()] for t, e in zip(trays, ends, strict=True)]
             if self.off_table([p for group in corners for p in group]):
                 return OFF_TABLE  # what blocked finds first, without building the sweep
             problem = self.blocked(shapely.convex_hull(shapely.multipoints(corners)), ends)
             if problem is not None:
                 return problem
-        if facing is not None:
-            return Plan(kind, None, (dx, dy), facing % 360.0, 1, cost)
-        way = bearing(here, point) if math.hypot(dx, dy) > _EPS else unit.facing
         return Plan(kind, None, (dx, dy), way, 1, cost)
 
     def turn_then_walk(self, kind: str, args: Sequence[Any]) -> Plan | Refusal:

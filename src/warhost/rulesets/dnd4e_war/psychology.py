@@ -91,10 +91,13 @@ def candidates(unit: Unit) -> list[Candidate]:
     """The unit's own members: its ordinary models and its captain, a character of the
     same profile (W4-CMD-06, W4-STAT-13) at his own level or the profile's."""
     p = unit.profile
-    found = [Candidate(p.race, p.size, None, p.courage)]
+    # a lone character has his tier bonus (W4-COUR-03/04)
+    found = [Candidate(p.race, p.size, p.level if unit.character else None, p.courage)]
     if unit.captain is not None:
         level = unit.captain_level if unit.captain_level is not None else p.level
         found.append(Candidate(p.race, p.size, level, p.courage))
+    # W4-CHAR-20: a joined character's own bonus (tier included) when it is better
+    found += [Candidate(m.race, m.size, m.level, m.courage) for m in unit.members]
     return found
 
 

@@ -6,7 +6,12 @@ from shapely.geometry import Polygon, box
 
 from warhost.core.battle import Battle
 from warhost.geometry.table import Board, Region, Tray
-from warhost.rulesets.dnd4e_war.characters import character_profile, join, new_character
+from warhost.rulesets.dnd4e_war.characters import (
+    character_profile,
+    join,
+    lone_strength,
+    new_character,
+)
 from warhost.rulesets.dnd4e_war.model import (
     CharacterSpec,
     Dnd4eWarScenario,
@@ -109,7 +114,10 @@ def character_unit(side: str, spec: CharacterSpec, host: Unit | None) -> Unit:
     at = spec.at if spec.at is not None else (host.front if host is not None else (0.0, 0.0))
     entry = UnitSpec(id=spec.id, name=spec.name or spec.id, profile="-", at=at,
                      facing=spec.facing)
-    return build_unit(side, entry, character_profile(spec))
+    profile = character_profile(spec)
+    unit = build_unit(side, entry, profile)
+    unit.own_strength = lone_strength(profile)
+    return unit
 
 
 def initial_state(scenario: Dnd4eWarScenario) -> WarState:

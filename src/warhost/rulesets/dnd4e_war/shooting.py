@@ -30,7 +30,7 @@ from warhost.geometry.table import (
     sees,
     tray_gap,
 )
-from warhost.rulesets.dnd4e_war import classes, psychology
+from warhost.rulesets.dnd4e_war import char_shooting, classes, psychology, riders
 from warhost.rulesets.dnd4e_war.attacks import first_use_hits, roll_attacks
 from warhost.rulesets.dnd4e_war.casualties import (
     add_condition,
@@ -57,6 +57,7 @@ def shooting_phase(state: WarState, battle: Battle) -> None:
     """W4-SHOOT-02: each side, initiative first, shoots unit by unit, then the other side's
     units take their panic tests."""
     for side in state.order_of_sides():
+        state.extra.pop(char_shooting.TARGETS, None)
         side_shoots(state, battle, side)
         psychology.after_shooting(state, battle, side)
         state.shooting_losses.clear()
@@ -82,25 +83,39 @@ def _pick_shooters(state: WarState, battle: Battle, side: str) -> None:
                 ready[u.id] = can_shoot(state, u) and (
                     bool(usable_powers(state, u)) or _machine_ready(state, u))
         shooters = [u for u in units if ready[u.id] and can_shoot(state, u)]
-        if not shooters:
+        people = char_shooting.shooters(state, side) if state.characters else []
+        if not shooters and not people:
             return
         listed = shooters[:SHOOTER_WINDOW]
-        options = tuple(Order.of("shoot", u.id) for u in listed) + (Order.of("done"),)
+        options = tuple(Order.of("shoot", u.id) for u in listed) + tuple(
+            Order.of("shoot", c.id) for c in people) + (Order.of("done"),)
         count(OPTIONS, len(options))
-        ready_ids = {u.id for u in shooters}
+        ready_ids = {u.id for u in shooters} | {c.id for c in people}
         order = battle.ask(side, "shooter", options, "Which unit shoots next?", side,
                            accept=functools.partial(_judge_shooter, ready=ready_ids)
                            if len(shooters) > SHOOTER_WINDOW else None)
         if order.kind == "done":
             return
         before = _loss_totals(state)
+        places = {u.id: u.placement() for u in state.units.values() if u.alive}
         unit = state.units[str(order.args[0])]
-        unit_shoots(state, battle, unit)
-        ready[unit.id] = False
+        if unit.inside is not None:
+            char_shooting.offer_shot(state, battle, state.characters[unit.id])
+            unit = state.units[unit.inside]
+            ready.pop(unit.id, None)  # its targets may now be fixed (W4-CHAR-14)
+        else:
+            unit_shoots(state, battle, unit)
+        if unit.shot or unit.machine is not None:  # a crew that said done has had its go
+            ready[unit.id] = False
         changed = [state.units[uid] for uid, n in _loss_totals(state).items()
                    if n != before.get(uid, 0)]
+        # a unit that fled mid-shooting (a panic when a unit was destroyed) may have left
+        # range or opened or blocked sight lines anywhere: everyone is judged afresh
+        fled = any(state.units[uid].alive and state.units[uid].placement() != p
+                   for uid, p in places.items())
         for u in units:
-            if ready.get(u.id) is not None and u.id != unit.id and _within_reach(u, changed):
+            if ready.get(u.id) is not None and u.id != unit.id and (
+                    fled or _within_reach(u, changed)):
                 del ready[u.id]
 
 
@@ -294,9 +309,13 @@ def in_range(state: WarState, unit: Unit, target: Unit, power: Power) -> bool:
 
 def legal_targets(state: WarState, unit: Unit, power: Power) -> list[Unit]:
     """W4-SHOOT-06, W4-AMB-80: enemy units in range, partly in the arc of sight and visible,
-    not in close combat (unless ``shoot_into_combat``)."""
+    not in close combat (unless ``shoot_into_combat``); the target of a joined character
+    who shot this phase only (W4-CHAR-14)."""
     out = []
+    fixed = char_shooting.unit_target(state, unit) if unit.joined else None
     for enemy in enemies_within(state, unit, power.range):
+        if fixed is not None and enemy.id != fixed:
+            continue
         if state.is_engaged(enemy.id) and not state.options.shoot_into_combat:
             continue
         if not in_range(state, unit, enemy, power) or not in_arc(unit, enemy):
@@ -314,6 +333,8 @@ def enemies_within(state: WarState, unit: Unit, reach: float) -> list[Unit]:
     if not isinstance(index, SightIndex):
         return list(state.enemies_of(unit))
     x0, y0, x1, y1 = unit.frame().polygon.bounds
+    if unit.skirmish:  # a skirmisher's frame is upright: a turned base reaches beyond it
+        reach += unit.base
     found = sorted(int(i) for i in index.tree.query(
         box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)))
     count(GEOMETRY, len(found))
@@ -399,6 +420,8 @@ def count_dice(state: WarState, unit: Unit, target: Unit, slots: list[int],
         if slot == captain_slot(unit) and models:
             captain = per_captain
             models -= 1
+        if unit.joined and slot == char_shooting.home_slot(unit):
+            models = max(0, models - len(unit.joined))  # they shoot apart (W4-CHAR-14)
         ranks += models * per_rank
     return Dice(ranks, captain)
 
@@ -441,6 +464,11 @@ def _ranged_shot(state: WarState, battle: Battle, unit: Unit, power: Power) -> N
                                 default=asked[0])
             choice = str(picked.args[0])
     shoot(state, battle, unit, target, power, choice)
+    if unit.joined:
+        state.extra.setdefault(char_shooting.TARGETS, {})[unit.id] = target.id
+        for person in state.characters_in(unit):
+            if char_shooting.can_shoot(state, person):
+                char_shooting.offer_shot(state, battle, person)
 
 
 def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Power,
@@ -458,17 +486,26 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
             dice.captain)
     cover = cover_bonus(state, unit, target, slots)
     ac = defense(target, power) + cover + classes.defense_bonus(state, target, power.vs)
+    hittable = True
+    if target.joined:  # W4-SHOOT-19, W4-AMB-47: their defense differs from the unit's
+        majority, hittable = char_shooting.mixed_defense(state, target, power)
+        ac = majority + cover + classes.defense_bonus(state, target, power.vs)
     ran = RAN_PENALTY if unit.ran else 0
     bonus = power.bonus - ran + classes.attack_modifier(state, unit, power, target)
+    if target.character is not None and riders.ridden(target) is not None:
+        return _shoot_rider(state, battle, unit, target, power, dice, cover, bonus, multiattack)
     ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots", state=state,
-                         unit=unit)
+                         unit=unit, character=unit.character is not None)  # W4-HIT-04
     captain = roll_attacks(battle, dice.captain, ac, bonus, f"{unit.id} captain shoots",
                            character=True, state=state, unit=unit)
     hits = ranks.hits + captain.hits
     battle.emit("shoot", unit=unit.id, target=target.id, power=power.name,
                 dice=dice.ranks + dice.captain, needed=ranks.needed, cover=cover,
                 faces=list(ranks.faces + captain.faces), hits=hits, multiattack=multiattack)
-    _casualties(state, battle, unit, target, hits, power)
+    if not hittable:
+        battle.emit("hits_discarded", unit=unit.id, target=target.id, hits=hits)
+        return hits
+    take_casualties(state, battle, unit, target, hits, power)
     if power.effect is not None:
         per_rank, per_captain = uses_per_model(unit, multiattack)
         first = 1 + power.extra_attacks
@@ -483,6 +520,21 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     return hits
 
 
+def _shoot_rider(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Power,
+                 dice: Dice, cover: int, bonus: int, multiattack: str) -> int:
+    """W4-MONSTER-07: a shot at a character riding a monster, each die at mount or rider."""
+    groups = [(dice.ranks, unit.character is not None), (dice.captain, True)]
+    on_mount, on_rider, rolls = riders.ranged_at_rider(state, battle, unit, target, power,
+                                                       groups, cover, bonus)
+    battle.emit("shoot", unit=unit.id, target=target.id, power=power.name,
+                dice=dice.ranks + dice.captain, needed=rolls[-1].needed, cover=cover,
+                faces=[f for r in rolls for f in r.faces], hits=on_mount + on_rider,
+                multiattack=multiattack)
+    riders.hit_mount(state, battle, unit, target, power, on_mount)
+    take_casualties(state, battle, unit, target, on_rider, power)
+    return on_mount + on_rider
+
+
 def _spirit_strike(state: WarState, battle: Battle, who: Character, unit: Unit, power: Power,
                    target: Unit, multiattack: bool, cover: int, ran: int) -> int:
     """W4-CLASS-18: a shaman's ranged spirit power once besides his multiattack, if the
@@ -493,12 +545,14 @@ def _spirit_strike(state: WarState, battle: Battle, who: Character, unit: Unit, 
     ac = defense(target, spirit) + cover + classes.defense_bonus(state, target, spirit.vs)
     bonus = classes.attack_modifier(state, unit, spirit, target) - ran
     scored = classes.strike_with_spirit(state, battle, who, unit, spirit, target, ac, bonus)
-    _casualties(state, battle, unit, target, scored, spirit)
+    take_casualties(state, battle, unit, target, scored, spirit)
     return scored
 
 
-def _casualties(state: WarState, battle: Battle, unit: Unit, target: Unit, hits: int,
-                power: Power) -> None:
+def take_casualties(state: WarState, battle: Battle, unit: Unit, target: Unit, hits: int,
+                    power: Power) -> None:
+    """Remove what ``hits`` of ``unit``'s shot slay in ``target`` and note them for the
+    panic tests after shooting (W4-SHOOT-22)."""
     losses = apply_hits(state, battle, target, hits, unit.id, "shooting",
                         damage=damage_expression(power))
     if losses.removed:
@@ -604,14 +658,22 @@ def burst(state: WarState, battle: Battle, unit: Unit, power: Power, point: Poin
     total = 0
     for uid, models in covered.items():
         target = state.units[uid]
+        if target.character is not None and riders.ridden(target) is not None:
+            on_mount, on_rider = riders.burst_at_rider(state, battle, unit, target, power,
+                                                       bonus)
+            riders.hit_mount(state, battle, unit, target, power, on_mount)
+            take_casualties(state, battle, unit, target, on_rider, power)
+            total += on_mount + on_rider
+            continue
         roll = roll_attacks(battle, models,
                             defense(target, power) + classes.defense_bonus(state, target,
                                                                            power.vs),
                             bonus + classes.attack_modifier(state, unit, power, target),
-                            f"{unit.id} burst on {uid}", state=state, unit=unit)
+                            f"{unit.id} burst on {uid}", state=state, unit=unit,
+                            character=unit.character is not None)
         battle.emit("shoot", unit=unit.id, target=uid, power=power.name, dice=models,
                     needed=roll.needed, cover=0, faces=list(roll.faces), hits=roll.hits,
                     multiattack="none")
         total += roll.hits
-        _casualties(state, battle, unit, target, roll.hits, power)
+        take_casualties(state, battle, unit, target, roll.hits, power)
     return total

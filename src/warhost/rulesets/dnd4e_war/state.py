@@ -23,6 +23,9 @@ from warhost.rulesets.dnd4e_war.tables import SIZE_BASE, unit_strength
 _PLACEMENT = frozenset({"front", "facing", "points", "files"})
 """Fields whose change moves a unit's trays (lists are replaced, never edited in place)."""
 
+PASSED_ON = frozenset({"fearless", "immune_to_psychology", "stubborn", "fear", "terror"})
+"""W4-CHAR-21/22: the rules a joined character gives the whole unit he is in."""
+
 CELL = 8.0
 """Side of the squares of the index of where units stand, in inches."""
 
@@ -72,6 +75,16 @@ class Character:
     """W4-DEC-33: names of the daily powers he has used (once a battle)."""
     options: dict[str, Any] = field(default_factory=dict)
     """W4-DEC-32 class choices from his scenario entry (fighting style, oath target, ...)."""
+    mount_hp: int = 0
+    """W4-MONSTER-07/08: his monstrous mount's hit points (0: no mount of its own)."""
+    mount_wounds: int = 0
+    mount_defenses: Any = None
+    """The mount's :class:`~warhost.rulesets.dnd4e_war.model.Defenses`."""
+
+    @property
+    def mounted(self) -> bool:
+        """He rides a monstrous mount that has its own hit points and still lives."""
+        return self.mount_hp > 0 and self.mount_wounds < self.mount_hp
 
     @property
     def hp_left(self) -> int:
@@ -145,6 +158,16 @@ class Unit:
     """A character's unit while he is inside another unit: that unit's id (off the table)."""
     machine: Machine | None = None
     """W4-WM-02: the war machine this crew works (None: none, or abandoned)."""
+    members: list[Profile] = field(default_factory=list)
+    """W4-CHAR-05/20 to 22: the profiles of the joined characters (kept by
+    ``characters.join``/``leave``), for Speed, courage and the rules they pass on."""
+    members_strength: int = 0
+    """W4-STR-01/08: the joined characters' unit strength."""
+    own_strength: int | None = None
+    """A character's own unit: his unit strength alone (W4-STR-04/05)."""
+    char_slot: int | None = None
+    """W4-CHAR-19: the company whose front the joined characters moved to (None: the command
+    company, W4-CHAR-04)."""
     # status
     fleeing: bool = False
     ran: bool = False
@@ -226,8 +249,12 @@ class Unit:
         return not self.skirmish
 
     def rule(self, name: str) -> bool:
-        """True when the unit's profile has special rule ``name``."""
-        return name in self.profile.rules
+        """True when the unit's profile has special rule ``name``, or a joined character
+        passes it on (W4-CHAR-21/22, W4-AMB-83)."""
+        if name in self.profile.rules:
+            return True
+        return bool(self.members) and name in PASSED_ON and any(
+            name in p.rules for p in self.members)
 
     # ------------------------------------------------------------------ layout
     @property
@@ -306,6 +333,8 @@ class Unit:
     def speed(self) -> float:
         """W4-MOVE-04/22, W4-AMB-57: the slowest member's Speed, halved while any crawl."""
         speed = float(self.profile.speed)
+        if self.members:
+            speed = min(speed, *(float(p.speed) for p in self.members))
         if self.machine is not None and self.machine.start_crew > 0:
             # W4-WM-05: in proportion to the crew left (joined characters count as crew)
             speed *= min(1.0, self.models / self.machine.start_crew)
@@ -319,8 +348,11 @@ class Unit:
         return unit_strength(p.size, p.monster)
 
     def strength(self) -> int:
-        """W4-STR-01: the sum over every model alive."""
-        return self.models * self.model_strength()
+        """W4-STR-01: the sum over every model alive, joined characters at their own
+        strength (W4-STR-08); a lone character his own (W4-STR-05)."""
+        if self.own_strength is not None:
+            return self.own_strength if self.models else 0
+        return self.normal_models * self.model_strength() + self.members_strength
 
     def full_company(self) -> int:
         """Models in one full company (skirmishers count 4, W4-SHOOT-22)."""

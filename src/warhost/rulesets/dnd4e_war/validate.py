@@ -84,6 +84,10 @@ def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) 
             if spec.joined is not None and spec.joined not in own:
                 fail(f"{spec.id} joins {spec.joined!r}, which is not a unit of "
                      f"{side.name} (W4-CHAR-03)", *where, "joined")
+            if (spec.mount_hp is None) != (spec.mount_defenses is None) or (
+                    spec.mount_hp is not None and not spec.mount_monster):
+                fail(f"{spec.id}: give mount_hp and mount_defenses together, for a monstrous "
+                     "mount (mount_monster: true) (W4-MONSTER-07)", *where, "mount_hp")
         generals = [c.id for c in side.characters if c.general]
         if len(generals) > 1:
             fail(f"{side.name} names {len(generals)} generals ({', '.join(generals)}); an "

@@ -22,7 +22,12 @@ def _ring(points: Any) -> list[list[float]]:
 
 
 def unit_status(state: WarState, unit: Unit) -> str:
-    """``destroyed``, ``fleeing``, ``engaged`` or ``active``."""
+    """``destroyed``, ``fleeing``, ``engaged`` or ``active``; a character ``slain`` or
+    ``with`` the unit he has joined."""
+    if unit.inside is not None:
+        return f"with {unit.inside}"
+    if unit.character is not None and unit.character.slain:
+        return "slain"
     if not unit.alive:
         return "destroyed"
     if unit.fleeing:
@@ -43,6 +48,10 @@ def arc_lines(unit: Unit, length: float = ARC_LINE) -> list[list[list[float]]]:
 
 def _kind(unit: Unit) -> str:
     p = unit.profile
+    if unit.character is not None:
+        person = unit.character
+        return f"character, {person.character_class or 'level'} {person.level}" + (
+            ", general" if person.general else "")
     what = "skirmishers" if unit.skirmish else "companies"
     if unit.alive and not unit.skirmish:
         what = f"{_count(len(unit.companies), 'company', 'companies')} ({unit.files} wide)"
@@ -51,10 +60,15 @@ def _kind(unit: Unit) -> str:
 
 
 def _strength(unit: Unit) -> str:
+    if unit.character is not None:
+        person = unit.character
+        return f"{person.hp_left}/{person.hp} hp"
     models = unit.models if unit.alive else 0
     text = f"{models}/{unit.start_models} models"
     if unit.alive and not unit.skirmish:
         text += " [" + " ".join(str(n) for n in unit.companies) + "]"
+    if unit.joined:
+        text += " with " + ", ".join(unit.joined)
     return text
 
 
@@ -98,7 +112,9 @@ def map_view(state: WarState) -> dict[str, Any]:
                       "polygon": _ring(list(g.region.polygon.exterior.coords)[:-1])})
     return {
         "geometry": "table", "width": state.board.width, "height": state.board.height,
-        "areas": areas, "units": [unit_view(state, u) for u in state.units.values()],
+        "areas": areas,
+        # a character inside a unit is drawn as part of it (listed on it), not on his own
+        "units": [unit_view(state, u) for u in state.units.values() if u.inside is None],
         "sides": list(state.sides), "round": state.turn,
         "scores": {s: score(state, s) for s in state.sides},
         **({"markers": [machine_view(state, m) for m in state.machines.values()]}
@@ -317,9 +333,14 @@ def _skirmish_contact(e: Event) -> str:
 @_words("strike")
 def _strike(e: Event) -> str:
     who = f"the captain of {e['unit']}" if e["captain"] else e["unit"]
+    if e.get("by"):
+        who = f"{e['by']} of {e['unit']}"
     how = "charge attacks" if e["charge"] else "attacks"
     extra = f", {e['extra']} extra" if e["extra"] else ""
-    return (f"{who} makes {e['dice']} {how}{extra} on {e['target']} needing "
+    target = e["target"]
+    if e.get("character"):
+        target = f"{e['character']} in {target} (W4-CHAR-16)"
+    return (f"{who} makes {e['dice']} {how}{extra} on {target} needing "
             f"{e['needed']}+: {_count(e['hits'], 'hit', 'hits')}, "
             f"{_count(e['points'], 'point', 'points')}")
 
@@ -551,3 +572,68 @@ def _machine_taken(e: Event) -> str:
 @_words("machine_line_up")
 def _machine_line_up(e: Event) -> str:
     return f"The crew of {e['machine']} line up between it and the charging {e['charger']}"
+
+
+# ---- characters in play (W4-CHAR)
+
+@_words("character_joined")
+def _character_joined(e: Event) -> str:
+    return (f"{e['character']} moves {_tenth(e['cost'])} inches and joins {e['unit']} "
+            "(W4-CHAR-03/04)")
+
+
+@_words("character_left")
+def _character_left(e: Event) -> str:
+    return f"{e['character']} steps out of {e['unit']} (W4-CHAR-07)"
+
+
+@_words("character_wounded")
+def _character_wounded(e: Event) -> str:
+    if e["slain"]:
+        return f"{e['character']} is slain ({_count(e['hits'], 'hit', 'hits')})"
+    return (f"{e['character']} takes {_count(e['used'], 'hit', 'hits')}, "
+            f"{e['hp_left']} hit points left")
+
+
+@_words("character_stranded")
+def _character_stranded(e: Event) -> str:
+    return f"{e['character']} is left alone where {e['unit']} stood"
+
+
+@_words("character_shoots")
+def _character_shoots(e: Event) -> str:
+    return (f"{e['character']} of {e['unit']} shoots {e['target']} with {e['power']}: "
+            f"{_count(e['dice'], 'die', 'dice')} needing {e['needed']}, "
+            f"{_count(e['hits'], 'hit', 'hits')} (W4-CHAR-14)")
+
+
+@_words("character_repositioned")
+def _character_repositioned(e: Event) -> str:
+    return (f"{e['character']} moves to the front of company {e['company']} of {e['unit']} "
+            "to reach the enemy (W4-CHAR-19)")
+
+
+@_words("rider_split")
+def _rider_split(e: Event) -> str:
+    return (f"{e['unit']}'s attacks on {e['target']}: {e['mount']} at the mount "
+            f"({_count(e['mount_hits'], 'hit', 'hits')}), {e['rider']} at the rider "
+            f"({_count(e['rider_hits'], 'hit', 'hits')}) (W4-MONSTER-07/08)")
+
+
+@_words("mount_wounded")
+def _mount_wounded(e: Event) -> str:
+    if e["slain"]:
+        return f"{e['character']}'s mount is slain; he fights on foot"
+    return (f"{e['character']}'s mount takes {_count(e['used'], 'hit', 'hits')}, "
+            f"{e['hp_left']} hit points left")
+
+
+@_words("character_lost")
+def _character_lost(e: Event) -> str:
+    return f"{e['character']} is lost with {e['unit']} ({e['why']})"
+
+
+@_words("hits_discarded")
+def _hits_discarded(e: Event) -> str:
+    return (f"{_count(e['hits'], 'hit', 'hits')} of {e['unit']} on {e['target']} find no model "
+            "they can strike and are discarded (W4-SHOOT-19)")
