@@ -20,11 +20,17 @@ class Roll:
 
 
 def roll_attacks(battle: Battle, dice: int, ac: int, bonus: int, why: str,
-                 character: bool = False) -> Roll:
+                 character: bool = False, boosted: int = 0, boost: int = 0) -> Roll:
     """Roll ``dice`` d20s needing the chart's score for ``ac`` against ``bonus`` (the floor
-    of 8 for ordinary models, W4-HIT-02; characters W4-HIT-04); no dice, no hits."""
+    of 8 for ordinary models, W4-HIT-02; characters W4-HIT-04); no dice, no hits. The last
+    ``boosted`` dice are one model's that adds ``boost`` (an item bearer, W4-ITEM-03)."""
     needed = needed_score(ac, bonus, character)
     if dice <= 0:
         return Roll(needed, (), 0)
     faces = tuple(battle.dice.pool(dice, 20, why))
-    return Roll(needed, faces, count_hits(list(faces), needed))
+    if boosted <= 0 or not boost:
+        return Roll(needed, faces, count_hits(list(faces), needed))
+    plain = len(faces) - min(boosted, len(faces))
+    better = needed_score(ac, bonus + boost, character)
+    hits = count_hits(list(faces[:plain]), needed) + count_hits(list(faces[plain:]), better)
+    return Roll(needed, faces, hits)

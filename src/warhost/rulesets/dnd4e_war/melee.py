@@ -21,6 +21,7 @@ from warhost.geometry.table import (
     trays_overlap,
 )
 from warhost.rulesets.dnd4e_war import casualties, movement, psychology
+from warhost.rulesets.dnd4e_war.army_setup import item_defense, item_dice
 from warhost.rulesets.dnd4e_war.attacks import roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.state import CONTACT, Unit, WarState
@@ -257,12 +258,18 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
     of one initiative step do, W4-AMB-79); hits and Hope is Lost! removals score combat
     resolution points for the striking unit (W4-RESOLVE-03 to 05, W4-AMB-27/29)."""
     results = []
+    bearers: set[str] = set()  # W4-ITEM-03: an item bearer strikes in one blow only
     for blow in blows:
         ac = getattr(blow.target.profile.defenses, blow.power.vs) + barrier_cover(
-            state, blow.unit, blow.target)
+            state, blow.unit, blow.target) + item_defense(blow.target)
+        boosted = 0 if blow.character or blow.unit.id in bearers else item_dice(
+            blow.unit, blow.dice)
+        if boosted:
+            bearers.add(blow.unit.id)
         roll = roll_attacks(battle, blow.dice, ac, blow.bonus,
                             f"{'charge' if charge else 'close combat'} {blow.unit.id}",
-                            character=blow.character)
+                            character=blow.character, boosted=boosted,
+                            boost=blow.unit.item_attack)
         points = roll.hits * points_per_hit(blow.power.damage)
         battle.emit("strike", unit=blow.unit.id, target=blow.target.id, dice=blow.dice,
                     extra=blow.extra, needed=roll.needed, hits=roll.hits, points=points,

@@ -31,6 +31,7 @@ from warhost.geometry.table import (
     tray_gap,
 )
 from warhost.rulesets.dnd4e_war import psychology
+from warhost.rulesets.dnd4e_war.army_setup import item_defense, item_dice
 from warhost.rulesets.dnd4e_war.attacks import roll_attacks
 from warhost.rulesets.dnd4e_war.casualties import apply_hits, damage_expression, minion
 from warhost.rulesets.dnd4e_war.model import Power
@@ -417,9 +418,11 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
     slots = _shooting_slots(state, unit, target, power)
     dice = count_dice(state, unit, target, slots, multiattack)
     cover = cover_bonus(state, unit, target, slots)
-    ac = defense(target, power) + cover
+    ac = defense(target, power) + cover + item_defense(target)
     bonus = power.bonus - (RAN_PENALTY if unit.ran else 0)
-    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots")
+    per = unit.profile.attacks if multiattack in ("all", "ranks") else 1
+    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots",
+                         boosted=item_dice(unit, dice.ranks, per), boost=unit.item_attack)
     captain = roll_attacks(battle, dice.captain, ac, bonus, f"{unit.id} captain shoots",
                            character=True)
     hits = ranks.hits + captain.hits

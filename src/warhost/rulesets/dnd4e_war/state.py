@@ -115,6 +115,12 @@ class Unit:
     :attr:`companies`, standing at the front of the command company)."""
     inside: str | None = None
     """A character's unit while he is inside another unit: that unit's id (off the table)."""
+    items: list[str] = field(default_factory=list)
+    """W4-ITEM-02/06: the army magic items (and battle banner) the unit carries."""
+    item_attack: int = 0
+    """W4-ITEM-03: +2 to the attack rolls of the item bearer (a front-rank model) only."""
+    item_defense: int = 0
+    """W4-ITEM-03: +2 to the defenses of the item bearer only."""
     # status
     fleeing: bool = False
     ran: bool = False

@@ -10,7 +10,7 @@ import difflib
 
 from warhost.core.errors import fail
 from warhost.geometry.table import tray_gap, trays_overlap
-from warhost.rulesets.dnd4e_war.model import Dnd4eWarScenario, Profile, UnitSpec
+from warhost.rulesets.dnd4e_war.model import ArmySpec, Dnd4eWarScenario, Profile, UnitSpec
 from warhost.rulesets.dnd4e_war.setup import build_unit, layout, profile_of, terrain_polygon
 from warhost.rulesets.dnd4e_war.state import Unit
 from warhost.rulesets.dnd4e_war.tables import SIZE_BASE
@@ -65,6 +65,23 @@ def check_scenario(model: Dnd4eWarScenario) -> None:
                 _check_apart(unit, other, where)
             placed.append((unit, where))
     _check_characters(model, seen)
+    _check_armies(model)
+
+
+def _check_armies(model: Dnd4eWarScenario) -> None:
+    """W4-ARMY, W4-ITEM: every army list keeps the rules it must for the battle (its
+    warnings, the "should"s, are for ``warhost army validate``)."""
+    from warhost.rulesets.dnd4e_war.army import check_army
+    from warhost.rulesets.dnd4e_war.army_setup import battle_of
+
+    battle = battle_of(model)
+    for s, side in enumerate(model.sides):
+        if not isinstance(side.army, ArmySpec):
+            continue
+        report = check_army(side.army, battle, model.options)
+        if report.errors:
+            problem = report.errors[0]
+            fail(f"{side.army.name}: {problem.message}", "sides", s, "army", *problem.where)
 
 
 def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) -> None:
