@@ -51,6 +51,11 @@ SIZES = ("small", "medium", "large", "huge")
 _COLUMN = {"small": 0, "medium": 1, "large": 2, "huge": 3}
 
 
+ROUGHLY = 0.9
+"""W4-ARMY-07: an army under this share of its budget is warned that it should total
+roughly the budget."""
+
+
 def points_row(level: int, table: PointsTable = "corrected") -> tuple[int, int, int, int]:
     """W4-ARMY-06, W4-AMB-67: the row of ``level`` (Small, Medium, Large, Huge increment)."""
     row = list(LITERAL_POINTS[level])
@@ -288,6 +293,11 @@ def check_army(army: ArmySpec, battle: BattleSpec | None = None,
     _check_banner(army, report)
     _check_characters(army, report)
     limit = report.budget + overage
+    if report.total < ROUGHLY * report.budget:
+        report.problems.append(Problem(
+            f"{report.total} points is well under the budget of {report.budget}; an army "
+            "should total roughly its budget (W4-ARMY-07)", "W4-ARMY-07", ("units",),
+            error=False))
     if report.total > limit:
         over = f" + {overage} overage" if overage else ""
         report.problems.append(Problem(
