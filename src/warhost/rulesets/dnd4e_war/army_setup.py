@@ -22,6 +22,7 @@ from warhost.rulesets.dnd4e_war.model import (
 from warhost.rulesets.dnd4e_war.tables import SIZE_BASE, tier
 
 if TYPE_CHECKING:
+    from warhost.core.battle import Battle
     from warhost.rulesets.dnd4e_war.state import Unit, WarState
 
 LINE_GAP = 2.0
@@ -193,6 +194,23 @@ def equip(state: WarState, model: Dnd4eWarScenario) -> None:
         if banner is not None and bearer is not None:
             bearer.items.append(banner.name)
             bearer.standard = bearer.battle_standard = True
+
+
+def announce(state: WarState, model: Dnd4eWarScenario, battle: Battle) -> None:
+    """One ``magic_item`` event per army item and a ``battle_banner`` event per banner
+    (W4-ITEM-08: a bought banner is not kept after the battle)."""
+    for side in model.sides:
+        army = side.army
+        if not isinstance(army, ArmySpec):
+            continue
+        for item in army.items:
+            if item.unit in state.units:
+                battle.emit("magic_item", unit=item.unit, side=side.name, item=item.name,
+                            bonus=item.bonus)
+        banner = army.battle_banner
+        if banner is not None and banner.bearer in state.units:
+            battle.emit("battle_banner", character=banner.bearer, side=side.name,
+                        name=banner.name, kept=banner.owned)
 
 
 def item_dice(unit: Unit, dice: int, per_model: int = 1) -> int:

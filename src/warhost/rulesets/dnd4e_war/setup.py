@@ -6,7 +6,7 @@ from shapely.geometry import Polygon, box
 
 from warhost.core.battle import Battle
 from warhost.geometry.table import Board, Region, Tray
-from warhost.rulesets.dnd4e_war.army_setup import Tiered, battle_tier, equip
+from warhost.rulesets.dnd4e_war.army_setup import Tiered, announce, battle_tier, equip
 from warhost.rulesets.dnd4e_war.characters import character_profile, join, new_character
 from warhost.rulesets.dnd4e_war.model import (
     CharacterSpec,
@@ -152,5 +152,6 @@ def new_state(scenario: Dnd4eWarScenario, battle: Battle) -> WarState:
                     at=[round(unit.front[0], 3), round(unit.front[1], 3)],
                     facing=round(unit.facing, 3),
                     formation="skirmish" if unit.skirmish else "companies")
+    announce(state, scenario, battle)
     return state
 
