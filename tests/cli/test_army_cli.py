@@ -132,7 +132,7 @@ def test_a_malformed_army_file_is_one_located_error(tmp_path: Path) -> None:
 def test_a_scenario_names_its_army_files(tmp_path: Path) -> None:
     ok = run("validate", CLASH)
     assert ok.exit_code == 0 and ok.stdout.startswith("ok: "), ok.output
-    bad = changed(tmp_path, "level: 5, unit: spears", "level: 4, unit: spears", name="legion.yaml")
+    changed(tmp_path, "level: 5, unit: spears", "level: 4, unit: spears", name="legion.yaml")
     text = CLASH.read_text(encoding="utf-8").replace("armies/iron-legion.yaml", "legion.yaml")
     scenario = tmp_path / "clash.yaml"
     scenario.write_text(text.replace("armies/orc-horde.yaml", str(HORDE)), encoding="utf-8")

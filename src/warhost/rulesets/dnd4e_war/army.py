@@ -146,6 +146,14 @@ def price(profile: Profile, level: int) -> int | None:
     return int(tier_values(profile.points)[tier(level) - 1])
 
 
+def points_in_play(profile: Profile) -> int | None:
+    """The points of a profile in play (converted to its battle's tier at setup, so three
+    values left mean a heroic battle: the first)."""
+    if isinstance(profile.points, str):
+        return int(tier_values(profile.points)[0])
+    return profile.points
+
+
 def category(entry: ArmyUnit, profile: Profile) -> str | None:
     """W4-ARMY-08, W4-AMB-71: a Monster Manual monster is rare; otherwise the profile's."""
     return "rare" if entry.xp is not None else profile.category
