@@ -92,10 +92,12 @@ def validate(files: ArmyFiles, level: LevelOption = None, size: SizeOption = Non
 
 def _print_check(path: Path, report: Report, lines: Any) -> None:
     typer.echo(f"{path}: {report.name} (level {report.level} {report.size} battle)")
+    wide = max([16, *(len(u.id) for u in report.units), *(len(i[0]) for i in report.items)])
     for u in report.units:
-        typer.echo(f"  {u.id:<16} {u.category:<8} {u.companies:>3} x {u.each:>7} = {u.cost:>8}")
+        typer.echo(f"  {u.id:<{wide}} {u.category:<8} {u.companies:>3} x {u.each:>7} = "
+                   f"{u.cost:>8}")
     for name, carrier, cost in report.items:
-        typer.echo(f"  {name:<16} {'item':<8} {carrier:>13} = {cost:>8}")
+        typer.echo(f"  {name:<{wide}} {'item':<8} {carrier:>13} = {cost:>8}")
     over = f" (+{report.overage} overage)" if report.overage else ""
     verdict = "ok" if not report.errors else "INVALID"
     typer.echo(f"  total {report.total} of {report.budget}{over}: {verdict}")

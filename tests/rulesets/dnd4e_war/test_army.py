@@ -536,3 +536,14 @@ def test_the_battle_level_sets_the_tier_of_every_unit() -> None:
     assert (a.profile.initiative, a.profile.defenses.ac, a.profile.points) == (23, 36, 14000)
     heroic = make_state([unit("a", profile=soldier()), foe])
     assert get(heroic, "a").profile.points == 400
+
+
+@pytest.mark.rule("W4-ARMY-12")
+def test_three_damage_values_are_for_unit_powers_only() -> None:
+    from warhost.core.errors import SetupError
+
+    data = _army_scenario([])
+    data["sides"][0]["army"]["characters"][0]["powers"][0]["damage"] = "1d8/2d8/3d8"
+    with pytest.raises(SetupError, match="one damage value") as caught:
+        _state_of(data)
+    assert caught.value.path == ("sides", 0, "characters", 0, "powers", 0, "damage")

@@ -99,6 +99,12 @@ def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) 
             if spec.joined is not None and spec.joined not in own:
                 fail(f"{spec.id} joins {spec.joined!r}, which is not a unit of "
                      f"{side.name} (W4-CHAR-03)", *where, "joined")
+        for c, spec in enumerate(side.characters):
+            for k, power in enumerate(spec.powers):
+                if "/" in power.damage:
+                    fail(f"{power.name}: a character's power has one damage value (the three "
+                         "tier values of W4-ARMY-12 are for unit powers)",
+                         "sides", s, "characters", c, "powers", k, "damage")
         generals = [c.id for c in side.characters if c.general]
         if len(generals) > 1:
             fail(f"{side.name} names {len(generals)} generals ({', '.join(generals)}); an "
