@@ -547,3 +547,14 @@ def test_three_damage_values_are_for_unit_powers_only() -> None:
     with pytest.raises(SetupError, match="one damage value") as caught:
         _state_of(data)
     assert caught.value.path == ("sides", 0, "characters", 0, "powers", 0, "damage")
+
+
+@pytest.mark.rule("W4-DEC-01")
+def test_a_side_gives_units_or_an_army_not_both_nor_neither() -> None:
+    data = _army_scenario([])
+    data["sides"][0]["units"] = [{k: v for k, v in unit("x").items() if k != "_side"}]
+    with pytest.raises(ValidationError, match="not both"):
+        _state_of(data)
+    data["sides"][0] = {"name": "A"}
+    with pytest.raises(ValidationError, match="give units or an army"):
+        _state_of(data)

@@ -75,15 +75,11 @@ def field_armies(model: Dnd4eWarScenario) -> None:
     the scenario is validated)."""
     for index, side in enumerate(model.sides):
         if side.army is None:
-            if not side.units:
-                raise ValueError(f"{side.name} has no units: give units or an army")
             continue
         if isinstance(side.army, str):
             raise ValueError(  # noqa: TRY004 - pydantic reports ValueErrors as field problems
                 f"{side.name}: the army file {side.army!r} is read only when the scenario is "
                 "loaded from its file")
-        if side.units or side.characters:
-            raise ValueError(f"{side.name}: give units and characters, or an army, not both")
         _field(model, index, side.army, side.deploy)
 
 

@@ -448,6 +448,14 @@ class SideSpec(Strict):
                           "the scenario.")
     deploy: dict[Ident, DeploySpec] = Field(default_factory=dict, max_length=UNITS_MAX)
 
+    @model_validator(mode="after")
+    def _units_or_army(self) -> SideSpec:
+        if self.army is None and not self.units:
+            raise ValueError(f"{self.name} has no units: give units or an army")
+        if self.army is not None and (self.units or self.characters):
+            raise ValueError(f"{self.name}: give units and characters, or an army, not both")
+        return self
+
 
 class Dnd4eWarScenario(Strict):
     """A `dnd4e-war` scenario file."""
