@@ -558,3 +558,19 @@ def test_a_side_gives_units_or_an_army_not_both_nor_neither() -> None:
     data["sides"][0] = {"name": "A"}
     with pytest.raises(ValidationError, match="give units or an army"):
         _state_of(data)
+
+
+@pytest.mark.rule("W4-ITEM-07")
+@pytest.mark.rule("W4-CMD-10")
+def test_a_battle_banner_borne_inside_a_unit_works_as_a_battle_standard() -> None:
+    from warhost.rulesets.dnd4e_war import characters, melee, psychology
+
+    state = _state_of(_army_scenario([], {"name": "Iron Banner", "level": 5, "bearer": "c1"}))
+    u0, u1, bu0 = state.units["u0"], state.units["u1"], state.units["bu0"]
+    assert state.units["c1"].inside == "u0"
+    assert psychology.battle_standard_near(state, u1) is u0
+    assert melee._side_bonuses(state, "A", [u0], [bu0], {})["standard"] == 4
+    assert "standard" not in melee._side_bonuses(state, "A", [u1], [bu0], {})
+    characters.remove(state, state.characters["c1"])  # the bearer is slain: it is lost
+    assert psychology.battle_standard_near(state, u1) is None
+    assert "standard" not in melee._side_bonuses(state, "A", [u0], [bu0], {})

@@ -210,6 +210,25 @@ def announce(state: WarState, model: Dnd4eWarScenario, battle: Battle) -> None:
                         name=banner.name, kept=banner.owned)
 
 
+def standard_bearer(state: WarState, flag: Unit) -> Unit | None:
+    """W4-ITEM-07, W4-CMD-10: the unit on the table that carries the battle standard of
+    ``flag`` (a unit, or a character's own unit): the unit he is inside, else his own;
+    None once the bearer is slain or his unit gone."""
+    if flag.destroyed:
+        return None
+    if flag.inside is not None:
+        host = state.units.get(flag.inside)
+        return host if host is not None and host.alive else None
+    return flag if flag.alive else None
+
+
+def carries_battle_standard(state: WarState, unit: Unit) -> bool:
+    """W4-CMD-08, W4-ITEM-07: the unit bears a battle standard, itself or through a
+    character inside it."""
+    return unit.battle_standard or any(
+        state.units[c].battle_standard for c in unit.joined if c in state.units)
+
+
 def item_dice(unit: Unit, dice: int, per_model: int = 1) -> int:
     """W4-ITEM-03: how many of a unit's ``dice`` rank-and-file attack dice are its item
     bearer's (rolled at +2): his own attacks, when the unit has an attack item and dice."""

@@ -21,7 +21,11 @@ from warhost.geometry.table import (
     trays_overlap,
 )
 from warhost.rulesets.dnd4e_war import casualties, movement, psychology
-from warhost.rulesets.dnd4e_war.army_setup import item_defense, item_dice
+from warhost.rulesets.dnd4e_war.army_setup import (
+    carries_battle_standard,
+    item_defense,
+    item_dice,
+)
 from warhost.rulesets.dnd4e_war.attacks import roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.state import CONTACT, Unit, WarState
@@ -390,7 +394,7 @@ def _side_bonuses(state: WarState, side: str, mine: list[Unit], theirs: list[Uni
         bonus["support"] = backing
     if sum(u.strength() for u in mine) > sum(u.strength() for u in theirs):
         bonus["outnumber"] = OUTNUMBER_BONUS
-    if any(u.battle_standard for u in mine):
+    if any(carries_battle_standard(state, u) for u in mine):
         bonus["standard"] = BATTLE_STANDARD_BONUS
     elif any(u.standard for u in mine):
         bonus["standard"] = STANDARD_BONUS
