@@ -574,3 +574,14 @@ def test_a_battle_banner_borne_inside_a_unit_works_as_a_battle_standard() -> Non
     characters.remove(state, state.characters["c1"])  # the bearer is slain: it is lost
     assert psychology.battle_standard_near(state, u1) is None
     assert "standard" not in melee._side_bonuses(state, "A", [u0], [bu0], {})
+
+
+@pytest.mark.rule("W4-DEC-01")
+def test_deploy_names_only_units_and_lone_characters_of_the_army() -> None:
+    from warhost.core.errors import SetupError
+
+    data = _army_scenario([])
+    data["sides"][0]["deploy"] = {"c0": {"at": [30, 4]}}  # c0 starts inside u0
+    with pytest.raises(SetupError, match="deploy names 'c0'") as caught:
+        _state_of(data)
+    assert caught.value.path == ("sides", 0, "deploy", "c0")

@@ -76,6 +76,12 @@ def _check_armies(model: Dnd4eWarScenario) -> None:
 
     battle = battle_of(model)
     for s, side in enumerate(model.sides):
+        placed = {u.id for u in side.units} | {c.id for c in side.characters
+                                                 if c.joined is None}
+        for key in side.deploy:
+            if side.army is None or key not in placed:
+                fail(f"deploy names {key!r}, which is no unit or lone character of "
+                     f"{side.name}'s army", "sides", s, "deploy", key)
         if not isinstance(side.army, ArmySpec):
             continue
         report = check_army(side.army, battle, model.options)
