@@ -528,14 +528,19 @@ def test_a_scenario_refuses_an_army_that_breaks_a_rule() -> None:
 
 
 @pytest.mark.rule("W4-ARMY-11")
+@pytest.mark.rule("W4-ARMY-12")
 def test_the_battle_level_sets_the_tier_of_every_unit() -> None:
     foe = unit("b", "B", at=(20, 30))
-    state = make_state([unit("a", profile=soldier()), foe], battle={"level": 21,
-                                                                    "size": "small"})
+    axe = [{"name": "Axe", "kind": "melee", "bonus": 8, "damage": "1[W]+2/2[W]+4/3[W]+6",
+            "weapon_dice": "1d8"}]
+    mine = unit("a", profile=soldier(powers=axe))
+    state = make_state([mine, foe], battle={"level": 21, "size": "small"})
     a = get(state, "a")
     assert (a.profile.initiative, a.profile.defenses.ac, a.profile.points) == (23, 36, 14000)
-    heroic = make_state([unit("a", profile=soldier()), foe])
+    assert (a.profile.powers[0].bonus, a.profile.powers[0].damage) == (28, "3[W]+6")
+    heroic = make_state([mine, foe])
     assert get(heroic, "a").profile.points == 400
+    assert get(heroic, "a").profile.powers[0].damage == "1[W]+2"
 
 
 @pytest.mark.rule("W4-ARMY-12")
