@@ -590,3 +590,25 @@ def test_deploy_names_only_units_and_lone_characters_of_the_army() -> None:
     with pytest.raises(SetupError, match="deploy names 'c0'") as caught:
         _state_of(data)
     assert caught.value.path == ("sides", 0, "deploy", "c0")
+
+
+@pytest.mark.rule("W4-ITEM-03")
+def test_an_attack_item_gives_one_shooting_die_plus_2() -> None:
+    bow = {"name": "Bow", "kind": "ranged", "bonus": 6, "range": 20, "damage": "4"}
+    hits = []
+    for bonus in (0, 2):
+        state = make_state([unit("bows", "A", at=(20, 10), profile=profile("Bow", powers=[bow])),
+                            unit("foe", "B", at=(20, 22), facing=180, profile=profile(
+                                "Foe", defenses={"ac": 24, "fortitude": 20, "reflex": 20,
+                                                 "will": 20}))])
+        get(state, "bows").item_attack = bonus
+        run = make_battle(state, dice=[16, 16, 16, 16])
+        shooting.shoot(state, run, get(state, "bows"), get(state, "foe"), bow_of(state))
+        shot = events(run, "shoot")[0]
+        assert (shot["dice"], shot["needed"]) == (4, 18)
+        hits.append(shot["hits"])
+    assert hits == [0, 1]  # only the bearer's 16 (+2) reaches 18
+
+
+def bow_of(state: Any) -> Any:
+    return get(state, "bows").profile.powers[0]
