@@ -16,7 +16,8 @@ ARCHERS = EXAMPLES / "hill-archers.yaml"
 SHIELD_WALL = EXAMPLES / "shield-wall.yaml"
 FLANK = EXAMPLES / "flank-charge.yaml"
 SIDES = {"hill-archers": ("Elves", "Drow"), "shield-wall": ("Goblins", "Dwarves"),
-         "flank-charge": ("Humans", "Orcs"), "siege-line": ("Dwarves", "Orcs")}
+         "flank-charge": ("Humans", "Orcs"), "siege-line": ("Dwarves", "Orcs"),
+         "border-clash": ("Legion", "Horde")}
 
 
 def broken(tmp_path: Path, old: str, new: str, source: Path = ARCHERS) -> Path:

@@ -48,6 +48,13 @@ class Ruleset(ABC):
         """The pydantic model of this ruleset's scenario files (import it inside the property,
         so that listing rulesets does not load every ruleset's code)."""
 
+    def include_files(self, data: Any, source: str) -> Any:
+        """The scenario data with the other files it names (army lists ...) read into it, so
+        that the data stands alone (replays and simulation workers keep only the data).
+        Raise :class:`warhost.core.errors.ScenarioError` naming the included file for its
+        problems. Default: the data unchanged."""
+        return data
+
     def check_scenario(self, model: Any) -> None:
         """Setup rules that the schema alone cannot express (placement, squad sizes ...).
 

@@ -196,6 +196,7 @@ def scenario_from_data(
         raise ScenarioError(
             exc.message, file=source, line=lines.get(("ruleset",), 1), field="ruleset"
         ) from None
+    data = ruleset.include_files(data, source)
     try:
         model = ruleset.scenario_model.model_validate(data)
     except ValidationError as exc:

@@ -65,7 +65,8 @@ def scenario_data(units: Sequence[Mapping[str, Any]], *, width: float = 72,
                   height: float = 48, terrain: Sequence[Mapping[str, Any]] = (),
                   options: Mapping[str, Any] | None = None,
                   profiles: Mapping[str, Any] | None = None,
-                  characters: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+                  characters: Sequence[Mapping[str, Any]] = (),
+                  battle: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Plain scenario data with the units and characters grouped by their ``_side`` (sides
     A and B)."""
     sides = []
@@ -75,9 +76,12 @@ def scenario_data(units: Sequence[Mapping[str, Any]], *, width: float = 72,
         people = [{k: v for k, v in c.items() if k != "_side"} for c in characters
                   if c["_side"] == name]
         sides.append({"name": name, "units": members, "characters": people})
-    return {"ruleset": "dnd4e-war", "table": {"width": width, "height": height},
+    data = {"ruleset": "dnd4e-war", "table": {"width": width, "height": height},
             "options": {"deployment_depth": 0, **(options or {})},
             "terrain": list(terrain), "profiles": dict(profiles or {}), "sides": sides}
+    if battle is not None:
+        data["battle"] = dict(battle)
+    return data
 
 
 def make_state(units: Sequence[Mapping[str, Any]], **kwargs: Any) -> WarState:

@@ -193,7 +193,21 @@ MACHINE_EVENTS: list[dict[str, Any]] = [
 ]
 
 
+
+
+ARMY_EVENTS: list[dict[str, Any]] = [
+    {"type": "magic_item", "unit": "spears", "side": "Legion", "item": "Flaming spear",
+     "bonus": "attack"},
+    {"type": "magic_item", "unit": "wolves", "side": "Horde", "item": "Howling horn",
+     "bonus": "none"},
+    {"type": "battle_banner", "character": "marshal", "side": "Legion",
+     "name": "The Iron Banner", "kept": False},
+    {"type": "battle_banner", "character": "warchief", "side": "Horde",
+     "name": "Banner of the Red Tusk", "kept": True},
+]
+
+
 DND4E_WAR_SAMPLES: list[dict[str, Any]] = (TURN_EVENTS + MOVEMENT_EVENTS + SHOOTING_EVENTS
                                            + COMBAT_EVENTS + PSYCHOLOGY_EVENTS
                                            + COMMAND_EVENTS + CLASS_EVENTS + MACHINE_EVENTS
-                                           + CHARACTER_EVENTS)
+                                           + CHARACTER_EVENTS + ARMY_EVENTS)

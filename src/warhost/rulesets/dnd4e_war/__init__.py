@@ -50,6 +50,11 @@ class Dnd4eWar(Ruleset):
 
         check_scenario(model)
 
+    def include_files(self, data: Any, source: str) -> Any:
+        from warhost.rulesets.dnd4e_war.army_file import include_armies
+
+        return include_armies(data, source)
+
     def side_names(self, model: Any) -> list[str]:
         return [side.name for side in model.sides]
 

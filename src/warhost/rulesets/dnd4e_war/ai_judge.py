@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from warhost.geometry.table import Tray
+from warhost.rulesets.dnd4e_war.army import points_in_play
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.odds import charge_reach_chance
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
@@ -379,7 +380,7 @@ def shot_kills(state: WarState, unit: Unit, power: Power, target: Unit, dice: fl
 
 def unit_worth(unit: Unit) -> float:
     """What one model of ``unit`` is worth: its share of the unit's points (or strength)."""
-    per = unit.profile.points
+    per = points_in_play(unit.profile)
     if per is None:
         return float(unit.model_strength())
     size = 1 if unit.skirmish else max(1, unit.company_size)

@@ -25,11 +25,12 @@ class Roll:
 
 
 def roll_attacks(battle: Battle, dice: int, ac: int, bonus: int, why: str,
-                 character: bool = False, *, state: WarState | None = None,
-                 unit: Unit | None = None) -> Roll:
+                 character: bool = False, boosted: int = 0, boost: int = 0, *,
+                 state: WarState | None = None, unit: Unit | None = None) -> Roll:
     """Roll ``dice`` d20s needing the chart's score for ``ac`` against ``bonus`` (the floor
-    of 8 for ordinary models, W4-HIT-02; characters W4-HIT-04); no dice, no hits. Given the
-    ``state`` and the rolling ``unit``, a character with it may change a die with action
+    of 8 for ordinary models, W4-HIT-02; characters W4-HIT-04); no dice, no hits. The last
+    ``boosted`` dice are one model's that adds ``boost`` (an item bearer, W4-ITEM-03). Given
+    the ``state`` and the rolling ``unit``, a character with it may change a die with action
     points before the hits are counted (W4-AP-01)."""
     needed = needed_score(ac, bonus, character)
     if dice <= 0:
@@ -39,7 +40,12 @@ def roll_attacks(battle: Battle, dice: int, ac: int, bonus: int, why: str,
         from warhost.rulesets.dnd4e_war.action_points import modify_dice
 
         faces = modify_dice(state, battle, unit, faces, 20, lambda f: f >= needed, why)
-    return Roll(needed, faces, count_hits(list(faces), needed))
+    if boosted <= 0 or not boost:
+        return Roll(needed, faces, count_hits(list(faces), needed))
+    plain = len(faces) - min(boosted, len(faces))
+    better = needed_score(ac, bonus + boost, character)
+    hits = count_hits(list(faces[:plain]), needed) + count_hits(list(faces[plain:]), better)
+    return Roll(needed, faces, hits)
 
 
 def first_use_hits(faces: Sequence[int], needed: int, per_model: int, first: int) -> int:

@@ -23,6 +23,7 @@ from warhost.rulesets.dnd4e_war import (
     recharge,
     shooting,
 )
+from warhost.rulesets.dnd4e_war.army import points_in_play
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
 
 TAKE = Order("take")
@@ -133,7 +134,7 @@ def unit_value(state: WarState, uid: str) -> int:
     """What a unit is worth for a points victory: its profile's points per company (or per
     skirmisher), else its starting unit strength."""
     unit = state.units[uid]
-    per = unit.profile.points
+    per = points_in_play(unit.profile)
     if per is None:
         return unit.start_models * unit.model_strength()
     count = unit.start_models if unit.skirmish else -(-unit.start_models // unit.company_size)

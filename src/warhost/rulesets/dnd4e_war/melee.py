@@ -29,6 +29,11 @@ from warhost.rulesets.dnd4e_war import (
     movement,
     psychology,
 )
+from warhost.rulesets.dnd4e_war.army_setup import (
+    carries_battle_standard,
+    item_defense,
+    item_dice,
+)
 from warhost.rulesets.dnd4e_war.attacks import first_use_hits, roll_attacks
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.state import CONTACT, Character, Unit, WarState
@@ -313,14 +318,21 @@ def strike(state: WarState, battle: Battle, blows: list[Blow], charge: bool = Fa
     resolution points for the striking unit (W4-RESOLVE-03 to 05, W4-AMB-27/29)."""
     results = []
     blows = char_melee.split_blows(state, battle, blows)  # W4-AMB-99: before any roll
+    bearers: set[str] = set()  # W4-ITEM-03: an item bearer strikes in one blow only
     for blow in blows:
         defender = char_melee.defender(state, blow)
         ac = (getattr(defender.profile.defenses, blow.power.vs)
               + barrier_cover(state, blow.unit, blow.target)
-              + classes.defense_bonus(state, defender, blow.power.vs))
+              + classes.defense_bonus(state, defender, blow.power.vs)
+              + item_defense(defender))
+        boosted = 0 if blow.character or blow.unit.id in bearers else item_dice(
+            blow.unit, blow.dice)
+        if boosted:
+            bearers.add(blow.unit.id)
         roll = roll_attacks(battle, blow.dice, ac, blow.bonus,
                             f"{'charge' if charge else 'close combat'} {blow.unit.id}",
-                            character=blow.character, state=state, unit=blow.unit)
+                            character=blow.character, boosted=boosted,
+                            boost=blow.unit.item_attack, state=state, unit=blow.unit)
         hits = roll.hits
         points = roll.hits * points_per_hit(blow.power.damage)
         aimed = {k: v for k, v in (("character", blow.at_character),
@@ -515,7 +527,7 @@ def _side_bonuses(state: WarState, side: str, mine: list[Unit], theirs: list[Uni
         bonus["support"] = backing
     if sum(u.strength() for u in mine) > sum(u.strength() for u in theirs):
         bonus["outnumber"] = OUTNUMBER_BONUS
-    if any(u.battle_standard for u in mine):
+    if any(carries_battle_standard(state, u) for u in mine):
         bonus["standard"] = BATTLE_STANDARD_BONUS
     elif any(u.standard for u in mine):
         bonus["standard"] = STANDARD_BONUS

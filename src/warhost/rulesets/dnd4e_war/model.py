@@ -38,6 +38,16 @@ Small = Annotated[Whole, Field(ge=0, le=20)]
 Level = Annotated[Whole, Field(ge=1, le=30)]
 DiceText = Annotated[str, Field(max_length=40, pattern=r"^[0-9dDwW\[\]+\- ]+$")]
 """Damage such as ``1d10+4``, ``2[W]+3`` or ``7``."""
+_DICE = r"[0-9dDwW\[\]+\- ]+"
+DamageText = Annotated[str, Field(max_length=124, pattern=rf"^{_DICE}(/{_DICE}/{_DICE})?$")]
+"""Damage, or W4-ARMY-12 three values for heroic/paragon/epic battles: ``1d8+3/2d8+6/3d8+9``."""
+TierPoints = Annotated[str, Field(max_length=40,
+                                  pattern=r"^\s*\d{1,8}\s*/\s*\d{1,8}\s*/\s*\d{1,8}\s*$")]
+"""W4-ARMY-10: points per company for heroic/paragon/epic battles, ``200/1200/6400``."""
+BattleSize = Literal["small", "medium", "large", "huge"]
+"""W4-ARMY-05."""
+Category = Literal["common", "special", "rare"]
+"""W4-ARMY-09, W4-AMB-71: the formation category of a unit profile."""
 
 Size = Literal["small", "medium", "large", "huge", "gargantuan"]
 DefenseName = Literal["ac", "fortitude", "reflex", "will"]
@@ -114,6 +124,13 @@ class Options(Strict):
         False, description="W4-AMB-52: a multiattack may aim all its attacks at a non-minion.")
     shoot_into_combat: bool = Field(
         False, description="W4-AMB-80: units in close combat may be shot at.")
+    points_table: Literal["corrected", "literal"] = Field(
+        "corrected", description="W4-AMB-67: the army budget table with its misprints "
+                                 "corrected, or as printed.")
+    huge_steps: Annotated[Whole, Field(ge=1, le=20)] = Field(
+        1, description="W4-AMB-68: how many size steps a Huge battle adds to Large.")
+    points_overage: Annotated[Whole, Field(ge=0, le=10_000_000)] = Field(
+        0, description="W4-AMB-69: points an army may spend over its budget.")
 
 
 class Board(Strict):
@@ -159,7 +176,7 @@ class Power(Strict):
     range: Inches = Field(0, description="Ranged and area burst powers: range in inches.")
     reach: Annotated[Whole, Field(ge=1, le=10)] = 1
     area: Small = Field(0, description="Burst or blast size in inches.")
-    damage: DiceText = "1d6"
+    damage: DamageText = "1d6"
     weapon_dice: DiceText | None = Field(None, description="What one [W] rolls, e.g. 1d10.")
     usage: Literal["at-will", "encounter", "daily"] = "at-will"
     keywords: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list,
@@ -201,6 +218,15 @@ class MachineSpec(Strict):
                                                   "thrower's area burst size.")
     size: Annotated[Finite, Field(gt=0, le=10)] = Field(
         2.0, description="Width of the machine's square footprint, in inches.")
+class TierLine(Strict):
+    """W4-ARMY-11: a profile's own paragon or epic stat line, used instead of adding 10 or 20.
+    Attack bonuses of powers it does not name keep their heroic values."""
+
+    initiative: Bonus
+    defenses: Defenses
+    hp: Annotated[Whole, Field(ge=1, le=5000)] | None = None
+    powers: dict[Label, Bonus] = Field(default_factory=dict, max_length=20, description=(
+        "Attack bonus of each named power at this tier."))
 
 
 class Profile(Strict):
@@ -236,10 +262,18 @@ class Profile(Strict):
                           "Gargantuan 4).")
     rules: list[SpecialRule] = Field(default_factory=list, max_length=10)
     powers: list[Power] = Field(default_factory=list, max_length=20)
-    points: Annotated[Whole, Field(ge=0, le=10_000_000)] | None = Field(
-        None, description="Value per company (skirmishers: per model), for points victory.")
+    points: Annotated[Whole, Field(ge=0, le=10_000_000)] | TierPoints | None = Field(
+        None, description="Value per company (skirmishers: per model), for points victory and "
+                          "army building; W4-ARMY-10: \"200/1200/6400\" gives the heroic, "
+                          "paragon and epic values.")
     machine: MachineSpec | None = Field(
         None, description="W4-WM-02: the unit is a war machine's crew (skirmishers).")
+    category: Category | None = Field(
+        None, description="W4-ARMY-09, W4-AMB-71: common, special or rare formation.")
+    paragon: TierLine | None = Field(
+        None, description="W4-ARMY-11: the stat line used in paragon battles instead of +10.")
+    epic: TierLine | None = Field(
+        None, description="W4-ARMY-11: the stat line used in epic battles instead of +20.")
 
     @field_validator("race")
     @classmethod
@@ -347,18 +381,122 @@ class CharacterSpec(Strict):
                                                          "spirit power (a power name).")
     warding_ac: Small = Field(0, description="W4-CLASS-20, W4-AMB-86: the AC Swordmage "
                                              "Warding gives.")
+    items: list[Label] = Field(default_factory=list, max_length=20, description=(
+        "W4-ITEM-10: his own magic items (outside the army's item limit and points)."))
+
+
+# ---- army building (W4-ARMY, W4-ITEM, W4-DEC-01)
+
+
+class BattleSpec(Strict):
+    """W4-ARMY-04/05, W4-DEC-01: the battle's level and size, agreed by both players."""
+
+    level: Level
+    size: BattleSize = "medium"
+
+
+class ArmyUnit(Strict):
+    """One unit bought for an army: whole companies at full strength (W4-AMB-95)."""
+
+    id: Ident
+    name: Label | None = None
+    profile: Annotated[str, Field(max_length=80)] | Profile
+    companies: Annotated[Whole, Field(ge=1, le=COMPANIES_MAX * 4)] = Field(
+        1, description="Companies bought (skirmishers: models).")
+    files: Annotated[Whole, Field(ge=1, le=COMPANIES_MAX)] | None = None
+    command: CommandSpec = Field(default_factory=CommandSpec)
+    xp: Annotated[Whole, Field(ge=1, le=10_000_000)] | None = Field(
+        None, description="W4-ARMY-08: a Monster Manual monster bought at this XP value a "
+                          "model, always a rare formation.")
+
+
+class ItemSpec(Strict):
+    """W4-ITEM-01 to 05: an army magic item and the unit that carries it."""
+
+    name: Label
+    level: Level
+    unit: Ident = Field(description="W4-ITEM-02: the unit that carries it.")
+    bonus: Literal["attack", "defenses", "none"] = Field(
+        "none", description="W4-ITEM-03: what it improves for the model carrying it (+2).")
+
+
+class BannerSpec(Strict):
+    """W4-ITEM-06 to 09: the army's battle banner and the character who bears it."""
+
+    name: Label = "Battle banner"
+    level: Level
+    bearer: Ident = Field(description="W4-ITEM-06: a character of the army.")
+    owned: bool = Field(False, description="W4-ITEM-09: the bearer's own magic banner, "
+                                           "costing one magic item instead of two.")
+
+
+class CampaignSpec(Strict):
+    """W4-ARMY-02/04: the adventuring party of a campaign battle."""
+
+    party_size: Annotated[Whole, Field(ge=1, le=20)]
+    party_level: Level
+
+
+class ArmySpec(Strict):
+    """An army list (W4-DEC-01): its battle level and size, units, characters, magic items
+    and battle banner. Points options left out take the scenario's (or the defaults)."""
+
+    ruleset: Literal["dnd4e-war"] = "dnd4e-war"
+    name: Label
+    description: Annotated[str, Field(max_length=2000)] = ""
+    level: Level
+    size: BattleSize = "medium"
+    points_table: Literal["corrected", "literal"] | None = None
+    huge_steps: Annotated[Whole, Field(ge=1, le=20)] | None = None
+    points_overage: Annotated[Whole, Field(ge=0, le=10_000_000)] | None = None
+    campaign: CampaignSpec | None = None
+    profiles: dict[Annotated[str, Field(max_length=80)], Profile] = Field(
+        default_factory=dict, max_length=200)
+    units: list[ArmyUnit] = Field(min_length=1, max_length=UNITS_MAX)
+    characters: list[CharacterSpec] = Field(default_factory=list, max_length=UNITS_MAX)
+    items: list[ItemSpec] = Field(default_factory=list, max_length=50)
+    battle_banner: BannerSpec | None = None
+
+    @model_validator(mode="after")
+    def _name_profiles(self) -> ArmySpec:
+        for key, profile in self.profiles.items():
+            if not profile.name:
+                profile.name = key
+        return self
+
+
+class DeploySpec(Strict):
+    """Where one unit or lone character of an army starts (``at`` as in UnitSpec)."""
+
+    at: Point
+    facing: Bearing | None = Field(None, description="Default: towards the far edge.")
+    files: Annotated[Whole, Field(ge=1, le=COMPANIES_MAX)] | None = None
 
 
 class SideSpec(Strict):
-    """One army."""
+    """One army: its units and characters, or an army list (``army``, a file name relative
+    to the scenario, read when the scenario is loaded) deployed by ``deploy`` or in a line
+    along the side's edge."""
 
     name: Label
     commander: Literal["ai", "random", "human", "scripted", "first"] = "ai"
     orders: str | None = Field(None, description="File of orders for a scripted commander.")
     edge: Literal["north", "east", "south", "west"] | None = Field(
         None, description="The side's table edge, for deployment (W4-AMB-74).")
-    units: list[UnitSpec] = Field(min_length=1, max_length=UNITS_MAX)
+    units: list[UnitSpec] = Field(default_factory=list, max_length=UNITS_MAX)
     characters: list[CharacterSpec] = Field(default_factory=list, max_length=UNITS_MAX)
+    army: ArmySpec | Annotated[str, Field(max_length=500)] | None = Field(
+        None, description="W4-DEC-01: an army list, or the path of an army file relative to "
+                          "the scenario.")
+    deploy: dict[Ident, DeploySpec] = Field(default_factory=dict, max_length=UNITS_MAX)
+
+    @model_validator(mode="after")
+    def _units_or_army(self) -> SideSpec:
+        if self.army is None and not self.units:
+            raise ValueError(f"{self.name} has no units: give units or an army")
+        if self.army is not None and (self.units or self.characters):
+            raise ValueError(f"{self.name}: give units and characters, or an army, not both")
+        return self
 
 
 class Dnd4eWarScenario(Strict):
@@ -372,6 +510,9 @@ class Dnd4eWarScenario(Strict):
     terrain: list[TerrainSpec] = Field(default_factory=list, max_length=200)
     profiles: dict[Annotated[str, Field(max_length=80)], Profile] = Field(
         default_factory=dict, max_length=200)
+    battle: BattleSpec | None = Field(None, description=(
+        "W4-ARMY-04/05: the battle's level and size (default: the armies'); sets the tier "
+        "of W4-ARMY-11/12 and the army checks."))
     sides: list[SideSpec] = Field(min_length=2, max_length=2)
 
     @model_validator(mode="after")
@@ -379,4 +520,11 @@ class Dnd4eWarScenario(Strict):
         for key, profile in self.profiles.items():
             if not profile.name:
                 profile.name = key
+        return self
+
+    @model_validator(mode="after")
+    def _field_armies(self) -> Dnd4eWarScenario:
+        from warhost.rulesets.dnd4e_war.army_setup import field_armies
+
+        field_armies(self)
         return self

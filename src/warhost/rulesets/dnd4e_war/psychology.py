@@ -20,6 +20,7 @@ from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
 from warhost.geometry.table import Tray, tray_gap
 from warhost.rulesets.dnd4e_war import classes
+from warhost.rulesets.dnd4e_war.army_setup import standard_bearer
 from warhost.rulesets.dnd4e_war.state import Character, Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import (
     BARD_COURAGE,
@@ -227,8 +228,9 @@ def _wants_reroll(battle: Battle, unit: Unit, kind: str, dc: int, total: int,
 def battle_standard_near(state: WarState, unit: Unit) -> Unit | None:
     """W4-CMD-09/10: an allied unit whose battle standard (still carried) is within 12"
     of ``unit``, measured from the bearer's company (skirmishers: any model)."""
-    for bearer in _battle_standards(state):
-        if bearer.side != unit.side or not bearer.alive or not bearer.battle_standard:
+    for flag in _battle_standards(state):
+        bearer = standard_bearer(state, flag) if flag.battle_standard else None
+        if bearer is None or bearer.side != unit.side:
             continue
         trays = bearer.trays()
         if bearer.command_slot is not None and bearer.command_slot < len(trays):

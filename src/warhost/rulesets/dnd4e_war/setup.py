@@ -6,6 +6,7 @@ from shapely.geometry import Polygon, box
 
 from warhost.core.battle import Battle
 from warhost.geometry.table import Board, Region, Tray
+from warhost.rulesets.dnd4e_war.army_setup import Tiered, announce, battle_tier, equip
 from warhost.rulesets.dnd4e_war.characters import (
     character_profile,
     join,
@@ -124,9 +125,10 @@ def initial_state(scenario: Dnd4eWarScenario) -> WarState:
     """The state before the first turn: every unit where the scenario puts it, and every
     character alone or inside his unit (W4-CHAR-03)."""
     units: dict[str, Unit] = {}
+    tiered = Tiered(battle_tier(scenario))  # W4-ARMY-11/12
     for side in scenario.sides:
         for spec in side.units:
-            units[spec.id] = build_unit(side.name, spec, profile_of(scenario, spec))
+            units[spec.id] = build_unit(side.name, spec, tiered(profile_of(scenario, spec)))
     joins: list[tuple[Character, Unit]] = []
     people: dict[str, Character] = {}
     for side in scenario.sides:
@@ -145,6 +147,7 @@ def initial_state(scenario: Dnd4eWarScenario) -> WarState:
     )
     for person, host in joins:
         join(state, person, host)
+    equip(state, scenario)
     return state
 
 
@@ -161,5 +164,6 @@ def new_state(scenario: Dnd4eWarScenario, battle: Battle) -> WarState:
                     at=[round(unit.front[0], 3), round(unit.front[1], 3)],
                     facing=round(unit.facing, 3),
                     formation="skirmish" if unit.skirmish else "companies")
+    announce(state, scenario, battle)
     return state
 

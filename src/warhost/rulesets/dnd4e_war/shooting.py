@@ -31,6 +31,7 @@ from warhost.geometry.table import (
     tray_gap,
 )
 from warhost.rulesets.dnd4e_war import char_shooting, classes, psychology, riders
+from warhost.rulesets.dnd4e_war.army_setup import item_defense, item_dice
 from warhost.rulesets.dnd4e_war.attacks import first_use_hits, roll_attacks
 from warhost.rulesets.dnd4e_war.casualties import (
     add_condition,
@@ -485,17 +486,22 @@ def shoot(state: WarState, battle: Battle, unit: Unit, target: Unit, power: Powe
             state, battle, who, unit, power, target, shooting=True, multiattack=multi),
             dice.captain)
     cover = cover_bonus(state, unit, target, slots)
-    ac = defense(target, power) + cover + classes.defense_bonus(state, target, power.vs)
+    ac = (defense(target, power) + cover + classes.defense_bonus(state, target, power.vs)
+          + item_defense(target))
     hittable = True
     if target.joined:  # W4-SHOOT-19, W4-AMB-47: their defense differs from the unit's
         majority, hittable = char_shooting.mixed_defense(state, target, power)
-        ac = majority + cover + classes.defense_bonus(state, target, power.vs)
+        ac = (majority + cover + classes.defense_bonus(state, target, power.vs)
+              + item_defense(target))
     ran = RAN_PENALTY if unit.ran else 0
     bonus = power.bonus - ran + classes.attack_modifier(state, unit, power, target)
     if target.character is not None and riders.ridden(target) is not None:
         return _shoot_rider(state, battle, unit, target, power, dice, cover, bonus, multiattack)
-    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots", state=state,
-                         unit=unit, character=unit.character is not None)  # W4-HIT-04
+    per = unit.profile.attacks if multi else 1
+    ranks = roll_attacks(battle, dice.ranks, ac, bonus, f"{unit.id} shoots",
+                         boosted=item_dice(unit, dice.ranks, per), boost=unit.item_attack,
+                         state=state, unit=unit,
+                         character=unit.character is not None)  # W4-HIT-04
     captain = roll_attacks(battle, dice.captain, ac, bonus, f"{unit.id} captain shoots",
                            character=True, state=state, unit=unit)
     hits = ranks.hits + captain.hits

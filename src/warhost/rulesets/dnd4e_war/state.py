@@ -168,6 +168,12 @@ class Unit:
     char_slot: int | None = None
     """W4-CHAR-19: the company whose front the joined characters moved to (None: the command
     company, W4-CHAR-04)."""
+    items: list[str] = field(default_factory=list)
+    """W4-ITEM-02/06: the army magic items (and battle banner) the unit carries."""
+    item_attack: int = 0
+    """W4-ITEM-03: +2 to the attack rolls of the item bearer (a front-rank model) only."""
+    item_defense: int = 0
+    """W4-ITEM-03: +2 to the defenses of the item bearer only."""
     # status
     fleeing: bool = False
     ran: bool = False

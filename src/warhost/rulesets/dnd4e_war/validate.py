@@ -11,7 +11,7 @@ import difflib
 from warhost.core.errors import fail
 from warhost.geometry.table import tray_gap, trays_overlap
 from warhost.rulesets.dnd4e_war import classes
-from warhost.rulesets.dnd4e_war.model import Dnd4eWarScenario, Profile, UnitSpec
+from warhost.rulesets.dnd4e_war.model import ArmySpec, Dnd4eWarScenario, Profile, UnitSpec
 from warhost.rulesets.dnd4e_war.setup import build_unit, layout, profile_of, terrain_polygon
 from warhost.rulesets.dnd4e_war.state import Unit
 from warhost.rulesets.dnd4e_war.tables import SIZE_BASE
@@ -67,6 +67,29 @@ def check_scenario(model: Dnd4eWarScenario) -> None:
             placed.append((unit, where))
     _check_characters(model, seen)
     classes.check_options(model)
+    _check_armies(model)
+
+
+def _check_armies(model: Dnd4eWarScenario) -> None:
+    """W4-ARMY, W4-ITEM: every army list keeps the rules it must for the battle (its
+    warnings, the "should"s, are for ``warhost army validate``)."""
+    from warhost.rulesets.dnd4e_war.army import check_army
+    from warhost.rulesets.dnd4e_war.army_setup import battle_of
+
+    battle = battle_of(model)
+    for s, side in enumerate(model.sides):
+        placed = {u.id for u in side.units} | {c.id for c in side.characters
+                                                 if c.joined is None}
+        for key in side.deploy:
+            if side.army is None or key not in placed:
+                fail(f"deploy names {key!r}, which is no unit or lone character of "
+                     f"{side.name}'s army", "sides", s, "deploy", key)
+        if not isinstance(side.army, ArmySpec):
+            continue
+        report = check_army(side.army, battle, model.options)
+        if report.errors:
+            problem = report.errors[0]
+            fail(f"{side.army.name}: {problem.message}", "sides", s, "army", *problem.where)
 
 
 def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) -> None:
@@ -88,6 +111,12 @@ def _check_characters(model: Dnd4eWarScenario, ids: dict[str, tuple[int, int]]) 
                     spec.mount_hp is not None and not spec.mount_monster):
                 fail(f"{spec.id}: give mount_hp and mount_defenses together, for a monstrous "
                      "mount (mount_monster: true) (W4-MONSTER-07)", *where, "mount_hp")
+        for c, spec in enumerate(side.characters):
+            for k, power in enumerate(spec.powers):
+                if "/" in power.damage:
+                    fail(f"{power.name}: a character's power has one damage value (the three "
+                         "tier values of W4-ARMY-12 are for unit powers)",
+                         "sides", s, "characters", c, "powers", k, "damage")
         generals = [c.id for c in side.characters if c.general]
         if len(generals) > 1:
             fail(f"{side.name} names {len(generals)} generals ({', '.join(generals)}); an "

@@ -637,3 +637,18 @@ def _character_lost(e: Event) -> str:
 def _hits_discarded(e: Event) -> str:
     return (f"{_count(e['hits'], 'hit', 'hits')} of {e['unit']} on {e['target']} find no model "
             "they can strike and are discarded (W4-SHOOT-19)")
+
+
+# ---- army building and magic items (W4-ITEM)
+
+@_words("magic_item")
+def _magic_item(e: Event) -> str:
+    what = {"attack": "+2 to its bearer's attack rolls", "defenses": "+2 to its bearer's "
+            "defenses"}.get(str(e.get("bonus")), "no bonus in play")
+    return f"{e['unit']} carries {e['item']} ({what}, W4-ITEM-03)"
+
+
+@_words("battle_banner")
+def _battle_banner(e: Event) -> str:
+    kept = "" if e.get("kept") else "; bought for this battle, it is not kept after it"
+    return f"{e['character']} bears {e['name']}, the army's battle standard (W4-ITEM-07{kept})"
