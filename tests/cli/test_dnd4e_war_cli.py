@@ -17,7 +17,7 @@ SHIELD_WALL = EXAMPLES / "shield-wall.yaml"
 FLANK = EXAMPLES / "flank-charge.yaml"
 SIDES = {"hill-archers": ("Elves", "Drow"), "shield-wall": ("Goblins", "Dwarves"),
          "flank-charge": ("Humans", "Orcs"), "siege-line": ("Dwarves", "Orcs"),
-         "border-clash": ("Legion", "Horde")}
+         "border-clash": ("Legion", "Horde"), "generals-duel": ("Humans", "Hobgoblins")}
 
 
 def broken(tmp_path: Path, old: str, new: str, source: Path = ARCHERS) -> Path:
