@@ -279,15 +279,21 @@ class Prober(RandomCommander):
 
 
 @pytest.mark.rule("W4-TURN-02")
-def test_every_decision_met_in_battles_refuses_with_a_reason() -> None:
+@pytest.mark.parametrize(("example", "sides", "met"), [
+    ("hill-archers", ("Elves", "Drow"), {"initiative", "next_move", "unit_move", "charge"}),
+    ("generals-duel", ("Humans", "Hobgoblins"), {"ap_act_first", "char_leave"}),
+    ("siege-line", ("Dwarves", "Orcs"), {"machine_action", "machine_move"}),
+])
+def test_every_decision_met_in_battles_refuses_with_a_reason(
+        example: str, sides: tuple[str, str], met: set[str]) -> None:
     from warhost.core.engine import run_battle
     from warhost.core.scenario import load_scenario
 
-    scenario = load_scenario(EXAMPLE)
+    scenario = load_scenario(EXAMPLE.parent / f"{example}.yaml")
     seen: dict[str, list[Refusal]] = {}
     for seed in (2, 12):
-        run_battle(scenario, seed, {side: Prober(seen) for side in ("Elves", "Drow")})
-    assert {"initiative", "next_move", "unit_move", "charge"} <= set(seen)
+        run_battle(scenario, seed, {side: Prober(seen) for side in sides})
+    assert met <= set(seen)
     for kind, verdicts in seen.items():
         assert kind in DECISION_RULES, kind
         wrong = verdicts[0::2]  # the frobnicate orders: wrong kind, with the decision's rule

@@ -103,7 +103,7 @@ def _ask_split(battle: Battle, blow: Blow, person: Character) -> int:
     def accept(order: Order) -> Order | Refusal:
         if order.kind != "strike_at" or len(order.args) != 3 or \
                 str(order.args[0]) != blow.unit.id or str(order.args[1]) != person.id:
-            return Refusal(f"answer strike_at {blow.unit.id} {person.id} N")
+            return Refusal(f"answer strike_at {blow.unit.id} {person.id} N", rule="W4-CHAR-16")
         try:
             n = int(str(order.args[2]))
         except ValueError:

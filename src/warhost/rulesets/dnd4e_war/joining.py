@@ -87,7 +87,7 @@ def judge_join(state: WarState, own: Unit, order: Order) -> Order | Refusal:
     if order.kind == "stay":
         return order if order.args == (own.id,) else Refusal("stay names the character")
     if order.kind != JOIN_WORD or len(order.args) != 2 or str(order.args[0]) != own.id:
-        return Refusal(f"answer join {own.id} UNIT or stay {own.id}")
+        return Refusal(f"answer join {own.id} UNIT or stay {own.id}", rule="W4-CHAR-03")
     host = state.units.get(str(order.args[1]))
     if host is None:
         return Refusal(f"no unit {order.args[1]}")
@@ -242,7 +242,7 @@ def _near_point(state: WarState, point: Point, own: Unit) -> list[Unit]:
 def judge_leave(state: WarState, person: Character, order: Order) -> Order | Refusal:
     """Any ``leave`` order for ``person``."""
     if order.kind != "leave" or len(order.args) != 2 or str(order.args[0]) != person.id:
-        return Refusal(f"answer leave {person.id} X,Y")
+        return Refusal(f"answer leave {person.id} X,Y", rule="W4-CHAR-07")
     point = read_point(order.args[1])
     if point is None:
         return Refusal(f"{order.args[1]} is not a point x,y")
