@@ -246,19 +246,15 @@ def _land(state: WarState, battle: Battle, duel: Duel, striker: Character, foe: 
         return
     side = striker.side
     damage = casualties.damage_expression(power)
-    landed = 0
-    for _ in range(hits):
-        if foe.hp_left <= 0:
-            break
-        landed += 1
-        foe.wounds += battle.dice.roll(damage, f"challenge damage {striker.id}")
+    standing = not foe.slain
+    landed = casualties.wound(battle, foe, hits, damage, "challenge")
     excess = hits - landed
     duel.hits[side] = duel.hits.get(side, 0) + landed * points_per_hit(power.damage)
     if excess:
         duel.overkill[side] = min(OVERKILL_MAX, duel.overkill.get(side, 0) + excess)
     battle.emit("challenge_damage", character=foe.id, by=striker.id, hits=landed,
                 excess=excess, hp_left=foe.hp_left)
-    if foe.hp_left <= 0 and not foe.slain:
+    if foe.hp_left <= 0 and standing:
         slay(state, battle, foe)
 
 

@@ -546,13 +546,9 @@ def bolt_targets(state: WarState, unit: Unit) -> list[Unit]:
 
 def bolt_cover(state: WarState, machine: Machine, target: Unit) -> int:
     """W4-SHOOT-15/16, W4-AMB-46: cover or concealment between the machine and the target."""
-    values = state.options.cover_values
-    pieces = []
-    for g in state.ground:
-        best = max(getattr(values, g.cover, 0) if g.cover != "none" else 0,
-                   getattr(values, g.concealment, 0) if g.concealment != "none" else 0)
-        if best:
-            pieces.append((g.region.polygon, best))
+    from warhost.rulesets.dnd4e_war.shooting import cover_pieces
+
+    pieces = cover_pieces(state)
     if not pieces:
         return 0
     return cover_by_majority([footprint(machine)], target.trays(), pieces)

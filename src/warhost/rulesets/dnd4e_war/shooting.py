@@ -430,6 +430,16 @@ def count_dice(state: WarState, unit: Unit, target: Unit, slots: list[int],
 def cover_bonus(state: WarState, unit: Unit, target: Unit, slots: list[int]) -> int:
     """W4-SHOOT-15/16, W4-AMB-46: the single highest cover or concealment value when a strict
     majority of centre-to-centre lines pass through such ground."""
+    pieces = cover_pieces(state)
+    if not pieces:
+        return 0
+    trays = unit.trays()
+    return cover_by_majority([trays[s] for s in slots], target.trays(), pieces)
+
+
+def cover_pieces(state: WarState) -> list[tuple[Any, int]]:
+    """W4-AMB-46: each terrain piece that gives cover or concealment, with the best value it
+    adds to AC."""
     values = state.options.cover_values
     pieces = []
     for g in state.ground:
@@ -437,10 +447,7 @@ def cover_bonus(state: WarState, unit: Unit, target: Unit, slots: list[int]) -> 
                    getattr(values, g.concealment, 0) if g.concealment != "none" else 0)
         if best:
             pieces.append((g.region.polygon, best))
-    if not pieces:
-        return 0
-    trays = unit.trays()
-    return cover_by_majority([trays[s] for s in slots], target.trays(), pieces)
+    return pieces
 
 
 def defense(target: Unit, power: Power) -> int:
