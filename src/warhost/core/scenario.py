@@ -202,7 +202,7 @@ def scenario_from_data(
     except ValidationError as exc:
         errors = _without_other_branches(exc.errors(), data)
         errors = sorted(errors, key=lambda e: e["type"] != "extra_forbidden")
-        problems = [_problem(err, ruleset.scenario_model, source, lines, data)
+        problems = [validation_problem(err, ruleset.scenario_model, source, lines, data)
                     for err in errors]
         first = problems[0]
         first.problems = problems  # type: ignore[attr-defined]
@@ -219,7 +219,7 @@ def scenario_from_data(
     return scenario
 
 
-def _problem(
+def validation_problem(
     err: Any, model: type[BaseModel], source: str, lines: dict[Path_, int], data: Any = None
 ) -> ScenarioError:
     """One pydantic error as a located, readable ScenarioError."""

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from warhost.core.errors import FieldPath, ScenarioError, read_user_file
-from warhost.core.scenario import _problem, field_name, read_yaml
+from warhost.core.scenario import field_name, read_yaml, validation_problem
 from warhost.rulesets.dnd4e_war.model import ArmySpec
 
 MAX_BYTES = 1_000_000
@@ -31,7 +31,7 @@ def army_from_data(data: Any, source: str, lines: dict[FieldPath, int]) -> ArmyS
         return ArmySpec.model_validate(data)
     except ValidationError as exc:
         errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        problems = [_problem(err, ArmySpec, source, lines, data) for err in errors]
+        problems = [validation_problem(err, ArmySpec, source, lines, data) for err in errors]
         first = problems[0]
         first.problems = problems  # type: ignore[attr-defined]
         raise first from None
