@@ -155,3 +155,30 @@ def test_a_scenario_with_army_files_replays_from_its_own_data(tmp_path: Path) ->
     assert data["scenario"]["sides"][0]["army"]["name"] == "The Iron Legion"
     again = run("replay", out)
     assert again.exit_code == 0, again.output
+
+
+def test_hostile_army_files_are_refused_quickly(tmp_path: Path) -> None:
+    """An alias bomb, a billion companies and a NaN in an army file: one located error each,
+    exit 2, no traceback."""
+    bomb = tmp_path / "bomb.yaml"
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]"
+              for i in range(1, 12)]
+    bomb.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    huge = changed(tmp_path, "companies: 4", "companies: 1000000000", name="huge.yaml")
+    nan = changed(tmp_path, "Iron Legion\nlevel: 5", "Iron Legion\nlevel: .nan", name="nan.yaml")
+    for path, word in ((bomb, "alias"), (huge, "companies"), (nan, "level")):
+        result = run("army", "validate", path)
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+        assert word in result.output.lower(), result.output
+
+
+def test_a_character_joining_an_enemy_unit_is_refused_at_its_line(tmp_path: Path) -> None:
+    """W4-CHAR-03: the scenario names file, line and field."""
+    path = changed(tmp_path, "joined: spears", "joined: axes", name="legion.yaml")
+    text = CLASH.read_text(encoding="utf-8").replace("armies/iron-legion.yaml", "legion.yaml")
+    scenario = tmp_path / "clash.yaml"
+    scenario.write_text(text.replace("armies/orc-horde.yaml", str(HORDE)), encoding="utf-8")
+    result = run("validate", scenario)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "joined" in result.output and "axes" in result.output
