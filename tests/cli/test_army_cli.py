@@ -175,10 +175,11 @@ def test_hostile_army_files_are_refused_quickly(tmp_path: Path) -> None:
 
 def test_a_character_joining_an_enemy_unit_is_refused_at_its_line(tmp_path: Path) -> None:
     """W4-CHAR-03: the scenario names file, line and field."""
-    path = changed(tmp_path, "joined: spears", "joined: axes", name="legion.yaml")
+    changed(tmp_path, "joined: spears", "joined: axes", name="legion.yaml")
     text = CLASH.read_text(encoding="utf-8").replace("armies/iron-legion.yaml", "legion.yaml")
     scenario = tmp_path / "clash.yaml"
     scenario.write_text(text.replace("armies/orc-horde.yaml", str(HORDE)), encoding="utf-8")
     result = run("validate", scenario)
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    assert "joined" in result.output and "axes" in result.output
+    assert f"{scenario}:" in result.output and "characters[0].joined" in result.output
+    assert "'axes'" in result.output
