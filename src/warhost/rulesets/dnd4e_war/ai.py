@@ -138,6 +138,8 @@ class WarAI(Commander):
         self._handlers.update(ai_chars.HANDLERS)
         self._scale: tuple[tuple[int, int], float] = ((0, -1), 1.0)
         self._screens: list[tuple[str, Any]] = []
+        self._guard_key: tuple[int, int] = (0, -1)
+        self._guard_sides: set[str] = set()
 
     def choose(self, decision: Decision, state: Any) -> Order:
         """The best option by the AI's judgement; the default (else the first) when it has
@@ -229,9 +231,19 @@ class WarAI(Commander):
         if state.initiative != unit.side:
             first = {}  # the enemy charges first this turn
         value -= CAUTION * self._danger(state, unit, frame, standing, shooter, first)
-        if not shooter:
+        if not shooter and not self._guards(state, unit):
             value -= APPROACH * nearest
         return value
+
+    def _guards(self, state: WarState, unit: Unit) -> bool:
+        """True when ``unit`` stays by its side's war machines rather than closing on the
+        enemy: the machines shoot the enemy down as it comes (worked out once a turn)."""
+        key = (id(state), state.turn)
+        if self._guard_key != key:
+            self._guard_key = key
+            self._guard_sides = {u.side for u in state.units.values()
+                                 if u.machine is not None and u.alive}
+        return unit.side in self._guard_sides
 
     def _danger(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
                 shooter: bool, first: dict[str, float]) -> float:
