@@ -302,6 +302,7 @@ class WarAI(Commander):
         if not can_charge or melee_power(unit) is None:
             return 0.0
         best = 0.0
+        guard = self._guards(state, unit)
         for foe in foes:
             there = foe.frame()
             if not sees_all_round(unit) and not in_front(frame, there):
@@ -311,6 +312,8 @@ class WarAI(Commander):
                 continue
             if foe.fleeing:  # caught and destroyed (W4-AMB-17/18)
                 worth = PAYOFF_WEIGHT * whole_worth(state, foe) / self.scale(state)
+            elif guard and arc_struck(there, frame, foe) == "front":
+                continue  # a guard waits for a frontal attack behind its line
             else:
                 worth = self.payoff(state, unit, frame, foe, there,
                                     arc_struck(there, frame, foe))
@@ -465,7 +468,10 @@ class WarAI(Commander):
         if target.fleeing:
             return 100.0 * chance
         frame = unit.frame()
-        worth = self.payoff(state, unit, frame, target, goal, arc_struck(goal, frame, target))
+        arc = arc_struck(goal, frame, target)
+        if arc == "front" and self._guards(state, unit):
+            return None  # it holds its line by the machines and lets the enemy come
+        worth = self.payoff(state, unit, frame, target, goal, arc)
         worth += self._forestalled(state, unit, frame, target, goal)
         if worth <= CHARGE_MIN:
             return None
