@@ -71,3 +71,12 @@ def test_a_guard_of_the_machines_does_not_charge_a_fresh_enemy_in_front() -> Non
 
 def test_a_guard_goes_out_against_an_enemy_that_lost_half_its_models() -> None:
     assert _charge(_guard_state(True, lost=4)) == Order.of("charge", "knights", "gobs")
+
+
+def test_a_guard_stays_when_the_worn_enemy_still_matches_half_its_numbers() -> None:
+    state = _guard_state(True, lost=4)
+    knights, gobs = get(state, "knights"), get(state, "gobs")
+    knights.companies = [gobs.models, gobs.models]  # twice the goblins left, not more
+    assert _charge(state) == Order.of("charge", "knights", "gobs")
+    knights.companies = [gobs.models, gobs.models - 1]
+    assert _charge(state) == Order.of("hold", "knights")
