@@ -80,3 +80,11 @@ def test_a_guard_stays_when_the_worn_enemy_still_matches_half_its_numbers() -> N
     assert _charge(state) == Order.of("charge", "knights", "gobs")
     knights.companies = [gobs.models, gobs.models - 1]
     assert _charge(state) == Order.of("hold", "knights")
+
+
+def test_in_the_last_turn_a_guard_not_ahead_on_points_goes_out() -> None:
+    state = _guard_state(True)
+    state.turn = state.options.turn_limit - 1
+    assert _charge(state) == Order.of("hold", "knights")
+    state.turn = state.options.turn_limit  # a draw is no better than a loss
+    assert _charge(state) == Order.of("charge", "knights", "gobs")

@@ -234,7 +234,7 @@ class WarAI(Commander):
         if not shooter:
             if self._guards(state, unit):  # it goes out only against a worn enemy
                 nearest = min((tray_gap(frame, e.frame()) for e in standing
-                               if _worn(unit, e)), default=0.0)
+                               if _worn(state, unit, e)), default=0.0)
             value -= APPROACH * nearest
         return value
 
@@ -315,7 +315,7 @@ class WarAI(Commander):
                 continue
             if foe.fleeing:  # caught and destroyed (W4-AMB-17/18)
                 worth = PAYOFF_WEIGHT * whole_worth(state, foe) / self.scale(state)
-            elif guard and not _worn(unit, foe) and arc_struck(there, frame, foe) == "front":
+            elif guard and not _worn(state, unit, foe) and arc_struck(there, frame, foe) == "front":
                 continue  # a guard waits for a frontal attack behind its line
             else:
                 worth = self.payoff(state, unit, frame, foe, there,
@@ -472,7 +472,7 @@ class WarAI(Commander):
             return 100.0 * chance
         frame = unit.frame()
         arc = arc_struck(goal, frame, target)
-        if arc == "front" and self._guards(state, unit) and not _worn(unit, target):
+        if arc == "front" and self._guards(state, unit) and not _worn(state, unit, target):
             return None  # it holds its line by the machines and lets the enemy come on
         worth = self.payoff(state, unit, frame, target, goal, arc)
         worth += self._forestalled(state, unit, frame, target, goal)
@@ -554,10 +554,17 @@ class WarAI(Commander):
 # --------------------------------------------------------------------------- helpers
 
 
-def _worn(guard: Unit, foe: Unit) -> bool:
+def _worn(state: WarState, guard: Unit, foe: Unit) -> bool:
     """True when ``guard`` may go out against ``foe`` in front: the enemy has lost half its
-    models and has no more than half as many as the guard."""
-    return 2 * foe.models <= min(foe.start_models, guard.models)
+    models and has no more than half as many as the guard; or it is the last turn and the
+    guard's side is not ahead on points (a draw is no better than a loss)."""
+    if 2 * foe.models <= min(foe.start_models, guard.models):
+        return True
+    if state.turn < state.options.turn_limit:
+        return False
+    from warhost.rulesets.dnd4e_war.game import score
+
+    return score(state, guard.side) <= score(state, foe.side)
 
 
 def _first(decision: Decision, kind: str) -> Order | None:
