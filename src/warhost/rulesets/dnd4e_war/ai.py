@@ -556,11 +556,11 @@ class WarAI(Commander):
 
 def _worn(state: WarState, guard: Unit, foe: Unit) -> bool:
     """True when ``guard`` may go out against ``foe`` in front: the enemy has lost half its
-    models and has no more than half as many as the guard; or it is the last turn and the
-    guard's side is not ahead on points (a draw is no better than a loss)."""
+    models and has no more than half as many as the guard; or it is one of the last two
+    turns and the guard's side is not ahead on points (a draw is no better than a loss)."""
     if 2 * foe.models <= min(foe.start_models, guard.models):
         return True
-    if state.turn < state.options.turn_limit:
+    if state.turn < state.options.turn_limit - 1:
         return False
     from warhost.rulesets.dnd4e_war.game import score
 
