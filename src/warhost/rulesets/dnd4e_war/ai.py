@@ -13,7 +13,10 @@ flank or the rear they count double, and so it wheels or pivots to face a threat
 only what the enemy gains by charging first counts; a charge that forces a fear test
 also counts the unit's whole worth times the chance it fails; and each counts the less, the likelier
 the unit is to charge that enemy first itself (with the initiative). Turning costs a little and reforming to other files much more, so
-formations are kept.
+formations are kept. The fighting units of a side with war machines guard them: they do not
+close on the enemy or charge a fresh enemy in front, and go out only against an enemy that
+has lost half its models and is no more than half their own numbers, or in the last two
+turns when their side is not ahead on points (a draw is no better than a loss).
 
 A charge is worth the chance it wins the combat (the margin taken as normal around the
 expected combat resolution of the charge round, then of one more round in initiative order)
