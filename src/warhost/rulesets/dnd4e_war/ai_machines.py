@@ -1,8 +1,8 @@
 """The AI's answers to the war machine decisions (W4-DEC-19): reload when unloaded, repair
 when disabled, fire where the expected slain are worth most, counting the share of a unit's
 models left that a shot takes, so that fire stays on a unit until it is gone, and enemy
-shooters double (a stone never aimed where the burst would take friends), haul the machine towards the enemy while none is in range, and
-take over an abandoned machine."""
+shooters double (a stone never aimed where the burst would take friends), haul the machine
+towards the enemy while none is in range, and take over an abandoned machine."""
 
 from __future__ import annotations
 
