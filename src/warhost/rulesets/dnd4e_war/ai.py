@@ -13,7 +13,10 @@ flank or the rear they count double, and so it wheels or pivots to face a threat
 only what the enemy gains by charging first counts; a charge that forces a fear test
 also counts the unit's whole worth times the chance it fails; and each counts the less, the likelier
 the unit is to charge that enemy first itself (with the initiative). Turning costs a little and reforming to other files much more, so
-formations are kept.
+formations are kept. The fighting units of a side with war machines guard them: they do not
+close on the enemy or charge a fresh enemy in front, and go out only against an enemy that
+has lost half its models and is no more than half their own numbers, or in the last two
+turns when their side is not ahead on points (a draw is no better than a loss).
 
 A charge is worth the chance it wins the combat (the margin taken as normal around the
 expected combat resolution of the charge round, then of one more round in initiative order)
@@ -138,6 +141,8 @@ class WarAI(Commander):
         self._handlers.update(ai_chars.HANDLERS)
         self._scale: tuple[tuple[int, int], float] = ((0, -1), 1.0)
         self._screens: list[tuple[str, Any]] = []
+        self._guard_key: tuple[int, int] = (0, -1)
+        self._guard_sides: set[str] = set()
 
     def choose(self, decision: Decision, state: Any) -> Order:
         """The best option by the AI's judgement; the default (else the first) when it has
@@ -230,8 +235,21 @@ class WarAI(Commander):
             first = {}  # the enemy charges first this turn
         value -= CAUTION * self._danger(state, unit, frame, standing, shooter, first)
         if not shooter:
+            if self._guards(state, unit):  # it goes out only against a worn enemy
+                nearest = min((tray_gap(frame, e.frame()) for e in standing
+                               if _worn(state, unit, e)), default=0.0)
             value -= APPROACH * nearest
         return value
+
+    def _guards(self, state: WarState, unit: Unit) -> bool:
+        """True when ``unit`` stays by its side's war machines rather than closing on the
+        enemy: the machines shoot the enemy down as it comes (worked out once a turn)."""
+        key = (id(state), state.turn)
+        if self._guard_key != key:
+            self._guard_key = key
+            self._guard_sides = {u.side for u in state.units.values()
+                                 if u.machine is not None and u.alive}
+        return unit.side in self._guard_sides
 
     def _danger(self, state: WarState, unit: Unit, frame: Tray, foes: list[Unit],
                 shooter: bool, first: dict[str, float]) -> float:
@@ -290,6 +308,7 @@ class WarAI(Commander):
         if not can_charge or melee_power(unit) is None:
             return 0.0
         best = 0.0
+        guard = self._guards(state, unit)
         for foe in foes:
             there = foe.frame()
             if not sees_all_round(unit) and not in_front(frame, there):
@@ -299,6 +318,8 @@ class WarAI(Commander):
                 continue
             if foe.fleeing:  # caught and destroyed (W4-AMB-17/18)
                 worth = PAYOFF_WEIGHT * whole_worth(state, foe) / self.scale(state)
+            elif guard and not _worn(state, unit, foe) and arc_struck(there, frame, foe) == "front":
+                continue  # a guard waits for a frontal attack behind its line
             else:
                 worth = self.payoff(state, unit, frame, foe, there,
                                     arc_struck(there, frame, foe))
@@ -453,7 +474,10 @@ class WarAI(Commander):
         if target.fleeing:
             return 100.0 * chance
         frame = unit.frame()
-        worth = self.payoff(state, unit, frame, target, goal, arc_struck(goal, frame, target))
+        arc = arc_struck(goal, frame, target)
+        if arc == "front" and self._guards(state, unit) and not _worn(state, unit, target):
+            return None  # it holds its line by the machines and lets the enemy come on
+        worth = self.payoff(state, unit, frame, target, goal, arc)
         worth += self._forestalled(state, unit, frame, target, goal)
         if worth <= CHARGE_MIN:
             return None
@@ -531,6 +555,19 @@ class WarAI(Commander):
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _worn(state: WarState, guard: Unit, foe: Unit) -> bool:
+    """True when ``guard`` may go out against ``foe`` in front: the enemy has lost half its
+    models and has no more than half as many as the guard; or it is one of the last two
+    turns and the guard's side is not ahead on points (a draw is no better than a loss)."""
+    if 2 * foe.models <= min(foe.start_models, guard.models):
+        return True
+    if state.turn < state.options.turn_limit - 1:
+        return False
+    from warhost.rulesets.dnd4e_war.game import score
+
+    return score(state, guard.side) <= score(state, foe.side)
 
 
 def _first(decision: Decision, kind: str) -> Order | None:

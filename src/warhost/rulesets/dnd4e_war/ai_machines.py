@@ -1,7 +1,8 @@
 """The AI's answers to the war machine decisions (W4-DEC-19): reload when unloaded, repair
-when disabled, fire at the target with the most expected hits (a stone never aimed where the
-burst would take friends), haul the machine towards the enemy while none is in range, and
-take over an abandoned machine."""
+when disabled, fire where the expected slain are worth most, counting the share of a unit's
+models left that a shot takes, so that fire stays on a unit until it is gone, and enemy
+shooters double (a stone never aimed where the burst would take friends), haul the machine
+towards the enemy while none is in range, and take over an abandoned machine."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from warhost.core.metering import OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.table import area_burst, distance, read_point
 from warhost.rulesets.dnd4e_war import machines
+from warhost.rulesets.dnd4e_war.ai_judge import kill_rate, unit_worth
 from warhost.rulesets.dnd4e_war.casualties import minion
+from warhost.rulesets.dnd4e_war.game import unit_value
 from warhost.rulesets.dnd4e_war.shooting import covered_models, defense
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
 from warhost.rulesets.dnd4e_war.tables import chance_to_hit, needed_score
@@ -47,8 +50,9 @@ def bolt_expected(state: WarState, unit: Unit, target: Unit) -> float:
 
 
 def stone_expected(state: WarState, unit: Unit, point: tuple[float, float]) -> float | None:
-    """Enemy models the burst covers at ``point`` weighted by the chance to hit, or None
-    when it would cover any friend (the AI never aims there)."""
+    """What the burst at ``point`` is worth (see :func:`slain_value`), from the enemy models
+    it covers weighted by the chance to hit, or None when it would cover any friend (the AI
+    never aims there)."""
     machine = unit.machine
     assert machine is not None
     power = machines.stone_power(unit, machine)
@@ -58,8 +62,29 @@ def stone_expected(state: WarState, unit: Unit, point: tuple[float, float]) -> f
         other = state.units[uid]
         if other.side == unit.side:
             return None
-        total += n * chance_to_hit(needed_score(defense(other, power), power.bonus))
+        hits = n * chance_to_hit(needed_score(defense(other, power), power.bonus))
+        total += slain_value(state, other, hits * kill_rate(power, other))
     return total
+
+
+def slain_value(state: WarState, target: Unit, slain: float) -> float:
+    """The worth of ``slain`` models of ``target``: their points, with a panic test earned
+    counted as a company's worth more (W4-SHOOT-22), the share of the models left slain as
+    that share of the unit's points (so fire stays on a unit until it is gone) and a unit
+    wiped out as its whole points again (W4-AMB-74); a fleeing target counts less; an enemy shooter counts double,
+    since it is what can reach a machine's crew."""
+    slain = min(slain, float(target.models))
+    value = slain * unit_worth(target)
+    # the share of what is left: fire is kept on a unit until it is wiped out
+    value += slain / max(1, target.models) * unit_value(state, target.id)
+    already = sum(state.shooting_losses.get(target.id, {}).values())
+    if not target.fleeing and slain + already >= target.full_company() > already:
+        value += 0.5 * unit_worth(target) * target.full_company()
+    if slain >= target.models - 0.5:
+        value += unit_value(state, target.id)
+    if target.powers("ranged", "area_burst"):
+        value *= 2.0
+    return 0.3 * value if target.fleeing else value
 
 
 def machine_action(decision: Decision, state: WarState) -> Order | None:
@@ -74,7 +99,8 @@ def machine_action(decision: Decision, state: WarState) -> Order | None:
     for i, order in enumerate(decision.options):
         if order.kind == "fire":
             target = state.units[str(order.args[1])]
-            scored.append((bolt_expected(state, unit, target), -i, order))
+            slain = bolt_expected(state, unit, target)
+            scored.append((slain_value(state, target, slain), -i, order))
         elif order.kind == "aim":
             point = read_point(order.args[1])
             value = stone_expected(state, unit, point) if point is not None else None
