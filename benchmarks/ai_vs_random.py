@@ -74,6 +74,7 @@ def main() -> None:
             wins = draws = losses = 0
             random_wins: Counter[str] = Counter()  # a side's wins while it was random
             random_games: Counter[str] = Counter()
+            as_side: Counter[str] = Counter()  # the AI's wins on each side
             start = time.perf_counter()
             with Progress(transient=True) as progress:
                 task = progress.add_task(f"{name}/{path.stem}", total=len(sides) * args.n)
@@ -88,6 +89,7 @@ def main() -> None:
                         for winner in winners:
                             if winner == ai_side:
                                 wins += 1
+                                as_side[ai_side] += 1
                             elif winner is None:
                                 draws += 1
                             else:
@@ -104,6 +106,11 @@ def main() -> None:
                          time.perf_counter() - start))
             print(f"{label}: AI {wins} wins, {draws} draws, {losses} losses of {total}; "
                   f"random sides' wins {dict(random_wins)}", flush=True)
+            for side in sides:
+                low, high = wilson(as_side[side], args.n)
+                print(f"  AI as {side}: {as_side[side]} of {args.n} "
+                      f"({100 * as_side[side] / args.n:.1f}%, 95% {100 * low:.1f}-"
+                      f"{100 * high:.1f}%)", flush=True)
             if len(sides) > 2:
                 multi.append((label, wins / total,
                               {s: (random_wins[s], random_games[s]) for s in sides}))
