@@ -865,21 +865,20 @@ class Mover:
             count(GEOMETRY)
             point = offset(anchor, heading, d)
             point = point if i == 1 else _round_point(point)
-            if self.crosses_friend(point):
+            if self.surely_refused(point):
                 continue  # straight() would refuse it: skip building its sweep
             if isinstance(self.straight(kind, point), Plan):
                 return point
         return None
 
-    def crosses_friend(self, point: Point) -> bool:
-        """True when a straight move of the unit to ``point`` surely touches a unit of its
-        own side (W4-UNIT-11), so :meth:`straight` surely refuses it: the centre of a base
-        (skirmishers) or of the block passes nearer one of that unit's trays than half the
-        base's (block's) narrower side: the disc of that radius about the centre stays
-        inside the base, so the ground swept holds it all along the path. False means only
-        "judge it properly"."""
-        if not self.near:
-            return False
+    def surely_refused(self, point: Point) -> bool:
+        """True when :meth:`straight` surely refuses a straight move of the unit to
+        ``point``: it would end partly off the table (W4-SETUP-02) or touch a unit of its
+        own side (W4-UNIT-11). The centre of a base (skirmishers) or of the block carries a
+        disc of half the base's (block's) narrower side that stays inside it, so the ground
+        swept holds those discs all along the centre's path: the move surely leaves the
+        table when a disc at the end does, and surely touches a friend when a path passes
+        nearer one of its trays than that. False means only "judge it properly"."""
         frame = self.block
         if self.unit.skirmish:
             dx, dy = point[0] - frame.centre[0], point[1] - frame.centre[1]
@@ -899,6 +898,14 @@ class Mover:
         xs = [p[0] for path in paths for p in path]
         ys = [p[1] for path in paths for p in path]
         lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+        board = self.state.board
+        edge = inner - _INSIDE
+        if lo_x < -edge or lo_y < -edge or hi_x > board.width + edge or \
+                hi_y > board.height + edge:
+            return True
+        if not self.near:
+            return False
+        lo_x, lo_y, hi_x, hi_y = lo_x - inner, lo_y - inner, hi_x + inner, hi_y + inner
         for box, trays in self.friends():
             if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
                 continue
