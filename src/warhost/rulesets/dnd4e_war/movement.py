@@ -315,6 +315,7 @@ class Mover:
     bases: list[Tray] = field(init=False)
     """Its trays (or bases) now."""
     _friends: list[tuple[Box, list[Tray]]] | None = field(init=False, default=None)
+    _trays: list[tuple[Box, list[Tray]]] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.block = self.unit.frame()
@@ -671,8 +672,8 @@ class Mover:
     def paths_clear(self, box: Box, paths: Sequence[Box], centres: Sequence[Point],
                     dx: float, dy: float, r: float) -> bool:
         """:meth:`bases_clear` judged closer: each base sweeps no farther than ``r`` from the
-        line its centre follows, so a unit whose box lies more than ``r`` + 1" from every
-        such line cannot block the move."""
+        line its centre follows, so a unit whose box (else each of whose trays) lies more
+        than ``r`` + 1" from every such line cannot block the move."""
         count(GEOMETRY, len(self.near) + 1)
         lo_x, lo_y, hi_x, hi_y = box
         if self.off_table([(lo_x, lo_y), (hi_x, hi_y)]):
@@ -682,11 +683,16 @@ class Mover:
                                  for p in paths):
             return False
         lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
-        others = [b for b in self.boxes
-                  if not (b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y)]
         margin = r + _CLEAR
-        return all(segment_misses_box((x, y), (x + dx, y + dy), b, margin)
-                   for b in others for x, y in centres)
+        for b, trays in self.near_trays():
+            if b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y:
+                continue
+            for x, y in centres:
+                end = (x + dx, y + dy)
+                if not segment_misses_box((x, y), end, b, margin) and \
+                        any(segment_tray_gap((x, y), end, t) <= margin for t in trays):
+                    return False
+        return True
 
     def turn_clear(self, path: Sequence[Tray], about: Point) -> bool:
         """:meth:`clear_within` for a wheel or pivot through the positions of ``path``
@@ -913,13 +919,21 @@ class Mover:
                 return True
         return False
 
+    def near_trays(self) -> list[tuple[Box, list[Tray]]]:
+        """Each unit of :attr:`near`: its bounding box and its trays (built once for this
+        Mover)."""
+        if self._trays is None:
+            self._trays = [(box, other.trays())
+                           for (other, _, _), box in zip(self.near, self.boxes, strict=True)]
+        return self._trays
+
     def friends(self) -> list[tuple[Box, list[Tray]]]:
-        """The units of :attr:`near` on the unit's own side: each one's bounding box and
-        trays (built once for this Mover)."""
+        """:meth:`near_trays` of the units on the unit's own side."""
         if self._friends is None:
-            self._friends = [(box, other.trays())
-                             for (other, _, _), box in zip(self.near, self.boxes, strict=True)
-                             if other.side == self.unit.side]
+            side = self.unit.side
+            self._friends = [found for found, (other, _, _)
+                             in zip(self.near_trays(), self.near, strict=True)
+                             if other.side == side]
         return self._friends
 
     def turn_options(self, foe: Unit | None) -> list[Order]:
