@@ -63,9 +63,27 @@ def lent_courage(state: WarState, unit: Unit) -> list[Candidate]:
     if where.destroyed or not where.models:
         return []
     if where is not unit and (_surely_beyond(unit, where, GENERAL_RANGE)
-                              or state.gap(unit, where) > GENERAL_RANGE + 1e-9):
+                              or _gap(state, unit, where) > GENERAL_RANGE + 1e-9):
         return []
     return [candidate(state, general)]
+
+
+GAPS = "_general_gaps"
+"""``state.extra`` key: the last gap found between a unit and the general's unit, with where
+both stood (courage is asked for again and again while nothing moves)."""
+
+
+def _gap(state: WarState, a: Unit, b: Unit) -> float:
+    """``state.gap(a, b)``, looked up again while neither unit has moved."""
+    place = (a.placement(), a.base, a.tray_width, a.tray_depth,
+             b.placement(), b.base, b.tray_width, b.tray_depth)
+    gaps: dict[tuple[str, str], tuple[object, float]] = state.extra.setdefault(GAPS, {})
+    known = gaps.get((a.id, b.id))
+    if known is not None and known[0] == place:
+        return known[1]
+    found = state.gap(a, b)
+    gaps[(a.id, b.id)] = (place, found)
+    return found
 
 
 def _surely_beyond(a: Unit, b: Unit, reach: float) -> bool:
