@@ -1876,7 +1876,10 @@ def segment_tray_gap(a: Point, b: Point, tray: Tray) -> float:
     nearest of the ends to the tray and the corners to the segment, worked out in the
     tray's own frame."""
     hw, hd = tray.width / 2.0, tray.depth / 2.0
-    la, lb = tray.to_local(a), tray.to_local(b)
+    fx, fy = _unit(tray.facing)  # to_local's arithmetic, the heading worked out once
+    cx, cy = tray.centre
+    ax, ay, bx, by = a[0] - cx, a[1] - cy, b[0] - cx, b[1] - cy
+    la, lb = (ax * fy - ay * fx, ax * fx + ay * fy), (bx * fy - by * fx, bx * fx + by * fy)
     if _segment_meets_box(la, lb, -hw, -hd, hw, hd):
         return 0.0
     ends = min(math.hypot(max(abs(p[0]) - hw, 0.0), max(abs(p[1]) - hd, 0.0)) for p in (la, lb))

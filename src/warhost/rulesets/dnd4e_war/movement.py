@@ -316,10 +316,16 @@ class Mover:
     """Its trays (or bases) now."""
     _friends: list[tuple[Box, list[Tray]]] | None = field(init=False, default=None)
     _trays: list[tuple[Box, list[Tray]]] | None = field(init=False, default=None)
+    _centres: list[Point] = field(init=False)
+    """The centres of :attr:`bases`."""
+    _inner: float = field(init=False)
+    """Half the narrowest side of any of :attr:`bases`."""
 
     def __post_init__(self) -> None:
         self.block = self.unit.frame()
         self.bases = self.unit.trays()
+        self._centres = [t.centre for t in self.bases]
+        self._inner = min((min(t.width, t.depth) for t in self.bases), default=0.0) / 2.0
         self.regions = merged_ground(self.state)
         closed = self.regions.closed
         self.closed_box = None if closed is None else \
@@ -888,8 +894,8 @@ class Mover:
         frame = self.block
         if self.unit.skirmish:
             dx, dy = point[0] - frame.centre[0], point[1] - frame.centre[1]
-            paths = [(t.centre, (t.centre[0] + dx, t.centre[1] + dy)) for t in self.bases]
-            inner = min(min(t.width, t.depth) for t in self.bases) / 2.0
+            paths = [((x, y), (x + dx, y + dy)) for x, y in self._centres]
+            inner = self._inner
         else:
             here = frame.front_centre
             length = distance(here, point)
