@@ -1829,3 +1829,60 @@ def line_between(centre: Point, size: float, towards: Point, count: int, base: f
     ahead = (size + base) * half + gap
     pitch = 2 * base * half + 0.05
     return [anchor.to_world((i - (count - 1) / 2.0) * pitch, ahead) for i in range(count)]
+
+
+# ---- speed of moves (issue 15)
+
+
+def _segment_meets_box(a: Point, b: Point, lo_x: float, lo_y: float, hi_x: float,
+                       hi_y: float) -> bool:
+    """True when the segment ``a``-``b`` meets the closed box (Liang-Barsky clipping)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, a[0] - lo_x), (dx, hi_x - a[0]), (-dy, a[1] - lo_y), (dy, hi_y - a[1])):
+        if p == 0.0:
+            if q < 0.0:
+                return False
+            continue
+        t = q / p
+        if p < 0.0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def segment_misses_box(a: Point, b: Point, box: tuple[float, float, float, float],
+                       margin: float) -> bool:
+    """True when the segment ``a``-``b`` stays more than ``margin`` from the box
+    ``(min x, min y, max x, max y)``: it misses the box grown square by ``margin``, which
+    holds every point that near. False means only "it may come that near"."""
+    return not _segment_meets_box(a, b, box[0] - margin, box[1] - margin, box[2] + margin,
+                                  box[3] + margin)
+
+
+def _point_segment_gap(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    span = dx * dx + dy * dy
+    t = 0.0 if span == 0.0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy)
+                                              / span))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
+def segment_tray_gap(a: Point, b: Point, tray: Tray) -> float:
+    """The distance from the segment ``a``-``b`` to ``tray`` (0 when it meets the tray): the
+    nearest of the ends to the tray and the corners to the segment, worked out in the
+    tray's own frame."""
+    hw, hd = tray.width / 2.0, tray.depth / 2.0
+    fx, fy = _unit(tray.facing)  # to_local's arithmetic, the heading worked out once
+    cx, cy = tray.centre
+    ax, ay, bx, by = a[0] - cx, a[1] - cy, b[0] - cx, b[1] - cy
+    la, lb = (ax * fy - ay * fx, ax * fx + ay * fy), (bx * fy - by * fx, bx * fx + by * fy)
+    if _segment_meets_box(la, lb, -hw, -hd, hw, hd):
+        return 0.0
+    ends = min(math.hypot(max(abs(p[0]) - hw, 0.0), max(abs(p[1]) - hd, 0.0)) for p in (la, lb))
+    corners = min(_point_segment_gap(c, la, lb)
+                  for c in ((-hw, -hd), (hw, -hd), (hw, hd), (-hw, hd)))
+    return min(ends, corners)

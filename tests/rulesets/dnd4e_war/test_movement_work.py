@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.dnd4e_war.helpers import get, make_state, profile, unit
+from tests.rulesets.dnd4e_war.helpers import character, get, make_state, profile, unit
 from warhost.core.orders import Order
+from warhost.geometry.table import offset
 from warhost.rulesets.dnd4e_war import movement
 from warhost.rulesets.dnd4e_war.movement import Mover, Plan, carry_out, shape_of
 from warhost.rulesets.dnd4e_war.state import WarState
@@ -59,11 +60,61 @@ def test_the_quick_paths_never_change_the_moves_offered(
     state = crowded()
     quick = Mover(state, get(state, uid)).options()
     calls = counting(monkeypatch)
-    for name in ("clear_within", "parts_clear", "steps_clear"):
+    for name in QUICK_PATHS:
         monkeypatch.setattr(Mover, name, lambda self, *args: False)
     slow = Mover(state, get(state, uid)).options()
     assert calls[0] > 0  # the slow way really tested the sweeps
     assert [o.text for o in quick] == [o.text for o in slow]
+
+
+QUICK_PATHS = ("clear_within", "parts_clear", "steps_clear", "paths_clear", "surely_refused")
+
+
+def among_friends() -> WarState:
+    """A lone character and a lone ogre between units of their side, by the table edge."""
+    ogre = profile("Ogre", formation="skirmish", size="large", monster=True, unit_size=[1, 1],
+                   speed=8)
+    return make_state([unit("a", at=(10, 6), companies=4, files=2),
+                       unit("b", at=(16, 12), facing=90, companies=3, files=3),
+                       unit("o", at=(4, 9), companies=1, profile=ogre),
+                       unit("e", "B", at=(15, 20), facing=180, companies=2, files=2)],
+                      characters=[character("hero", at=(12.5, 9.0))])
+
+
+@pytest.mark.parametrize("uid", ["hero", "o", "a"])
+def test_skipping_surely_refused_moves_never_changes_the_moves_offered(
+        monkeypatch: pytest.MonkeyPatch, uid: str) -> None:
+    state = among_friends()
+    skipped = [0]
+    real = Mover.surely_refused
+
+    def surely_refused(self: Mover, point: Any) -> bool:
+        found = real(self, point)
+        skipped[0] += found
+        return found
+
+    monkeypatch.setattr(Mover, "surely_refused", surely_refused)
+    quick = Mover(state, get(state, uid)).options()
+    assert skipped[0] > 0  # some moves really were skipped
+    for name in QUICK_PATHS:
+        monkeypatch.setattr(Mover, name, lambda self, *args: False)
+    slow = Mover(state, get(state, uid)).options()
+    assert [o.text for o in quick] == [o.text for o in slow]
+
+
+def test_a_surely_refused_move_is_refused() -> None:
+    state = among_friends()
+    for uid in ("hero", "o", "a"):
+        mover = Mover(state, get(state, uid))
+        anchor = mover.block.centre if mover.unit.skirmish else mover.block.front_centre
+        found = 0
+        for heading in range(0, 360, 15):
+            for d in (1.0, 3.0, 5.0, 8.0, 12.0):
+                point = offset(anchor, float(heading), d)
+                if mover.surely_refused(point):
+                    found += 1
+                    assert not isinstance(mover.straight("double", point), Plan)
+        assert found > 0, uid
 
 
 def test_a_units_shape_is_kept_until_it_moves() -> None:

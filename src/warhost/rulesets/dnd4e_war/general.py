@@ -9,6 +9,8 @@ rear by a declined challenge lends nothing until the end of the turn (W4-CHAL-07
 
 from __future__ import annotations
 
+import math
+
 from warhost.core.battle import Battle
 from warhost.core.metering import OPTIONS, count
 from warhost.core.orders import Order
@@ -19,6 +21,8 @@ from warhost.rulesets.dnd4e_war.tables import GENERAL_ACTION_POINTS
 NOMINATE = "general_nominate"
 GENERAL_RANGE = 12.0
 """W4-GEN-03: inches within which units may use the general's courage bonus."""
+_SLACK = 0.01
+"""Inches of margin on the cheap test of :func:`_surely_beyond` (rounding, loose frames)."""
 INITIATIVE_BONUS = "initiative_roll_bonus"
 """``Character.options`` key of a power bonus (or penalty) to his initiative rolls."""
 
@@ -58,9 +62,39 @@ def lent_courage(state: WarState, unit: Unit) -> list[Candidate]:
     where = state.units[general.host or general.id]
     if where.destroyed or not where.models:
         return []
-    if where is not unit and state.gap(unit, where) > GENERAL_RANGE + 1e-9:
+    if where is not unit and (_surely_beyond(unit, where, GENERAL_RANGE)
+                              or _gap(state, unit, where) > GENERAL_RANGE + 1e-9):
         return []
     return [candidate(state, general)]
+
+
+GAPS = "_general_gaps"
+"""``state.extra`` key: the last gap found between a unit and the general's unit, with where
+both stood (courage is asked for again and again while nothing moves)."""
+
+
+def _gap(state: WarState, a: Unit, b: Unit) -> float:
+    """``state.gap(a, b)``, looked up again while neither unit has moved."""
+    place = (a.placement(), a.base, a.tray_width, a.tray_depth,
+             b.placement(), b.base, b.tray_width, b.tray_depth)
+    gaps: dict[tuple[str, str], tuple[object, float]] = state.extra.setdefault(GAPS, {})
+    known = gaps.get((a.id, b.id))
+    if known is not None and known[0] == place:
+        return known[1]
+    found = state.gap(a, b)
+    gaps[(a.id, b.id)] = (place, found)
+    return found
+
+
+def _surely_beyond(a: Unit, b: Unit, reach: float) -> bool:
+    """True when the trays of ``a`` and ``b`` surely lie more than ``reach`` apart, judged
+    cheaply on a circle about each unit's frame that holds all its trays (a skirmisher's
+    turned bases reach past its upright frame: its base width is added)."""
+    fa, fb = a.frame(), b.frame()
+    ra = math.hypot(fa.width, fa.depth) / 2.0 + (a.base if a.skirmish else 0.0)
+    rb = math.hypot(fb.width, fb.depth) / 2.0 + (b.base if b.skirmish else 0.0)
+    apart = math.hypot(fa.centre[0] - fb.centre[0], fa.centre[1] - fb.centre[1])
+    return apart - ra - rb > reach + _SLACK
 
 
 def initiative_modifiers(state: WarState) -> dict[str, int]:

@@ -184,7 +184,8 @@ def leavers(state: WarState, side: str, done: set[str]) -> list[Character]:
         if person.side != side or person.host is None or person.slain or person.id in done:
             continue
         host = state.units[person.host]
-        if host.alive and not host.fleeing and leave_points(state, person):
+        if host.alive and not host.fleeing and any(
+                leave_refusal(state, person, p) is None for p in _leave_spots(state, person)):
             out.append(person)
     return out
 
@@ -192,17 +193,22 @@ def leavers(state: WarState, side: str, done: set[str]) -> list[Character]:
 def leave_points(state: WarState, person: Character) -> list[Point]:
     """W4-CHAR-07: the offered places to step out: just beyond the middle of the unit's
     front, each flank and its rear, where they are legal."""
+    spots = _leave_spots(state, person)
+    count(GEOMETRY, len(spots))
+    return [p for p in spots if leave_refusal(state, person, p) is None]
+
+
+def _leave_spots(state: WarState, person: Character) -> list[Point]:
+    """Just beyond the middle of the front, each flank and the rear of his unit."""
     assert person.host is not None
     host = state.units[person.host]
     frame = host.frame()
     base = state.units[person.id].base
     gap = base * HALF_DIAGONAL + STEP_OUT
-    spots = [frame.to_world(0.0, frame.depth / 2.0 + gap),
-             frame.to_world(-frame.width / 2.0 - gap, 0.0),
-             frame.to_world(frame.width / 2.0 + gap, 0.0),
-             frame.to_world(0.0, -frame.depth / 2.0 - gap)]
-    count(GEOMETRY, len(spots))
-    return [p for p in spots if leave_refusal(state, person, p) is None]
+    return [frame.to_world(0.0, frame.depth / 2.0 + gap),
+            frame.to_world(-frame.width / 2.0 - gap, 0.0),
+            frame.to_world(frame.width / 2.0 + gap, 0.0),
+            frame.to_world(0.0, -frame.depth / 2.0 - gap)]
 
 
 def leave_refusal(state: WarState, person: Character, point: Point) -> Refusal | None:

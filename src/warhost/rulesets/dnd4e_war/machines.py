@@ -15,6 +15,7 @@ of the model aimed at), ``repair U``, ``take U MACHINE``, ``leave U``, ``done U`
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -374,7 +375,7 @@ def has_action(state: WarState, unit: Unit) -> bool:
     if machine is None or machine.destroyed:
         return False
     return (reload_refusal(state, unit) is None or repair_refusal(state, unit) is None
-            or bool(fire_options(state, unit)))
+            or may_fire(state, unit))
 
 
 def machine_shoots(state: WarState, battle: Battle, unit: Unit) -> None:
@@ -472,6 +473,16 @@ def fire_options(state: WarState, unit: Unit) -> list[Order]:
     return [Order.of("aim", unit.id, point_word(p)) for p in stone_aims(state, unit)]
 
 
+def may_fire(state: WarState, unit: Unit) -> bool:
+    """Whether :func:`fire_options` offers any shot (found without listing them all)."""
+    machine = unit.machine
+    if machine is None or fire_refusal(state, unit) is not None:
+        return False
+    shots: Iterator[Any] = _bolt_targets(state, unit) if machine.kind == "bolt_thrower" \
+        else _stone_aims(state, unit)
+    return next(shots, None) is not None
+
+
 def judge_action(state: WarState, unit: Unit, order: Order) -> Order | Refusal:
     """Any stone thrower aim at the centre of a model more than 12" away and within range
     (W4-STONE-02/03, W4-AMB-64); other actions only as offered."""
@@ -526,10 +537,13 @@ def sight_blockers(state: WarState, spot: Tray, target: Unit, own: Unit) -> list
 def bolt_targets(state: WarState, unit: Unit) -> list[Unit]:
     """W4-BOLT-04, W4-SHOOT-06: enemy units within range of the machine and in its clear
     sight (it pivots to face any of them), not in close combat (W4-AMB-80)."""
+    return list(_bolt_targets(state, unit))
+
+
+def _bolt_targets(state: WarState, unit: Unit) -> Iterator[Unit]:
     machine = unit.machine
     assert machine is not None and machine.spec.range is not None
     spot = footprint(machine)
-    out = []
     for enemy in state.units_near(unit, machine.spec.range + CREW_REACH + spot.width):
         if enemy.side == unit.side:
             continue
@@ -540,8 +554,7 @@ def bolt_targets(state: WarState, unit: Unit) -> list[Unit]:
         if min(tray_gap(spot, t) for t in trays) > machine.spec.range + 1e-9:
             continue
         if clear_sight(spot, trays, sight_blockers(state, spot, enemy, unit)):
-            out.append(enemy)
-    return out
+            yield enemy
 
 
 def bolt_cover(state: WarState, machine: Machine, target: Unit) -> int:
@@ -659,10 +672,13 @@ def model_at(state: WarState, point: Point) -> Unit | None:
 def stone_aims(state: WarState, unit: Unit) -> list[Point]:
     """The offered aims: for each enemy unit, its model nearest the middle of the unit among
     those more than 12" away and within range."""
+    return list(_stone_aims(state, unit))
+
+
+def _stone_aims(state: WarState, unit: Unit) -> Iterator[Point]:
     machine = unit.machine
     assert machine is not None and machine.spec.range is not None
     reach = machine.spec.range
-    out = []
     for enemy in state.units_near(unit, reach + CREW_REACH + machine.spec.size):
         if enemy.side == unit.side:
             continue
@@ -674,8 +690,7 @@ def stone_aims(state: WarState, unit: Unit) -> list[Point]:
                  if STONE_MIN_RANGE + 1e-9 < model_gap(machine, p, enemy.base) <= reach + 1e-9]
         if legal:
             middle = enemy.frame().centre
-            out.append(min(legal, key=lambda p: distance(p, middle)))
-    return out
+            yield min(legal, key=lambda p: distance(p, middle))
 
 
 def stone_power(unit: Unit, machine: Machine) -> Power:

@@ -53,6 +53,8 @@ from warhost.geometry.table import (
     reach,
     read_point,
     reform_frame,
+    segment_misses_box,
+    segment_tray_gap,
     swept_area,
     tray_gap,
     trays_overlap,
@@ -82,6 +84,8 @@ STEP_BACK = 1.0
 _EPS = 1e-9
 _CLEAR = ENEMY_GAP + 1e-3
 """Beyond this a unit's bounding box is too far from a move to matter to it."""
+_INSIDE = 1e-4
+"""A path this far inside a tray surely meets it, whatever the rounding of the shapes."""
 
 OFF_TABLE = Refusal("the move would leave the table", "W4-SETUP-02")
 HOLD = Order("hold")
@@ -310,10 +314,18 @@ class Mover:
     """The unit's block now (it does not move while this Mover lives)."""
     bases: list[Tray] = field(init=False)
     """Its trays (or bases) now."""
+    _friends: list[tuple[Box, list[Tray]]] | None = field(init=False, default=None)
+    _trays: list[tuple[Box, list[Tray]]] | None = field(init=False, default=None)
+    _centres: list[Point] = field(init=False)
+    """The centres of :attr:`bases`."""
+    _inner: float = field(init=False)
+    """Half the narrowest side of any of :attr:`bases`."""
 
     def __post_init__(self) -> None:
         self.block = self.unit.frame()
         self.bases = self.unit.trays()
+        self._centres = [t.centre for t in self.bases]
+        self._inner = min((min(t.width, t.depth) for t in self.bases), default=0.0) / 2.0
         self.regions = merged_ground(self.state)
         closed = self.regions.closed
         self.closed_box = None if closed is None else \
@@ -656,9 +668,37 @@ class Mover:
         """:meth:`clear_within` for a group of bases sliding by ``(dx, dy)``, base by base:
         each base's path has its own box (``box`` holds them all)."""
         r = max(math.hypot(t.width, t.depth) for t in trays) / 2.0 + 1e-6
+        centres = [t.centre for t in trays]
         paths = [(min(x, x + dx) - r, min(y, y + dy) - r, max(x, x + dx) + r,
-                  max(y, y + dy) + r) for x, y in (t.centre for t in trays)]
-        return self.parts_clear(box, paths)
+                  max(y, y + dy) + r) for x, y in centres]
+        if self.parts_clear(box, paths):
+            return True
+        return self.paths_clear(box, paths, centres, dx, dy, r)
+
+    def paths_clear(self, box: Box, paths: Sequence[Box], centres: Sequence[Point],
+                    dx: float, dy: float, r: float) -> bool:
+        """:meth:`bases_clear` judged closer: each base sweeps no farther than ``r`` from the
+        line its centre follows, so a unit whose box (else each of whose trays) lies more
+        than ``r`` + 1" from every such line cannot block the move."""
+        count(GEOMETRY, len(self.near) + 1)
+        lo_x, lo_y, hi_x, hi_y = box
+        if self.off_table([(lo_x, lo_y), (hi_x, hi_y)]):
+            return False
+        c = self.closed_box
+        if c is not None and any(not (c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1])
+                                 for p in paths):
+            return False
+        lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
+        margin = r + _CLEAR
+        for b, trays in self.near_trays():
+            if b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y:
+                continue
+            for x, y in centres:
+                end = (x + dx, y + dy)
+                if not segment_misses_box((x, y), end, b, margin) and \
+                        any(segment_tray_gap((x, y), end, t) <= margin for t in trays):
+                    return False
+        return True
 
     def turn_clear(self, path: Sequence[Tray], about: Point) -> bool:
         """:meth:`clear_within` for a wheel or pivot through the positions of ``path``
@@ -837,9 +877,70 @@ class Mover:
             count(GEOMETRY)
             point = offset(anchor, heading, d)
             point = point if i == 1 else _round_point(point)
+            if self.surely_refused(point):
+                continue  # straight() would refuse it: skip building its sweep
             if isinstance(self.straight(kind, point), Plan):
                 return point
         return None
+
+    def surely_refused(self, point: Point) -> bool:
+        """True when :meth:`straight` surely refuses a straight move of the unit to
+        ``point``: it would end partly off the table (W4-SETUP-02) or touch a unit of its
+        own side (W4-UNIT-11). The centre of a base (skirmishers) or of the block carries a
+        disc of half the base's (block's) narrower side that stays inside it, so the ground
+        swept holds those discs all along the centre's path: the move surely leaves the
+        table when a disc at the end does, and surely touches a friend when a path passes
+        nearer one of its trays than that. False means only "judge it properly"."""
+        frame = self.block
+        if self.unit.skirmish:
+            dx, dy = point[0] - frame.centre[0], point[1] - frame.centre[1]
+            paths = [((x, y), (x + dx, y + dy)) for x, y in self._centres]
+            inner = self._inner
+        else:
+            here = frame.front_centre
+            length = distance(here, point)
+            if length <= _EPS:
+                return False
+            veer = turn_between(frame.facing, bearing(here, point))
+            if abs(veer) > MAX_VEER + 1e-6:
+                return False
+            veer = max(-MAX_VEER, min(MAX_VEER, veer))
+            paths = [(frame.centre, offset(frame.centre, frame.facing + veer, length))]
+            inner = min(frame.width, frame.depth) / 2.0
+        xs = [p[0] for path in paths for p in path]
+        ys = [p[1] for path in paths for p in path]
+        lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+        board = self.state.board
+        edge = inner - _INSIDE
+        if lo_x < -edge or lo_y < -edge or hi_x > board.width + edge or \
+                hi_y > board.height + edge:
+            return True
+        if not self.near:
+            return False
+        lo_x, lo_y, hi_x, hi_y = lo_x - inner, lo_y - inner, hi_x + inner, hi_y + inner
+        for box, trays in self.friends():
+            if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
+                continue
+            if any(segment_tray_gap(a, b, t) < inner - _INSIDE for t in trays for a, b in paths):
+                return True
+        return False
+
+    def near_trays(self) -> list[tuple[Box, list[Tray]]]:
+        """Each unit of :attr:`near`: its bounding box and its trays (built once for this
+        Mover)."""
+        if self._trays is None:
+            self._trays = [(box, other.trays())
+                           for (other, _, _), box in zip(self.near, self.boxes, strict=True)]
+        return self._trays
+
+    def friends(self) -> list[tuple[Box, list[Tray]]]:
+        """:meth:`near_trays` of the units on the unit's own side."""
+        if self._friends is None:
+            side = self.unit.side
+            self._friends = [found for found, (other, _, _)
+                             in zip(self.near_trays(), self.near, strict=True)
+                             if other.side == side]
+        return self._friends
 
     def turn_options(self, foe: Unit | None) -> list[Order]:
         """Wheels of 15, 30, 45 and 90 degrees each way, and pivots to face the nearest
