@@ -680,14 +680,9 @@ class Mover:
         """:meth:`bases_clear` judged closer: each base sweeps no farther than ``r`` from the
         line its centre follows, so a unit whose box (else each of whose trays) lies more
         than ``r`` + 1" from every such line cannot block the move."""
-        count(GEOMETRY, len(self.near) + 1)
+        if not self.open_ground(box, paths):
+            return False
         lo_x, lo_y, hi_x, hi_y = box
-        if self.off_table([(lo_x, lo_y), (hi_x, hi_y)]):
-            return False
-        c = self.closed_box
-        if c is not None and any(not (c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1])
-                                 for p in paths):
-            return False
         lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
         margin = r + _CLEAR
         for b, trays in self.near_trays():
@@ -754,17 +749,22 @@ class Mover:
                 return False
         return True
 
+    def open_ground(self, box: Box, pieces: Sequence[Box]) -> bool:
+        """False when ``box`` leaves the table or a piece's box meets closed ground (the
+        first, cheap test of :meth:`parts_clear` and the path check)."""
+        count(GEOMETRY, len(self.near) + 1)
+        if self.off_table([(box[0], box[1]), (box[2], box[3])]):
+            return False
+        c = self.closed_box
+        return c is None or all(c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1]
+                                for p in pieces)
+
     def parts_clear(self, box: Box, parts: Sequence[Box]) -> bool:
         """True when a move whose swept ground lies inside the union of ``parts`` (all
         inside ``box``) surely passes :meth:`blocked`, judged part by part."""
-        count(GEOMETRY, len(self.near) + 1)
+        if not self.open_ground(box, parts):
+            return False
         lo_x, lo_y, hi_x, hi_y = box
-        if self.off_table([(lo_x, lo_y), (hi_x, hi_y)]):
-            return False
-        c = self.closed_box
-        if c is not None and any(not (c[0] > p[2] or c[2] < p[0] or c[1] > p[3] or c[3] < p[1])
-                                 for p in parts):
-            return False
         lo_x, lo_y, hi_x, hi_y = lo_x - _CLEAR, lo_y - _CLEAR, hi_x + _CLEAR, hi_y + _CLEAR
         others = [b for b in self.boxes
                   if not (b[0] > hi_x or b[2] < lo_x or b[1] > hi_y or b[3] < lo_y)]
