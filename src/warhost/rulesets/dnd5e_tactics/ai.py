@@ -19,6 +19,7 @@ import numpy.typing as npt
 import shapely
 
 from warhost.core.commanders import Commander
+from warhost.core.damage_dice import DamageDice
 from warhost.core.decisions import Decision
 from warhost.core.metering import GEOMETRY, count
 from warhost.core.orders import Order
@@ -36,7 +37,6 @@ from warhost.rulesets.dnd5e_tactics.state import (
 from warhost.rulesets.dnd5e_tactics.tables import (
     STANCE_ATTACKERS,
     TRACKS,
-    DamageDice,
     clamp_attack_roll,
     divisor,
     successes,

@@ -33,6 +33,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 from shapely.ops import nearest_points
 
+from warhost.core.damage_dice import DamageDice
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.table import (
@@ -60,7 +61,6 @@ from warhost.rulesets.dnd5e_tactics.state import (
     save_bonus,
 )
 from warhost.rulesets.dnd5e_tactics.tables import (
-    DamageDice,
     average_damage,
     clamp_attack_roll,
     divisor,

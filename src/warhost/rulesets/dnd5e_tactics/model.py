@@ -6,21 +6,12 @@ Lengths on the table are inches (1 in = 10 ft, T5-SETUP-02); lengths inside stat
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from warhost.core.bounds import (
-    MAX_DICE,
-    MAX_DICE_TERMS,
-    MAX_FLAT,
-    MAX_SIDES,
-    Finite,
-    Rounds,
-    Whole,
-)
-from warhost.rulesets.dnd5e_tactics.tables import DamageDice
+from warhost.core.bounds import Finite, Rounds, Whole
+from warhost.core.damage_dice import Dice
 
 AbilityName = Literal["str", "dex", "con", "int", "wis", "cha"]
 SkillName = Literal["persuasion", "insight", "history"]
@@ -47,14 +38,7 @@ Speed = Annotated[Whole, Field(ge=0, le=1000)]
 Uses = Annotated[Whole, Field(ge=1, le=100)]
 HitPoints = Annotated[Whole, Field(ge=1, le=10_000)]
 
-DAMAGE_PATTERN = re.compile(r"^\s*(\d+d\d+|\d+)(\s*[+-]\s*(\d+d\d+|\d+))*\s*$")
-"""Damage expressions: dice and whole numbers joined by + or -, e.g. ``1d8+3`` or ``2d6+1d4``."""
 
-DICE_TERM = re.compile(r"(\d+)(?:d(\d+))?")
-"""One term of a damage expression: a count of dice and their faces, or a plain number."""
-
-DICE_TEXT_MAX = 100
-"""The longest damage or healing expression, in characters."""
 
 
 class Strict(BaseModel):
@@ -63,30 +47,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
-def _check_damage(value: str) -> str:
-    """A damage expression's form, then its bounds: at most MAX_DICE_TERMS terms, 1 to MAX_DICE
-    dice of 1 to MAX_SIDES faces a group, numbers up to MAX_FLAT, and a maximum of 0 or more."""
-    if not DAMAGE_PATTERN.match(value):
-        raise ValueError(f"{value!r} is not a damage expression like 1d8+3 or 2d6+1d4")
-    text = value.replace(" ", "")
-    terms = DICE_TERM.findall(text)
-    if len(terms) > MAX_DICE_TERMS:
-        raise ValueError(f"{text!r} has {len(terms)} terms; the most is {MAX_DICE_TERMS}")
-    for count, sides in terms:
-        if not sides and int(count) > MAX_FLAT:
-            raise ValueError(f"{text!r}: {count} is more than {MAX_FLAT}")
-        if sides and not 1 <= int(count) <= MAX_DICE:
-            raise ValueError(f"{text!r}: {count} dice in one group; use 1 to {MAX_DICE}")
-        if sides and not 1 <= int(sides) <= MAX_SIDES:
-            raise ValueError(f"{text!r}: a die of {sides} faces; use 1 to {MAX_SIDES}")
-    highest = DamageDice.parse(text).maximum
-    if highest < 0:
-        raise ValueError(f"{text!r} is at most {highest}; it may never be below 0 at its highest")
-    return text
 
-
-Dice = Annotated[str, Field(max_length=DICE_TEXT_MAX), AfterValidator(_check_damage)]
-"""A damage or healing expression, checked when the scenario is read."""
 
 
 class Options(Strict):

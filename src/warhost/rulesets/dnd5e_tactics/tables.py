@@ -7,8 +7,9 @@ arithmetic (maximum, critical maximum, average: T5-AMB-16, T5-AMB-23, T5-AMB-25)
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from warhost.core.damage_dice import DamageDice
 
 DIVISOR_ROWS: tuple[tuple[int, int, tuple[int, int, int, int, int, int]], ...] = (
     (1, 5, (2, 1, 1, 1, 1, 1)),
@@ -89,66 +90,6 @@ def morale_dc(left: int, start: int) -> int:
     if 4 * left > start:
         return 14
     return 18
-
-
-_TERM = re.compile(r"([+-]?)(\d+)(?:d(\d+))?")
-
-
-@dataclass(frozen=True)
-class DamageDice:
-    """A parsed damage expression: dice groups ``(count, sides, sign)`` plus a flat part."""
-
-    dice: tuple[tuple[int, int, int], ...]
-    flat: int
-
-    @classmethod
-    def parse(cls, expr: str) -> DamageDice:
-        """Read ``1d8+3``, ``2d6+1d4-1`` ... (the scenario model has checked the form)."""
-        known = _PARSED.get(expr)
-        if known is None or type(known) is not cls:
-            known = cls._read(expr)
-            if len(_PARSED) < 4096:  # a scenario has a few dozen expressions
-                _PARSED[expr] = known
-        return known
-
-    @classmethod
-    def _read(cls, expr: str) -> DamageDice:
-        dice: list[tuple[int, int, int]] = []
-        flat = 0
-        for sign_text, number, sides in _TERM.findall(expr.replace(" ", "")):
-            sign = -1 if sign_text == "-" else 1
-            if sides:
-                dice.append((int(number), int(sides), sign))
-            else:
-                flat += sign * int(number)
-        return cls(tuple(dice), flat)
-
-    @property
-    def maximum(self) -> int:
-        """Every die at its highest (T5-AMB-23): 1d6+2 gives 8."""
-        return self.flat + sum(sign * count * sides for count, sides, sign in self.dice)
-
-    @property
-    def critical_maximum(self) -> int:
-        """Dice doubled, all at their highest (T5-AMB-16): 1d8+3 gives 19."""
-        return self.flat + sum(2 * sign * count * sides for count, sides, sign in self.dice)
-
-    @property
-    def average(self) -> int:
-        """(sides + 1) / 2 per die, summed, rounded down at the end (T5-AMB-25): 8d6 gives 28."""
-        halves = 2 * self.flat + sum(sign * count * (sides + 1) for count, sides, sign in self.dice)
-        return halves // 2
-
-    def doubled(self) -> str:
-        """The expression with its dice doubled, for a rolled critical hit."""
-        parts = [f"{'-' if sign < 0 else '+'}{2 * count}d{sides}" for count, sides, sign in self.dice]
-        if self.flat:
-            parts.append(f"{self.flat:+d}")
-        return "".join(parts).lstrip("+") or "0"
-
-
-_PARSED: dict[str, DamageDice] = {}
-"""Expressions already read (a parsed expression never changes)."""
 
 
 def max_damage(expr: str) -> int:
