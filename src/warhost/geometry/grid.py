@@ -20,7 +20,8 @@ cross-multiplying. Results never depend on hash order, so they are reproducible 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypeAlias
 
@@ -66,6 +67,7 @@ __all__ = [
     "Square",
     "arc_of",
     "arc_squares",
+    "beyond_side",
     "bresenham",
     "bresenham_ray",
     "burst_squares",
@@ -74,6 +76,8 @@ __all__ = [
     "chebyshev3",
     "edge_drops",
     "elevation_step_cost",
+    "entered_squares",
+    "exposed_sides",
     "facing_arc",
     "facing_name",
     "facing_step",
@@ -82,23 +86,37 @@ __all__ = [
     "flood_levels",
     "flood_table",
     "footprint",
+    "formation_ok",
+    "forward_most",
     "has_line_of_sight",
+    "heading_of",
     "height_step_ok",
+    "holes",
     "in_bounds",
     "in_cover",
     "line_squares",
     "path_back",
+    "projection",
     "reachable",
+    "removal_ok",
+    "removal_order",
     "ring",
     "ring_arc",
     "segment_touches_square",
+    "shapes",
+    "share_side",
+    "side_connected",
+    "side_contacts",
     "sight_line",
     "space_distance",
     "spaces_touch",
     "squares_touched",
+    "straight_path",
     "straight_runs",
     "strictly_between",
     "touched_offsets",
+    "translate",
+    "unit_distance",
     "wave_squares",
 ]
 
@@ -1187,3 +1205,352 @@ def burst_squares(
     if blocks is not None:
         out = [sq for sq in out if has_line_of_sight(centre, sq, blocks)]
     return out
+
+
+# --------------------------------------------------------------------------- counter formations
+#
+# A formation is any set of squares (one counter each) that a unit occupies; unlike a *space*
+# it need not be a rectangle. The functions below take any iterable of squares and never rely on
+# iteration order: every tuple they return is sorted, so results are reproducible.
+
+
+def _square_set(squares: Iterable[Square]) -> frozenset[Square] | set[Square]:
+    """``squares`` as a set, reusing it when it already is one."""
+    if isinstance(squares, (set, frozenset)):
+        return squares
+    return frozenset(squares)
+
+
+def _box(squares: Iterable[Square]) -> tuple[int, int, int, int]:
+    """Bounding box ``(x0, y0, x1, y1)`` of any non-empty collection of squares."""
+    it = iter(squares)
+    try:
+        x0, y0 = next(it)
+    except StopIteration:
+        raise ValueError("a formation needs at least one square") from None
+    x1, y1 = x0, y0
+    for x, y in it:
+        if x < x0:
+            x0 = x
+        elif x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        elif y > y1:
+            y1 = y
+    return x0, y0, x1, y1
+
+
+def side_connected(squares: Iterable[Square]) -> bool:
+    """True when every square can be reached from every other through shared sides.
+
+    Corner contact does not connect. An empty collection counts as connected.
+    """
+    cells = _square_set(squares)
+    if not cells:
+        return True
+    start = min(cells)
+    seen = {start}
+    todo = [start]
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in DIRECTIONS4:
+            n = (x + dx, y + dy)
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    count(GEOMETRY, len(seen))
+    return len(seen) == len(cells)
+
+
+def holes(squares: Iterable[Square]) -> frozenset[Square]:
+    """Squares outside the set that it encloses.
+
+    A free square is enclosed when no path of free squares, stepping through shared sides,
+    leads from it out of the set's bounding box. Diagonal gaps therefore do not open an
+    enclosure. Costs the area of the bounding box.
+    """
+    cells = _square_set(squares)
+    if not cells:
+        return frozenset()
+    x0, y0, x1, y1 = _box(cells)
+    # Flood the free squares from a one-square margin around the box; whatever free square
+    # of the box stays dry is a hole.
+    lo_x, lo_y, hi_x, hi_y = x0 - 1, y0 - 1, x1 + 1, y1 + 1
+    start = (lo_x, lo_y)
+    outside = {start}
+    todo = [start]
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in DIRECTIONS4:
+            nx, ny = x + dx, y + dy
+            if lo_x <= nx <= hi_x and lo_y <= ny <= hi_y:
+                n = (nx, ny)
+                if n not in cells and n not in outside:
+                    outside.add(n)
+                    todo.append(n)
+    count(GEOMETRY, (hi_x - lo_x + 1) * (hi_y - lo_y + 1))
+    return frozenset(
+        (x, y)
+        for x in range(x0, x1 + 1)
+        for y in range(y0, y1 + 1)
+        if (x, y) not in cells and (x, y) not in outside
+    )
+
+
+def formation_ok(squares: Iterable[Square]) -> bool:
+    """True for a legal counter formation: non-empty, side-connected and without holes."""
+    cells = _square_set(squares)
+    return bool(cells) and side_connected(cells) and not holes(cells)
+
+
+def side_contacts(a: Iterable[Square], b: Iterable[Square]) -> tuple[Square, ...]:
+    """The squares of ``a`` sharing a side with some square of ``b``, sorted.
+
+    Linear in ``len(a)`` when ``b`` is already a set (otherwise it is made one first).
+    """
+    other = _square_set(b)
+    out = [
+        (x, y)
+        for x, y in a
+        if (x, y + 1) in other or (x + 1, y) in other or (x, y - 1) in other or (x - 1, y) in other
+    ]
+    out.sort()
+    return tuple(out)
+
+
+def share_side(a: Iterable[Square], b: Iterable[Square]) -> bool:
+    """True when some square of ``a`` shares a side with some square of ``b``."""
+    other = _square_set(b)
+    for x, y in a:
+        if (x, y + 1) in other or (x + 1, y) in other or (x, y - 1) in other or (x - 1, y) in other:
+            return True
+    return False
+
+
+def translate(squares: Iterable[Square], dx: int, dy: int) -> frozenset[Square]:
+    """The formation shifted by ``(dx, dy)``."""
+    return frozenset((x + dx, y + dy) for x, y in squares)
+
+
+def heading_of(dx: int, dy: int) -> Square:
+    """Sign vector of a move: each component -1, 0 or 1."""
+    return ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))
+
+
+def projection(sq: Square, heading: Square) -> int:
+    """Dot product of a square with a heading: how far forward the square lies along it."""
+    return sq[0] * heading[0] + sq[1] * heading[1]
+
+
+def forward_most(squares: Iterable[Square], heading: Square) -> int:
+    """The largest :func:`projection` of any square of a non-empty formation."""
+    hx, hy = heading
+    best: int | None = None
+    for x, y in squares:
+        p = x * hx + y * hy
+        if best is None or p > best:
+            best = p
+    if best is None:
+        raise ValueError("a formation needs at least one square")
+    return best
+
+
+def straight_path(squares: Iterable[Square], dx: int, dy: int) -> list[frozenset[Square]]:
+    """The formation after each step of a straight move by ``(dx, dy)``.
+
+    The whole formation follows :func:`bresenham` from ``(0, 0)`` to ``(dx, dy)`` one square at
+    a time; one formation per step, the starting one left out (so ``chebyshev`` of the offset
+    entries, none for a zero move).
+    """
+    cells = tuple(squares)
+    return [translate(cells, ox, oy) for ox, oy in bresenham((0, 0), (dx, dy))[1:]]
+
+
+def entered_squares(path: Iterable[Iterable[Square]], start: Iterable[Square]) -> frozenset[Square]:
+    """Every square some counter moves into along ``path``, other than the starting squares.
+
+    The starting squares are the unit's own; counters do step into each other's starting
+    squares, and a caller that must check those too (terrain, say) can take
+    ``start & union(path)``.
+    """
+    own = _square_set(start)
+    out: set[Square] = set()
+    for step in path:
+        out.update(step)
+    return frozenset(out.difference(own))
+
+
+def _gap_to_box(sq: Square, box: tuple[int, int, int, int]) -> int:
+    """Chebyshev distance from a square to the nearest square of a bounding box."""
+    x, y = sq
+    x0, y0, x1, y1 = box
+    gx = x0 - x if x < x0 else (x - x1 if x > x1 else 0)
+    gy = y0 - y if y < y0 else (y - y1 if y > y1 else 0)
+    return gx if gx > gy else gy  # noqa: FURB136
+
+
+def unit_distance(a: Iterable[Square], b: Iterable[Square]) -> int:
+    """Smallest Chebyshev distance between a square of ``a`` and one of ``b`` (0 on overlap).
+
+    Exact for any formations. Well-separated formations are answered from their bounding boxes
+    alone; otherwise squares are tried nearest-the-other-box first and the search stops as soon
+    as the box gap is reached or no remaining square can beat the best found.
+    """
+    sa = tuple(a)
+    sb = tuple(b)
+    box_a = _box(sa)
+    box_b = _box(sb)
+    ax0, ay0, ax1, ay1 = box_a
+    bx0, by0, bx1, by1 = box_b
+    gx = max(bx0 - ax1, ax0 - bx1, 0)
+    gy = max(by0 - ay1, ay0 - by1, 0)
+    # When one axis gap is at least the whole span of the other axis, that gap is the answer:
+    # every pair is at least that far apart along it, and the facing edges realise it.
+    if gx and gx >= max(ay1, by1) - min(ay0, by0):
+        return gx
+    if gy and gy >= max(ax1, bx1) - min(ax0, bx0):
+        return gy
+    floor = gx if gx > gy else gy  # noqa: FURB136
+    near_a = sorted((_gap_to_box(p, box_b), p) for p in sa)
+    near_b = sorted((_gap_to_box(q, box_a), q) for q in sb)
+    best = -1
+    work = 0
+    for lp, p in near_a:
+        if best >= 0 and lp >= best:
+            break
+        for lq, q in near_b:
+            if best >= 0 and lq >= best:
+                break
+            work += 1
+            d = chebyshev(p, q)
+            if best < 0 or d < best:
+                best = d
+                if best == floor:
+                    count(GEOMETRY, work)
+                    return best
+    count(GEOMETRY, work)
+    return best
+
+
+def exposed_sides(sq: Square, own: Iterable[Square]) -> tuple[Square, ...]:
+    """Directions (from :data:`DIRECTIONS4`, in that order) of the sides of ``sq`` not shared
+    with another square of ``own``."""
+    cells = _square_set(own)
+    x, y = sq
+    return tuple((dx, dy) for dx, dy in DIRECTIONS4 if (x + dx, y + dy) not in cells)
+
+
+def beyond_side(sq: Square, direction: Square, target: Square) -> bool:
+    """True when ``target`` lies wholly on the far side of the line through one side of ``sq``.
+
+    ``direction`` is the unit step (:data:`DIRECTIONS4`) toward that side.
+    """
+    return (target[0] - sq[0]) * direction[0] + (target[1] - sq[1]) * direction[1] > 0
+
+
+def _rank_block(n: int, width: int) -> list[tuple[int, int]]:
+    """``n`` cells as ``(i, j)``: ``i`` along the rank, ``j`` ranks back from the front.
+
+    Full ranks of ``width``; the last rank is partly filled, centred (odd slack to low ``i``).
+    """
+    full, rest = divmod(n, width)
+    cells = [(i, j) for j in range(full) for i in range(width)]
+    if rest:
+        first = (width - rest) // 2
+        cells.extend((first + i, full) for i in range(rest))
+    return cells
+
+
+def _orient(cells: list[tuple[int, int]], depth: int, heading: Square) -> tuple[Square, ...]:
+    """Lay rank cells on the grid facing an orthogonal ``heading``; bounding box at (0, 0)."""
+    back = depth - 1
+    hx, hy = heading
+    if hy > 0:
+        out = [(i, back - j) for i, j in cells]
+    elif hy < 0:
+        out = [(i, j) for i, j in cells]
+    elif hx > 0:
+        out = [(back - j, i) for i, j in cells]
+    else:
+        out = [(j, i) for i, j in cells]
+    out.sort()
+    return tuple(out)
+
+
+def shapes(n: int, heading: Square) -> list[tuple[Square, ...]]:
+    """A few legal formations of ``n`` counters with their front rank toward ``heading``.
+
+    Each is a block of full ranks with the last rank partly filled from the middle, given as
+    sorted offsets whose bounding box starts at ``(0, 0)``: a line, 2, 3 and 4 deep, a
+    near-square block, a two-file column and a single-file column (duplicates dropped), shallowest
+    first. A diagonal heading offers the blocks facing both of its axes.
+    """
+    if n < 1:
+        raise ValueError(f"a formation needs at least one counter, not {n}")
+    hx, hy = heading_of(*heading)
+    if hx == 0 and hy == 0:
+        raise ValueError("a heading must not be (0, 0)")
+    axes = [(hx, 0), (0, hy)] if hx and hy else [(hx, hy)]
+    widths = {-(-n // depth) for depth in (1, 2, 3, 4)}
+    widths.add(math.isqrt(n - 1) + 1)  # ceil(sqrt(n)): the near-square block
+    widths.update((min(2, n), 1))
+    out: list[tuple[Square, ...]] = []
+    seen: set[tuple[Square, ...]] = set()
+    for width in sorted(widths, reverse=True):
+        depth = -(-n // width)
+        cells = _rank_block(n, width)
+        for axis in axes:
+            shape = _orient(cells, depth, axis)
+            if shape not in seen:
+                seen.add(shape)
+                out.append(shape)
+    return out
+
+
+def removal_ok(squares: Iterable[Square], removed: Iterable[Square]) -> bool:
+    """True when what is left after taking ``removed`` away is empty or a legal formation.
+
+    Raises ValueError when ``removed`` holds a square not in ``squares``.
+    """
+    cells = _square_set(squares)
+    gone = _square_set(removed)
+    if not gone <= cells:
+        raise ValueError(f"cannot remove squares not in the formation: {sorted(gone - cells)}")
+    rest = cells - gone
+    return not rest or formation_ok(rest)
+
+
+def removal_order(squares: Iterable[Square], enemy: Iterable[Square], k: int) -> tuple[Square, ...]:
+    """``k`` squares to take away one at a time, farthest from the enemy first.
+
+    Each pick is the square whose nearest ``enemy`` square (Chebyshev) is farthest, among those
+    whose removal leaves a legal formation (or nothing); when no removal does, among all.
+    Ties go to the lowest ``(y, x)``. With no enemy squares only the tie-break orders them.
+    """
+    left = set(squares)
+    if not 0 <= k <= len(left):
+        raise ValueError(f"cannot remove {k} of {len(left)} counters")
+    foes = tuple(enemy)
+    work = len(left) * len(foes)
+    # Most distant first, then lowest (y, x): one fixed order, since the enemy does not move.
+    ranked = sorted(
+        left,
+        key=lambda sq: (-min((chebyshev(sq, e) for e in foes), default=0), sq[1], sq[0]),
+    )
+    picked: list[Square] = []
+    for _ in range(k):
+        choice = None
+        for sq in ranked:
+            if sq in left:
+                work += len(left)
+                rest = left - {sq}
+                if not rest or formation_ok(rest):
+                    choice = sq
+                    break
+        if choice is None:
+            choice = next(sq for sq in ranked if sq in left)
+        left.discard(choice)
+        picked.append(choice)
+    count(GEOMETRY, work)
+    return tuple(picked)
