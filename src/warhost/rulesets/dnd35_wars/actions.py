@@ -1,0 +1,71 @@
+"""Step 4 of a unit's turn: exactly one unit action (W35-UMOVE-01, W35-DEC-12).
+
+The legal actions come from the modules that carry them out — move actions from
+:mod:`movement`, attack actions (charges included) from :mod:`combat`, defence actions from
+:mod:`defence` — and the chosen order goes back to the module that offered it. A routed unit
+does not choose: it disengages or flees (W35-MORALE-07); a unit stuck inside an ally after a
+pass-through does nothing (W35-UMOVE-19).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from warhost.core.battle import Battle
+from warhost.core.decisions import Refusal
+from warhost.core.orders import Order
+from warhost.rulesets.dnd35_wars import combat, defence, movement
+from warhost.rulesets.dnd35_wars.state import Unit, WarState
+
+HOLD = Order("hold")
+"""No unit action this round (W35-UMOVE-04)."""
+
+Taker = Callable[[WarState, Battle, Unit, Order], None]
+
+TAKERS: dict[str, Taker] = {}
+"""The module function that carries out each order kind, filled below."""
+for kind in movement.ORDER_KINDS:
+    TAKERS[kind] = movement.take_move
+for kind in combat.ORDER_KINDS:
+    TAKERS[kind] = combat.take_attack
+for kind in defence.ORDER_KINDS:
+    TAKERS[kind] = defence.take_defence
+
+
+def legal_actions(state: WarState, unit: Unit) -> list[Order]:
+    """Every unit action ``unit`` may take now; ``hold`` first."""
+    options = [HOLD]
+    options += movement.move_options(state, unit)
+    options += combat.attack_options(state, unit)
+    options += defence.defence_options(state, unit)
+    return options
+
+
+def judge(state: WarState, unit: Unit) -> Callable[[Order], Order | Refusal]:
+    """Judge an order not among the listed options: a move to another square is checked by
+    the movement rules; anything else is refused."""
+    def accept(order: Order) -> Order | Refusal:
+        if order.kind in movement.ORDER_KINDS:
+            return movement.judge_move(state, unit, order)
+        return Refusal(f"{order} is not a legal unit action for {unit.label} now",
+                       rule="W35-UMOVE-01")
+    return accept
+
+
+def unit_action(state: WarState, battle: Battle, unit: Unit) -> None:
+    """Ask for and carry out ``unit``'s one unit action."""
+    if unit.routed:
+        movement.flee(state, battle, unit)
+        return
+    if unit.stuck_in is not None and movement.still_stuck(state, unit):
+        battle.emit("stuck", unit=unit.id, inside=unit.stuck_in)
+        return
+    options = legal_actions(state, unit)
+    order = battle.ask(unit.side, "unit_action", tuple(options),
+                       f"{unit.label}: unit action?", unit.id, default=HOLD,
+                       accept=judge(state, unit))
+    unit.set_vs_charge = unit.set_vs_charge and order.kind in defence.ORDER_KINDS + ("hold",)
+    if order == HOLD:
+        battle.emit("hold", unit=unit.id)
+        return
+    TAKERS[order.kind](state, battle, unit, order)

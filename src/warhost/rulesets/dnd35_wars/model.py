@@ -1,0 +1,285 @@
+"""The `dnd35-wars` scenario file, as pydantic models (these also give the JSON Schema).
+
+A scenario gives the battle's scale, the map and, per side, its units (each an ordinary 3.5
+stat block of the typical member and how many there are), its monsters, and the NPCs and PCs
+embedded in its units. Everything a unit needs in play (counters, pooled hit points, morale,
+move rate) is derived from those inputs when the battle is set up (see ``derive.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from warhost.core.bounds import Rounds, Whole
+from warhost.core.damage_dice import Dice
+
+MAP_MAX = 500
+"""The widest and tallest map, in squares."""
+
+MAP_AREA_MAX = 100_000
+"""The most squares a map may have."""
+
+UNITS_MAX = 1000
+"""The most units one side may field."""
+
+SINGULARS_MAX = 200
+"""The most monsters, NPCs or PCs one side may field (each list)."""
+
+CREATURES_MAX = 1_000_000
+"""The most creatures in one unit (a 200-ft epic unit holds 102,400 Medium creatures)."""
+
+Index = Annotated[Whole, Field(ge=0, le=MAP_MAX - 1)]
+Coord = tuple[Index, Index]
+Modifier = Annotated[Whole, Field(ge=-50, le=100)]
+"""An ability modifier, saving throw or attack bonus."""
+Ability = Annotated[Whole, Field(ge=0, le=60)]
+HitPoints = Annotated[Whole, Field(ge=1, le=10_000)]
+ArmorClass = Annotated[Whole, Field(ge=0, le=100)]
+Speed = Annotated[Whole, Field(ge=0, le=500)]
+"""A speed in feet (5-ft standard rules)."""
+Level = Annotated[Whole, Field(ge=0, le=60)]
+Name = Annotated[str, Field(min_length=1, max_length=60)]
+Ident = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")]
+Scale = Literal[15, 25, 50, 100, 200]
+SizeName = Literal[
+    "fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal"
+]
+FacingName = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+EdgeName = Literal["north", "east", "south", "west"]
+TerrainName = Literal[
+    "clear", "difficult", "light_forest", "heavy_forest", "jungle", "ruins", "rocky",
+    "building", "castle", "swamp", "sand", "desert",
+]
+StructureName = Literal["ruins", "wooden", "light_stone", "keep", "heavy_stone", "castle"]
+CritRange = Annotated[Whole, Field(ge=2, le=20)]
+CritMultiplier = Annotated[Whole, Field(ge=2, le=6)]
+
+
+class Strict(BaseModel):
+    """Base for every scenario model: unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class Options(Strict):
+    """Every ruling that is a matter of taste (see docs/rulings/dnd35-wars.md)."""
+
+    size_table: Literal["printed", "geometric"] = Field("printed", description="W35-AMB-05")
+    morale_natural_rolls: bool = Field(True, description="W35-AMB-15")
+    nearby_squares: Annotated[Whole, Field(ge=1, le=100)] = Field(6, description="W35-AMB-18")
+    pc_action_morale_duration: Literal["next_check", "rest_of_battle"] = Field(
+        "next_check", description="W35-AMB-21"
+    )
+    mob_morale_overrides_immunity: bool = Field(False, description="W35-AMB-23")
+    crossbow_cap_by_target: bool = Field(False, description="W35-AMB-34")
+    flank_bonus_mutual: bool = Field(True, description="W35-AMB-39")
+    npc_counter_rule_in_play: Literal["entry_only", "eject"] = Field(
+        "entry_only", description="W35-AMB-63"
+    )
+    leadership_morale_cap: Annotated[Whole, Field(ge=0, le=60)] | None = Field(
+        None, description="W35-AMB-80: cap on the Leadership bonus (none: the full level)."
+    )
+    mob_charge_scope: Literal["first_in_battle", "per_engagement"] = Field(
+        "first_in_battle", description="W35-AMB-84"
+    )
+    unit_crits: bool = Field(True, description="W35-AMB-89")
+    recovery_healer_scope: Literal["unit", "army"] = Field("unit", description="W35-AMB-60")
+    round_limit: Rounds | None = Field(None, description="W35-AMB-99: end after this round.")
+    proportional_saves: bool = Field(False, description="W35-PROP (part 2)")
+    units_cast_spells: bool = Field(False, description="W35-UCAST (part 2)")
+
+
+class Attack(Strict):
+    """One attack of a stat block: total bonus and damage as the 3.5 stat block prints them
+    (W35-AMB-04: the bonus already holds BAB, ability and size modifiers)."""
+
+    name: Name = "attack"
+    bonus: Modifier
+    damage: Dice
+    crit_range: CritRange = Field(20, description="Lowest natural roll that threatens.")
+    crit_multiplier: CritMultiplier = 2
+    range_increment: Annotated[Whole, Field(ge=5, le=2000)] | None = Field(
+        None, description="Feet; set for ranged attacks only (W35-STAT-16)."
+    )
+    thrown: bool = Field(False, description="A thrown weapon: 5 increments (W35-AMB-36).")
+    crossbow: bool = Field(False, description="Flat fire (W35-DMG-07).")
+    reach: bool = Field(False, description="A reach weapon (W35-DEFEND-01, W35-TYPE-03).")
+    magic: bool = Field(False, description="A magic weapon (W35-AMB-74).")
+
+
+class Creature(Strict):
+    """A 3.5 stat block: the typical member of a unit, or a singular creature."""
+
+    name: Name
+    size: SizeName = "medium"
+    type: Annotated[str, Field(max_length=40)] = Field(
+        "humanoid", description="Creature type; `dragon` is ferocious by default (W35-AMB-19)."
+    )
+    race: Annotated[str, Field(max_length=40)] = ""
+    class_name: Annotated[str, Field(max_length=40)] = Field(
+        "", alias="class", description="Class; `fighter`/`barbarian` change morale (W35-STAT-02)."
+    )
+    level: Level = Field(1, description="Character level, or Hit Dice for monsters.")
+    hd: Level | None = Field(None, description="Hit Dice (default: level).")
+    hp: HitPoints
+    ac: ArmorClass
+    touch_ac: ArmorClass | None = None
+    dr: Annotated[Whole, Field(ge=0, le=100)] = Field(0, description="Damage reduction.")
+    mundane_immune: bool = Field(False, description="Immune to mundane damage (W35-ABIL-08).")
+    initiative: Modifier = 0
+    fort: Modifier = 0
+    ref: Modifier = 0
+    will: Modifier = 0
+    speed: Speed = 30
+    fly_speed: Speed | None = None
+    incorporeal: bool = False
+    cha: Ability = 10
+    int_score: Ability | None = Field(
+        10, alias="int", description="Intelligence; null for mindless creatures (W35-STAT-05)."
+    )
+    alignment: Annotated[str, Field(max_length=30)] = "neutral"
+    undead: bool = False
+    mind_controlled: bool = False
+    flank_immune: bool = Field(False, description="Cannot be flanked (W35-MULTI-04).")
+    crit_immune: bool = Field(False, description="Immune to critical hits (W35-AMB-89).")
+    water_native: bool = Field(False, description="Native to water (W35-TERR-12).")
+    melee: list[Attack] = Field(default_factory=list, max_length=20)
+    ranged: list[Attack] = Field(default_factory=list, max_length=20)
+    feats: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=40)
+    regeneration: bool = Field(False, description="W35-ABIL-09/10")
+    ferocious: bool | None = Field(None, description="W35-AMB-19 (default: dragons only).")
+    heal_ranks: Annotated[Whole, Field(ge=0, le=60)] = Field(0, description="W35-RECOV-06")
+    cleric_level: Level = Field(0, description="Cleric levels with healing spells (W35-RECOV-05).")
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
+
+
+class Mount(Strict):
+    """The mounts of a mounted unit (W35-TYPE-02..12)."""
+
+    size: SizeName = "large"
+    speed: Speed = 50
+    fly_speed: Speed | None = None
+    attacks: list[Dice] = Field(default_factory=list, max_length=10)
+    barding: Annotated[Whole, Field(ge=0, le=20)] = Field(0, description="Armor bonus of barding.")
+    intelligent: bool = Field(False, description="Fights on its own: its HP add (W35-TYPE-12).")
+    hp: Annotated[Whole, Field(ge=0, le=10_000)] = 0
+
+
+class UnitSpec(Strict):
+    """One unit: the typical creature, how many there are, and where the counters stand."""
+
+    id: Ident
+    name: Name | None = None
+    creature: Creature
+    count: Annotated[Whole, Field(ge=1, le=CREATURES_MAX)] = Field(
+        description="Creatures in the unit (at least 1, W35-AMB-93)."
+    )
+    mob: bool = False
+    mount: Mount | None = None
+    chariot: bool = False
+    flying: bool = False
+    training_months: Annotated[Whole, Field(ge=0, le=1200)] = 0
+    battles: Annotated[Whole, Field(ge=0, le=1000)] = 0
+    enslaved: bool = False
+    morale_override: Modifier | None = Field(None, description="W35-AMB-03")
+    move_rate_override: Annotated[Whole, Field(ge=0, le=100)] | None = Field(
+        None, description="W35-AMB-11 (squares a round)."
+    )
+    counters: list[Coord] | None = Field(
+        None, max_length=10_000,
+        description="The square of every counter; or give `at` and `columns`.",
+    )
+    at: Coord | None = Field(None, description="The front-left counter of a block formation.")
+    columns: Annotated[Whole, Field(ge=1, le=MAP_MAX)] | None = Field(
+        None, description="Counters in the front rank of the block (default: all in one rank)."
+    )
+    facing: FacingName = Field("N", description="The heading before the first move (W35-AMB-42).")
+    leader: Ident | None = Field(None, description="The NPC or PC leading it (W35-AMB-79).")
+    guarding_walls: bool = Field(False, description="Exposed in a fortification (W35-AMB-45).")
+    enters_round: Rounds | None = Field(None, description="A reinforcement (W35-AMB-95).")
+    enters_edge: EdgeName | None = None
+
+
+class MonsterSpec(Strict):
+    """A monster: a singular creature in one square, belonging to no unit (W35-MON)."""
+
+    id: Ident
+    creature: Creature
+    at: Coord
+
+
+class CharacterSpec(Strict):
+    """An NPC or a PC, starting embedded in a unit of its side (W35-NPC-06, W35-PLACE-15)."""
+
+    id: Ident
+    creature: Creature
+    unit: Ident = Field(description="The unit it starts in.")
+    role: Literal["member", "leader", "independent", "squad"] = Field(
+        "member", description="A PC's role (W35-PC-01); an NPC may lead its unit."
+    )
+    leadership: bool = Field(False, description="Has the Leadership feat (W35-MORALE-04).")
+    officer: bool = Field(False, description="An officer or spellcaster (W35-PC-11).")
+
+
+class SideSpec(Strict):
+    """One side: its commander kind, units, monsters, NPCs and PCs."""
+
+    name: Name
+    commander: Annotated[str, Field(max_length=40)] = "ai"
+    home_edge: EdgeName | None = Field(None, description="Where its routed units flee (W35-AMB-65).")
+    units: list[UnitSpec] = Field(default_factory=list, max_length=UNITS_MAX)
+    monsters: list[MonsterSpec] = Field(default_factory=list, max_length=SINGULARS_MAX)
+    npcs: list[CharacterSpec] = Field(default_factory=list, max_length=SINGULARS_MAX)
+    pcs: list[CharacterSpec] = Field(default_factory=list, max_length=SINGULARS_MAX)
+
+
+class Area(Strict):
+    """A rectangle of squares, corners included."""
+
+    rect: tuple[Coord, Coord]
+
+
+class TerrainSpec(Area):
+    """Terrain over a rectangle: its kind, water, height, an up-slope cost, sight blocking."""
+
+    kind: TerrainName = "clear"
+    water: bool = False
+    elevation: Annotated[Whole, Field(ge=0, le=100)] = 0
+    slope_cost: Annotated[Whole, Field(ge=2, le=4)] | None = Field(
+        None, description="Cost to climb into these squares from lower ones (W35-TERR-14)."
+    )
+    blocks_sight: bool = False
+
+
+class StructureSpec(Area):
+    """A structure section: its type for DR, hit points and hardness (W35-AMB-45)."""
+
+    id: Ident
+    type: StructureName
+    hp: Annotated[Whole, Field(ge=1, le=100_000)] | None = None
+    hardness: Annotated[Whole, Field(ge=0, le=100)] = 0
+
+
+class MapSpec(Strict):
+    """The battlefield at the battle's scale."""
+
+    width: Annotated[Whole, Field(ge=4, le=MAP_MAX)]
+    height: Annotated[Whole, Field(ge=4, le=MAP_MAX)]
+    terrain: list[TerrainSpec] = Field(default_factory=list, max_length=10_000)
+    structures: list[StructureSpec] = Field(default_factory=list, max_length=1000)
+
+
+class Dnd35WarsScenario(Strict):
+    """A whole `dnd35-wars` scenario."""
+
+    ruleset: Literal["dnd35-wars"]
+    name: Annotated[str, Field(max_length=120)] | None = None
+    description: Annotated[str, Field(max_length=4000)] | None = None
+    scale: Scale = Field(description="Feet per square (W35-SCALE-01, W35-AMB-07).")
+    map: MapSpec
+    aggressor: Name | None = Field(None, description="The attacking side (W35-PLACE-03).")
+    options: Options = Field(default_factory=Options)
+    sides: list[SideSpec] = Field(min_length=2, max_length=2)

@@ -1,0 +1,177 @@
+"""Setting up a `dnd35-wars` battle: the map, the units with their derived stat blocks on
+their squares, the singular creatures in their units or squares, and initiative
+(W35-TERM-01, W35-PLACE, W35-ROUND-03..05)."""
+
+from __future__ import annotations
+
+from warhost.core.battle import Battle
+from warhost.geometry.grid import Square, facing_step
+from warhost.rulesets.dnd35_wars import tables
+from warhost.rulesets.dnd35_wars.derive import ability_modifier, derive
+from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, SideSpec, UnitSpec
+from warhost.rulesets.dnd35_wars.state import Single, Structure, Unit, WarState
+
+_RIGHT = {"N": (1, 0), "S": (-1, 0), "E": (0, -1), "W": (0, 1)}
+"""The direction of a block's front rank, left to right, by its (orthogonal) facing."""
+
+
+def block_squares(at: Square, counters: int, columns: int | None, facing: str) -> list[Square]:
+    """The squares of a block of ``counters`` whose front-left counter is ``at``: ranks of
+    ``columns`` counters (default one rank), each behind the last, the last rank partial.
+    A diagonal facing lays the block out as the north or south one."""
+    orth = facing if facing in _RIGHT else facing[0]
+    rx, ry = _RIGHT[orth]
+    hx, hy = facing_step(orth)
+    width = columns or counters
+    out: list[Square] = []
+    for i in range(counters):
+        rank, file = divmod(i, width)
+        out.append((at[0] + rx * file - hx * rank, at[1] + ry * file - hy * rank))
+    return out
+
+
+def unit_squares(spec: UnitSpec, counters: int) -> list[Square]:
+    """Where ``spec``'s counters stand: the listed squares, or a block at ``at``."""
+    if spec.counters is not None:
+        return [tuple(sq) for sq in spec.counters]  # type: ignore[misc]
+    assert spec.at is not None  # the validator insists on one of the two
+    return block_squares(tuple(spec.at), counters, spec.columns, spec.facing)  # type: ignore[arg-type]
+
+
+def new_unit(spec: UnitSpec, side: str, scenario: Dnd35WarsScenario) -> Unit:
+    """A unit with its derived stat block (not yet on the map)."""
+    block = derive(spec, scenario.scale, scenario.options)
+    creature = spec.creature
+    ferocious = creature.ferocious if creature.ferocious is not None else (
+        creature.type.lower() == "dragon")
+    return Unit(
+        id=spec.id, side=side, name=spec.name or creature.name, creature=creature,
+        creatures=spec.count, size=block.size, per_counter=block.per_counter,
+        counter_hp=block.counter_hp, start_hp=block.unit_hp, hp=block.unit_hp,
+        morale=block.morale, rate=block.rate, initiative_mod=block.initiative, ac=block.ac,
+        touch_ac=block.touch_ac, dr=block.dr, fort=block.fort, ref=block.ref, will=block.will,
+        melee=block.melee, ranged=block.ranged, heading=facing_step(spec.facing),
+        mob=spec.mob, mounted=spec.mount is not None,
+        mount_size=spec.mount.size if spec.mount is not None else None,
+        chariot=spec.chariot, flying=spec.flying,
+        reach=any(a.reach for a in creature.melee), morale_immune=block.morale_immune,
+        ferocious=ferocious, enslaved=spec.enslaved, flank_immune=creature.flank_immune or spec.mob,
+        crit_immune=creature.crit_immune, water_native=creature.water_native,
+        regenerates=creature.regeneration, feats=frozenset(f.lower() for f in creature.feats),
+        leader=spec.leader, guarding_walls=spec.guarding_walls,
+        enters_round=spec.enters_round, enters_edge=spec.enters_edge,
+    )
+
+
+def _map(state: WarState, scenario: Dnd35WarsScenario) -> None:
+    for area in scenario.map.terrain:
+        (x0, y0), (x1, y1) = area.rect
+        for x in range(min(x0, x1), max(x0, x1) + 1):
+            for y in range(min(y0, y1), max(y0, y1) + 1):
+                sq = (x, y)
+                if area.kind != "clear":
+                    state.terrain[sq] = area.kind
+                if area.water:
+                    state.water.add(sq)
+                if area.elevation:
+                    state.elevation[sq] = area.elevation
+                if area.slope_cost is not None:
+                    state.slope_cost[sq] = area.slope_cost
+                if area.blocks_sight:
+                    state.blocks_sight.add(sq)
+    for spec in scenario.map.structures:
+        (x0, y0), (x1, y1) = spec.rect
+        squares = frozenset((x, y) for x in range(min(x0, x1), max(x0, x1) + 1)
+                            for y in range(min(y0, y1), max(y0, y1) + 1))
+        section = Structure(spec.id, spec.type, squares, tables.STRUCTURE_DR[spec.type],
+                            spec.hardness, spec.hp)
+        state.structures[spec.id] = section
+        if spec.hp is not None:
+            state.structure_hp[spec.id] = spec.hp
+        for sq in squares:
+            state.structure_at[sq] = spec.id
+
+
+def _side(state: WarState, side: SideSpec, scenario: Dnd35WarsScenario) -> None:
+    for spec in side.units:
+        unit = new_unit(spec, side.name, scenario)
+        state.units[unit.id] = unit
+        squares = unit_squares(spec, derive(spec, scenario.scale, scenario.options).counters)
+        if spec.enters_round is None or spec.enters_round <= 1:
+            state.place(unit, set(squares))
+        else:
+            unit.squares = set()  # a reinforcement waits off the map (W35-AMB-95)
+    for mon in side.monsters:
+        single = Single(mon.id, side.name, "monster", mon.creature, mon.creature.hp)
+        state.singles[single.id] = single
+        state.put_single(single, tuple(mon.at))  # type: ignore[arg-type]
+    for kind, chars in (("npc", side.npcs), ("pc", side.pcs)):
+        for char in chars:
+            single = Single(char.id, side.name, kind, char.creature, char.creature.hp,
+                            host=char.unit, role=char.role, leadership=char.leadership,
+                            officer=char.officer,
+                            squad=f"{side.name}-squad" if char.role == "squad" else None)
+            state.singles[single.id] = single
+            host = state.units[char.unit]
+            host.singles.append(single.id)
+            if char.role == "leader":
+                host.leader = single.id
+
+
+def initial_state(scenario: Dnd35WarsScenario) -> WarState:
+    """The battle after placement, before initiative."""
+    state = WarState(scenario.scale, scenario.map.width, scenario.map.height, scenario.options,
+                     [s.name for s in scenario.sides])
+    _map(state, scenario)
+    for side in scenario.sides:
+        if side.home_edge is not None:
+            state.home_edge[side.name] = side.home_edge
+        _side(state, side, scenario)
+    return state
+
+
+def new_state(scenario: Dnd35WarsScenario, battle: Battle) -> WarState:
+    """The battle after placement, with initiative rolled for every unit on the map and
+    every monster (W35-ROUND-03)."""
+    state = initial_state(scenario)
+    roll_initiative(state, battle, [u.id for u in state.units.values() if u.squares]
+                    + [s.id for s in state.singles.values() if s.kind == "monster"])
+    return state
+
+
+def initiative_bonus(state: WarState, unit: Unit) -> int:
+    """The unit's initiative modifier plus its embedded leader's Charisma modifier
+    (W35-ROUND-04)."""
+    bonus = unit.initiative_mod
+    if unit.leader is not None and unit.leader in unit.singles:
+        bonus += ability_modifier(state.singles[unit.leader].creature.cha)
+    return bonus
+
+
+def roll_initiative(state: WarState, battle: Battle, actors: list[str]) -> None:
+    """Each of ``actors`` rolls 1d20 + its modifier; the order runs from the highest, ties to
+    the higher modifier, then a roll-off (W35-ROUND-03/05, W35-AMB-64). New actors join the
+    existing order at their places."""
+    keys: dict[str, tuple[int, int, int]] = {}
+    for aid in actors:
+        actor = state.actor(aid)
+        mod = initiative_bonus(state, actor) if isinstance(actor, Unit) else actor.creature.initiative
+        total = battle.dice.draw(20, f"initiative {aid}") + mod
+        state.initiative[aid] = total
+        keys[aid] = (total, mod, 0)
+        battle.emit("initiative", who=aid, total=total)
+    groups: dict[tuple[int, int], list[str]] = {}
+    for aid, (total, mod, _) in keys.items():
+        groups.setdefault((total, mod), []).append(aid)
+    for tied in groups.values():
+        while len(tied) > 1:
+            rolls = {aid: battle.dice.draw(20, f"initiative tie {aid}") for aid in tied}
+            if len(set(rolls.values())) == len(rolls):
+                for aid, roll in rolls.items():
+                    keys[aid] = (keys[aid][0], keys[aid][1], roll)
+                break
+    ranked = sorted(keys, key=lambda a: keys[a], reverse=True)
+    for aid in ranked:  # later arrivals slot in after everyone at or above their count
+        place = next((i for i, other in enumerate(state.order)
+                      if state.initiative[other] < state.initiative[aid]), len(state.order))
+        state.order.insert(place, aid)

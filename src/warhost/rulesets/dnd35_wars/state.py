@@ -1,0 +1,342 @@
+"""The state of a `dnd35-wars` battle: the map at the battle's scale, the units of counters,
+the singular creatures, the initiative order and who is engaged with whom.
+
+Occupancy (``WarState.at``: square -> unit id or independent creature id) and engagement
+(``WarState.engaged``) are kept up to date by the methods that change them
+(:meth:`WarState.place`, :meth:`WarState.lift`, :meth:`WarState.engage` ...), so finding the
+neighbours of a unit looks at its own squares, never at the whole army.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from warhost.geometry.grid import DIRECTIONS4, DIRECTIONS8, Square
+from warhost.rulesets.dnd35_wars.model import Attack, Creature, Options
+
+NORTH: Square = (0, 1)
+
+
+@dataclass(frozen=True)
+class UnitAttack:
+    """A unit's single attack of one kind (W35-STAT-14/15): bonus, damage and critical."""
+
+    bonus: int
+    damage: str
+    crit_range: int = 20
+    crit_multiplier: int = 2
+    range_increment: int | None = None
+    thrown: bool = False
+    crossbow: bool = False
+    reach: bool = False
+    magic: bool = False
+
+    @classmethod
+    def of(cls, attack: Attack) -> UnitAttack:
+        """The unit attack of one stat-block attack."""
+        return cls(attack.bonus, attack.damage, attack.crit_range, attack.crit_multiplier,
+                   attack.range_increment, attack.thrown, attack.crossbow, attack.reach,
+                   attack.magic)
+
+
+# The fates of a unit or a singular creature.
+FIGHTING = "fighting"
+ROUTED = "routed"
+FLED = "fled"
+SCATTERED = "scattered"
+VANQUISHED = "vanquished"
+SLAIN = "slain"
+
+
+@dataclass(eq=False)
+class Unit:
+    """One unit: its derived stat block (W35-UNIT-01), its counters and its state in play."""
+
+    id: str
+    side: str
+    name: str
+    creature: Creature
+    creatures: int  # at the start (W35-AMB-10: never tracked one by one in play)
+    size: str  # the members' size row (mounted: large, chariot: huge; W35-SIZE-03)
+    per_counter: Fraction  # creatures per counter, fixed for the battle (W35-AMB-09)
+    counter_hp: int
+    start_hp: int
+    hp: int
+    morale: int
+    rate: Fraction  # squares a round (W35-STAT-11/12, W35-AMB-11)
+    initiative_mod: int
+    ac: int
+    touch_ac: int
+    dr: int
+    fort: int
+    ref: int
+    will: int
+    melee: UnitAttack | None
+    ranged: UnitAttack | None
+    squares: set[Square] = field(default_factory=set)
+    heading: Square = NORTH
+    mob: bool = False
+    mounted: bool = False
+    mount_size: str | None = None
+    chariot: bool = False
+    flying: bool = False
+    reach: bool = False
+    morale_immune: bool = False
+    ferocious: bool = False
+    enslaved: bool = False
+    flank_immune: bool = False
+    crit_immune: bool = False
+    water_native: bool = False
+    regenerates: bool = False
+    feats: frozenset[str] = frozenset()
+    leader: str | None = None  # the designated NPC/PC leader (W35-AMB-79)
+    singles: list[str] = field(default_factory=list)  # embedded singular creatures
+    guarding_walls: bool = False
+    enters_round: int | None = None
+    enters_edge: str | None = None
+    # state in play
+    status: str = FIGHTING
+    rally_failures: int = 0
+    set_vs_charge: bool = False
+    phalanx: bool = False
+    charge_ac_penalty: bool = False  # -2 AC until its next turn (W35-UATK-04)
+    mob_charged: bool = False  # a mob's first melee attack has been made (W35-AMB-84)
+    pending: set[str] = field(default_factory=set)  # morale triggers queued (W35-AMB-17)
+    used_triggers: set[str] = field(default_factory=set)  # one-time triggers (W35-AMB-16)
+    morale_mods: list[int] = field(default_factory=list)  # PC actions (W35-AMB-21)
+    bank: Fraction = Fraction(0)  # movement points toward `bank_step` (W35-AMB-12)
+    bank_step: Square | None = None
+    acted: bool = False
+    exposed: bool = False  # fired or attacked since its last turn (W35-AMB-45/46)
+    split_this_round: bool = False
+    stuck_in: str | None = None  # the allied unit a pass-through could not leave (W35-UMOVE-19)
+    approached_by: set[str] = field(default_factory=set)  # W35-UATK-05/06
+    melee_taken: int = 0  # HP lost to melee since its last turn (W35-AMB-83)
+    melee_dealt: int = 0
+
+    @property
+    def label(self) -> str:
+        """Its name with its id."""
+        return self.name if self.name == self.id else f"{self.name} ({self.id})"
+
+    @property
+    def counters(self) -> int:
+        """Counters on the map."""
+        return len(self.squares)
+
+    @property
+    def on_map(self) -> bool:
+        """Still on the battlefield (fighting or routed)."""
+        return self.status in (FIGHTING, ROUTED) and bool(self.squares)
+
+    @property
+    def routed(self) -> bool:
+        """Routed (W35-MORALE-07)."""
+        return self.status == ROUTED
+
+    @property
+    def can_fight(self) -> bool:
+        """On the map and not routed."""
+        return self.status == FIGHTING and bool(self.squares)
+
+    @property
+    def derived_creatures(self) -> int:
+        """Creatures it still stands for: counters x creatures per counter, rounded down."""
+        return int(self.counters * self.per_counter)
+
+
+@dataclass(eq=False)
+class Single:
+    """A singular creature: a monster, an NPC or a PC (W35-TERM-07..10)."""
+
+    id: str
+    side: str
+    kind: str  # "monster", "npc" or "pc"
+    creature: Creature
+    hp: int
+    square: Square | None = None  # where its figure stands
+    host: str | None = None  # the unit it is embedded in (None: independent)
+    role: str = "member"
+    squad: str | None = None
+    leadership: bool = False
+    officer: bool = False
+    front_line: bool = False  # W35-COLL-02/03, W35-DEC-31
+    status: str = FIGHTING
+    initiative: int = 0
+    total_defense: bool = False  # W35-COLL-06
+    charge_ac_penalty: bool = False
+
+    @property
+    def label(self) -> str:
+        """Its name with its id."""
+        name = self.creature.name
+        return name if name == self.id else f"{name} ({self.id})"
+
+    @property
+    def alive(self) -> bool:
+        """Not slain, fled or out of the fight."""
+        return self.status == FIGHTING and self.hp > 0
+
+    @property
+    def independent(self) -> bool:
+        """Alive and standing on its own square, in no unit."""
+        return self.alive and self.host is None and self.square is not None
+
+
+@dataclass(frozen=True)
+class Structure:
+    """A structure section (W35-STRUCT, W35-AMB-45)."""
+
+    id: str
+    type: str
+    squares: frozenset[Square]
+    dr: int
+    hardness: int
+    max_hp: int | None
+
+
+@dataclass(eq=False)
+class WarState:
+    """Everything about one battle in progress."""
+
+    scale: int
+    width: int
+    height: int
+    options: Options
+    sides: list[str]
+    units: dict[str, Unit] = field(default_factory=dict)
+    singles: dict[str, Single] = field(default_factory=dict)
+    terrain: dict[Square, str] = field(default_factory=dict)  # default clear
+    water: set[Square] = field(default_factory=set)
+    elevation: dict[Square, int] = field(default_factory=dict)
+    slope_cost: dict[Square, int] = field(default_factory=dict)
+    blocks_sight: set[Square] = field(default_factory=set)
+    structures: dict[str, Structure] = field(default_factory=dict)
+    structure_at: dict[Square, str] = field(default_factory=dict)
+    structure_hp: dict[str, int] = field(default_factory=dict)
+    home_edge: dict[str, str] = field(default_factory=dict)
+    at: dict[Square, str] = field(default_factory=dict)  # unit id or independent creature id
+    engaged: dict[str, set[str]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)  # actor ids in initiative order
+    initiative: dict[str, int] = field(default_factory=dict)
+    round: int = 0
+    melee_happened: bool = False  # W35-AMB-60: a battle with no melee is ranged only
+    over: bool = False
+    winner: str | None = None
+    reason: str = ""
+
+    # ---- geometry and occupancy
+
+    def inside(self, sq: Square) -> bool:
+        """On the map."""
+        return 0 <= sq[0] < self.width and 0 <= sq[1] < self.height
+
+    def place(self, unit: Unit, squares: set[Square]) -> None:
+        """Put ``unit`` on ``squares`` (its old squares are freed first)."""
+        self.lift(unit)
+        unit.squares = set(squares)
+        for sq in unit.squares:
+            self.at[sq] = unit.id
+
+    def lift(self, unit: Unit) -> None:
+        """Take ``unit`` off the map's occupancy (its squares are kept on the unit)."""
+        for sq in unit.squares:
+            if self.at.get(sq) == unit.id:
+                del self.at[sq]
+
+    def remove_counters(self, unit: Unit, squares: set[Square]) -> None:
+        """Remove some of ``unit``'s counters from the map."""
+        for sq in squares:
+            unit.squares.discard(sq)
+            if self.at.get(sq) == unit.id:
+                del self.at[sq]
+
+    def put_single(self, single: Single, sq: Square | None) -> None:
+        """Move an independent creature's figure (None: off the map, or into a unit)."""
+        if single.square is not None and single.host is None and self.at.get(single.square) == single.id:
+            del self.at[single.square]
+        single.square = sq
+        if sq is not None and single.host is None:
+            self.at[sq] = single.id
+
+    def occupant(self, sq: Square) -> str | None:
+        """The unit or independent creature on ``sq``."""
+        return self.at.get(sq)
+
+    def neighbours_of(self, squares: set[Square], diagonal: bool = False) -> set[str]:
+        """Ids of the units and creatures next to ``squares`` (by a side, or also a corner)."""
+        found: set[str] = set()
+        steps = DIRECTIONS8 if diagonal else DIRECTIONS4
+        for x, y in squares:
+            for dx, dy in steps:
+                other = self.at.get((x + dx, y + dy))
+                if other is not None:
+                    found.add(other)
+        return found
+
+    def cost_of(self, sq: Square) -> str:
+        """The terrain name of ``sq``."""
+        return self.terrain.get(sq, "clear")
+
+    # ---- engagement (W35-AMB-37)
+
+    def engage(self, a: str, b: str) -> None:
+        """Mark units ``a`` and ``b`` engaged in melee."""
+        self.engaged.setdefault(a, set()).add(b)
+        self.engaged.setdefault(b, set()).add(a)
+
+    def disengage(self, a: str, b: str | None = None) -> None:
+        """End ``a``'s engagement with ``b`` (or with everyone)."""
+        for other in list(self.engaged.get(a, ())) if b is None else [b]:
+            self.engaged.get(a, set()).discard(other)
+            self.engaged.get(other, set()).discard(a)
+
+    def foes_engaged(self, uid: str) -> set[str]:
+        """The units engaged with ``uid``."""
+        return self.engaged.get(uid, set())
+
+    # ---- sides
+
+    def other(self, side: str) -> str:
+        """The opposing side."""
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def units_of(self, side: str) -> list[Unit]:
+        """The side's units still on the map."""
+        return [u for u in self.units.values() if u.side == side and u.on_map]
+
+    def singles_in(self, unit: Unit) -> list[Single]:
+        """The living singular creatures embedded in ``unit``."""
+        return [self.singles[s] for s in unit.singles if self.singles[s].alive]
+
+    def actor(self, aid: str) -> Unit | Single:
+        """A unit or a singular creature by id."""
+        return self.units[aid] if aid in self.units else self.singles[aid]
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as plain data."""
+        return {
+            "scale": self.scale,
+            "round": self.round,
+            "width": self.width,
+            "height": self.height,
+            "order": list(self.order),
+            "units": {
+                u.id: {
+                    "side": u.side, "name": u.name, "hp": u.hp, "start_hp": u.start_hp,
+                    "counter_hp": u.counter_hp, "status": u.status,
+                    "squares": sorted([list(s) for s in u.squares]),
+                    "singles": list(u.singles), "set": u.set_vs_charge, "phalanx": u.phalanx,
+                }
+                for u in self.units.values()
+            },
+            "singles": {
+                s.id: {"side": s.side, "kind": s.kind, "hp": s.hp, "status": s.status,
+                       "host": s.host, "square": list(s.square) if s.square else None}
+                for s in self.singles.values()
+            },
+            "engaged": {k: sorted(v) for k, v in sorted(self.engaged.items()) if v},
+            "winner": self.winner,
+        }
