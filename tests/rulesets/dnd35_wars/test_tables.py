@@ -295,6 +295,7 @@ def test_phalanx_halves_the_move_rate() -> None:
     assert t.phalanx_rate(F(1)) == 1
     assert t.phalanx_rate(F(2)) == 1
     assert t.phalanx_rate(F(4)) == 2
+    assert t.phalanx_rate(7) == 3
     assert t.phalanx_rate(F(1, 2)) == F(1, 4)
     assert t.phalanx_rate(F(1, 3)) == F(1, 6)
 
