@@ -237,9 +237,10 @@ def siege_move_points(feet_per_round: int | Fraction, scale: int) -> Fraction:
     return Fraction(feet_per_round) / check_scale(scale)
 
 
-def phalanx_rate(rate: Fraction) -> Fraction:
+def phalanx_rate(rate: Fraction | int) -> Fraction:
     """The move rate in phalanx (W35-DEFEND-10, W35-AMB-67): half, rounded down, at least 1,
     for a rate of 1 or more; a fractional rate is just halved."""
+    rate = Fraction(rate)
     if rate >= 1:
         return Fraction(max(math.floor(rate / 2), 1))
     return rate / 2
@@ -387,7 +388,7 @@ def mount_hp(rider_hp: int, mount_hp: int, intelligent: bool) -> int:
     return rider_hp + mount_hp if intelligent else rider_hp
 
 
-def regeneration(hd: int, per_counter: Fraction) -> int:
+def regeneration(hd: int, per_counter: Fraction | int) -> int:
     """HP a regenerating unit regains (W35-ABIL-09): Hit Dice x creatures per counter, rounded
     down once (W35-AMB-09)."""
     return math.floor(hd * per_counter)
