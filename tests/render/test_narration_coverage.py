@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.rulesets.dnd4e_war.narration_samples import DND4E_WAR_SAMPLES
+from tests.rulesets.dnd35_wars.narration_samples import DND35_WARS_SAMPLES
 from tests.rulesets.warband.narration_samples import WARBAND_SAMPLES
 from warhost.core.engine import run_battle
 from warhost.core.registry import all_rulesets, get_ruleset
@@ -239,6 +240,7 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
     ],
     "warband": _CORE_SAMPLES + WARBAND_SAMPLES,
     "dnd4e-war": _CORE_SAMPLES + DND4E_WAR_SAMPLES,
+    "dnd35-wars": _CORE_SAMPLES + DND35_WARS_SAMPLES,
 }
 
 

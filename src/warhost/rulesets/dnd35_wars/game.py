@@ -98,7 +98,7 @@ def check_end(state: WarState, battle: Battle, limit: int, final: bool) -> None:
     else:
         return
     state.over = True
-    battle.emit("battle_end", winner=state.winner, reason=state.reason, round=state.round)
+    battle.emit("battle_over", winner=state.winner, reason=state.reason, round=state.round)
 
 
 def outcome(state: WarState) -> Outcome:

@@ -98,7 +98,17 @@ def _slain(e: Event) -> str:
     return f"{e['who']} falls"
 
 
-@_words("battle_end")
-def _battle_end(e: Event) -> str:
+@_words("battle_over")
+def _battle_over(e: Event) -> str:
     who = e["winner"] or "nobody"
     return f"The battle ends in round {e['round']}: {who} wins ({e['reason']})"
+
+
+@_words("round_start")
+def _round_start(e: Event) -> str:
+    return f"Round {e['round']} begins"
+
+
+@_words("score")
+def _score(e: Event) -> str:
+    return f"{e['side']} keeps {e['total']}% of its starting unit hit points"
