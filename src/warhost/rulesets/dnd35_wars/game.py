@@ -12,7 +12,7 @@ from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.outcome import Outcome, UnitFate
-from warhost.rulesets.dnd35_wars import actions, formation, inunit, morale, singles
+from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, morale, singles
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
 ROUND_CAP = 60
@@ -25,6 +25,7 @@ def play(state: WarState, battle: Battle) -> None:
     while not state.over:
         state.round += 1
         battle.emit("round_start", round=state.round)
+        arrivals.reinforcements(state, battle)
         for aid in list(state.order):
             if state.over:
                 break
@@ -38,6 +39,7 @@ def play(state: WarState, battle: Battle) -> None:
             battle.emit("score", side=side, total=score(state, side))
         check_end(state, battle, limit, final=True)
         battle.round_ended(state.round)
+    arrivals.after_battle(state, battle)
 
 
 def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:

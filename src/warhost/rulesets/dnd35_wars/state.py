@@ -311,6 +311,17 @@ class WarState:
         """The living singular creatures embedded in ``unit``."""
         return [self.singles[s] for s in unit.singles if self.singles[s].alive]
 
+    def act_after(self, anchor: str, aid: str) -> None:
+        """Give ``aid`` the initiative count one below ``anchor``'s: it acts after every actor
+        already at that count or above, in order of creation (W35-AMB-64)."""
+        if aid in self.order:
+            self.order.remove(aid)
+        count = self.initiative[anchor] - 1
+        self.initiative[aid] = count
+        place = next((i for i, other in enumerate(self.order) if self.initiative[other] < count),
+                     len(self.order))
+        self.order.insert(place, aid)
+
     def actor(self, aid: str) -> Unit | Single:
         """A unit or a singular creature by id."""
         return self.units[aid] if aid in self.units else self.singles[aid]
