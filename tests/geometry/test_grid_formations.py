@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from warhost.core.metering import GEOMETRY, metered
 from warhost.geometry.grid import (
     DIRECTIONS4,
     Square,
@@ -386,3 +387,13 @@ def test_removal_order_property(
         best = min(pool, key=lambda s: (-far(s), s[1], s[0]))
         assert sq == best
         left.discard(sq)
+
+
+def test_unit_distance_skips_the_full_product() -> None:
+    a = block(10, 5)
+    with metered() as far:
+        assert unit_distance(a, block(10, 5, 30, 1)) == 21
+    assert far[GEOMETRY] == 0  # answered from the bounding boxes
+    with metered() as near:
+        assert unit_distance(a, block(10, 5, 3, 6)) == 2
+    assert near[GEOMETRY] < 50  # far fewer pairs than the 2,500 of the product
