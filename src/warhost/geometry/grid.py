@@ -1274,6 +1274,8 @@ def holes(squares: Iterable[Square]) -> frozenset[Square]:
     if not cells:
         return frozenset()
     x0, y0, x1, y1 = _box(cells)
+    if len(cells) == (x1 - x0 + 1) * (y1 - y0 + 1):
+        return frozenset()  # a full rectangle
     # Flood the free squares from a one-square margin around the box; whatever free square
     # of the box stays dry is a hole.
     lo_x, lo_y, hi_x, hi_y = x0 - 1, y0 - 1, x1 + 1, y1 + 1
@@ -1301,7 +1303,12 @@ def holes(squares: Iterable[Square]) -> frozenset[Square]:
 def formation_ok(squares: Iterable[Square]) -> bool:
     """True for a legal counter formation: non-empty, side-connected and without holes."""
     cells = _square_set(squares)
-    return bool(cells) and side_connected(cells) and not holes(cells)
+    if not cells:
+        return False
+    x0, y0, x1, y1 = _box(cells)
+    if len(cells) == (x1 - x0 + 1) * (y1 - y0 + 1):
+        return True  # a full rectangle, the usual case
+    return side_connected(cells) and not holes(cells)
 
 
 def side_contacts(a: Iterable[Square], b: Iterable[Square]) -> tuple[Square, ...]:
@@ -1539,18 +1546,38 @@ def removal_order(squares: Iterable[Square], enemy: Iterable[Square], k: int) ->
         key=lambda sq: (-min((chebyshev(sq, e) for e in foes), default=0), sq[1], sq[0]),
     )
     picked: list[Square] = []
+    legal = formation_ok(left)
     for _ in range(k):
         choice = None
         for sq in ranked:
             if sq in left:
                 work += len(left)
-                rest = left - {sq}
-                if not rest or formation_ok(rest):
+                if _removal_keeps(left, sq, legal):
                     choice = sq
                     break
         if choice is None:
             choice = next(sq for sq in ranked if sq in left)
+            legal = formation_ok(left - {choice})
         left.discard(choice)
         picked.append(choice)
     count(GEOMETRY, work)
     return tuple(picked)
+
+
+def _removal_keeps(cells: set[Square], sq: Square, legal: bool) -> bool:
+    """True when ``cells`` without ``sq`` is empty or a legal formation.
+
+    From a legal formation (``legal``) only two things can go wrong: the rest falls apart, or
+    ``sq`` itself becomes a hole, which happens exactly when all four of its sides touch the
+    rest (every other free square already reaches the outside, and ``sq`` then sits strictly
+    inside the rest's bounding box).
+    """
+    rest = cells - {sq}
+    if not rest:
+        return True
+    if not legal:
+        return formation_ok(rest)
+    x, y = sq
+    if (x, y + 1) in rest and (x + 1, y) in rest and (x, y - 1) in rest and (x - 1, y) in rest:
+        return False
+    return side_connected(rest)
