@@ -73,12 +73,20 @@ def able(state: WarState, side: str) -> bool:
                for s in state.singles.values())
 
 
-def score(state: WarState, side: str) -> int:
+def kept(state: WarState, side: str) -> int:
     """Per cent of the side's starting unit hit points still standing on the map."""
     units = [u for u in state.units.values() if u.side == side]
     start = sum(u.start_hp for u in units)
     left = sum(u.hp for u in units if u.on_map)
     return 100 * left // start if start else 0
+
+
+def score(state: WarState, side: str) -> int:
+    """The most, so far, of the enemy's starting unit hit points the side has beaten
+    (taken, or routed off the map), in per cent; healing never lowers it."""
+    best = max(state.best_score.get(side, 0), 100 - kept(state, state.other(side)))
+    state.best_score[side] = best
+    return best
 
 
 def check_end(state: WarState, battle: Battle, limit: int, final: bool) -> None:
@@ -92,7 +100,7 @@ def check_end(state: WarState, battle: Battle, limit: int, final: bool) -> None:
         state.reason = "the other side has nothing left able to fight" if standing else (
             "nothing is left on either side")
     elif final and state.round >= limit:
-        scores = {s: score(state, s) for s in state.sides}
+        scores = {s: kept(state, s) for s in state.sides}
         best = max(scores.values())
         leaders = [s for s in state.sides if scores[s] == best]
         state.winner = leaders[0] if len(leaders) == 1 else None
