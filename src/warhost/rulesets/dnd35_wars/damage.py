@@ -301,8 +301,12 @@ def _leave_behind(state: WarState, single: Single, unit: Unit, last: set[Square]
         unit.singles.remove(single.id)
     spot = _free_square(state, single.square, last)
     state.put_single(single, spot)
-    if spot is not None and single.id not in state.order and unit.id in state.initiative:
-        state.act_after(unit.id, single.id)
+    if spot is None or single.id in state.order:
+        return
+    if unit.id in state.initiative:
+        state.act_after(unit.id, single.id)  # W35-AMB-64: acts at the unit's count - 1
+    elif unit.id in state.order:
+        state.order.insert(state.order.index(unit.id) + 1, single.id)
 
 
 def _free_square(state: WarState, own: Square | None, last: set[Square]) -> Square | None:
