@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.battle_watch import events
 from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
-    events,
     get,
     make_battle,
     make_state,
