@@ -322,7 +322,7 @@ def test_a_pcs_charge_is_one_attack_at_plus_2_with_minus_2_ac() -> None:
     assert hero.charge_ac_penalty and damage.single_ac(hero) == 16
 
 
-@pytest.mark.rule("W35-AMB-85", "W35-UATK-04")
+@pytest.mark.rule("W35-AMB-85", "W35-COMBAT-09")
 def test_a_units_ac_against_a_single_is_never_flat_footed_and_drops_after_its_charge() -> None:
     state = _duel()
     a = get(state, "a")
@@ -435,3 +435,44 @@ def test_a_single_at_0_hp_or_below_falls() -> None:
     damage.apply_to_single(state, battle, x, 45, "y")
     assert (x.hp, x.status, x.square) == (-5, "slain", None)
     assert state.occupant((3, 3)) is None and events(battle, "slain")
+
+
+@pytest.mark.rule("W35-COMBAT-04", "W35-COMBAT-05", "W35-AMB-04", "W35-COMBAT-08")
+def test_attack_totals_are_d20_plus_the_listed_bonus_plus_the_callers_bonuses() -> None:
+    archer = creature("archer", melee=[{"bonus": 3, "damage": "1d6"}],
+                      ranged=[{"bonus": 6, "damage": "1d8", "range_increment": 100}])
+    state = make_state([unit("a", squares=block(0, 0, 3, 1), creature=archer)],
+                       singles=[single("ogre", "B", "monster", at=(1, 1)),
+                                single("troll", "B", "monster", at=(1, 6))])
+    battle = make_battle(state, dice=[10, 10, 10])  # all miss AC 18
+    a = get(state, "a")
+    damage.unit_attacks_single(state, battle, a, who(state, "ogre"), ranged=False)
+    damage.unit_attacks_single(state, battle, a, who(state, "troll"), ranged=True)
+    damage.unit_attacks_single(state, battle, a, who(state, "troll"), ranged=True,
+                               extra_bonus=-2 + 1)
+    assert [e["total"] for e in events(battle, "attack")] == [13, 16, 15]
+
+
+@pytest.mark.rule("W35-DMG-17")
+def test_losses_and_the_end_of_a_unit_reach_the_morale_hooks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, object, object]] = []
+    monkeypatch.setattr(damage.morale, "note_damage",
+                        lambda state, battle, u, lost, *, kind, attacker:
+                        calls.append(("damage", lost, kind)), raising=False)
+    monkeypatch.setattr(damage.morale, "unit_gone",
+                        lambda state, battle, u, how: calls.append(("gone", u.id, how)),
+                        raising=False)
+    state = make_state([unit("a", squares=[(5, 5)]), unit("b", "B", squares=[(5, 6)])])
+    battle = make_battle(state)
+    damage.hit_unit(state, battle, get(state, "b"), 4, 1, source="a", kind="charge")
+    damage.hit_unit(state, battle, get(state, "b"), 9, 1, source="a", kind="melee")
+    assert calls == [("damage", 4, "charge"), ("damage", 6, "melee"), ("gone", "b", "wiped")]
+
+
+@pytest.mark.rule("W35-STAT-09")
+def test_damage_reduction_that_swallows_the_roll_is_reported() -> None:
+    state = make_state([unit("b", "B", squares=[(5, 6)], creature=creature(dr=10))])
+    battle = make_battle(state)
+    assert damage.hit_unit(state, battle, get(state, "b"), 10, 3, source="a", kind="melee") == 0
+    assert events(battle, "unharmed")[0]["reason"] == "dr" and get(state, "b").hp == 10
