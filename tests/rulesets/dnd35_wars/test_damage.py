@@ -18,7 +18,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.rulesets.dnd35_wars import damage
+from warhost.rulesets.dnd35_wars import damage, morale
 from warhost.rulesets.dnd35_wars.state import Single, UnitAttack, WarState
 
 
@@ -457,10 +457,10 @@ def test_attack_totals_are_d20_plus_the_listed_bonus_plus_the_callers_bonuses() 
 def test_losses_and_the_end_of_a_unit_reach_the_morale_hooks(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, object, object]] = []
-    monkeypatch.setattr(damage.morale, "note_damage",
+    monkeypatch.setattr(morale, "note_damage",
                         lambda state, battle, u, lost, *, kind, attacker:
                         calls.append(("damage", lost, kind)), raising=False)
-    monkeypatch.setattr(damage.morale, "unit_gone",
+    monkeypatch.setattr(morale, "unit_gone",
                         lambda state, battle, u, how: calls.append(("gone", u.id, how)),
                         raising=False)
     state = make_state([unit("a", squares=[(5, 5)]), unit("b", "B", squares=[(5, 6)])])
