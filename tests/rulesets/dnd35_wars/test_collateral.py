@@ -99,3 +99,15 @@ def test_after_total_defense_collateral_is_half_or_none() -> None:
     battle = make_battle(saved, dice=[15])
     damage.ranged_collateral(saved, battle, get(saved, "a"), get(saved, "b"), 11, 2)
     assert who(saved, "cap").hp == 30
+
+
+@pytest.mark.rule("W35-COLL-04", "W35-AMB-33")
+def test_the_counters_counted_are_those_standing_when_the_volley_struck() -> None:
+    state = _volley()
+    b = get(state, "b")
+    b.hp = 11  # the volley's 9 x 1 takes it to one counter
+    battle = make_battle(state, dice=[5])
+    damage.hit_unit(state, battle, b, 9, 1, source="a", kind="ranged")
+    assert b.counters == 1
+    damage.ranged_collateral(state, battle, get(state, "a"), b, 9, 1)
+    assert who(state, "cap").hp == 30 and events(battle, "collateral") == []

@@ -208,6 +208,7 @@ def hit_unit(state: WarState, battle: Battle, target: Unit, per_hit: int, multip
     (W35-DMG-02/03) into the pool; the HP lost."""
     if not target.on_map or multiplier <= 0 or per_hit <= 0:
         return 0
+    target.hit_counters = target.counters
     if sheltered(state, target):
         return _unharmed(battle, target, source, "sheltered")
     if target.creature.mundane_immune and not magic and kind != "area":
@@ -263,6 +264,9 @@ def apply_to_unit(state: WarState, battle: Battle, unit: Unit, amount: int, sour
     if not lost or not unit.on_map:
         return 0
     unit.hp -= lost
+    note = _hook("note_damage")
+    if note is not None:  # while the counters still stand (W35-AMB-18 sees them)
+        note(state, battle, unit, lost, kind=kind, attacker=attacker)
     gone = unit.counters - tables.counters_left(unit.hp, unit.counter_hp)
     last = set(unit.squares)
     if gone > 0:
@@ -273,9 +277,6 @@ def apply_to_unit(state: WarState, battle: Battle, unit: Unit, amount: int, sour
                     left=unit.counters)
     battle.emit("unit_damage", unit=unit.id, source=source, hp=lost, left=unit.hp,
                 counters=unit.counters)
-    note = _hook("note_damage")
-    if note is not None:
-        note(state, battle, unit, lost, kind=kind, attacker=attacker)
     if not unit.squares:
         vanquish(state, battle, unit, last)
     return lost
@@ -670,8 +671,11 @@ def ranged_collateral(state: WarState, battle: Battle, attacker: Unit, target: U
     """Stray missiles (W35-COLL-04..06, W35-AMB-33): when ``multiplier`` reaches the target's
     counters (``counters``: as they were before the hit), each embedded creature takes the
     single unmultiplied roll after its DR, half on a DC 10 Reflex; after total defense, half
-    or none on a save."""
-    if target.phalanx or multiplier < (target.counters if counters is None else counters):
+    or none on a save. Without ``counters``, the counters it had when :func:`hit_unit` last
+    struck it."""
+    if counters is None:
+        counters = target.hit_counters or target.counters
+    if target.phalanx or multiplier < counters:
         return
     magic = attacker.ranged.magic if attacker.ranged is not None else False
     for single in list(state.singles_in(target)):
