@@ -46,6 +46,9 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
      "kind": "melee", "save": None},
     {"type": "collateral", "who": "mage", "unit": "guards", "source": "archers",
      "kind": "ranged", "save": True},
+    {"type": "structure_damage", "structure": "gate", "source": "ogre", "hp": 12,
+     "left": 28},
+    {"type": "breached", "structure": "gate"},
     # combat helper
 ]
 

@@ -476,3 +476,17 @@ def test_damage_reduction_that_swallows_the_roll_is_reported() -> None:
     battle = make_battle(state)
     assert damage.hit_unit(state, battle, get(state, "b"), 10, 3, source="a", kind="melee") == 0
     assert events(battle, "unharmed")[0]["reason"] == "dr" and get(state, "b").hp == 10
+
+
+@pytest.mark.rule("W35-AMB-45", "W35-AMB-88")
+def test_hardness_comes_off_each_roll_on_a_structure_until_it_is_breached() -> None:
+    state = _fort(guarding=True, hp=20)
+    battle = make_battle(state)
+    assert damage.hit_structure(state, battle, "wall", 9, 2, source="ram") == 8
+    assert damage.hit_structure(state, battle, "wall", 5, 3, source="ram") == 0
+    assert damage.hit_structure(state, battle, "wall", 20, 1, source="ram") == 12
+    assert state.structure_hp["wall"] == 0 and events(battle, "breached")
+    assert damage.unit_dr(state, get(state, "b")) == 0
+    nohp = make_state([], structures=[{"id": "rock", "type": "ruins", "rect": [[0, 0], [1, 1]]}])
+    with pytest.raises(ValueError, match="no hit points"):
+        damage.hit_structure(nohp, make_battle(nohp), "rock", 9, source="ram")

@@ -191,6 +191,25 @@ def unit_dr(state: WarState, unit: Unit) -> int:
     return unit.dr + (structure or 0)
 
 
+def hit_structure(state: WarState, battle: Battle, sid: str, per_hit: int, multiplier: int = 1,
+                  *, source: str) -> int:
+    """Damage to a structure section: its hardness off each single roll, then times
+    ``multiplier`` (W35-AMB-88); at 0 HP it is breached and gives no more DR (W35-AMB-45).
+    A section without hit points cannot be attacked (a ValueError). Returns the HP lost."""
+    section = state.structures[sid]
+    if sid not in state.structure_hp:
+        raise ValueError(f"structure {sid} has no hit points and cannot be attacked")
+    left = state.structure_hp[sid]
+    lost = min(left, max(0, per_hit - section.hardness) * max(0, multiplier))
+    if lost <= 0:
+        return 0
+    state.structure_hp[sid] = left - lost
+    battle.emit("structure_damage", structure=sid, source=source, hp=lost, left=left - lost)
+    if left - lost == 0:
+        battle.emit("breached", structure=sid)
+    return lost
+
+
 def _unharmed(battle: Battle, target: Unit | Single, source: str, reason: str) -> int:
     who = {"unit": target.id} if isinstance(target, Unit) else {"who": target.id}
     battle.emit("unharmed", **who, source=source, reason=reason)

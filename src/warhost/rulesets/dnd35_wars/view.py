@@ -127,6 +127,16 @@ def _unharmed(e: Event) -> str:
     return f"{who} takes no damage from {e['source']}: {why}"
 
 
+@_words("structure_damage")
+def _structure_damage(e: Event) -> str:
+    return f"{e['structure']} takes {e['hp']} damage from {e['source']} ({e['left']} HP left)"
+
+
+@_words("breached")
+def _breached(e: Event) -> str:
+    return f"{e['structure']} is breached"
+
+
 @_words("collateral")
 def _collateral(e: Event) -> str:
     if e["kind"] == "melee":
