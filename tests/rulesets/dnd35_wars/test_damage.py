@@ -99,6 +99,7 @@ def test_a_unit_critical_multiplies_one_counters_roll_before_the_counter_multipl
     assert lost == 14 * 3 and get(state, "b").hp == 100 - 42
 
 
+@pytest.mark.rule("W35-COMBAT-07")
 def test_a_damage_roll_is_at_least_1() -> None:
     battle = make_battle(_duel(), dice=[1])
     assert damage.roll_damage(battle, UnitAttack(0, "1d4-3"), False) == 1
@@ -261,7 +262,7 @@ def test_mundane_weapons_do_nothing_to_immune_creatures_but_magic_ones_do() -> N
 # ------------------------------------------------------- singular creature against a unit
 
 
-@pytest.mark.rule("W35-DMG-13", "W35-DMG-14")
+@pytest.mark.rule("W35-DMG-13", "W35-DMG-14", "W35-GEN-01")
 def test_a_singles_hit_on_a_unit_is_divided_by_the_creatures_in_a_counter() -> None:
     state = make_state([unit("b", "B", squares=block(0, 1, 10, 1), count=100)])
     battle = make_battle(state)
@@ -490,3 +491,18 @@ def test_hardness_comes_off_each_roll_on_a_structure_until_it_is_breached() -> N
     nohp = make_state([], structures=[{"id": "rock", "type": "ruins", "rect": [[0, 0], [1, 1]]}])
     with pytest.raises(ValueError, match="no hit points"):
         damage.hit_structure(nohp, make_battle(nohp), "rock", 9, source="ram")
+
+
+@pytest.mark.rule("W35-DMG-01", "W35-DMG-15")
+def test_one_roll_of_12_lands_differently_on_each_pathway() -> None:
+    state = make_state([unit("a", squares=block(0, 0, 3, 1)),
+                        unit("b", "B", squares=block(0, 5, 10, 1), count=100)],
+                       singles=[single("x", "B", "monster", at=(9, 9)),
+                                single("y", "A", "monster", at=(19, 9))])
+    battle = make_battle(state)
+    b, x, y = get(state, "b"), who(state, "x"), who(state, "y")
+    assert damage.hit_unit(state, battle, b, 12, 3, source="a", kind="melee") == 36
+    assert damage.hit_unit_by_single(state, battle, b, 12, source="y", attacker=y) == 1
+    assert damage.hit_single(state, battle, x, 12, source="a", attacker=get(state, "a"),
+                             multiplier=2) == 24
+    assert damage.hit_single(state, battle, y, 12, source="x", attacker=x) == 12
