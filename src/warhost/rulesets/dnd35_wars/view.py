@@ -80,6 +80,8 @@ def _attack(e: Event) -> str:
     elif e.get("threat"):
         result = "hits (critical not confirmed)"
     many = f" with {e['attackers']} attackers" if e.get("attackers") else ""
+    if e.get("multiplier"):
+        many = f" (x{e['multiplier']})"
     flank = ", flanking" if e.get("flanking") else ""
     return (f"{who} attacks {e['target']}{many}{flank}: {e['roll']} -> {e['total']} "
             f"vs AC {e['ac']}, {result}")
