@@ -112,7 +112,7 @@ def _slain(e: Event) -> str:
 
 @_words("counters_removed")
 def _counters_removed(e: Event) -> str:
-    squares = ", ".join(f"{x},{y}" for x, y in e["squares"])
+    squares = " ".join(f"({x},{y})" for x, y in e["squares"])
     return f"{e['unit']} loses the counters at {squares} ({e['left']} left)"
 
 
