@@ -506,3 +506,16 @@ def test_one_roll_of_12_lands_differently_on_each_pathway() -> None:
     assert damage.hit_single(state, battle, x, 12, source="a", attacker=get(state, "a"),
                              multiplier=2) == 24
     assert damage.hit_single(state, battle, y, 12, source="x", attacker=x) == 12
+
+
+@pytest.mark.rule("W35-AMB-45", "W35-STRUCT-02")
+def test_a_unit_attacking_from_a_fortification_is_exposed_and_gets_only_the_dr() -> None:
+    state = make_state([unit("b", "B", squares=block(0, 1, 4, 1), count=40)],
+                       structures=[{"id": "wall", "type": "keep", "rect": [[0, 1], [5, 1]],
+                                    "hp": 50}],
+                       singles=[single("ogre", "A", "monster", at=(1, 2))])
+    b = get(state, "b")
+    assert damage.sheltered(state, b)
+    battle = make_battle(state, dice=[1])
+    damage.unit_attacks_single(state, battle, b, who(state, "ogre"), ranged=False)
+    assert b.exposed and not damage.sheltered(state, b) and damage.unit_dr(state, b) == 3

@@ -587,6 +587,7 @@ def unit_attacks_single(state: WarState, battle: Battle, attacker: Unit, target:
     sq = _target_square(attacker, target)
     if sq is None:
         return 0
+    attacker.exposed = True  # W35-AMB-45: it attacked since its last turn
     return _strike_single(state, battle, attacker, target, sq, ranged=ranged,
                           extra_bonus=extra_bonus)
 
