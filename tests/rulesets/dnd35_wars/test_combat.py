@@ -51,9 +51,9 @@ def refusal(state: WarState, uid: str, text: str) -> Refusal:
 
 @pytest.mark.rule("W35-UATK-07", "W35-UATK-08", "W35-DMG-02", "W35-DMG-03", "W35-AMB-37")
 def test_melee_is_one_roll_times_the_counters_sharing_a_side_with_the_target() -> None:
-    # a: a row of three; only the two western counters touch b's bottom rank by a side.
-    state = make_state([unit("a", squares=block(0, 0, 3, 1)),
-                        unit("b", "B", squares=block(-1, 1, 3, 2))])
+    # a: a row of three; only its two western counters touch b's bottom rank by a side.
+    state = make_state([unit("a", squares=block(1, 0, 3, 1)),
+                        unit("b", "B", squares=block(0, 1, 3, 2))])
     battle = make_battle(state, dice=[15, 4], orders={"A": ["melee a b"]})
     act(state, battle, "a")
     [attack] = events(battle, "attack")
@@ -126,14 +126,15 @@ def test_a_counter_touching_two_engaged_units_strikes_the_one_its_commander_pick
 def _flank_state(**options: Any) -> WarState:
     # b is engaged with a (south) and c (north) attacks it too.
     return make_state([unit("a", squares=[(5, 4)]), unit("c", squares=[(5, 6)]),
-                       unit("b", "B", squares=[(5, 5)], count=10)], options=options)
+                       unit("b", "B", squares=[(5, 5)], creature=creature(hp=100))],
+                      options=options)
 
 
 @pytest.mark.rule("W35-MULTI-03", "W35-AMB-39")
 def test_attacks_on_a_unit_engaged_with_another_enemy_get_flanking_both_ways() -> None:
     state = _flank_state()
     state.engage("a", "b")
-    battle = make_battle(state, dice=[10, 10], orders={"A": ["melee c b", "melee a b,"]})
+    battle = make_battle(state, dice=[10, 4, 10, 4], orders={"A": ["melee c b"]})
     act(state, battle, "c")
     assert events(battle, "attack")[0]["total"] == 10 + 4 + 2
     combat.strike(state, battle, get(state, "a"), get(state, "b"), "melee", 1)
@@ -143,7 +144,7 @@ def test_attacks_on_a_unit_engaged_with_another_enemy_get_flanking_both_ways() -
 @pytest.mark.rule("W35-MULTI-03", "W35-AMB-39")
 def test_without_mutual_flanking_the_first_engaged_unit_gets_no_bonus() -> None:
     state = _flank_state(flank_bonus_mutual=False)
-    battle = make_battle(state, dice=[10, 10, 10])
+    battle = make_battle(state, dice=[10, 10, 4, 10])  # 14 misses, 16 hits, 14 misses
     combat.strike(state, battle, get(state, "a"), get(state, "b"), "melee", 1)
     combat.strike(state, battle, get(state, "c"), get(state, "b"), "melee", 1)
     combat.strike(state, battle, get(state, "a"), get(state, "b"), "melee", 1)
@@ -156,7 +157,7 @@ def test_mobs_and_flank_immune_units_are_never_flanked(fields: dict[str, Any]) -
     state = make_state([unit("a", squares=[(5, 4)]), unit("c", squares=[(5, 6)]),
                         unit("b", "B", squares=[(5, 5)], **fields)])
     state.engage("a", "b")
-    battle = make_battle(state, dice=[10])
+    battle = make_battle(state, dice=[10, 4])
     combat.strike(state, battle, get(state, "c"), get(state, "b"), "melee", 1)
     assert events(battle, "attack")[0]["total"] == 14
 
@@ -166,7 +167,7 @@ def test_a_flyer_attacking_a_grounded_unit_gets_flanking_and_higher_ground() -> 
     state = make_state([unit("f", squares=[(5, 4)], flying=True),
                         unit("b", "B", squares=[(5, 5)]),
                         unit("m", "B", squares=[(4, 4)], mob=True)])
-    battle = make_battle(state, dice=[10, 10])
+    battle = make_battle(state, dice=[10, 4, 10, 4])
     combat.strike(state, battle, get(state, "f"), get(state, "b"), "melee", 1)
     combat.strike(state, battle, get(state, "f"), get(state, "m"), "melee", 1)
     assert [e["total"] for e in events(battle, "attack")] == [10 + 4 + 3, 10 + 4 + 1]
@@ -183,7 +184,7 @@ def test_riders_on_large_mounts_get_plus_2_against_foot_without_reach_and_plus_1
                           (unit("b", "B", squares=[(5, 5)], creature=pikes), 1),
                           (unit("b", "B", squares=[(5, 5)], mount={"size": "large"}), 0)):
         state = make_state([_rider(), target])
-        battle = make_battle(state, dice=[10])
+        battle = make_battle(state, dice=[10, 4])
         combat.strike(state, battle, get(state, "k"), get(state, "b"), "melee", 1)
         assert events(battle, "attack")[0]["total"] == 10 + 4 + bonus, target
 
@@ -193,7 +194,7 @@ def test_higher_ground_gives_plus_1_once_whatever_its_sources() -> None:
     hill = {"rect": [[5, 4], [5, 4]], "elevation": 2}
     state = make_state([_rider(), unit("b", "B", squares=[(5, 5)]),
                         unit("a", squares=[(6, 5)])], terrain=[hill])
-    battle = make_battle(state, dice=[10, 10])
+    battle = make_battle(state, dice=[10, 1, 10, 1])
     # the rider: +2 mounted, and +1 for the hill and the mount together (not +2)
     combat.strike(state, battle, get(state, "k"), get(state, "b"), "melee", 1)
     # a foot unit on low ground next to b: nothing for height; flanking +2 now (b engaged)
@@ -201,7 +202,7 @@ def test_higher_ground_gives_plus_1_once_whatever_its_sources() -> None:
     assert [e["total"] for e in events(battle, "attack")] == [10 + 4 + 2 + 1, 10 + 4 + 2]
     state2 = make_state([unit("h", squares=[(5, 4)]), unit("b", "B", squares=[(5, 5)])],
                         terrain=[hill])
-    battle2 = make_battle(state2, dice=[10])
+    battle2 = make_battle(state2, dice=[10, 4])
     combat.strike(state2, battle2, get(state2, "h"), get(state2, "b"), "melee", 1)
     assert events(battle2, "attack")[0]["total"] == 10 + 4 + 1
 
@@ -211,7 +212,7 @@ def test_a_chariot_unit_attacks_at_plus_2_through_its_derived_bonus() -> None:
     state = make_state([unit("c", squares=[(5, 4)], chariot=True, mount={"size": "large"}),
                         unit("b", "B", squares=[(5, 5)], mount={"size": "large"})])
     assert get(state, "c").melee is not None and get(state, "c").melee.bonus == 4 + 2
-    battle = make_battle(state, dice=[10])
+    battle = make_battle(state, dice=[10, 4])
     combat.strike(state, battle, get(state, "c"), get(state, "b"), "melee", 1)
     assert events(battle, "attack")[0]["total"] == 10 + 6
 
@@ -241,10 +242,10 @@ def test_fire_takes_minus_2_per_increment_beyond_the_first_and_the_smaller_count
     # 5 squares at 15 ft = 75 ft: two 60-ft increments, -2; 4 archers on 2 counters: x2.
     state = make_state([unit("a", squares=block(0, 0, 4, 1), creature=archer()),
                         unit("b", "B", squares=block(0, 5, 2, 1))])
-    battle = make_battle(state, dice=[12, 3], orders={"A": ["shoot a b"]})
+    battle = make_battle(state, dice=[15, 3], orders={"A": ["shoot a b"]})
     act(state, battle, "a")
     [attack] = events(battle, "attack")
-    assert (attack["total"], attack["multiplier"], attack["kind"]) == (12 + 3 - 2, 2, "ranged")
+    assert (attack["total"], attack["multiplier"], attack["kind"]) == (15 + 3 - 2, 2, "ranged")
     assert get(state, "b").hp == 20 - 3 * 2
 
 
@@ -266,7 +267,7 @@ def test_maximum_range_is_10_increments_and_5_when_thrown() -> None:
 @pytest.mark.rule("W35-UATK-10", "W35-AMB-36")
 def test_firing_needs_an_open_square_between_the_counters_and_the_target() -> None:
     state = make_state([unit("a", squares=block(0, 0, 2, 1), creature=archer()),
-                        unit("b", "B", squares=[(3, 1)]), unit("c", "B", squares=[(4, 1)])])
+                        unit("b", "B", squares=[(2, 1)]), unit("c", "B", squares=[(4, 0)])])
     assert refusal(state, "a", "shoot a b").rule == "W35-UATK-10"
     assert "shoot a c" in texts(state, "a")
 
