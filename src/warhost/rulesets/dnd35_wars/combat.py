@@ -60,11 +60,6 @@ def _hook(name: str) -> Callable[..., object] | None:
     return found if callable(found) else None
 
 
-def turn_start(state: WarState, unit: Unit) -> None:
-    """Start of ``unit``'s turn: its charge's -2 AC ends (W35-UATK-04)."""
-    unit.charge_ac_penalty = False
-
-
 # ---------------------------------------------------------------------------------------------
 # Modifiers: the AC an attack meets, and the attack bonus
 # ---------------------------------------------------------------------------------------------
