@@ -104,7 +104,7 @@ def test_a_charge_may_not_cross_difficult_terrain() -> None:
 
 @pytest.mark.rule("W35-TERR-10", "W35-AMB-41", "W35-TERR-05")
 def test_charging_up_a_slope_is_allowed_but_loses_the_plus_2_and_keeps_the_minus_2() -> None:
-    slope = {"rect": [[0, 2], [1, 3]], "elevation": 1, "slope_cost": 2}
+    slope = {"rect": [[0, 2], [1, 4]], "elevation": 1, "slope_cost": 2}  # b on the hill too
     state = _state(terrain=[slope])
     battle = make_battle(state, dice=[11, 4], orders={"A": ["charge a b 0,3"]})
     unit_action(state, battle, get(state, "a"))
