@@ -191,10 +191,6 @@ def attack_bonus(state: WarState, attacker: Unit, target: Unit, kind: str, *,
 # ---------------------------------------------------------------------------------------------
 
 
-def _crit_ok(state: WarState, target: Unit) -> bool:
-    return state.options.unit_crits and not target.crit_immune
-
-
 def strike(state: WarState, battle: Battle, attacker: Unit, target: Unit, kind: str,
            multiplier: int, *, charge_bonus: bool = True, extra: int = 0) -> int:
     """One attack roll of ``kind`` on ``target``; on a hit one damage roll times
@@ -217,13 +213,14 @@ def strike(state: WarState, battle: Battle, attacker: Unit, target: Unit, kind: 
     ac = ac_against(state, target, attacker, kind)
     why = f"{attacker.id} {kind} attack on {target.id}"
     roll = damage.roll_attack(battle, bonus.total, ac, crit_range=attack.crit_range,
-                              crit_ok=_crit_ok(state, target), why=why)
-    battle.emit("attack", unit=attacker.id, target=target.id, kind=kind, roll=roll.roll,
-                total=roll.total, ac=ac, hit=roll.hit, crit=roll.crit, multiplier=multiplier)
+                              crit_ok=damage.crits_allowed(state, attacker, target), why=why)
+    damage.emit_attack(battle, attacker, target, roll, ac, kind=kind, multiplier=multiplier,
+                       flanking=bonus.flanked)
     if not roll.hit or multiplier < 1:
         return 0
     before = target.counters
     per = damage.roll_damage(battle, attack, roll.crit, f"{attacker.id} damage on {target.id}")
+    per += damage.extra_damage(battle, attacker, flanked=bonus.flanked)
     damage.hit_unit(state, battle, target, per, multiplier, source=attacker.id, kind=kind,
                     attacker=attacker, magic=attack.magic)
     if target.on_map:

@@ -119,6 +119,8 @@ class Unit:
     melee_round: int = -1  # the last round it made a melee attack (W35-UATK-11)
     cleave_round: int = -1  # the round its Cleave extra attacks were counted in (W35-AMB-28)
     cleaves_used: int = 0
+    # ---- damage
+    hit_counters: int = 0  # counters when the latest hit on it landed (W35-AMB-33)
 
     @property
     def label(self) -> str:
