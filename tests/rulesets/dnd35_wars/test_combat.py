@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from tests.battle_watch import events
 from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
-    events,
     get,
     make_battle,
     make_state,
@@ -211,7 +211,8 @@ def test_higher_ground_gives_plus_1_once_whatever_its_sources() -> None:
 def test_a_chariot_unit_attacks_at_plus_2_through_its_derived_bonus() -> None:
     state = make_state([unit("c", squares=[(5, 4)], chariot=True, mount={"size": "large"}),
                         unit("b", "B", squares=[(5, 5)], mount={"size": "large"})])
-    assert get(state, "c").melee is not None and get(state, "c").melee.bonus == 4 + 2
+    melee = get(state, "c").melee
+    assert melee is not None and melee.bonus == 4 + 2
     battle = make_battle(state, dice=[10, 4])
     combat.strike(state, battle, get(state, "c"), get(state, "b"), "melee", 1)
     assert events(battle, "attack")[0]["total"] == 10 + 6
