@@ -54,7 +54,6 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
      "uphill": False},
     {"type": "charge", "unit": "knights", "target": "archers", "dx": 2, "dy": 2,
      "uphill": True},
-    {"type": "charge_refused", "unit": "hyenas"},
     {"type": "volley", "unit": "archers", "plan": "raiders:3,wolves:2"},
     {"type": "cleave", "unit": "berserkers", "target": "raiders", "count": 1},
     {"type": "set", "unit": "pikes"},

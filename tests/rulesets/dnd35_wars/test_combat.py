@@ -441,3 +441,18 @@ def test_a_routed_unit_makes_no_free_attack() -> None:
     combat.free_attack(state, battle, a, get(state, "b"))
     assert events(battle, "attack") == []
     assert combat.attack_options(state, a) == []
+
+
+@pytest.mark.rule("W35-STRUCT-03", "W35-AMB-45", "W35-STRUCT-04")
+def test_a_unit_under_cover_in_a_fortification_is_no_target_until_it_is_exposed() -> None:
+    keep = {"id": "keep", "type": "keep", "rect": [[0, 6], [1, 6]], "hp": 200}
+    state = make_state([unit("a", squares=block(0, 0, 2, 1), creature=archer()),
+                        unit("b", "B", squares=block(0, 6, 2, 1), creature=archer())],
+                       structures=[keep])
+    assert refusal(state, "a", "shoot a b").rule == "W35-AMB-45"
+    assert "shoot a b" not in texts(state, "a")
+    get(state, "b").guarding_walls = True  # on the walls: a target, and +1 to fire down
+    assert "shoot a b" in texts(state, "a")
+    battle = make_battle(state, dice=[10])
+    combat.strike(state, battle, get(state, "b"), get(state, "a"), "ranged", 2)
+    assert events(battle, "attack")[0]["total"] == 10 + 3 + 1

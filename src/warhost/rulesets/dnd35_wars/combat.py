@@ -315,10 +315,7 @@ def mob_charge_due(state: WarState, unit: Unit, target: Unit) -> bool:
 def _mob_refuses(state: WarState, battle: Battle, unit: Unit) -> bool:
     """The DC 10 check before a mob's charge (W35-MOB-09); a failure means no attack."""
     check = _hook("mob_charge_check")
-    if check is None or check(state, battle, unit):
-        return False
-    battle.emit("charge_refused", unit=unit.id)
-    return True
+    return check is not None and not check(state, battle, unit)
 
 
 def _melee(state: WarState, battle: Battle, unit: Unit, targets: list[Unit]) -> None:
@@ -376,6 +373,15 @@ def melee_problem(state: WarState, unit: Unit, target_ids: list[str]) -> Refusal
     if not share_side(unit.squares, target.squares):
         return Refusal(f"no counter of {unit.label} shares a side with {target.label}",
                        rule="W35-UATK-07")
+    return _shelter_problem(state, target)
+
+
+def _shelter_problem(state: WarState, target: Unit) -> Refusal | None:
+    """A unit in a fortification that is neither guarding the walls nor exposed cannot be
+    targeted (W35-STRUCT-03, W35-AMB-45)."""
+    if damage.sheltered(state, target):
+        return Refusal(f"{target.label} is under cover in its fortification",
+                       rule="W35-AMB-45")
     return None
 
 
@@ -420,7 +426,7 @@ def charge_problem(state: WarState, unit: Unit, target: Unit, dx: int,
         return Refusal(f"a charge goes 1 to {limit} squares", rule="W35-UATK-03")
     if unit_distance(unit.squares, target.squares) < 2:
         return Refusal("a charge starts at least 2 squares from its target", rule="W35-UATK-02")
-    return _path_problem(state, unit, target, dx, dy)
+    return _shelter_problem(state, target) or _path_problem(state, unit, target, dx, dy)
 
 
 def _path_problem(state: WarState, unit: Unit, target: Unit, dx: int,
@@ -531,7 +537,7 @@ def _target_squares(state: WarState, unit: Unit, tid: str) -> set[Square] | Refu
     target = state.units.get(tid)
     if target is None or target.side == unit.side or not target.on_map:
         return Refusal(f"{tid} is not an enemy unit on the map", rule="W35-UATK-09")
-    return target.squares
+    return _shelter_problem(state, target) or target.squares
 
 
 def target_problem(state: WarState, unit: Unit, tid: str) -> Refusal | None:

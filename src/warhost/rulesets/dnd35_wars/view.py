@@ -160,11 +160,6 @@ def _charge(e: Event) -> str:
     return f"{e['unit']} charges {e['target']} ({e['dx']},{e['dy']}){hill}"
 
 
-@_words("charge_refused")
-def _charge_refused(e: Event) -> str:
-    return f"{e['unit']} balks and makes no attack this round"
-
-
 @_words("volley")
 def _volley(e: Event) -> str:
     return f"{e['unit']} fires: {e['plan']}"
