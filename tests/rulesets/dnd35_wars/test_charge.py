@@ -14,6 +14,7 @@ from tests.rulesets.dnd35_wars.helpers import (
     get,
     make_battle,
     make_state,
+    single,
     unit,
 )
 from warhost.core.decisions import Refusal
@@ -176,3 +177,16 @@ def test_an_engaged_unit_cannot_charge_but_a_merely_adjacent_one_can() -> None:
     assert _charges(state) == ["charge a b 0,3"]
     state.engage("a", "c")
     assert _refused(state, "charge a b 0,3") == "W35-AMB-37"
+
+
+@pytest.mark.rule("W35-UATK-03", "W35-AMB-30", "W35-AMB-31", "W35-DMG-09")
+def test_a_unit_may_charge_an_independent_monster_ending_on_a_corner() -> None:
+    ogre = creature("ogre", size="large", hp=60, ac=12, melee=[{"bonus": 8, "damage": "2d8"}])
+    state = make_state([unit("a", squares=[(0, 0)])],
+                       singles=[single("ogre", "B", "monster", at=(3, 3), creature=ogre)])
+    assert _charges(state) == ["charge a ogre 2,2"]
+    battle = make_battle(state, dice=[9, 4], orders={"A": ["charge a ogre 2,2"]})
+    unit_action(state, battle, get(state, "a"))
+    [attack] = events(battle, "attack")
+    assert attack["target"] == "ogre" and attack["total"] == 9 + 4 + 2
+    assert get(state, "a").charge_ac_penalty and state.singles["ogre"].hp < 60

@@ -401,7 +401,7 @@ def test_cleave_gives_one_extra_attack_a_round_after_removing_a_counter() -> Non
     assert len(events(battle2, "attack")) == 1
 
 
-@pytest.mark.rule("W35-ABIL-04", "W35-AMB-28", "W35-ABIL-12")
+@pytest.mark.rule("W35-ABIL-04", "W35-AMB-28")
 def test_great_cleave_stops_after_8_extra_attacks_a_round() -> None:
     state = _column(["Great Cleave"])
     battle = make_battle(state, dice=[15, 8] * 10, orders={"A": ["melee a b"]})
@@ -456,3 +456,32 @@ def test_a_unit_under_cover_in_a_fortification_is_no_target_until_it_is_exposed(
     battle = make_battle(state, dice=[10])
     combat.strike(state, battle, get(state, "b"), get(state, "a"), "ranged", 2)
     assert events(battle, "attack")[0]["total"] == 10 + 3 + 1
+
+
+@pytest.mark.rule("W35-ABIL-02")
+def test_far_shot_stretches_the_units_range_increment_by_half() -> None:
+    # 45 squares x 15 ft = 675 ft: beyond 10 x 60 ft, within 10 x 90 ft; 5 squares (75 ft)
+    # is then inside the first increment.
+    plain = make_state([unit("a", squares=[(0, 0)], creature=archer()),
+                        unit("b", "B", squares=[(0, 45)]), unit("c", "B", squares=[(3, 5)])],
+                       height=50)
+    far = make_state([unit("a", squares=[(0, 0)], creature=creature(
+                          "archer", ranged=[BOW], feats=["Far Shot"])),
+                      unit("b", "B", squares=[(0, 45)]), unit("c", "B", squares=[(3, 5)])],
+                     height=50)
+    assert combat.target_problem(plain, get(plain, "a"), "b") is not None
+    assert combat.target_problem(far, get(far, "a"), "b") is None
+    assert combat.range_modifier(plain, get(plain, "a"), get(plain, "c").squares) == -2
+    assert combat.range_modifier(far, get(far, "a"), get(far, "c").squares) == 0
+
+
+@pytest.mark.rule("W35-DMG-09", "W35-AMB-31", "W35-AMB-98")
+def test_a_unit_melees_an_independent_creature_touching_it_at_a_corner() -> None:
+    state = make_state([unit("a", squares=[(0, 0)])],
+                       singles=[single("ogre", "B", "monster", at=(1, 1),
+                                       creature=creature("ogre", hp=60, ac=12))])
+    assert "melee a ogre" in texts(state, "a")
+    battle = make_battle(state, dice=[10, 4], orders={"A": ["melee a ogre"]})
+    act(state, battle, "a")
+    assert events(battle, "attack")[0]["target"] == "ogre"
+    assert state.singles["ogre"].hp < 60 and state.melee_happened

@@ -408,28 +408,55 @@ def _difficult(state: WarState, sq: Square) -> bool:
     return tables.TERRAIN_COST.get(state.cost_of(sq), 1) > 1
 
 
-def charge_problem(state: WarState, unit: Unit, target: Unit, dx: int,
+def _squares_of(target: Unit | Single) -> set[Square]:
+    if isinstance(target, Unit):
+        return target.squares
+    return {target.square} if target.square is not None else set()
+
+
+def _in_contact(squares: frozenset[Square], target: Unit | Single) -> bool:
+    """Side contact with a unit (W35-UATK-07); any touch, corners included, with a singular
+    creature (W35-AMB-31, W35-AMB-98)."""
+    if isinstance(target, Unit):
+        return share_side(squares, target.squares)
+    sq = target.square
+    return sq is not None and any(chebyshev(own, sq) <= 1 for own in squares)
+
+
+def _charge_target_problem(state: WarState, unit: Unit, target: Unit | Single) -> Refusal | None:
+    if isinstance(target, Unit):
+        if target.side == unit.side or not target.on_map:
+            return Refusal(f"{target.label} is not an enemy unit on the map", rule="W35-UATK-03")
+        return _shelter_problem(state, target)
+    if target.side == unit.side or not target.independent:
+        return Refusal(f"{target.label} is not an enemy standing on its own", rule="W35-DMG-08")
+    return None
+
+
+def charge_problem(state: WarState, unit: Unit, target: Unit | Single, dx: int,
                    dy: int) -> Refusal | None:
-    """Why ``unit`` may not charge ``target`` along the offset (dx, dy) (None: it may)."""
+    """Why ``unit`` may not charge ``target`` (a unit, or an independent singular creature)
+    along the offset (dx, dy) (None: it may)."""
     if not unit.can_fight or unit.melee is None:
         return Refusal(f"{unit.label} cannot make a melee attack", rule="W35-UATK-01")
     if unit.phalanx:
         return Refusal("a phalanx cannot charge", rule="W35-DEFEND-12")
     if engaged_units(state, unit):
         return Refusal("an engaged unit leaves only by Disengage", rule="W35-AMB-37")
-    if target.side == unit.side or not target.on_map:
-        return Refusal(f"{target.label} is not an enemy unit on the map", rule="W35-UATK-03")
+    problem = _charge_target_problem(state, unit, target)
+    if problem is not None:
+        return problem
     limit = charge_reach(unit)
     if limit < 1:
         return Refusal("a unit with a move rate below 1 cannot charge", rule="W35-AMB-40")
     if max(abs(dx), abs(dy)) > limit or (dx, dy) == (0, 0):
         return Refusal(f"a charge goes 1 to {limit} squares", rule="W35-UATK-03")
-    if unit_distance(unit.squares, target.squares) < 2:
+    if unit_distance(unit.squares, _squares_of(target)) < 2:
         return Refusal("a charge starts at least 2 squares from its target", rule="W35-UATK-02")
-    return _shelter_problem(state, target) or _path_problem(state, unit, target, dx, dy)
+    return _path_problem(state, unit, target, dx, dy)
 
 
-def _path_problem(state: WarState, unit: Unit, target: Unit, dx: int,
+def _path_problem(state: WarState, unit: Unit, target: Unit | Single, dx: int,
                   dy: int) -> Refusal | None:
     path = straight_path(unit.squares, dx, dy)
     for sq in entered_squares(path, unit.squares):
@@ -441,32 +468,36 @@ def _path_problem(state: WarState, unit: Unit, target: Unit, dx: int,
             return Refusal("a unit cannot charge in or through water", rule="W35-TERR-13")
         if any(_difficult(state, sq) for sq in crossed):
             return Refusal("a charge may not cross difficult terrain", rule="W35-TERR-05")
-    if not share_side(path[-1], target.squares):
-        return Refusal(f"the charge does not end in side contact with {target.label}",
+    if not _in_contact(path[-1], target):
+        return Refusal(f"the charge does not end in contact with {target.label}",
                        rule="W35-UATK-03")
     return None
 
 
-def find_charge(state: WarState, unit: Unit, target: Unit) -> tuple[int, int] | None:
+def find_charge(state: WarState, unit: Unit, target: Unit | Single) -> tuple[int, int] | None:
     """The shortest legal charge offset onto ``target`` (None: none)."""
     limit = charge_reach(unit)
-    gap = unit_distance(unit.squares, target.squares)
-    if limit < 1 or gap < 2 or gap > limit + 1:
+    targets = _squares_of(target)
+    if limit < 1 or not targets:
         return None
-    targets = target.squares
+    gap = unit_distance(unit.squares, targets)
+    if gap < 2 or gap > limit + 1:
+        return None
     for steps in range(gap - 1, limit + 1):
         ring = [(dx, dy) for dx in range(-steps, steps + 1) for dy in range(-steps, steps + 1)
                 if max(abs(dx), abs(dy)) == steps]
         ring.sort(key=lambda d: (abs(d[0]) + abs(d[1]), d))
         for dx, dy in ring:
-            if share_side(translate(unit.squares, dx, dy), targets) and \
+            if _in_contact(translate(unit.squares, dx, dy), target) and \
                     charge_problem(state, unit, target, dx, dy) is None:
                 return dx, dy
     return None
 
 
-def _charge(state: WarState, battle: Battle, unit: Unit, target: Unit, dx: int, dy: int) -> None:
-    if unit.mob and mob_charge_due(state, unit, target) and _mob_refuses(state, battle, unit):
+def _charge(state: WarState, battle: Battle, unit: Unit, target: Unit | Single, dx: int,
+            dy: int) -> None:
+    if isinstance(target, Unit) and unit.mob and mob_charge_due(state, unit, target) and \
+            _mob_refuses(state, battle, unit):
         return
     start = tuple(unit.squares)
     final = straight_path(unit.squares, dx, dy)[-1]
@@ -475,7 +506,16 @@ def _charge(state: WarState, battle: Battle, unit: Unit, target: Unit, dx: int, 
     unit.heading = heading_of(dx, dy)
     unit.bank, unit.bank_step = Fraction(0), None
     battle.emit("charge", unit=unit.id, target=target.id, dx=dx, dy=dy, uphill=uphill)
-    _charge_attack(state, battle, unit, target, frozenset(unit.squares), charge_bonus=not uphill)
+    if isinstance(target, Unit):
+        _charge_attack(state, battle, unit, target, frozenset(unit.squares),
+                       charge_bonus=not uphill)
+        return
+    unit.charge_ac_penalty = True
+    unit.melee_round = state.round
+    unit.exposed = True
+    state.melee_happened = True
+    damage.unit_attacks_single(state, battle, unit, target, ranged=False,
+                               extra_bonus=0 if uphill else CHARGE_BONUS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -490,6 +530,19 @@ def _blocks(state: WarState) -> Callable[[Square], bool]:
 def sighted(state: WarState, unit: Unit, squares: set[Square]) -> tuple[Square, ...]:
     """``unit``'s counters with line of sight to one of ``squares`` (W35-AMB-35)."""
     return reach.counters_with_sight(unit.squares, squares, _blocks(state))
+
+
+def sees_any(state: WarState, unit: Unit, squares: set[Square]) -> bool:
+    """Whether some counter of ``unit`` sees one of ``squares`` (W35-DMG-04), stopping at the
+    first line found."""
+    blocks = _blocks(state)
+
+    def stops(sq: Square) -> bool:
+        return sq not in squares and blocks(sq)
+
+    targets = sorted(squares)
+    return any(reach.line_of_sight(counter, t, stops)
+               for counter in sorted(unit.squares) for t in targets)
 
 
 def range_increment(unit: Unit) -> int | None:
@@ -550,7 +603,7 @@ def target_problem(state: WarState, unit: Unit, tid: str) -> Refusal | None:
                        rule="W35-UATK-10")
     if range_modifier(state, unit, squares) is None:
         return Refusal(f"{tid} is beyond maximum range", rule="W35-UATK-13")
-    if not sighted(state, unit, squares):
+    if not sees_any(state, unit, squares):
         return Refusal(f"no counter of {unit.label} sees {tid}", rule="W35-DMG-04")
     return None
 
@@ -725,7 +778,11 @@ def _charge_options(state: WarState, unit: Unit) -> list[Order]:
     if unit.phalanx or unit.melee is None or charge_reach(unit) < 1 or engaged_units(state, unit):
         return []
     out = []
-    for target in sorted(state.units_of(state.other(unit.side)), key=lambda u: u.id):
+    foes: list[Unit | Single] = sorted(state.units_of(state.other(unit.side)),
+                                       key=lambda u: u.id)
+    foes += [s for s in sorted(state.singles.values(), key=lambda s: s.id)
+             if s.side != unit.side and s.independent]
+    for target in foes:
         offset = find_charge(state, unit, target)
         if offset is not None:
             out.append(Order.of("charge", unit.id, target.id, f"{offset[0]},{offset[1]}"))
@@ -779,10 +836,10 @@ def judge_attack(state: WarState, unit: Unit, order: Order) -> Order | Refusal:
     if order.kind == "melee":
         return melee_problem(state, unit, arg.split(",")) or order
     if order.kind == "charge":
-        target = state.units.get(arg)
+        target: Unit | Single | None = state.units.get(arg) or state.singles.get(arg)
         offset = _offset(str(order.args[2])) if len(order.args) > 2 else None
         if target is None or offset is None:
-            return Refusal("a charge names an enemy unit and an offset dx,dy", rule="W35-AMB-40")
+            return Refusal("a charge names an enemy and an offset dx,dy", rule="W35-AMB-40")
         return charge_problem(state, unit, target, *offset) or order
     plan = parse_plan(arg)
     problem = _shooter_problem(state, unit)
@@ -811,7 +868,7 @@ def take_attack(state: WarState, battle: Battle, unit: Unit, order: Order) -> No
     elif order.kind == "charge":
         offset = _offset(str(order.args[2]))
         assert offset is not None
-        _charge(state, battle, unit, state.units[arg], *offset)
+        _charge(state, battle, unit, state.units.get(arg) or state.singles[arg], *offset)
     else:
         _shoot(state, battle, unit, arg)
 
