@@ -280,7 +280,7 @@ def test_a_unit_without_a_ranged_attack_cannot_fire() -> None:
     assert refusal(state, "a", "shoot a b").rule == "W35-UATK-09"
 
 
-@pytest.mark.rule("W35-UATK-11", "W35-UMOVE-07")
+@pytest.mark.rule("W35-UATK-11")
 def test_a_unit_that_made_a_melee_attack_this_round_may_not_fire() -> None:
     state = make_state([unit("a", squares=[(0, 0)], creature=archer()),
                         unit("b", "B", squares=[(0, 1)]), unit("c", "B", squares=[(0, 6)])])
