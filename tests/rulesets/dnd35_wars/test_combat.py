@@ -238,7 +238,7 @@ def test_forest_gives_plus_2_ac_against_missiles_and_flyers_and_minus_2_to_shoot
 # ---- ranged fire ---------------------------------------------------------------------------
 
 
-@pytest.mark.rule("W35-UATK-12", "W35-UATK-14", "W35-AMB-36", "W35-DMG-05")
+@pytest.mark.rule("W35-UATK-12", "W35-UATK-14", "W35-AMB-36", "W35-DMG-05", "W35-COMBAT-05")
 def test_fire_takes_minus_2_per_increment_beyond_the_first_and_the_smaller_counter_count() -> None:
     # 5 squares at 15 ft = 75 ft: two 60-ft increments, -2; 4 archers on 2 counters: x2.
     state = make_state([unit("a", squares=block(0, 0, 4, 1), creature=archer()),
@@ -485,3 +485,15 @@ def test_a_unit_melees_an_independent_creature_touching_it_at_a_corner() -> None
     act(state, battle, "a")
     assert events(battle, "attack")[0]["target"] == "ogre"
     assert state.singles["ogre"].hp < 60 and state.melee_happened
+
+
+@pytest.mark.rule("W35-ABIL-11", "W35-COMBAT-08")
+def test_a_units_sneak_attack_adds_to_the_single_roll_when_it_flanks() -> None:
+    rogues = creature("rogue", feats=["Sneak Attack 1"])
+    state = make_state([unit("a", squares=[(5, 4)]),
+                        unit("r", squares=block(4, 6, 3, 1), creature=rogues),
+                        unit("b", "B", squares=[(5, 5)], creature=creature(hp=100))])
+    state.engage("a", "b")
+    battle = make_battle(state, dice=[10, 4, 3])
+    combat.strike(state, battle, get(state, "r"), get(state, "b"), "melee", 1)
+    assert get(state, "b").hp == 100 - (4 + 2 + 3)

@@ -193,3 +193,15 @@ def test_a_routed_unit_neither_sets_nor_repels() -> None:
     unit_action(state, battle, get(state, "k"))
     assert events(battle, "set_vs_charge") == []
     assert events(battle, "attack")[0]["total"] == 9 + 4 + 2 + 2
+
+
+@pytest.mark.rule("W35-DEFEND-14", "W35-AMB-82")
+def test_a_phalanx_without_reach_weapons_makes_no_free_attack() -> None:
+    state = make_state([unit("s", squares=[(0, 0)]), unit("p", squares=[(2, 0)], creature=pikes()),
+                        unit("b", "B", squares=block(0, 1, 3, 1))])
+    for uid in ("s", "p"):
+        get(state, uid).phalanx = True
+    battle = make_battle(state, dice=[10, 4])
+    combat.free_attack(state, battle, get(state, "s"), get(state, "b"))
+    combat.free_attack(state, battle, get(state, "p"), get(state, "b"))
+    assert [(e["unit"], e["total"]) for e in events(battle, "attack")] == [("p", 10 + 3 + 2 - 2)]
