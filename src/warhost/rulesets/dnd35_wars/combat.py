@@ -355,7 +355,8 @@ def _charge_attack(state: WarState, battle: Battle, unit: Unit, target: Unit,
 def melee_problem(state: WarState, unit: Unit, target_ids: list[str]) -> Refusal | None:
     """Why ``unit`` may not make this melee attack (None: it may)."""
     if not can_melee(unit):
-        return Refusal(f"{unit.label} cannot make a melee attack now", rule="W35-DEFEND-14")
+        rule = "W35-DEFEND-14" if unit.can_fight and unit.phalanx else "W35-MORALE-11"
+        return Refusal(f"{unit.label} cannot make a melee attack now", rule=rule)
     engaged = engaged_units(state, unit)
     if engaged:
         if sorted(target_ids) != [t.id for t in engaged]:
