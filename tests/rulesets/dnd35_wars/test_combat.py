@@ -497,3 +497,11 @@ def test_a_units_sneak_attack_adds_to_the_single_roll_when_it_flanks() -> None:
     battle = make_battle(state, dice=[10, 4, 3])
     combat.strike(state, battle, get(state, "r"), get(state, "b"), "melee", 1)
     assert get(state, "b").hp == 100 - (4 + 2 + 3)
+
+
+@pytest.mark.rule("W35-DMG-07", "W35-MULTI-07")
+def test_a_crossbow_volley_may_declare_only_counters_that_see_their_target() -> None:
+    state = _screened(archer(crossbow=True))
+    assert refusal(state, "a", "shoot a b:2").rule == "W35-DMG-07"
+    assert combat.judge_attack(state, get(state, "a"), Order.parse("shoot a b:1")) == \
+        Order.parse("shoot a b:1")
