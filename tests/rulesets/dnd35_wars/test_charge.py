@@ -123,7 +123,7 @@ def test_a_charge_on_a_routed_unit_gets_plus_2_more() -> None:
     assert events(battle, "attack")[0]["total"] == 9 + 4 + 2 + 2
 
 
-@pytest.mark.rule("W35-AMB-40", "W35-STAT-13")
+@pytest.mark.rule("W35-AMB-40")
 def test_a_unit_with_a_move_rate_below_1_cannot_charge() -> None:
     state = _state(creature=creature(speed=5))
     assert get(state, "a").rate < 1
@@ -171,7 +171,7 @@ def test_a_phalanx_cannot_charge() -> None:
     assert _refused(state, "charge a b 0,3") == "W35-DEFEND-12"
 
 
-@pytest.mark.rule("W35-AMB-37", "W35-UATK-06")
+@pytest.mark.rule("W35-AMB-37")
 def test_an_engaged_unit_cannot_charge_but_a_merely_adjacent_one_can() -> None:
     state = _state(unit("c", "B", squares=[(2, 0)]))
     assert _charges(state) == ["charge a b 0,3"]
