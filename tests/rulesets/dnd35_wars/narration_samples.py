@@ -52,6 +52,21 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
      "left": 28},
     {"type": "breached", "structure": "gate"},
     # combat helper
+    {"type": "attack", "unit": "pikes", "target": "raiders", "kind": "charge", "roll": 12,
+     "total": 18, "ac": 15, "hit": True, "crit": False, "threat": False, "confirm": None,
+     "multiplier": 3, "flanking": False},
+    {"type": "charge", "unit": "knights", "target": "raiders", "dx": 0, "dy": 3,
+     "uphill": False},
+    {"type": "charge", "unit": "knights", "target": "archers", "dx": 2, "dy": 2,
+     "uphill": True},
+    {"type": "volley", "unit": "archers", "plan": "raiders:3,wolves:2"},
+    {"type": "cleave", "unit": "berserkers", "target": "raiders", "count": 1},
+    {"type": "set", "unit": "pikes"},
+    {"type": "phalanx", "unit": "pikes"},
+    {"type": "set_vs_charge", "unit": "pikes", "target": "knights", "roll": 14, "total": 17,
+     "charger_roll": 9, "charger_total": 12, "repelled": True},
+    {"type": "set_vs_charge", "unit": "pikes", "target": "knights", "roll": 3, "total": 6,
+     "charger_roll": 9, "charger_total": 12, "repelled": False},
 ]
 
 MORALE_EVENTS: list[dict[str, Any]] = []

@@ -115,6 +115,10 @@ class Unit:
     approached_by: set[str] = field(default_factory=set)  # W35-UATK-05/06
     melee_taken: int = 0  # HP lost to melee since its last turn (W35-AMB-83)
     melee_dealt: int = 0
+    # ---- combat
+    melee_round: int = -1  # the last round it made a melee attack (W35-UATK-11)
+    cleave_round: int = -1  # the round its Cleave extra attacks were counted in (W35-AMB-28)
+    cleaves_used: int = 0
     # ---- damage
     hit_counters: int = 0  # counters when the latest hit on it landed (W35-AMB-33)
 
@@ -229,6 +233,8 @@ class WarState:
     over: bool = False
     winner: str | None = None
     reason: str = ""
+    # ---- combat
+    engage_seq: dict[tuple[str, str], int] = field(default_factory=dict)  # W35-AMB-39 option
 
     # ---- geometry and occupancy
 

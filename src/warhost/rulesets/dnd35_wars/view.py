@@ -161,3 +161,39 @@ def _round_start(e: Event) -> str:
 @_words("score")
 def _score(e: Event) -> str:
     return f"{e['side']} has beaten {e['total']}% of the enemy's starting unit hit points"
+
+
+# ---- combat: charges, volleys, cleaves and defence actions (W35-UATK, W35-DEFEND)
+
+
+@_words("charge")
+def _charge(e: Event) -> str:
+    hill = " up the hill, losing the charge bonus" if e["uphill"] else ""
+    return f"{e['unit']} charges {e['target']} ({e['dx']},{e['dy']}){hill}"
+
+
+@_words("volley")
+def _volley(e: Event) -> str:
+    return f"{e['unit']} fires: {e['plan']}"
+
+
+@_words("cleave")
+def _cleave(e: Event) -> str:
+    return f"{e['unit']} cleaves on into {e['target']} (extra attack {e['count']})"
+
+
+@_words("set")
+def _set(e: Event) -> str:
+    return f"{e['unit']} sets against a charge"
+
+
+@_words("phalanx")
+def _phalanx(e: Event) -> str:
+    return f"{e['unit']} forms a phalanx"
+
+
+@_words("set_vs_charge")
+def _set_vs_charge(e: Event) -> str:
+    result = "repels the charge" if e["repelled"] else "fails to stop the charge"
+    return (f"{e['unit']} meets the charge of {e['target']}: Reflex {e['total']} against "
+            f"{e['charger_total']}, {result}")
