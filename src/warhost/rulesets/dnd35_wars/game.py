@@ -33,6 +33,7 @@ def play(state: WarState, battle: Battle) -> None:
             if isinstance(actor, Unit):
                 unit_turn(state, battle, actor)
             elif actor.independent:
+                morale.regenerate_single(state, battle, actor)  # W35-ABIL-10
                 singles.single_turn(state, battle, actor)
             check_end(state, battle, limit, final=False)
         for side in state.sides:
@@ -58,7 +59,6 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
     if acts and not unit.routed:
         formation.formation_step(state, battle, unit)
     actions.unit_action(state, battle, unit)
-    unit.melee_taken = unit.melee_dealt = 0
 
 
 def able(state: WarState, side: str) -> bool:

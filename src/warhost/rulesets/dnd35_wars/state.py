@@ -113,8 +113,12 @@ class Unit:
     split_this_round: bool = False
     stuck_in: str | None = None  # the allied unit a pass-through could not leave (W35-UMOVE-19)
     approached_by: set[str] = field(default_factory=set)  # W35-UATK-05/06
-    melee_taken: int = 0  # HP lost to melee since its last turn (W35-AMB-83)
+    melee_taken: int = 0  # HP lost to melee since its previous turn began (W35-AMB-83)
     melee_dealt: int = 0
+    # ---- morale
+    rout_fresh: bool = False  # routed since its last turn began: no rally yet (W35-MORALE-07)
+    morale_effects: dict[str, int] = field(default_factory=dict)  # by source (W35-AMB-81)
+    last_squares: frozenset[Square] = frozenset()  # where it stood when last attacked (AMB-18)
 
     @property
     def label(self) -> str:
