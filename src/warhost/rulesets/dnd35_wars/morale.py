@@ -180,11 +180,11 @@ def has_leadership(single: Single) -> bool:
     return single.leadership or any(f.lower() == "leadership" for f in single.creature.feats)
 
 
-def effect_modifier(unit: Unit) -> int:
-    """Morale bonuses and penalties of spells and effects (W35-MORALE-05, W35-AMB-81): the
-    highest bonus, plus every penalty."""
+def effect_modifiers(unit: Unit) -> tuple[int, int]:
+    """Morale bonus and penalty of spells and effects (W35-MORALE-05, W35-AMB-81): the highest
+    bonus (they do not stack), and the sum of every penalty."""
     values = unit.morale_effects.values()
-    return max((v for v in values if v > 0), default=0) + sum(v for v in values if v < 0)
+    return max((v for v in values if v > 0), default=0), sum(v for v in values if v < 0)
 
 
 def modifier_terms(state: WarState, unit: Unit, *, fleeing: bool = False) -> list[tuple[str, int]]:
@@ -201,7 +201,8 @@ def modifier_terms(state: WarState, unit: Unit, *, fleeing: bool = False) -> lis
         level = leader.creature.level
         terms.append(("leadership", level if cap is None else min(level, cap)))
     if unit.morale_effects:
-        terms.append(("effects", effect_modifier(unit)))
+        bonus, penalty = effect_modifiers(unit)
+        terms += [("effect_bonus", bonus), ("effect_penalty", penalty)]
     if unit.morale_mods:
         mods = unit.morale_mods
         terms.append(("pc_actions", sum(min(v, 0) for v in mods) if unit.mob else sum(mods)))
