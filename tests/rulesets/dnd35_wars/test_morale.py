@@ -581,3 +581,18 @@ def test_a_regenerating_singular_creature_regains_its_hit_dice_each_turn() -> No
     assert grol.hp == 46
     grol.hp = 60
     assert morale.regenerate_single(state, battle, grol) == 3 and grol.hp == 63
+
+
+@pytest.mark.rule("W35-PC-11", "W35-AMB-21")
+def test_a_lone_pc_going_down_is_seen_where_it_fell() -> None:
+    state = make_state([unit("near", squares=[(5, 5)]), unit("foe", "B", squares=[(30, 20)])],
+                       singles=[single("hero", "A", "pc", unit="near")])
+    hero = who(state, "hero")
+    get(state, "near").singles.remove("hero")
+    hero.host = None
+    state.put_single(hero, (8, 8))
+    hero.hp, hero.status = 0, "slain"
+    state.put_single(hero, None)  # the damage rules take the fallen figure off the map
+    battle = make_battle(state)
+    morale.pc_action(state, battle, hero, "fled_or_down")
+    assert get(state, "near").morale_mods == [-4]

@@ -349,7 +349,6 @@ def _leave_unit(state: WarState, unit: Unit, single: Single, sq: Square) -> None
     if single.id in unit.singles:
         unit.singles.remove(single.id)
     single.host = None
-    single.square = None
     state.put_single(single, sq)
     if unit.id in state.initiative:
         state.act_after(unit.id, single.id)
@@ -379,15 +378,16 @@ def _pc_stays(state: WarState, battle: Battle, unit: Unit, pc: Single) -> None:
 
 
 def _drop_singles(state: WarState, unit: Unit, last: frozenset[Square]) -> list[str]:
-    """Embedded creatures of a unit gone from the map stay, alone, on its last squares (then
-    on free squares next to them)."""
+    """Embedded creatures of a unit gone from the map stay, alone, on its last squares (their
+    own square when they had one, then free squares next to the last squares)."""
     left = []
     spots = [sq for sq in sorted(last) if _free(state, None, sq)]
     spots += [sq for sq in _around(last) if _free(state, None, sq)]
     for single in state.singles_in(unit):
         if single.host != unit.id:
             continue
-        spot = next((sq for sq in spots if sq not in state.at), None)
+        own = [single.square] if single.square in last else []
+        spot = next((sq for sq in own + spots if sq is not None and sq not in state.at), None)
         if spot is None:
             break
         _leave_unit(state, unit, single, spot)
@@ -418,11 +418,12 @@ def pc_action(state: WarState, battle: Battle, pc: Single, what: str) -> None:
                          f"{', '.join(sorted(tables.PC_ACTION_MORALE))}")
     value = tables.PC_ACTION_MORALE[what]
     host = state.units.get(pc.host) if pc.host is not None else None
-    if host is not None and host.on_map:
-        targets = [host]
-    elif pc.square is not None:
+    spot = pc.square or pc.last_square  # a PC that went down is seen where it fell
+    if host is not None:
+        targets = [host] if host.on_map else []
+    elif spot is not None:
         targets = [u for u in state.units.values()
-                   if u.side == pc.side and u.on_map and sees_nearby(state, u, [pc.square])]
+                   if u.side == pc.side and u.on_map and sees_nearby(state, u, [spot])]
     else:
         targets = []
     for unit in targets:

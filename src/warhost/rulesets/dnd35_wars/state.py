@@ -171,6 +171,8 @@ class Single:
     initiative: int = 0
     total_defense: bool = False  # W35-COLL-06
     charge_ac_penalty: bool = False
+    # ---- morale
+    last_square: Square | None = None  # where its figure stood before leaving the map (AMB-21)
 
     @property
     def label(self) -> str:
@@ -261,6 +263,8 @@ class WarState:
         """Move an independent creature's figure (None: off the map, or into a unit)."""
         if single.square is not None and single.host is None and self.at.get(single.square) == single.id:
             del self.at[single.square]
+        if sq is None and single.square is not None:
+            single.last_square = single.square
         single.square = sq
         if sq is not None and single.host is None:
             self.at[sq] = single.id
