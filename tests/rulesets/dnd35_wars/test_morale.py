@@ -20,7 +20,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from warhost.core.errors import IllegalOrderError
 from warhost.rulesets.dnd35_wars import morale
-from warhost.rulesets.dnd35_wars.game import unit_turn
+from warhost.rulesets.dnd35_wars.game import check_end, unit_turn
 from warhost.rulesets.dnd35_wars.state import Unit, WarState
 
 
@@ -596,3 +596,16 @@ def test_a_lone_pc_going_down_is_seen_where_it_fell() -> None:
     battle = make_battle(state)
     morale.pc_action(state, battle, hero, "fled_or_down")
     assert get(state, "near").morale_mods == [-4]
+
+
+@pytest.mark.rule("W35-AMB-99", "W35-MORALE-08")
+def test_a_side_whose_last_unit_routed_is_still_in_the_battle_until_it_is_gone() -> None:
+    state = two_units()
+    b = get(state, "b")
+    battle = make_battle(state)
+    morale.rout(state, battle, b, "fear")
+    check_end(state, battle, 10, final=False)
+    assert not state.over
+    morale.scatter(state, battle, b)
+    check_end(state, battle, 10, final=False)
+    assert (state.over, state.winner) == (True, "A")

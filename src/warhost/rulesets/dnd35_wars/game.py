@@ -62,14 +62,15 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
 
 
 def able(state: WarState, side: str) -> bool:
-    """The side still has a unit or a singular creature on the map able to act."""
-    if any(u.side == side and u.can_fight for u in state.units.values()):
+    """The side still has a unit or a singular creature on the map able to act; a routed unit
+    still counts, as it may rally (W35-AMB-99 names vanquished, fled and scattered)."""
+    if any(u.side == side and u.on_map for u in state.units.values()):
         return True
     if any(u.side == side and u.enters_round is not None and u.enters_round > state.round
            and not u.squares and u.status == "fighting" for u in state.units.values()):
         return True  # reinforcements still to come
     return any(s.side == side and s.alive and (s.host is None or s.host in state.units
-                                               and state.units[s.host].can_fight)
+                                               and state.units[s.host].on_map)
                for s in state.singles.values())
 
 
