@@ -330,8 +330,8 @@ def test_a_friend_wiped_out_is_seen_on_the_squares_it_last_held() -> None:
     state = friends_state(4)
     f = get(state, "f")
     battle = make_battle(state)
-    morale.note_attacked(state, f, get(state, "b"))
-    state.remove_counters(f, set(f.squares))  # the damage module wipes it out
+    hurt(state, battle, f, f.hp, attacker=get(state, "b"))  # told before the counters go
+    state.remove_counters(f, set(f.squares))
     morale.unit_gone(state, battle, f, "wiped")
     assert get(state, "a").pending == {"friend_wiped"}
 

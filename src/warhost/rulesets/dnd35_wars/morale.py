@@ -67,12 +67,13 @@ def queue(unit: Unit, trigger: str) -> None:
 def note_damage(state: WarState, battle: Battle, unit: Unit, lost: int, *, kind: str,
                 attacker: Attacker) -> None:
     """Queue the triggers of HP just lost by ``unit`` (called once ``lost`` has been taken off
-    ``unit.hp``): first damage, siege or area damage, half and quarter HP (W35-AMB-91), a hit
-    by an enemy of three times its HP (W35-AMB-20), a mob's damage check (W35-MOB-10); and
-    keep the melee tallies of W35-AMB-83. Only HP really lost count (W35-AMB-92)."""
+    ``unit.hp``, before its counters go): first damage, siege or area damage, half and quarter
+    HP (W35-AMB-91), a hit by an enemy of three times its HP (W35-AMB-20), a mob's damage
+    check (W35-MOB-10); and keep the melee tallies of W35-AMB-83. Only HP really lost count
+    (W35-AMB-92)."""
     if lost <= 0:
         return
-    if unit.hp <= 0 and unit.squares:
+    if unit.hp <= 0 and unit.squares:  # friends see it wiped out where it stood (W35-AMB-18)
         unit.last_squares = frozenset(unit.squares)
     enemy = attacker is not None and attacker.side != unit.side
     if kind in MELEE_KINDS and isinstance(attacker, Unit) and enemy:
@@ -99,10 +100,7 @@ def is_ferocious(attacker: Unit | Single) -> bool:
 
 
 def note_attacked(state: WarState, unit: Unit, attacker: Attacker) -> None:
-    """An attack (hit or miss) on ``unit``: a ferocious enemy triggers DC 15 (W35-AMB-19).
-    Also remembers where the unit stands, for a friend that sees it wiped out (W35-AMB-18)."""
-    if unit.squares:
-        unit.last_squares = frozenset(unit.squares)
+    """An attack (hit or miss) on ``unit``: a ferocious enemy triggers DC 15 (W35-AMB-19)."""
     if attacker is not None and attacker.side != unit.side and is_ferocious(attacker):
         queue(unit, "ferocious")
 

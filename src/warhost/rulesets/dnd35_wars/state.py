@@ -118,7 +118,7 @@ class Unit:
     # ---- morale
     rout_fresh: bool = False  # routed since its last turn began: no rally yet (W35-MORALE-07)
     morale_effects: dict[str, int] = field(default_factory=dict)  # by source (W35-AMB-81)
-    last_squares: frozenset[Square] = frozenset()  # where it stood when last attacked (AMB-18)
+    last_squares: frozenset[Square] = frozenset()  # where it stood when wiped out (AMB-18)
 
     @property
     def label(self) -> str:
