@@ -16,7 +16,14 @@ from collections.abc import Callable, Iterable
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.geometry.grid import DIRECTIONS4, Square, formation_ok, projection, unit_distance
+from warhost.geometry.grid import (
+    DIRECTIONS4,
+    DIRECTIONS8,
+    Square,
+    formation_ok,
+    projection,
+    unit_distance,
+)
 from warhost.rulesets.dnd35_wars import tables
 from warhost.rulesets.dnd35_wars.derive import ability_modifier
 from warhost.rulesets.dnd35_wars.reach import line_of_sight
@@ -136,9 +143,12 @@ def sees_nearby(state: WarState, unit: Unit, target: Iterable[Square]) -> bool:
     def stops(sq: Square) -> bool:
         return sq not in targets and blocks(sq)
 
+    own = unit.squares
+    # A counter with its own unit all around it cannot see past its neighbours.
+    lookouts = sorted(c for c in own if any((c[0] + dx, c[1] + dy) not in own
+                                            for dx, dy in DIRECTIONS8))
     ordered = sorted(targets)
-    return any(line_of_sight(counter, t, stops) for counter in sorted(unit.squares)
-               for t in ordered)
+    return any(line_of_sight(counter, t, stops) for counter in lookouts for t in ordered)
 
 
 def _friends_see(state: WarState, gone: Unit, trigger: str, squares: Iterable[Square]) -> None:
