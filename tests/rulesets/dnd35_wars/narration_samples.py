@@ -36,6 +36,8 @@ MORALE_EVENTS: list[dict[str, Any]] = [
      "passed": False, "why": "half_hp"},
     {"type": "morale_check", "unit": "fighters", "dc": 20, "roll": 20, "bonus": -2,
      "total": 18, "passed": True, "why": "rally"},
+    {"type": "morale_check", "unit": "villagers", "dc": 10, "roll": 12, "bonus": -2,
+     "total": 10, "passed": True, "why": "mob_charge"},
     {"type": "rout", "unit": "fighters", "why": "half_hp"},
     {"type": "rally", "unit": "fighters"},
     {"type": "scatter", "unit": "fighters", "left": ["captain"]},

@@ -141,8 +141,12 @@ def _trigger(why: str) -> str:
 @_words("morale_check")
 def _morale_check(e: Event) -> str:
     result = "holds" if e["passed"] else "fails"
-    return (f"{e['unit']} checks morale against {_trigger(e['why'])}: {e['roll']} -> "
-            f"{e['total']} vs DC {e['dc']}, {result}")
+    dice = f"{e['roll']} -> {e['total']} vs DC {e['dc']}"
+    if e["why"] == "rally":
+        return f"{e['unit']} tries to rally: {dice}, {'rallies' if e['passed'] else 'fails'}"
+    if e["why"] == "mob_charge":
+        return f"{e['unit']} works itself up to charge: {dice}, {result}"
+    return f"{e['unit']} checks morale after {_trigger(e['why'])}: {dice}, {result}"
 
 
 @_words("rout")
@@ -158,7 +162,8 @@ def _rally(e: Event) -> str:
 @_words("scatter")
 def _scatter(e: Event) -> str:
     left = e.get("left") or []
-    behind = f"; {', '.join(left)} stay behind" if left else ""
+    verb = "stays" if len(left) == 1 else "stay"
+    behind = f"; {', '.join(left)} {verb} behind" if left else ""
     return f"{e['unit']} scatters and is gone for good{behind}"
 
 
