@@ -20,7 +20,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from warhost.core.errors import IllegalOrderError
 from warhost.rulesets.dnd35_wars import morale
-from warhost.rulesets.dnd35_wars.game import check_end, unit_turn
+from warhost.rulesets.dnd35_wars.game import check_end, play, unit_turn
 from warhost.rulesets.dnd35_wars.state import Unit, WarState
 
 
@@ -609,3 +609,17 @@ def test_a_side_whose_last_unit_routed_is_still_in_the_battle_until_it_is_gone()
     morale.scatter(state, battle, b)
     check_end(state, battle, 10, final=False)
     assert (state.over, state.winner) == (True, "A")
+
+
+@pytest.mark.rule("W35-ABIL-10")
+def test_a_lone_regenerating_monster_heals_at_the_start_of_its_turn_in_play() -> None:
+    troll = creature("troll", size="large", hp=63, hd=6, regeneration=True)
+    state = make_state([unit("a", squares=[(2, 2)]), unit("b", "B", squares=[(20, 20)])],
+                       singles=[single("grol", "B", "monster", at=(10, 10), creature=troll)],
+                       options={"round_limit": 1})
+    state.round = 0
+    who(state, "grol").hp = 50
+    battle = make_battle(state)
+    play(state, battle)
+    assert who(state, "grol").hp == 56
+    assert [e.get("who") for e in events(battle, "regenerate")] == ["grol"]
