@@ -463,7 +463,7 @@ def test_a_rally_between_failures_restarts_the_count() -> None:
     assert a.routed and a.rally_failures == 1
 
 
-@pytest.mark.rule("W35-MORALE-09")
+@pytest.mark.rule("W35-MORALE-09", "W35-DEC-34")
 def test_a_pc_may_stay_behind_when_its_unit_routs() -> None:
     state = make_state([unit("a", squares=block(5, 5, 2, 1)), unit("b", "B", squares=[(5, 9)])],
                        singles=[single("hero", "A", "pc", unit="a"),
