@@ -69,7 +69,24 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
      "charger_roll": 9, "charger_total": 12, "repelled": False},
 ]
 
-MORALE_EVENTS: list[dict[str, Any]] = []
+MORALE_EVENTS: list[dict[str, Any]] = [
+    {"type": "morale_check", "unit": "fighters", "dc": 15, "roll": 9, "bonus": 2, "total": 11,
+     "passed": False, "why": "half_hp"},
+    {"type": "morale_check", "unit": "fighters", "dc": 20, "roll": 20, "bonus": -2,
+     "total": 18, "passed": True, "why": "rally"},
+    {"type": "morale_check", "unit": "villagers", "dc": 10, "roll": 12, "bonus": -2,
+     "total": 10, "passed": True, "why": "mob_charge"},
+    {"type": "rout", "unit": "fighters", "why": "half_hp"},
+    {"type": "rally", "unit": "fighters"},
+    {"type": "scatter", "unit": "fighters", "left": ["captain"]},
+    {"type": "scatter", "unit": "goblins", "left": []},
+    {"type": "regenerate", "unit": "trolls", "hp": 48, "left": 300, "counters": 5,
+     "placed": [[3, 4]]},
+    {"type": "regenerate", "who": "troll", "hp": 6, "left": 60},
+    {"type": "mob_balks", "unit": "villagers"},
+    {"type": "stays_behind", "who": "hero", "unit": "fighters", "at": [4, 7]},
+    {"type": "pc_morale", "unit": "fighters", "who": "hero", "what": "slew_leader", "value": 2},
+]
 
 SINGLES_EVENTS: list[dict[str, Any]] = []
 

@@ -197,3 +197,81 @@ def _set_vs_charge(e: Event) -> str:
     result = "repels the charge" if e["repelled"] else "fails to stop the charge"
     return (f"{e['unit']} meets the charge of {e['target']}: Reflex {e['total']} against "
             f"{e['charger_total']}, {result}")
+
+
+
+
+# ---- morale (W35-MORALE, W35-MOB-09..11, W35-ABIL-09/10)
+
+_TRIGGER_WORDS = {
+    "first_damage": "its first losses", "flanked": "being flanked",
+    "siege_or_area": "siege or area damage", "half_hp": "falling to half strength",
+    "quarter_hp": "falling to a quarter of its strength",
+    "melee_one_sided": "a one-sided melee", "three_times": "a far mightier foe",
+    "friend_fleeing": "a friendly unit fleeing nearby", "ferocious": "a ferocious attacker",
+    "leader_lost": "the loss of its leader", "friend_wiped": "a friendly unit wiped out nearby",
+    "rally": "a rally", "mob_charge": "a charge", "mob_damage": "taking damage",
+    "siege_weapon_lost": "the loss of its siege weapon", "tower_lost": "the loss of its tower",
+}
+
+_PC_DEEDS = {
+    "slew_leader": "slaying an enemy leader", "slew_officer": "slaying an enemy officer",
+    "destroyed_machine": "destroying a war machine", "fled_or_down": "fleeing or going down",
+    "slew_tenth": "cutting down a tenth of an enemy unit",
+}
+
+
+def _trigger(why: str) -> str:
+    return _TRIGGER_WORDS.get(why, why.replace("_", " "))
+
+
+@_words("morale_check")
+def _morale_check(e: Event) -> str:
+    result = "holds" if e["passed"] else "fails"
+    dice = f"{e['roll']} -> {e['total']} vs DC {e['dc']}"
+    if e["why"] == "rally":
+        return f"{e['unit']} tries to rally: {dice}, {'rallies' if e['passed'] else 'fails'}"
+    if e["why"] == "mob_charge":
+        return f"{e['unit']} works itself up to charge: {dice}, {result}"
+    return f"{e['unit']} checks morale after {_trigger(e['why'])}: {dice}, {result}"
+
+
+@_words("rout")
+def _rout(e: Event) -> str:
+    return f"{e['unit']} routs ({_trigger(e['why'])})"
+
+
+@_words("rally")
+def _rally(e: Event) -> str:
+    return f"{e['unit']} rallies and fights on"
+
+
+@_words("scatter")
+def _scatter(e: Event) -> str:
+    left = e.get("left") or []
+    verb = "stays" if len(left) == 1 else "stay"
+    behind = f"; {', '.join(left)} {verb} behind" if left else ""
+    return f"{e['unit']} scatters and is gone for good{behind}"
+
+
+@_words("regenerate")
+def _regenerate(e: Event) -> str:
+    who = e.get("unit") or e.get("who")
+    return f"{who} regenerates {e['hp']} HP ({e['left']} HP now)"
+
+
+@_words("mob_balks")
+def _mob_balks(e: Event) -> str:
+    return f"{e['unit']} balks and makes no attack this round"
+
+
+@_words("stays_behind")
+def _stays_behind(e: Event) -> str:
+    x, y = e["at"]
+    return f"{e['who']} does not flee with {e['unit']} and stands at {x},{y}"
+
+
+@_words("pc_morale")
+def _pc_morale(e: Event) -> str:
+    deed = _PC_DEEDS.get(e["what"], e["what"].replace("_", " "))
+    return f"{e['unit']} gets {e['value']:+d} morale from {e['who']} {deed}"
