@@ -268,11 +268,12 @@ def place_unallied(state: WarState, battle: Battle, scenario: Dnd35WarsScenario)
 
 def _far_square(state: WarState, gap: dict[Square, int], near: Square,
                 far: int) -> Square | None:
-    """The free square nearest ``near`` at least 12 from the army measured by ``gap``."""
-    best: tuple[int, int, int] | None = None
+    """The free square nearest ``near`` at least 12 from the army measured by ``gap``: the
+    fewest squares (W35-AMB-36), then the fewest steps along the axes, then south-west first."""
+    best: tuple[int, int, int, int] | None = None
     for y in range(state.height):
         for x in range(state.width):
             if gap.get((x, y), far) >= 12 and (x, y) not in state.at:
-                key = (chebyshev(near, (x, y)), y, x)
+                key = (chebyshev(near, (x, y)), abs(x - near[0]) + abs(y - near[1]), y, x)
                 best = key if best is None or key < best else best
-    return None if best is None else (best[2], best[1])
+    return None if best is None else (best[3], best[2])
