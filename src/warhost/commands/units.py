@@ -52,9 +52,10 @@ def _rows(spec: UnitSpec, block: UnitBlock) -> list[tuple[str, str]]:
     creature = spec.creature
     dr = f", DR {block.dr}" if block.dr else ""
     morale = _signed(block.morale) + (" (immune)" if block.morale_immune else "")
+    counters = (f"{block.counters} x {_fraction(block.per_counter)} = "
+                f"{block.creatures} {creature.name}")
     return [
-        ("Counters", f"{block.counters} x {_fraction(block.per_counter)} = "
-                     f"{block.creatures} {creature.name}"),
+        ("Counters", counters),
         ("Unit HP", str(block.unit_hp)),
         ("Counter HP", str(block.counter_hp)),
         ("Morale", morale),

@@ -9,12 +9,11 @@ from typing import Any
 
 import pytest
 
+from tests.battle_watch import events
 from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
-    events,
     make_battle,
-    make_state,
     scenario_data,
     single,
     unit,
@@ -69,7 +68,7 @@ B = block(0, 20, 5, 2)
 def test_the_seed_fighter_unit_derives_its_stat_block() -> None:
     b = derive(spec(100, creature=FIGHTER), 15, Options())
     assert (b.counters, b.per_counter, b.creatures) == (10, Fraction(10), 100)
-    assert (b.unit_hp, b.counter_hp, b.morale, b.rate) == (120, 12, 2, 3)
+    assert (b.unit_hp, b.counter_hp, b.morale, b.rate) == (120, 12, 2, Fraction(3))
     assert (b.initiative, b.ac, b.touch_ac, b.dr) == (5, 18, 11, 0)
     assert (b.fort, b.ref, b.will) == (4, 1, 0)
     assert b.melee is not None and (b.melee.bonus, b.melee.damage, b.melee.crit_range) == (
@@ -81,7 +80,7 @@ def test_the_seed_fighter_unit_derives_its_stat_block() -> None:
 @pytest.mark.rule("W35-UNIT-03", "W35-UNIT-04", "W35-SIZE-04", "W35-SCALE-05", "W35-TERM-04")
 def test_sixty_elves_at_15_ft_are_6_counters_of_10() -> None:
     b = derive(spec(60), 15, Options())
-    assert (b.counters, b.per_counter) == (6, 10)
+    assert (b.counters, b.per_counter) == (6, Fraction(10))
 
 
 @pytest.mark.rule("W35-UNIT-05", "W35-AMB-09")

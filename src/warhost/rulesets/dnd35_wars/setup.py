@@ -256,11 +256,12 @@ def place_unallied(state: WarState, battle: Battle, scenario: Dnd35WarsScenario)
             army = state.sides[battle.dice.draw(2, f"army for {mon.id}") - 1]
             spot = sq
             if gaps[army].get(sq, far) < 12:
-                spot = _far_square(state, gaps[army], sq, far)
-                if spot is None:
+                found = _far_square(state, gaps[army], sq, far)
+                if found is None:
                     fail(f"no free square is at least 12 squares from every unit of {army}, "
                          f"drawn for unallied monster {mon.id!r} (W35-PLACE-12, W35-AMB-71)",
                          "sides", i, "monsters", j, "at")
+                spot = found
                 state.put_single(state.singles[mon.id], spot)
             battle.emit("monster_placed", who=mon.id, army=army, at=list(spot),
                         moved=spot != sq)

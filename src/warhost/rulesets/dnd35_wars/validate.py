@@ -77,8 +77,8 @@ def check_scenario(model: Dnd35WarsScenario) -> None:
         if not side.units:
             fail(f"side {side.name!r} has no unit; an army needs at least one (W35-ARMY-01)",
                  "sides", i, "units")
-        for k, area in enumerate(side.forbidden):
-            _on_map(model, area.rect, ("sides", i, "forbidden", k, "rect"))
+        for k, zone in enumerate(side.forbidden):
+            _on_map(model, zone.rect, ("sides", i, "forbidden", k, "rect"))
     placed = _units(model)
     _separation(model, placed)
     _forbidden(model, placed)
