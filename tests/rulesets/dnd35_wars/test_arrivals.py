@@ -3,9 +3,11 @@ unit HP after the battle (W35-RECOV-01..08, W35-AMB-60, W35-AMB-99)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.battle_watch import events
 from tests.rulesets.dnd35_wars.helpers import (
@@ -17,6 +19,8 @@ from tests.rulesets.dnd35_wars.helpers import (
     single,
     unit,
 )
+from warhost.core.engine import run_battle
+from warhost.core.scenario import scenario_from_data
 from warhost.rulesets.dnd35_wars.arrivals import after_battle, reinforcements
 from warhost.rulesets.dnd35_wars.state import WarState
 
@@ -232,3 +236,31 @@ def test_units_that_lost_nothing_or_never_arrived_get_no_recovery_event() -> Non
                         winner="A", melee=True)
     get(state, "b").hp = 99
     assert set(recovered(state)) == {"b"}
+
+
+# ---- a whole battle
+
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "dnd35-wars" / "fighters-and-orcs.yaml"
+
+
+@pytest.mark.rule("W35-AMB-95", "W35-PLACE-04", "W35-RECOV-08")
+def test_a_battle_places_brings_in_reinforcements_and_ends_with_recovery() -> None:
+    data = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    wolves = {"id": "wolves", "count": 30, "enters_round": 2, "enters_edge": "north",
+              "columns": 3, "creature": creature("wolf", speed=50, cha=6, int=2)}
+    data["sides"][1]["units"].append(wolves)
+    data["options"] = {"round_limit": 3}
+    result = run_battle(scenario_from_data(data), seed=5)
+    log = [dict(e) for e in result.log]
+    kinds = [e["type"] for e in log]
+    assert kinds.index("placement") < kinds.index("initiative")
+    second = kinds.index("round_start", kinds.index("round_start") + 1)
+    arrival = kinds.index("reinforcement")
+    assert log[arrival] == {**log[arrival], "unit": "wolves", "edge": "north", "counters": 3}
+    assert second < arrival < kinds.index("round_start", second + 1)
+    assert any(e["type"] == "initiative" and e["who"] == "wolves" for e in log[arrival:])
+    assert any(e["type"] == "turn" and e["unit"] == "wolves" and e["round"] == 2 for e in log)
+    over = kinds.index("battle_over")
+    recoveries = [e for e in log[over:] if e["type"] == "recovery"]
+    assert recoveries and all(e["recovered"] == e["lost"] * e["percent"] // 100 for e in recoveries)

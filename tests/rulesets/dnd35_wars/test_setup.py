@@ -155,6 +155,32 @@ def test_race_class_and_feats_come_from_the_typical_creature() -> None:
     assert a.feats == frozenset({"weapon finesse"})
 
 
+@pytest.mark.rule("W35-TERM-03")
+def test_the_map_records_terrain_water_height_sight_and_structures() -> None:
+    data = scenario_data([unit("a", squares=A), unit("b", "B", squares=B)],
+                         terrain=[{"rect": [[3, 5], [4, 6]], "kind": "heavy_forest"},
+                                  {"rect": [[8, 8], [8, 9]], "water": True, "elevation": 2,
+                                   "blocks_sight": True}],
+                         structures=[{"rect": [[10, 10], [11, 10]], "id": "gate",
+                                      "type": "keep", "hp": 200, "hardness": 8}])
+    state = initial_state(model_of(data))
+    assert state.terrain == {(3, 5): "heavy_forest", (4, 5): "heavy_forest",
+                             (3, 6): "heavy_forest", (4, 6): "heavy_forest"}
+    assert state.water == state.blocks_sight == {(8, 8), (8, 9)}
+    assert state.elevation == {(8, 8): 2, (8, 9): 2}
+    assert state.structure_at == {(10, 10): "gate", (11, 10): "gate"}
+    assert state.structure_hp == {"gate": 200} and state.structures["gate"].hardness == 8
+
+
+@pytest.mark.rule("W35-TERM-05", "W35-ROUND-03")
+def test_a_unit_of_many_counters_is_one_actor_with_one_initiative() -> None:
+    data = scenario_data([unit("a", squares=A), unit("b", "B", squares=B)])
+    data["aggressor"] = "A"
+    state, battle = start(data, dice=[4, 17])
+    assert state.order == ["b", "a"] and state.initiative == {"a": 4, "b": 17}
+    assert len(events(battle, "initiative")) == 2 and len(state.units["a"].squares) == 10
+
+
 # ---- placement
 
 
