@@ -375,11 +375,12 @@ def _characters(model: Dnd35WarsScenario, placed: _Placed) -> None:
                         fail(f"the PC squad starts together in one unit ({squad!r}), not in "
                              f"{char.unit!r} (W35-PLACE-16)", *path, "unit")
                     squad = char.unit
+        homes = {c.id: c.unit for c in [*side.npcs, *side.pcs]}
         for j, spec in enumerate(side.units):
             if spec.leader is None:
                 continue
             named = leaders.get(spec.id)
-            home = next((c.unit for c in [*side.npcs, *side.pcs] if c.id == spec.leader), None)
+            home = homes.get(spec.leader)
             if home != spec.id:
                 fail(f"unit {spec.id!r} is led by {spec.leader!r}, which is not an NPC or PC "
                      f"of {side.name} starting in it (W35-AMB-79, W35-DEC-08)",
