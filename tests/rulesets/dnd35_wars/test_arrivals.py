@@ -131,7 +131,7 @@ def recovered(state: WarState) -> dict[str, tuple[int, int, int, int]]:
             for e in events(battle, "recovery")}
 
 
-@pytest.mark.rule("W35-RECOV-02", "W35-AMB-60", "W35-RECOV-01")
+@pytest.mark.rule("W35-RECOV-02", "W35-AMB-60", "W35-RECOV-01", "W35-UNIT-13")
 def test_after_a_ranged_only_battle_every_unit_recovers_half() -> None:
     state = battle_over([unit("a", squares=A), unit("b", "B", squares=B)], winner="A",
                         melee=False)

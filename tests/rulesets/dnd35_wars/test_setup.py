@@ -143,7 +143,7 @@ def test_the_suggested_scale_follows_the_table_shifted_by_size() -> None:
     assert tables.suggest_scale(300, "tiny") == 15
 
 
-@pytest.mark.rule("W35-STAT-06", "W35-STAT-07")
+@pytest.mark.rule("W35-STAT-06")
 def test_race_class_and_feats_come_from_the_typical_creature() -> None:
     rogue = creature("halfling rogue", race="halfling", size="small", level=3,
                      feats=["Weapon Finesse"], **{"class": "rogue"})
@@ -184,7 +184,7 @@ def test_a_unit_of_many_counters_is_one_actor_with_one_initiative() -> None:
 # ---- placement
 
 
-@pytest.mark.rule("W35-PLACE-05")
+@pytest.mark.rule("W35-PLACE-05", "W35-DEC-06")
 def test_a_block_fills_ranks_behind_its_front_counter() -> None:
     assert block_squares((5, 5), 7, 3, "N") == [(5, 5), (6, 5), (7, 5), (5, 4), (6, 4), (7, 4),
                                                 (5, 3)]

@@ -192,7 +192,7 @@ def test_a_monster_stands_on_one_free_square() -> None:
     assert load(two(), singles=[huge])  # one square even for a Colossal creature
 
 
-@pytest.mark.rule("W35-PLACE-10")
+@pytest.mark.rule("W35-PLACE-10", "W35-DEC-07")
 def test_an_allied_monster_keeps_8_from_the_enemy_and_is_nearer_its_own_army() -> None:
     assert load(two(), singles=[single("troll", "B", "monster", at=(2, 12))])
     text = problem(two(), singles=[single("troll", "B", "monster", at=(2, 8))])
@@ -202,7 +202,7 @@ def test_an_allied_monster_keeps_8_from_the_enemy_and_is_nearer_its_own_army() -
     assert "11 squares from its own army and 8 from the enemy" in text
 
 
-@pytest.mark.rule("W35-PLACE-11", "W35-AMB-71")
+@pytest.mark.rule("W35-PLACE-11", "W35-AMB-71", "W35-DEC-07")
 def test_an_unallied_monster_stands_equally_far_from_both_armies() -> None:
     units = [unit("a", squares=FRONT), unit("b", "B", squares=block(0, 19, 5, 2))]
     free = single("troll", "A", "monster", at=(2, 10), allied=False)  # 9 and 9
@@ -243,7 +243,7 @@ def test_a_unit_needs_one_more_counter_than_its_npcs_pcs_not_counted() -> None:
     assert "2 counters, too few for 2 NPCs" in text and "W35-PLACE-14" in text
 
 
-@pytest.mark.rule("W35-PLACE-16")
+@pytest.mark.rule("W35-PLACE-16", "W35-DEC-09")
 def test_the_pc_squad_starts_together_in_one_unit() -> None:
     units = [unit("a1", squares=block(0, 0, 2, 1)), unit("a2", squares=block(4, 0, 2, 1)),
              unit("b", "B", squares=FAR)]
