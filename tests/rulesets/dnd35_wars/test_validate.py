@@ -276,3 +276,16 @@ def test_a_reinforcement_needs_its_round_and_edge() -> None:
     nowhere = {k: v for k, v in unit("c", enters_round=2, enters_edge="west").items()
                if k != "counters"}
     assert load([*two(), nowhere])
+
+
+@pytest.mark.rule("W35-PLACE-01", "W35-DEC-03")
+def test_each_side_names_the_commander_of_all_its_combatants() -> None:
+    data = build(two(), singles=[single("troll", "B", "monster", at=(2, 12)),
+                                 single("hero", kind="pc", unit="a")])
+    data["sides"][1]["commander"] = "random"
+    scenario = scenario_from_data(data)
+    assert scenario.ruleset.commander_kinds(scenario.model) == {"A": "ai", "B": "random"}
+    bad = build(two())
+    bad["sides"][0]["commander"] = "x" * 41
+    with pytest.raises(ScenarioError, match="commander"):
+        scenario_from_data(bad)
