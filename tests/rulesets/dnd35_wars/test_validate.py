@@ -276,6 +276,9 @@ def test_a_reinforcement_needs_its_round_and_edge() -> None:
     nowhere = {k: v for k, v in unit("c", enters_round=2, enters_edge="west").items()
                if k != "counters"}
     assert load([*two(), nowhere])
+    wide = {**nowhere, "count": 450}  # 45 counters in one rank: wider than the 40-square map
+    assert "more than the 40x30 map" in problem([*two(), wide])
+    assert load([*two(), {**wide, "columns": 9}])
 
 
 @pytest.mark.rule("W35-PLACE-01", "W35-DEC-03")

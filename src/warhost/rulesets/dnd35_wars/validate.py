@@ -24,7 +24,7 @@ from warhost.rulesets.dnd35_wars.model import (
     Dnd35WarsScenario,
     UnitSpec,
 )
-from warhost.rulesets.dnd35_wars.setup import unit_squares
+from warhost.rulesets.dnd35_wars.setup import entry_shape, unit_squares
 
 COUNTERS_MAX = 20_000
 """The most counters a battle may put on the map (a 1,000-unit army of 16 counters a side)."""
@@ -128,8 +128,7 @@ def _units(model: Dnd35WarsScenario) -> _Placed:
                 fail(f"the armies need more than {COUNTERS_MAX:,} counters at the "
                      f"{model.scale}-ft scale; choose a larger scale", *path, "count")
             if _check_entry(spec, path):
-                if spec.counters is not None:
-                    _shape(model, spec, counters, path)
+                _entry_fits(model, spec, counters, path)
                 continue
             squares = _unit_start(model, spec, counters, path)
             for sq in squares:
@@ -153,6 +152,20 @@ def _check_entry(spec: UnitSpec, path: FieldPath) -> bool:
     if spec.counters is None and spec.at is None:
         fail(f"unit {spec.id!r} needs either `counters` (a list of squares) or `at`", *path)
     return False
+
+
+def _entry_fits(model: Dnd35WarsScenario, spec: UnitSpec, counters: int,
+                path: FieldPath) -> None:
+    """A reinforcement's shape is a legal formation that fits on the map (W35-AMB-95)."""
+    if spec.counters is not None:
+        _shape(model, spec, counters, path)
+    squares, _placed = entry_shape(spec, counters)
+    xs = [x for x, _ in squares]
+    ys = [y for _, y in squares]
+    wide, deep = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    if wide > model.map.width or deep > model.map.height:
+        fail(f"reinforcement {spec.id!r} needs {wide}x{deep} squares, more than the "
+             f"{model.map.width}x{model.map.height} map; give it more `columns`", *path)
 
 
 def _unit_start(model: Dnd35WarsScenario, spec: UnitSpec, counters: int,
