@@ -98,6 +98,7 @@ def test_with_no_room_on_the_edge_a_reinforcement_waits_a_round() -> None:
     reinforcements(state, battle)
     assert events(battle, "reinforcement_delayed")[0]["unit"] == "late"
     assert get(state, "late").squares == set() and "late" in state.arrivals
+    assert get(state, "late").enters_round == 3  # counted as still to come (game.able)
     state.lift(get(state, "wall"))
     state.round = 3
     reinforcements(state, battle)

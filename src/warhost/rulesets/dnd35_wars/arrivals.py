@@ -36,6 +36,7 @@ def reinforcements(state: WarState, battle: Battle) -> None:
         edge = unit.enters_edge or "south"
         squares = entry_squares(state, wanted, edge, centred=not placed)
         if squares is None:
+            unit.enters_round = state.round + 1  # still to come: the side is not yet beaten
             battle.emit("reinforcement_delayed", unit=uid, edge=edge)
             continue
         del state.arrivals[uid]
