@@ -110,12 +110,11 @@ def _units(state: WarState, side: SideSpec, scenario: Dnd35WarsScenario) -> None
     for spec in side.units:
         unit = new_unit(spec, side.name, scenario)
         state.units[unit.id] = unit
+        counters = unit.start_hp // unit.counter_hp  # W35-UNIT-08
         if spec.enters_round is not None and spec.enters_round > 1:
-            state.arrivals[unit.id] = entry_shape(spec, derive(spec, scenario.scale,
-                                                                scenario.options).counters)
+            state.arrivals[unit.id] = entry_shape(spec, counters)
             continue  # a reinforcement waits off the map (W35-AMB-95)
-        state.place(unit, set(unit_squares(spec, derive(spec, scenario.scale,
-                                                        scenario.options).counters)))
+        state.place(unit, set(unit_squares(spec, counters)))
 
 
 def _monsters(state: WarState, side: SideSpec) -> None:
