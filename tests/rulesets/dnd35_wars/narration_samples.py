@@ -90,7 +90,18 @@ MORALE_EVENTS: list[dict[str, Any]] = [
 
 SINGLES_EVENTS: list[dict[str, Any]] = []
 
-SETUP_EVENTS: list[dict[str, Any]] = []
+SETUP_EVENTS: list[dict[str, Any]] = [
+    {"type": "warning", "rule": "W35-ARMY-02",
+     "message": "Orcs fields 12 units; an army should have at most 10"},
+    {"type": "placement", "first": "Orcs", "winner": "Humans",
+     "rolls": {"Humans": 17, "Orcs": 9}},
+    {"type": "placement", "first": "Orcs", "aggressor": "Humans"},
+    {"type": "monster_placed", "who": "troll", "army": "Orcs", "at": [14, 12], "moved": True},
+    {"type": "reinforcement", "unit": "riders", "edge": "west", "counters": 4},
+    {"type": "reinforcement_delayed", "unit": "riders", "edge": "west"},
+    {"type": "recovery", "unit": "fighters", "lost": 77, "percent": 50, "recovered": 38,
+     "hp": 81, "counters": 7},
+]
 
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS

@@ -370,3 +370,9 @@ class WarState:
             "engaged": {k: sorted(v) for k, v in sorted(self.engaged.items()) if v},
             "winner": self.winner,
         }
+
+    # ---- setup, reinforcements and recovery
+    placed_first: str | None = None  # the side that placed its units first (W35-PLACE-03/04)
+    recovered: dict[str, int] = field(default_factory=dict)  # unit HP after recovery (W35-RECOV)
+    arrivals: dict[str, tuple[list[Square], bool]] = field(default_factory=dict)
+    """Reinforcements still to enter: wanted squares, and whether the scenario placed them."""

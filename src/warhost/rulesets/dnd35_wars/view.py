@@ -275,3 +275,45 @@ def _stays_behind(e: Event) -> str:
 def _pc_morale(e: Event) -> str:
     deed = _PC_DEEDS.get(e["what"], e["what"].replace("_", " "))
     return f"{e['unit']} gets {e['value']:+d} morale from {e['who']} {deed}"
+
+
+    return f"{e['side']} keeps {e['total']}% of its starting unit hit points"
+
+
+# ---- setup, reinforcements and recovery
+
+
+@_words("warning")
+def _warning(e: Event) -> str:
+    return f"Warning ({e['rule']}): {e['message']}"
+
+
+@_words("placement")
+def _placement(e: Event) -> str:
+    if e.get("aggressor") is not None:
+        return f"{e['aggressor']} attacks: {e['first']} places its units first"
+    rolls = ", ".join(f"{side} {roll}" for side, roll in e["rolls"].items())
+    return f"Placement roll-off ({rolls}): {e['winner']} wins; {e['first']} places first"
+
+
+@_words("monster_placed")
+def _monster_placed(e: Event) -> str:
+    x, y = e["at"]
+    where = f"moves to {x},{y}" if e["moved"] else f"stays on {x},{y}"
+    return f"{e['who']} keeps its distance from {e['army']} and {where}"
+
+
+@_words("reinforcement")
+def _reinforcement(e: Event) -> str:
+    return f"{e['unit']} arrives from the {e['edge']} edge with {e['counters']} counters"
+
+
+@_words("reinforcement_delayed")
+def _reinforcement_delayed(e: Event) -> str:
+    return f"{e['unit']} finds no room on the {e['edge']} edge and waits"
+
+
+@_words("recovery")
+def _recovery(e: Event) -> str:
+    return (f"{e['unit']} recovers {e['recovered']} of {e['lost']} lost HP ({e['percent']}%): "
+            f"{e['hp']} HP, {e['counters']} counters")
