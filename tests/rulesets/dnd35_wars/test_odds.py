@@ -30,7 +30,7 @@ from warhost.rulesets.dnd35_wars.odds import (
     morale_pass_chance,
     odds_on_state,
 )
-from warhost.rulesets.dnd35_wars.state import WarState
+from warhost.rulesets.dnd35_wars.state import FIGHTING, Single, Unit, WarState
 
 # ------------------------------------------------------------------ independent enumeration
 
@@ -364,27 +364,43 @@ def _mean_and_sd(report: OddsReport) -> tuple[float, float]:
     return mu, math.sqrt(sum((v - mu) ** 2 * p for v, p in dist.items()))
 
 
-TRIALS = 1500
+TRIALS = 2000
+
+
+def _restore(state: WarState, uid: str, sid: str | None = None) -> Callable[[], None]:
+    """A function putting unit ``uid`` (and creature ``sid``) back as they are now: HP,
+    counters and status, so each trial starts from the same position."""
+    target = get(state, uid)
+    hp, squares = target.hp, set(target.squares)
+    creature_hp = who(state, sid).hp if sid else 0
+    spot = who(state, sid).square if sid else None
+
+    def restore() -> None:
+        target.hp, target.status = hp, FIGHTING
+        state.place(target, squares)
+        if sid:
+            hero = who(state, sid)
+            hero.hp, hero.status = creature_hp, FIGHTING
+            state.put_single(hero, spot)
+    return restore
 
 
 @pytest.mark.rule("W35-DMG-02", "W35-AMB-89", "W35-AMB-88")
 def test_seeded_unit_attacks_match_the_exact_mean() -> None:
     state = fighters_and_orcs(creature=dict(ORC, dr=1))
-    report = odds_on_state(state, *_lines(state), {})
+    fighters, orcs = _lines(state)
+    report = odds_on_state(state, fighters, orcs, {})
     mu, sd = _mean_and_sd(report)
-    battle = _battle(state, 16)
-    total = 0
+    battle, restore, total = _battle(state, 16), _restore(state, "orcs"), 0
+    attack = fighters.melee
+    assert attack is not None
     for _ in range(TRIALS):
-        trial = copy.deepcopy(state)
-        battle.state = trial
-        fighters, orcs = _lines(trial)
-        attack = fighters.melee
-        assert attack is not None
+        restore()
         roll = damage.roll_attack(battle, attack.bonus, orcs.ac, crit_range=attack.crit_range,
-                                  crit_ok=damage.crits_allowed(trial, fighters, orcs))
+                                  crit_ok=damage.crits_allowed(state, fighters, orcs))
         if roll.hit:
             per = damage.roll_damage(battle, attack, roll.crit)
-            total += damage.hit_unit(trial, battle, orcs, per, 5, source="fighters",
+            total += damage.hit_unit(state, battle, orcs, per, 5, source="fighters",
                                      kind="melee", attacker=fighters)
     assert abs(total / TRIALS - mu) < 4 * sd / math.sqrt(TRIALS)
 
@@ -392,22 +408,20 @@ def test_seeded_unit_attacks_match_the_exact_mean() -> None:
 @pytest.mark.rule("W35-DMG-09", "W35-DMG-13")
 def test_seeded_creature_pathways_match_the_exact_mean() -> None:
     state = _pc_among_orcs()
-    report = odds_on_state(state, get(state, "orcs"), who(state, "hero"), {})
-    mu, sd = _mean_and_sd(report)
-    battle = _battle(state, 35)
-    total = 0
-    for _ in range(TRIALS):
-        trial = copy.deepcopy(state)
-        battle.state = trial
-        total += damage.unit_attacks_single(trial, battle, get(trial, "orcs"),
-                                            who(trial, "hero"), ranged=False)
-    assert abs(total / TRIALS - mu) < 4 * sd / math.sqrt(TRIALS)
-    back = odds_on_state(state, who(state, "hero"), get(state, "orcs"), {})
-    mu, sd = _mean_and_sd(back)
-    total = 0
-    for _ in range(TRIALS):
-        trial = copy.deepcopy(state)
-        battle.state = trial
-        total += damage.single_attacks_unit(trial, battle, who(trial, "hero"),
-                                            get(trial, "orcs"))
-    assert abs(total / TRIALS - mu) < 4 * sd / math.sqrt(TRIALS)
+    orcs, hero = get(state, "orcs"), who(state, "hero")
+    battle, restore = _battle(state, 35), _restore(state, "orcs", "hero")
+    def unit_strikes() -> int:
+        return damage.unit_attacks_single(state, battle, orcs, hero, ranged=False)
+
+    def hero_strikes() -> int:
+        return damage.single_attacks_unit(state, battle, hero, orcs)
+
+    cases: list[tuple[Unit | Single, Unit | Single, Callable[[], int]]] = [
+        (orcs, hero, unit_strikes), (hero, orcs, hero_strikes)]
+    for att, dfn, strike in cases:
+        mu, sd = _mean_and_sd(odds_on_state(state, att, dfn, {}))
+        total = 0
+        for _ in range(TRIALS):
+            restore()
+            total += strike()
+        assert abs(total / TRIALS - mu) < 4 * sd / math.sqrt(TRIALS)
