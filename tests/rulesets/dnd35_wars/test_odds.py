@@ -287,6 +287,23 @@ def test_a_creature_hitting_a_unit_divides_by_the_creatures_per_counter() -> Non
     assert elves.hp == 36 and max(int(k) for k in report.details["hp_lost"]) == 46 * 2 // 17
 
 
+@pytest.mark.rule("W35-DMG-13", "W35-DMG-14", "W35-AMB-30")
+def test_a_counter_of_more_creatures_than_the_damage_takes_nothing() -> None:
+    state = _pc_among_orcs()
+    orcs, hero = get(state, "orcs"), who(state, "hero")
+    report = odds_on_state(state, hero, orcs, {})
+    # +9 against AC 13, 1d8+3 (crit 19-20) over 10 orcs a counter: 4..11 -> 0 or 1
+    check_report(report, outcomes_from(
+        brute(9, 13, [8], 3, crit_range=19),
+        lambda r: f"counters_{8 - math.ceil((40 - r // 10) / 5)}"))
+    table = brute(9, 13, [8], 3, crit_range=19)
+    nothing = sum((p for (hit, r), p in table.items() if hit and r < 10), Fraction(0))
+    unharmed = Fraction(report.details["hp_lost"]["0"]["fraction"])
+    assert unharmed - report.outcomes["failure"] == nothing > Fraction(1, 2)
+    assert odds_on_state(state, hero, orcs, {"kind": "charge"}).details["bonus"] == 11
+    assert odds_on_state(state, hero, orcs, {"charge": True}).details["bonus"] == 11
+
+
 @pytest.mark.rule("W35-DMG-15", "W35-AMB-14")
 def test_a_creature_against_a_creature_takes_full_damage_and_averages_are_constant() -> None:
     brute_beast = creature("beast", hp=30, ac=14, melee=[
@@ -336,12 +353,22 @@ def test_the_morale_report_uses_the_trigger_dc_and_the_option() -> None:
     assert none.outcomes["success"] == 0
 
 
+@pytest.mark.rule("W35-MORALE-04", "W35-MORALE-08")
+def test_a_rally_check_is_dc_20_and_fleeing() -> None:
+    state = fighters_and_orcs()
+    fighters, orcs = _lines(state)
+    rally = odds_on_state(state, fighters, orcs, {"kind": "morale", "trigger": "rally"})
+    assert rally.details["dc"] == 20 and rally.details["modifier"] == orcs.morale - 4
+    assert rally.outcomes["success"] == morale_pass_chance(orcs.morale - 4, 20)
+
+
 def test_bad_situations_are_refused_by_name() -> None:
     state = fighters_and_orcs()
     fighters, orcs = _lines(state)
     for situation, field in (({"kind": "melle"}, "kind"), ({"multiplier": 11}, "multiplier"),
                              ({"kind": "morale", "trigger": "sad"}, "trigger"),
-                             ({"bonus": "x"}, "bonus"), ({"kind": "single_vs_unit"}, "kind")):
+                             ({"bonus": "x"}, "bonus"), ({"kind": "single_vs_unit"}, "kind"),
+                             ({"kind": "ranged", "charge": True}, "charge")):
         with pytest.raises(WarhostError) as err:
             odds_on_state(state, fighters, orcs, situation)
         assert err.value.field == field

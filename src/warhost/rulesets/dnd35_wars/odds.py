@@ -78,7 +78,8 @@ SITUATION_KEYS: dict[str, str] = {
     "range_feet": "ranged: the distance in feet (default: between them as they stand)",
     "flanked": "true/false: +2 flanking (W35-MULTI-03, W35-DMG-10; default: a creature "
                "surrounded by the attacking unit); never against flank-immune targets",
-    "trigger": "morale: the circumstance of table W35-MORALE-03 (default first_damage)",
+    "trigger": "morale: the circumstance of table W35-MORALE-03 (default first_damage; rally: "
+               "the routed unit's check, −4 fleeing)",
     "dc": "morale: the DC (default: the trigger's)",
     "modifier": "morale: source modifiers added to the unit's own terms (W35-MORALE-04)",
     "ignore_position": "accepted for the command's flag; positions only give defaults here",
@@ -93,6 +94,9 @@ FREE_ATTACK_BONUS = 2
 FLANKING_BONUS = 2
 """W35-MULTI-03, W35-DMG-10: +2 for flanking."""
 DEFAULT_TRIGGER = "first_damage"
+ENSLAVED_PENALTY = -4
+FLEEING_PENALTY = -4
+"""W35-MORALE-04: an enslaved unit, a unit already fleeing (its rally check)."""
 ENUMERATION_LIMIT = 20_000_000
 """The most steps an exact enumeration of one damage expression may take."""
 
@@ -255,6 +259,10 @@ def odds_on_state(state: WarState, att: Actor, dfn: Actor, situation: Mapping[st
         return _report(state, att, dfn, kind, situation, *_unit_vs_unit(state, att, dfn, kind,
                                                                           situation))
     ranged = kind == "ranged" or situation_flag(situation, "ranged")
+    if kind == "charge":
+        situation = {**situation, "charge": True}
+    if ranged and situation_flag(situation, "charge"):
+        raise WarhostError("a charge ends in a melee attack (W35-UATK-04)", field="charge")
     if isinstance(att, Unit) and isinstance(dfn, Single):
         plan = _unit_vs_single(state, att, dfn, ranged, situation)
     elif isinstance(att, Single) and isinstance(dfn, Unit):
@@ -306,12 +314,14 @@ def _kind(att: Actor, dfn: Actor, situation: Mapping[str, Any]) -> str:
     if pathway == "unit_vs_unit" and kind in PATHWAYS:
         raise WarhostError(f"{att.id} and {dfn.id} are units: kind is one of "
                            f"{', '.join(UNIT_KINDS)}", field="kind")
-    if pathway != "unit_vs_unit" and kind in UNIT_KINDS[1:] and kind != "ranged":
+    if pathway != "unit_vs_unit" and kind in ("free", "crossbow"):
         raise WarhostError(f"{kind} is an attack of a unit on a unit; this pair attacks as "
                            f"{pathway}", field="kind")
     if kind in PATHWAYS and kind != pathway:
         raise WarhostError(f"{att.id} attacking {dfn.id} is {pathway}, not {kind}",
                            field="kind")
+    if charge and kind in ("ranged", "crossbow", "free"):
+        raise WarhostError(f"a {kind} attack is no charge (W35-UATK-04)", field="charge")
     if charge and pathway == "unit_vs_unit" and kind == "melee":
         return "charge"
     return kind
@@ -668,13 +678,18 @@ def _report(state: WarState, att: Actor, dfn: Actor, kind: str,
                            f"{plan.attack.damage}", details=details)
 
 
-def morale_modifier(state: WarState, unit: Unit, extra: int) -> tuple[int, list[str]]:
+def morale_modifier(state: WarState, unit: Unit, extra: int, *, fleeing: bool = False
+                    ) -> tuple[int, list[str]]:
     """The unit's morale check modifier: its own terms (the morale module's when it has them,
-    else its Morale score) plus ``extra``; for a mob a positive ``extra`` counts 0
-    (W35-AMB-22)."""
+    else its Morale score, −4 enslaved and −4 fleeing, W35-MORALE-04) plus ``extra``; for a
+    mob a positive term counts 0 (W35-AMB-22)."""
     terms_of = getattr(morale, "modifier_terms", None)
-    terms: list[tuple[str, int]] = (list(terms_of(state, unit)) if terms_of is not None
-                                    else [("morale", unit.morale)])
+    if terms_of is not None:
+        terms: list[tuple[str, int]] = list(terms_of(state, unit, fleeing=fleeing))
+    else:
+        terms = [("morale", unit.morale)]
+        terms += [("enslaved", ENSLAVED_PENALTY)] if unit.enslaved else []
+        terms += [("fleeing", FLEEING_PENALTY)] if fleeing else []
     if extra:
         terms.append(("given", min(extra, 0) if unit.mob else extra))
     lines = [f"{name} {value:+d}" for name, value in terms]
@@ -691,7 +706,8 @@ def morale_odds(state: WarState, att: Actor, dfn: Actor, situation: Mapping[str,
                            f"{close_match_hint(trigger, list(tables.MORALE_DC), 'triggers')}",
                            field="trigger")
     dc = _whole(situation, "dc", tables.MORALE_DC[trigger])
-    modifier, lines = morale_modifier(state, dfn, _whole(situation, "modifier", 0, low=None))
+    modifier, lines = morale_modifier(state, dfn, _whole(situation, "modifier", 0, low=None),
+                                      fleeing=trigger == "rally" or dfn.routed)
     natural = state.options.morale_natural_rolls
     notes: list[str] = []
     if dfn.morale_immune:
