@@ -385,6 +385,9 @@ def _flanking(dfn: Actor, default: bool, situation: Mapping[str, Any],
     if flanked and immune:
         lines.append(f"{dfn.id} cannot be flanked (W35-MULTI-04)")
         return 0
+    if flanked and isinstance(dfn, Unit) and dfn.mob:
+        lines.append(f"{dfn.id} is a mob and cannot be flanked (W35-MOB-02)")
+        return 0
     if flanked:
         lines.append("+2 flanking (W35-MULTI-03, W35-DMG-10)")
         return FLANKING_BONUS
@@ -393,13 +396,13 @@ def _flanking(dfn: Actor, default: bool, situation: Mapping[str, Any],
 
 def _range_penalty(state: WarState, attack: UnitAttack, squares: list[Square],
                    target: list[Square], situation: Mapping[str, Any], lines: list[str],
-                   notes: list[str]) -> int:
+                   notes: list[str], increment: int | None = None) -> int:
     """W35-UATK-12..14, W35-AMB-36: −2 per full range increment beyond the first."""
     if "range_feet" in situation:
         feet = _whole(situation, "range_feet", 0)
     else:
         feet = tables.distance_feet(unit_distance(squares, target), state.scale)
-    increment = attack.range_increment
+    increment = increment or attack.range_increment
     if increment is None:
         notes.append("The attack has no range increment; no range penalty is counted.")
         return 0
@@ -477,16 +480,10 @@ def _unit_vs_unit(state: WarState, att: Unit, dfn: Unit, kind: str,
         raise WarhostError(f"{att.id}'s ranged attack is no crossbow", field="kind")
     crossbow = ranged and attack.crossbow
     lines = [_attack_line(att.id, attack, ranged)]
-    bonus = attack.bonus + _whole(situation, "bonus", 0, low=None)
-    if kind == "charge":
-        bonus += CHARGE_BONUS
-        lines.append("charge: +2 (W35-UATK-04)")
-    if kind == "free":
-        bonus += FREE_ATTACK_BONUS
-        lines.append("Disengage free attack: +2 (W35-AMB-82)")
+    bonus, flanked = _unit_bonus(state, att, dfn, kind, situation, lines)
     if ranged:
         bonus += _range_penalty(state, attack, sorted(att.squares), sorted(dfn.squares),
-                                situation, lines, notes)
+                                situation, lines, notes, _increment(att, attack))
         mult = _ranged_multiplier(state, att, dfn, crossbow, situation, notes)
         rule = "W35-DMG-07, W35-AMB-34" if crossbow else "W35-DMG-05"
     else:
@@ -495,15 +492,58 @@ def _unit_vs_unit(state: WarState, att: Unit, dfn: Unit, kind: str,
         rule = "W35-DMG-02"
     if mult > att.counters:
         raise WarhostError(f"{att.id} has only {att.counters} counters", field="multiplier")
-    bonus += _flanking(dfn, False, situation, lines)
+    sneak = damage.sneak_dice(att.feats) if flanked else 0
+    if sneak:
+        lines.append(f"sneak attack +{sneak}d6 on the flanked unit (W35-STAT-07)")
     lines.append(f"damage x {mult} counters ({rule})")
     dr = damage.unit_dr(state, dfn)
     lost = _unit_loss(state, dfn, attack.magic, lambda per: max(0, per - dr) * mult)
     if dr:
         lines.append(f"DR {dr} off each roll before the multiplier (W35-AMB-88)")
     plan = _Plan(attack, bonus, _target_ac(state, att, dfn, kind, situation),
-                 damage.crits_allowed(state, att, dfn), lost, lines)
+                 damage.crits_allowed(state, att, dfn), lost, lines,
+                 f"{sneak}d6" if sneak else None)
     return plan, notes
+
+
+def _unit_bonus(state: WarState, att: Unit, dfn: Unit, kind: str,
+                situation: Mapping[str, Any], lines: list[str]) -> tuple[int, bool]:
+    """The attack bonus of a unit on a unit and whether it flanks: the combat module's
+    :func:`attack_bonus` where it stands when that exists (mounts, higher ground, phalanx,
+    forest ...), else the stat-block bonus with the charge and free-attack +2; ``bonus``
+    is added and ``flanked`` overrides the flanking found."""
+    attack = _attack_of(att, kind in ("ranged", "crossbow"))
+    extra = _whole(situation, "bonus", 0, low=None)
+    if kind == "charge":
+        lines.append("charge: +2 (W35-UATK-04)")
+    if kind == "free":
+        lines.append("Disengage free attack: +2 (W35-AMB-82)")
+    bonus_of = getattr(combat, "attack_bonus", None)
+    if bonus_of is not None:
+        found = bonus_of(state, att, dfn, "ranged" if kind == "crossbow" else kind,
+                         extra=extra)
+        total, flanked = int(found.total), bool(found.flanked)
+    else:
+        total = attack.bonus + extra + (CHARGE_BONUS if kind == "charge" else 0) + (
+            FREE_ATTACK_BONUS if kind == "free" else 0)
+        flanked = False
+    if flanked:
+        total -= FLANKING_BONUS
+    if kind in ("ranged", "crossbow"):
+        if situation_flag(situation, "flanked"):
+            lines.append("flanking counts only in melee (W35-MULTI-03)")
+        return total, False
+    flank = _flanking(dfn, flanked, situation, lines)
+    known = attack.bonus + extra + (2 if kind in ("charge", "free") else 0)
+    if total != known:
+        lines.append(f"other modifiers where they stand: {total - known:+d} (W35-AMB-26 ...)")
+    return total + flank, bool(flank)
+
+
+def _increment(att: Unit, attack: UnitAttack) -> int | None:
+    """The range increment: the combat module's (Far Shot) when it has one."""
+    of = getattr(combat, "range_increment", None)
+    return int(of(att)) if of is not None and of(att) is not None else attack.range_increment
 
 
 def _unit_loss(state: WarState, dfn: Unit, magic: bool,
