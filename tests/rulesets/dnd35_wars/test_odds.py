@@ -193,6 +193,43 @@ def test_flank_immune_units_get_no_flanking_penalty() -> None:
     assert odds_on_state(state, fighters, orcs, {"flanked": True}).details["bonus"] == 3
 
 
+@pytest.mark.rule("W35-MOB-02")
+def test_a_mob_cannot_be_flanked() -> None:
+    state = fighters_and_orcs(mob=True)
+    fighters, orcs = _lines(state)
+    assert odds_on_state(state, fighters, orcs, {"flanked": True}).details["bonus"] == 3
+
+
+@pytest.mark.rule("W35-STAT-07")
+def test_sneak_attack_dice_join_a_flanking_roll_unmultiplied_by_the_critical() -> None:
+    rogues = dict(FIGHTER, feats=["sneak attack 2"])
+    state = make_state([unit("fighters", squares=block(0, 0, 5, 2), count=100, creature=rogues),
+                        unit("orcs", "B", squares=block(0, 2, 5, 1) + block(0, 3, 3, 1),
+                             count=80, creature=dict(ORC, hp=50))])
+    fighters, orcs = _lines(state)
+    report = odds_on_state(state, fighters, orcs, {"flanked": True, "multiplier": 1})
+    table = brute(5, 13, [8], 0, crit_range=19)
+    expected: dict[int, Fraction] = {}
+    for (hit, rolled), p in table.items():
+        if not hit:
+            expected[0] = expected.get(0, Fraction(0)) + p
+            continue
+        for a, b in faces([6, 6]):
+            expected[rolled + a + b] = expected.get(rolled + a + b, Fraction(0)) + p / 36
+    got = {int(k): Fraction(v["fraction"]) for k, v in report.details["hp_lost"].items()}
+    assert got == expected
+    plain = odds_on_state(state, fighters, orcs, {"multiplier": 1})
+    assert max(int(k) for k in plain.details["hp_lost"]) == 16
+
+
+@pytest.mark.rule("W35-ABIL-08")
+def test_mundane_weapons_cannot_hurt_immune_units() -> None:
+    state = fighters_and_orcs(creature=dict(ORC, mundane_immune=True))
+    report = odds_on_state(state, *_lines(state), {})
+    assert report.outcomes["counters_0"] == report.outcomes["success"] > 0
+    assert any("W35-ABIL-08" in n for n in report.notes)
+
+
 @pytest.mark.rule("W35-AMB-88")
 def test_dr_comes_off_each_roll_before_the_multiplier() -> None:
     state = fighters_and_orcs(creature=dict(ORC, dr=3))
@@ -269,6 +306,21 @@ def test_a_unit_surrounding_a_creature_strikes_with_eight_at_plus_2() -> None:
                           {"attackers": 3, "flanked": False})
     check_report(fewer, outcomes_from(brute(4, 18, [4, 4], 4, crit_range=18),
                                       lambda r: "falls" if 3 * r >= 40 else "stands"))
+
+
+@pytest.mark.rule("W35-DMG-12", "W35-AMB-32")
+def test_a_unit_shoots_a_creature_with_the_creatures_of_its_facing_sides() -> None:
+    state = make_state([unit("fighters", squares=block(0, 0, 5, 2), count=100,
+                             creature=FIGHTER)],
+                       singles=[single("hero", "B", "monster", at=(2, 5))])
+    fighters, hero = get(state, "fighters"), who(state, "hero")
+    report = odds_on_state(state, fighters, hero, {"ranged": True})
+    # 5 front counters each show the hero one exposed side: 5 x 3 creatures (sqrt 10)
+    assert report.details["attackers"] == 15 and report.details["flanked"] is False
+    # 4 squares = 60 ft: the first increment, no penalty
+    assert report.details["bonus"] == 2
+    check_report(report, outcomes_from(brute(2, 18, [6], 2, crit_mult=3),
+                                       lambda r: "falls" if 15 * r >= 40 else "stands"))
 
 
 @pytest.mark.rule("W35-DMG-13", "W35-DMG-14", "W35-AMB-09")

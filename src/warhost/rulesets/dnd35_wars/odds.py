@@ -26,7 +26,7 @@ distributions. Nothing is rolled and the scenario state is never changed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -351,7 +351,7 @@ class _Plan:
     lost: Callable[[int], int]
     lines: list[str]
     extra_dice: str | None = None
-    scale_note: str = ""
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 def _attack_line(who: str, attack: UnitAttack, ranged: bool) -> str:
@@ -502,7 +502,8 @@ def _unit_vs_unit(state: WarState, att: Unit, dfn: Unit, kind: str,
         lines.append(f"DR {dr} off each roll before the multiplier (W35-AMB-88)")
     plan = _Plan(attack, bonus, _target_ac(state, att, dfn, kind, situation),
                  damage.crits_allowed(state, att, dfn), lost, lines,
-                 f"{sneak}d6" if sneak else None)
+                 f"{sneak}d6" if sneak else None, {"multiplier": mult})
+    _harmless(state, dfn, attack, notes)
     return plan, notes
 
 
@@ -544,6 +545,15 @@ def _increment(att: Unit, attack: UnitAttack) -> int | None:
     """The range increment: the combat module's (Far Shot) when it has one."""
     of = getattr(combat, "range_increment", None)
     return int(of(att)) if of is not None and of(att) is not None else attack.range_increment
+
+
+def _harmless(state: WarState, dfn: Unit, attack: UnitAttack, notes: list[str]) -> None:
+    """A note when no hit can hurt the unit where it stands."""
+    if damage.sheltered(state, dfn):
+        notes.append(f"{dfn.id} shelters in its fortification: no damage (W35-STRUCT-03, "
+                     "W35-AMB-45).")
+    elif dfn.creature.mundane_immune and not attack.magic:
+        notes.append(f"{dfn.id} is immune to mundane weapons (W35-ABIL-08).")
 
 
 def _unit_loss(state: WarState, dfn: Unit, magic: bool,
@@ -608,7 +618,7 @@ def _unit_vs_single(state: WarState, att: Unit, dfn: Single, ranged: bool,
     if ranged:
         bonus += _range_penalty(state, attack, sorted(att.squares), [sq], situation, lines,
                                 notes)
-    flank = _flanking(dfn, surrounded, situation, lines)
+    flank = 0 if ranged else _flanking(dfn, surrounded, situation, lines)
     bonus += flank
     sneak = damage.sneak_dice(att.feats) if flank else 0
     rule = "W35-DMG-12, W35-AMB-32" if ranged else "W35-DMG-09, W35-AMB-31"
@@ -620,7 +630,7 @@ def _unit_vs_single(state: WarState, att: Unit, dfn: Single, ranged: bool,
     plan = _Plan(attack, bonus, _target_ac(state, att, dfn, "melee", situation),
                  damage.crits_allowed(state, att, dfn),
                  lambda per: 0 if immune else max(0, per - dr) * count, lines,
-                 f"{sneak}d6" if sneak else None)
+                 f"{sneak}d6" if sneak else None, {"attackers": count, "flanked": bool(flank)})
     return plan, notes
 
 
@@ -655,6 +665,7 @@ def _single_attacker(state: WarState, att: Single, dfn: Actor, ranged: bool,
                      "(W35-DMG-13/14)")
         lost = _unit_loss(state, dfn, attack.magic,
                           lambda per: int(Fraction(max(0, per - dr)) / per_counter))
+        _harmless(state, dfn, attack, notes)
         return _Plan(attack, bonus, ac, crit_ok, lost, lines), notes
     sdr = dfn.creature.dr
     immune = dfn.creature.mundane_immune and not attack.magic
@@ -685,7 +696,7 @@ def _report(state: WarState, att: Actor, dfn: Actor, kind: str,
     hp_lost = _mix([(1 - chances.hit, {0: Fraction(1)}), (chances.hit, lost_on_hit)])
     outcomes: dict[str, Fraction] = {"success": chances.hit, "failure": 1 - chances.hit}
     details: dict[str, Any] = {
-        "pathway": _pathway(att, dfn), "bonus": plan.bonus, "ac": plan.ac,
+        "pathway": _pathway(att, dfn), "bonus": plan.bonus, "ac": plan.ac, **plan.facts,
         "hit": fraction_json(chances.hit), "critical": fraction_json(chances.crit),
         "damage_roll": _json_dist(damage_roll_distribution(plan.attack.damage)),
         "hp_lost": _json_dist(hp_lost), "expected_hp_lost": _number(mean(hp_lost)),
