@@ -414,6 +414,17 @@ def test_a_rally_check_is_dc_20_and_fleeing() -> None:
     assert rally.outcomes["success"] == morale_pass_chance(orcs.morale - 4, 20)
 
 
+@pytest.mark.rule("W35-DMG-08")
+def test_a_creature_inside_its_own_sides_unit_is_no_target() -> None:
+    state = make_state([unit("fighters", squares=block(0, 0, 5, 2), count=100,
+                             creature=FIGHTER),
+                        unit("orcs", "B", squares=block(0, 2, 5, 1), count=50, creature=ORC)],
+                       singles=[single("chief", "B", "npc", unit="orcs")])
+    with pytest.raises(WarhostError, match="W35-DMG-08") as err:
+        odds_on_state(state, get(state, "fighters"), who(state, "chief"), {})
+    assert err.value.field == "defender"
+
+
 def test_bad_situations_are_refused_by_name() -> None:
     state = fighters_and_orcs()
     fighters, orcs = _lines(state)

@@ -33,7 +33,6 @@ from typing import Any
 from warhost.core.damage_dice import DamageDice
 from warhost.core.errors import WarhostError
 from warhost.core.odds import (
-    IllegalAttackError,
     OddsReport,
     check_situation_keys,
     close_match_hint,
@@ -270,7 +269,8 @@ def odds_on_state(state: WarState, att: Actor, dfn: Actor, situation: Mapping[st
     else:
         assert isinstance(att, Single) and isinstance(dfn, Single)
         plan = _single_attacker(state, att, dfn, ranged, situation)
-    return _report(state, att, dfn, "ranged" if ranged else "melee", situation, *plan)
+    label = "ranged" if ranged else ("charge" if situation_flag(situation, "charge") else "melee")
+    return _report(state, att, dfn, label, situation, *plan)
 
 
 # --------------------------------------------------------------------------- who and what
@@ -300,7 +300,8 @@ def _kind(att: Actor, dfn: Actor, situation: Mapping[str, Any]) -> str:
     charge = situation_flag(situation, "charge")
     if raw is None:
         if isinstance(att, Unit) and isinstance(dfn, Unit):
-            return "charge" if charge else ("melee" if att.melee is not None else "ranged")
+            shoots = situation_flag(situation, "ranged") or att.melee is None
+            return "charge" if charge else ("ranged" if shoots else "melee")
         return pathway
     kind = str(raw).strip().lower()
     if kind not in KINDS:
@@ -569,8 +570,8 @@ def _single_square(att: Unit, dfn: Single) -> Square:
     sq = dfn.square if dfn.square is not None else (
         min(att.squares) if dfn.host == att.id and att.squares else None)
     if sq is None:
-        raise IllegalAttackError(f"{att.id} cannot attack {dfn.id}",
-                                 f"{dfn.id} is not on the map", field="defender")
+        raise WarhostError(f"{att.id} cannot attack {dfn.id}: it is not on the map",
+                           field="defender")
     return sq
 
 
@@ -598,9 +599,8 @@ def _default_attackers(state: WarState, att: Unit, dfn: Single, sq: Square, rang
 def _unit_vs_single(state: WarState, att: Unit, dfn: Single, ranged: bool,
                     situation: Mapping[str, Any]) -> tuple[_Plan, list[str]]:
     if not damage.single_target_ok(state, att, dfn):
-        raise IllegalAttackError(f"{att.id} cannot attack {dfn.id}",
-                                 f"{dfn.id} stands inside a unit of its own side or is out "
-                                 "of the fight (W35-DMG-08)", field="defender")
+        raise WarhostError(f"{att.id} cannot attack {dfn.id}: it stands inside a unit of its "
+                           "own side or is out of the fight (W35-DMG-08)", field="defender")
     attack = _attack_of(att, ranged)
     notes: list[str] = []
     sq = _single_square(att, dfn)
