@@ -30,6 +30,8 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
      "flanking": True},
     {"type": "attack", "who": "hero", "target": "orcs", "roll": 20, "total": 29, "ac": 13,
      "hit": True, "crit": False, "threat": True, "confirm": 1},
+    {"type": "attack", "unit": "archers", "target": "raiders", "kind": "ranged", "roll": 12,
+     "total": 17, "ac": 13, "hit": True, "crit": False, "multiplier": 6},
     {"type": "attack", "who": "ogre", "target": "hero", "roll": 3, "total": 11, "ac": 18,
      "hit": False, "crit": False, "threat": False, "confirm": None},
     {"type": "unit_damage", "unit": "raiders", "source": "fighters", "hp": 24, "left": 16,
@@ -46,6 +48,9 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
      "kind": "melee", "save": None},
     {"type": "collateral", "who": "mage", "unit": "guards", "source": "archers",
      "kind": "ranged", "save": True},
+    {"type": "structure_damage", "structure": "gate", "source": "ogre", "hp": 12,
+     "left": 28},
+    {"type": "breached", "structure": "gate"},
     # combat helper
 ]
 

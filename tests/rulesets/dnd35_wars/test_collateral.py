@@ -80,12 +80,12 @@ def test_missiles_reach_embedded_creatures_only_when_every_counter_is_hit() -> N
     assert who(state, "cap").hp == 30 - (9 - 2)  # one roll, after DR, unmultiplied
 
 
-@pytest.mark.rule("W35-COLL-05", "W35-AMB-33")
+@pytest.mark.rule("W35-COLL-05", "W35-AMB-33", "W35-GEN-01")
 def test_a_reflex_save_halves_collateral_rounding_down() -> None:
     state = _volley()
     battle = make_battle(state, dice=[9])  # 9 + 1 = 10 vs DC 10
-    damage.ranged_collateral(state, battle, get(state, "a"), get(state, "b"), 10, 2)
-    assert who(state, "cap").hp == 30 - (10 - 2) // 2
+    damage.ranged_collateral(state, battle, get(state, "a"), get(state, "b"), 11, 2)
+    assert who(state, "cap").hp == 30 - 4  # (11 - 2) / 2 rounded down
     assert events(battle, "collateral")[0]["save"] is True
 
 
@@ -99,3 +99,15 @@ def test_after_total_defense_collateral_is_half_or_none() -> None:
     battle = make_battle(saved, dice=[15])
     damage.ranged_collateral(saved, battle, get(saved, "a"), get(saved, "b"), 11, 2)
     assert who(saved, "cap").hp == 30
+
+
+@pytest.mark.rule("W35-COLL-04", "W35-AMB-33")
+def test_the_counters_counted_are_those_standing_when_the_volley_struck() -> None:
+    state = _volley()
+    b = get(state, "b")
+    b.hp = 11  # the volley's 9 x 1 takes it to one counter
+    battle = make_battle(state, dice=[5])
+    damage.hit_unit(state, battle, b, 9, 1, source="a", kind="ranged")
+    assert b.counters == 1
+    damage.ranged_collateral(state, battle, get(state, "a"), b, 9, 1)
+    assert who(state, "cap").hp == 30 and events(battle, "collateral") == []

@@ -18,7 +18,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.rulesets.dnd35_wars import damage
+from warhost.rulesets.dnd35_wars import damage, morale
 from warhost.rulesets.dnd35_wars.state import Single, UnitAttack, WarState
 
 
@@ -99,6 +99,7 @@ def test_a_unit_critical_multiplies_one_counters_roll_before_the_counter_multipl
     assert lost == 14 * 3 and get(state, "b").hp == 100 - 42
 
 
+@pytest.mark.rule("W35-COMBAT-07")
 def test_a_damage_roll_is_at_least_1() -> None:
     battle = make_battle(_duel(), dice=[1])
     assert damage.roll_damage(battle, UnitAttack(0, "1d4-3"), False) == 1
@@ -261,7 +262,7 @@ def test_mundane_weapons_do_nothing_to_immune_creatures_but_magic_ones_do() -> N
 # ------------------------------------------------------- singular creature against a unit
 
 
-@pytest.mark.rule("W35-DMG-13", "W35-DMG-14")
+@pytest.mark.rule("W35-DMG-13", "W35-DMG-14", "W35-GEN-01")
 def test_a_singles_hit_on_a_unit_is_divided_by_the_creatures_in_a_counter() -> None:
     state = make_state([unit("b", "B", squares=block(0, 1, 10, 1), count=100)])
     battle = make_battle(state)
@@ -322,7 +323,7 @@ def test_a_pcs_charge_is_one_attack_at_plus_2_with_minus_2_ac() -> None:
     assert hero.charge_ac_penalty and damage.single_ac(hero) == 16
 
 
-@pytest.mark.rule("W35-AMB-85", "W35-UATK-04")
+@pytest.mark.rule("W35-AMB-85", "W35-COMBAT-09")
 def test_a_units_ac_against_a_single_is_never_flat_footed_and_drops_after_its_charge() -> None:
     state = _duel()
     a = get(state, "a")
@@ -435,3 +436,86 @@ def test_a_single_at_0_hp_or_below_falls() -> None:
     damage.apply_to_single(state, battle, x, 45, "y")
     assert (x.hp, x.status, x.square) == (-5, "slain", None)
     assert state.occupant((3, 3)) is None and events(battle, "slain")
+
+
+@pytest.mark.rule("W35-COMBAT-04", "W35-COMBAT-05", "W35-AMB-04", "W35-COMBAT-08")
+def test_attack_totals_are_d20_plus_the_listed_bonus_plus_the_callers_bonuses() -> None:
+    archer = creature("archer", melee=[{"bonus": 3, "damage": "1d6"}],
+                      ranged=[{"bonus": 6, "damage": "1d8", "range_increment": 100}])
+    state = make_state([unit("a", squares=block(0, 0, 3, 1), creature=archer)],
+                       singles=[single("ogre", "B", "monster", at=(1, 1)),
+                                single("troll", "B", "monster", at=(1, 6))])
+    battle = make_battle(state, dice=[10, 10, 10])  # all miss AC 18
+    a = get(state, "a")
+    damage.unit_attacks_single(state, battle, a, who(state, "ogre"), ranged=False)
+    damage.unit_attacks_single(state, battle, a, who(state, "troll"), ranged=True)
+    damage.unit_attacks_single(state, battle, a, who(state, "troll"), ranged=True,
+                               extra_bonus=-2 + 1)
+    assert [e["total"] for e in events(battle, "attack")] == [13, 16, 15]
+
+
+@pytest.mark.rule("W35-DMG-17")
+def test_losses_and_the_end_of_a_unit_reach_the_morale_hooks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, object, object]] = []
+    monkeypatch.setattr(morale, "note_damage",
+                        lambda state, battle, u, lost, *, kind, attacker:
+                        calls.append(("damage", lost, kind)), raising=False)
+    monkeypatch.setattr(morale, "unit_gone",
+                        lambda state, battle, u, how: calls.append(("gone", u.id, how)),
+                        raising=False)
+    state = make_state([unit("a", squares=[(5, 5)]), unit("b", "B", squares=[(5, 6)])])
+    battle = make_battle(state)
+    damage.hit_unit(state, battle, get(state, "b"), 4, 1, source="a", kind="charge")
+    damage.hit_unit(state, battle, get(state, "b"), 9, 1, source="a", kind="melee")
+    assert calls == [("damage", 4, "charge"), ("damage", 6, "melee"), ("gone", "b", "wiped")]
+
+
+@pytest.mark.rule("W35-STAT-09")
+def test_damage_reduction_that_swallows_the_roll_is_reported() -> None:
+    state = make_state([unit("b", "B", squares=[(5, 6)], creature=creature(dr=10))])
+    battle = make_battle(state)
+    assert damage.hit_unit(state, battle, get(state, "b"), 10, 3, source="a", kind="melee") == 0
+    assert events(battle, "unharmed")[0]["reason"] == "dr" and get(state, "b").hp == 10
+
+
+@pytest.mark.rule("W35-AMB-45", "W35-AMB-88")
+def test_hardness_comes_off_each_roll_on_a_structure_until_it_is_breached() -> None:
+    state = _fort(guarding=True, hp=20)
+    battle = make_battle(state)
+    assert damage.hit_structure(state, battle, "wall", 9, 2, source="ram") == 8
+    assert damage.hit_structure(state, battle, "wall", 5, 3, source="ram") == 0
+    assert damage.hit_structure(state, battle, "wall", 20, 1, source="ram") == 12
+    assert state.structure_hp["wall"] == 0 and events(battle, "breached")
+    assert damage.unit_dr(state, get(state, "b")) == 0
+    nohp = make_state([], structures=[{"id": "rock", "type": "ruins", "rect": [[0, 0], [1, 1]]}])
+    with pytest.raises(ValueError, match="no hit points"):
+        damage.hit_structure(nohp, make_battle(nohp), "rock", 9, source="ram")
+
+
+@pytest.mark.rule("W35-DMG-01", "W35-DMG-15")
+def test_one_roll_of_12_lands_differently_on_each_pathway() -> None:
+    state = make_state([unit("a", squares=block(0, 0, 3, 1)),
+                        unit("b", "B", squares=block(0, 5, 10, 1), count=100)],
+                       singles=[single("x", "B", "monster", at=(9, 9)),
+                                single("y", "A", "monster", at=(19, 9))])
+    battle = make_battle(state)
+    b, x, y = get(state, "b"), who(state, "x"), who(state, "y")
+    assert damage.hit_unit(state, battle, b, 12, 3, source="a", kind="melee") == 36
+    assert damage.hit_unit_by_single(state, battle, b, 12, source="y", attacker=y) == 1
+    assert damage.hit_single(state, battle, x, 12, source="a", attacker=get(state, "a"),
+                             multiplier=2) == 24
+    assert damage.hit_single(state, battle, y, 12, source="x", attacker=x) == 12
+
+
+@pytest.mark.rule("W35-AMB-45", "W35-STRUCT-02")
+def test_a_unit_attacking_from_a_fortification_is_exposed_and_gets_only_the_dr() -> None:
+    state = make_state([unit("b", "B", squares=block(0, 1, 4, 1), count=40)],
+                       structures=[{"id": "wall", "type": "keep", "rect": [[0, 1], [5, 1]],
+                                    "hp": 50}],
+                       singles=[single("ogre", "A", "monster", at=(1, 2))])
+    b = get(state, "b")
+    assert damage.sheltered(state, b)
+    battle = make_battle(state, dice=[1])
+    damage.unit_attacks_single(state, battle, b, who(state, "ogre"), ranged=False)
+    assert b.exposed and not damage.sheltered(state, b) and damage.unit_dr(state, b) == 3

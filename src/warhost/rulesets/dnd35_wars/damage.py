@@ -19,7 +19,14 @@ from typing import Any
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.geometry.grid import DIRECTIONS4, DIRECTIONS8, Square, removal_ok, removal_order
+from warhost.geometry.grid import (
+    DIRECTIONS4,
+    DIRECTIONS8,
+    Square,
+    formation_ok,
+    removal_ok,
+    removal_order,
+)
 from warhost.rulesets.dnd35_wars import derive, morale, reach, tables
 from warhost.rulesets.dnd35_wars.state import (
     SLAIN,
@@ -50,9 +57,6 @@ TOTAL_DEFENSE_AC = 4
 
 COLLATERAL_DC = 10
 """W35-COLL-05: Reflex DC against stray missiles."""
-
-REMOVAL_CHOICES = 5
-"""Most counter sets offered to the defender besides the automatic one."""
 
 _STACKING_TYPES = ("dodge", "circumstance")
 _UNTYPED = ("", "untyped")
@@ -191,6 +195,25 @@ def unit_dr(state: WarState, unit: Unit) -> int:
     return unit.dr + (structure or 0)
 
 
+def hit_structure(state: WarState, battle: Battle, sid: str, per_hit: int, multiplier: int = 1,
+                  *, source: str) -> int:
+    """Damage to a structure section: its hardness off each single roll, then times
+    ``multiplier`` (W35-AMB-88); at 0 HP it is breached and gives no more DR (W35-AMB-45).
+    A section without hit points cannot be attacked (a ValueError). Returns the HP lost."""
+    section = state.structures[sid]
+    if sid not in state.structure_hp:
+        raise ValueError(f"structure {sid} has no hit points and cannot be attacked")
+    left = state.structure_hp[sid]
+    lost = min(left, max(0, per_hit - section.hardness) * max(0, multiplier))
+    if lost <= 0:
+        return 0
+    state.structure_hp[sid] = left - lost
+    battle.emit("structure_damage", structure=sid, source=source, hp=lost, left=left - lost)
+    if left - lost == 0:
+        battle.emit("breached", structure=sid)
+    return lost
+
+
 def _unharmed(battle: Battle, target: Unit | Single, source: str, reason: str) -> int:
     who = {"unit": target.id} if isinstance(target, Unit) else {"who": target.id}
     battle.emit("unharmed", **who, source=source, reason=reason)
@@ -208,6 +231,7 @@ def hit_unit(state: WarState, battle: Battle, target: Unit, per_hit: int, multip
     (W35-DMG-02/03) into the pool; the HP lost."""
     if not target.on_map or multiplier <= 0 or per_hit <= 0:
         return 0
+    target.hit_counters = target.counters
     if sheltered(state, target):
         return _unharmed(battle, target, source, "sheltered")
     if target.creature.mundane_immune and not magic and kind != "area":
@@ -263,6 +287,9 @@ def apply_to_unit(state: WarState, battle: Battle, unit: Unit, amount: int, sour
     if not lost or not unit.on_map:
         return 0
     unit.hp -= lost
+    note = _hook("note_damage")
+    if note is not None:  # while the counters still stand (W35-AMB-18 sees them)
+        note(state, battle, unit, lost, kind=kind, attacker=attacker)
     gone = unit.counters - tables.counters_left(unit.hp, unit.counter_hp)
     last = set(unit.squares)
     if gone > 0:
@@ -273,9 +300,6 @@ def apply_to_unit(state: WarState, battle: Battle, unit: Unit, amount: int, sour
                     left=unit.counters)
     battle.emit("unit_damage", unit=unit.id, source=source, hp=lost, left=unit.hp,
                 counters=unit.counters)
-    note = _hook("note_damage")
-    if note is not None:
-        note(state, battle, unit, lost, kind=kind, attacker=attacker)
     if not unit.squares:
         vanquish(state, battle, unit, last)
     return lost
@@ -363,7 +387,14 @@ def _enemy_squares(state: WarState, unit: Unit, attacker: Unit | Single | None) 
     if not out:
         for foe in state.units_of(state.other(unit.side)):
             out |= foe.squares
-    return out
+    return _rim(out)
+
+
+def _rim(squares: set[Square]) -> set[Square]:
+    """The squares of ``squares`` with a neighbour outside it: the nearest square of the set
+    to any square outside it (Chebyshev) is always one of these."""
+    return {(x, y) for x, y in squares
+            if any((x + dx, y + dy) not in squares for dx, dy in DIRECTIONS8)}
 
 
 def _far_point(squares: set[Square], direction: Square) -> Square:
@@ -379,17 +410,25 @@ def removal_choices(state: WarState, unit: Unit, k: int,
                     attacker: Unit | Single | None = None) -> list[tuple[Square, ...]]:
     """Sets of ``k`` counters to remove: first the automatic choice (farthest from the nearest
     enemy, W35-AMB-90), then the legal sets taken from each edge of the formation."""
-    auto = tuple(sorted(removal_order(unit.squares, _enemy_squares(state, unit, attacker), k)))
-    out = [auto]
+    out = [_auto_pick(state, unit, k, attacker)]
+    legal = formation_ok(unit.squares)
     for direction in DIRECTIONS4:
-        # the enemy far on the opposite side: the edge facing ``direction`` goes first
-        opposite = (-direction[0], -direction[1])
-        pick = tuple(sorted(removal_order(unit.squares, [_far_point(unit.squares, opposite)], k)))
-        if pick not in out and removal_ok(unit.squares, pick):
+        pick = _edge_pick(unit, k, direction)
+        if pick not in out and (legal or removal_ok(unit.squares, pick)):
             out.append(pick)
-        if len(out) > REMOVAL_CHOICES:
-            break
     return out
+
+
+def _auto_pick(state: WarState, unit: Unit, k: int,
+               attacker: Unit | Single | None) -> tuple[Square, ...]:
+    return tuple(sorted(removal_order(unit.squares, _enemy_squares(state, unit, attacker), k)))
+
+
+def _edge_pick(unit: Unit, k: int, direction: Square) -> tuple[Square, ...]:
+    """``k`` counters taken from the edge facing ``direction`` (an enemy far on the opposite
+    side makes that edge the farthest)."""
+    far = _far_point(unit.squares, (-direction[0], -direction[1]))
+    return tuple(sorted(removal_order(unit.squares, [far], k)))
 
 
 def removal_order_of(unit: Unit, squares: Iterable[Square]) -> Order:
@@ -428,16 +467,32 @@ def judge_removal(unit: Unit, k: int, legal_exists: bool, order: Order) -> Order
 def choose_removal(state: WarState, battle: Battle, unit: Unit, k: int,
                    attacker: Unit | Single | None = None) -> set[Square]:
     """Ask ``unit``'s commander which ``k`` counters it loses (W35-DEC-19); the default is the
-    automatic choice of W35-AMB-90."""
-    choices = removal_choices(state, unit, k, attacker)
-    legal_exists = any(removal_ok(unit.squares, c) for c in choices)
-    options = tuple(removal_order_of(unit, c) for c in choices)
-    order = battle.ask(unit.side, REMOVE_COUNTERS, options,
-                       f"{unit.id} loses {k} counters: which?", unit.id, default=options[0],
-                       accept=lambda o: judge_removal(unit, k, legal_exists, o))
-    judged = judge_removal(unit, k, legal_exists, order)
-    if isinstance(judged, Refusal):
-        return set(choices[0])
+    automatic choice of W35-AMB-90.
+
+    From a legal formation every greedy pick of ``removal_order`` is legal (a hole-free
+    formation always has a counter it can lose), so the edge sets are built only when a
+    commander reads them; they may then repeat the automatic set.
+    """
+    auto = _auto_pick(state, unit, k, attacker)
+    prompt = f"{unit.id} loses {k} counters: which?"
+    if not formation_ok(unit.squares):
+        choices = removal_choices(state, unit, k, attacker)
+        legal_exists = any(removal_ok(unit.squares, c) for c in choices)
+        options = tuple(removal_order_of(unit, c) for c in choices)
+        order = battle.ask(unit.side, REMOVE_COUNTERS, options, prompt, unit.id,
+                           default=options[0],
+                           accept=lambda o: judge_removal(unit, k, legal_exists, o))
+    else:
+        def make(i: int) -> Order:
+            pick = auto if i == 0 else _edge_pick(unit, k, DIRECTIONS4[i - 1])
+            return removal_order_of(unit, pick)
+
+        order = battle.ask_lazy(unit.side, REMOVE_COUNTERS, 1 + len(DIRECTIONS4), make, prompt,
+                                unit.id, default_of=lambda: make(0),
+                                accept=lambda o: judge_removal(unit, k, True, o))
+    judged = judge_removal(unit, k, True, order)
+    if isinstance(judged, Refusal):  # only when no legal set exists
+        judged = order
     return {sq for sq in (_parse_square(str(a)) for a in judged.args[1:]) if sq is not None}
 
 
@@ -532,6 +587,7 @@ def unit_attacks_single(state: WarState, battle: Battle, attacker: Unit, target:
     sq = _target_square(attacker, target)
     if sq is None:
         return 0
+    attacker.exposed = True  # W35-AMB-45: it attacked since its last turn
     return _strike_single(state, battle, attacker, target, sq, ranged=ranged,
                           extra_bonus=extra_bonus)
 
@@ -670,8 +726,11 @@ def ranged_collateral(state: WarState, battle: Battle, attacker: Unit, target: U
     """Stray missiles (W35-COLL-04..06, W35-AMB-33): when ``multiplier`` reaches the target's
     counters (``counters``: as they were before the hit), each embedded creature takes the
     single unmultiplied roll after its DR, half on a DC 10 Reflex; after total defense, half
-    or none on a save."""
-    if target.phalanx or multiplier < (target.counters if counters is None else counters):
+    or none on a save. Without ``counters``, the counters it had when :func:`hit_unit` last
+    struck it."""
+    if counters is None:
+        counters = target.hit_counters or target.counters
+    if target.phalanx or multiplier < counters:
         return
     magic = attacker.ranged.magic if attacker.ranged is not None else False
     for single in list(state.singles_in(target)):

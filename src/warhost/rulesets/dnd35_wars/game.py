@@ -12,8 +12,10 @@ from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.outcome import Outcome, UnitFate
+from warhost.geometry.grid import formation_ok
 from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, morale, singles
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
+from warhost.rulesets.dnd35_wars.tables import counters_left
 
 ROUND_CAP = 60
 """Safety net when the scenario sets no round limit (W35-AMB-99)."""
@@ -122,15 +124,25 @@ def outcome(state: WarState) -> Outcome:
 
 
 def check_invariants(state: WarState, events: list[dict[str, Any]]) -> list[str]:
-    """Occupancy matches the units' squares; HP and counters agree (W35-UNIT-13)."""
+    """Occupancy matches the units' squares; a unit's counters stay connected with no holes
+    (W35-TERM-06); pooled HP stays within 0 and the start; counters never outnumber the
+    creatures they stand for, nor the counters its HP fill (W35-UNIT-13)."""
     problems = []
     for u in state.units.values():
+        if not 0 <= u.hp <= u.start_hp:
+            problems.append(f"{u.id} has {u.hp} HP of {u.start_hp}")
+        if u.counters > u.creatures:
+            problems.append(f"{u.id} has {u.counters} counters for {u.creatures} creatures")
         if u.on_map:
             for sq in u.squares:
-                if state.at.get(sq) != u.id:
+                if state.at.get(sq) != u.id and u.stuck_in is None:
                     problems.append(f"occupancy of {sq} does not name {u.id}")
-            if not 0 < u.hp <= u.start_hp:
-                problems.append(f"{u.id} has {u.hp} HP of {u.start_hp}")
+            if not formation_ok(u.squares):
+                problems.append(f"{u.id}'s counters are not connected edge to edge, or enclose "
+                                "a hole")
+            if u.counters > counters_left(u.hp, u.counter_hp):
+                problems.append(f"{u.id} has {u.counters} counters but HP for "
+                                f"{counters_left(u.hp, u.counter_hp)}")
     for sq, who in state.at.items():
         actor = state.units.get(who) or state.singles.get(who)
         if actor is None:

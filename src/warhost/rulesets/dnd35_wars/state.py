@@ -115,6 +115,8 @@ class Unit:
     approached_by: set[str] = field(default_factory=set)  # W35-UATK-05/06
     melee_taken: int = 0  # HP lost to melee since its last turn (W35-AMB-83)
     melee_dealt: int = 0
+    # ---- damage
+    hit_counters: int = 0  # counters when the latest hit on it landed (W35-AMB-33)
 
     @property
     def label(self) -> str:

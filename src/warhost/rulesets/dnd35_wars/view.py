@@ -80,6 +80,8 @@ def _attack(e: Event) -> str:
     elif e.get("threat"):
         result = "hits (critical not confirmed)"
     many = f" with {e['attackers']} attackers" if e.get("attackers") else ""
+    if e.get("multiplier"):
+        many = f" (x{e['multiplier']})"
     flank = ", flanking" if e.get("flanking") else ""
     return (f"{who} attacks {e['target']}{many}{flank}: {e['roll']} -> {e['total']} "
             f"vs AC {e['ac']}, {result}")
@@ -110,7 +112,7 @@ def _slain(e: Event) -> str:
 
 @_words("counters_removed")
 def _counters_removed(e: Event) -> str:
-    squares = ", ".join(f"{x},{y}" for x, y in e["squares"])
+    squares = " ".join(f"({x},{y})" for x, y in e["squares"])
     return f"{e['unit']} loses the counters at {squares} ({e['left']} left)"
 
 
@@ -125,6 +127,16 @@ def _unharmed(e: Event) -> str:
     who = e.get("unit") or e.get("who")
     why = _UNHARMED.get(e["reason"], e["reason"])
     return f"{who} takes no damage from {e['source']}: {why}"
+
+
+@_words("structure_damage")
+def _structure_damage(e: Event) -> str:
+    return f"{e['structure']} takes {e['hp']} damage from {e['source']} ({e['left']} HP left)"
+
+
+@_words("breached")
+def _breached(e: Event) -> str:
+    return f"{e['structure']} is breached"
 
 
 @_words("collateral")
