@@ -14,11 +14,11 @@ from typer.testing import Result
 from tests.cli_helpers import assert_user_error, run
 from warhost.rulesets.dnd35_wars.odds import morale_pass_chance
 
-EXAMPLE = Path(__file__).parents[2] / "examples" / "dnd35-wars" / "fighters-and-orcs.yaml"
+EXAMPLES = Path(__file__).parents[2] / "examples" / "dnd35-wars"
+EXAMPLE = EXAMPLES / "regiment-and-horde.yaml"
+VILLAGE = EXAMPLES / "village-militia.yaml"
+PAIR = ("--attacker", "fighters", "--defender", "horde")
 
-OGRE = {"name": "ogre", "size": "large", "hp": 29, "ac": 16, "touch_ac": 8, "speed": 40,
-        "cha": 7, "int": 6, "alignment": "chaotic evil",
-        "melee": [{"name": "greatclub", "bonus": 8, "damage": "2d8+7"}]}
 HERO = {"name": "hero", "hp": 40, "ac": 18, "touch_ac": 12, "speed": 20, "cha": 14,
         "melee": [{"name": "longsword", "bonus": 9, "damage": "1d8+3", "crit_range": 19}]}
 
@@ -29,10 +29,9 @@ def odds(scenario: Path, *args: str) -> Result:
 
 @pytest.fixture(scope="module")
 def with_monsters(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example with an ogre among the orcs and a hero beside the fighters."""
+    """The example (with its ogre) and a hero standing behind the fighters."""
     data: dict[str, Any] = yaml.safe_load(EXAMPLE.read_text())
-    data["sides"][0]["monsters"] = [{"id": "hero", "creature": HERO, "at": [12, 3]}]
-    data["sides"][1]["monsters"] = [{"id": "ogre", "creature": OGRE, "at": [13, 19]}]
+    data["sides"][0]["monsters"] = [{"id": "hero", "creature": HERO, "at": [14, 3]}]
     path = tmp_path_factory.mktemp("dnd35") / "with-monsters.yaml"
     path.write_text(yaml.safe_dump(data))
     return path
@@ -46,22 +45,22 @@ def outcomes(result: Result) -> dict[str, Fraction]:
 
 @pytest.mark.rule("W35-COMBAT-03", "W35-DMG-02")
 def test_unit_melee_prints_the_table() -> None:
-    result = odds(EXAMPLE, "--attacker", "fighters", "--defender", "raiders", "--kind", "melee")
+    result = odds(EXAMPLE, *PAIR, "--kind", "melee")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert "fighters attacks raiders (melee, unit_vs_unit)" in out
+    assert "fighters attacks horde (melee, unit_vs_unit)" in out
     assert "needs 10+" in out and "11/20" in out  # +3 against AC 13
     assert "counters_4" in out and "Damage roll (exact)" in out and "Hp lost (exact)" in out
-    assert "assumed 4 counters in contact" in out
+    # 6 fighter counters wide against 10 orc counters: 6 in contact when the lines meet
+    assert "assumed 6 counters in contact" in out
 
 
 @pytest.mark.rule("W35-UATK-04", "W35-DMG-05", "W35-UATK-12")
 def test_charge_flag_and_ranged_fire() -> None:
-    charge = outcomes(odds(EXAMPLE, "--attacker", "fighters", "--defender", "raiders",
-                           "--charge", "--json"))
+    charge = outcomes(odds(EXAMPLE, *PAIR, "--charge", "--json"))
     assert charge["success"] == Fraction(13, 20)  # +5 against AC 13
-    shot = odds(EXAMPLE, "--attacker", "fighters", "--defender", "raiders", "--kind", "ranged",
-                "--set", "range_feet=100", "--set", "multiplier=3")
+    shot = odds(EXAMPLE, *PAIR, "--kind", "ranged", "--set", "range_feet=100",
+                "--set", "multiplier=3")
     assert shot.exit_code == 0, shot.stderr
     assert "range 100 ft, increment 60 ft: -2" in shot.stdout
     assert "damage x 3 counters (W35-DMG-05)" in shot.stdout
@@ -86,7 +85,7 @@ def test_a_monster_against_a_unit(with_monsters: Path) -> None:
     result = odds(with_monsters, "--attacker", "ogre", "--defender", "fighters")
     assert result.exit_code == 0, result.stderr
     assert "ogre attacks fighters (melee, single_vs_unit)" in result.stdout
-    assert "damage ÷ 10 creatures per counter, rounded down (W35-DMG-13/14)" in result.stdout
+    assert "damage ÷ 25 creatures per counter, rounded down (W35-DMG-13/14)" in result.stdout
 
 
 @pytest.mark.rule("W35-DMG-15")
@@ -99,28 +98,36 @@ def test_a_monster_against_a_monster(with_monsters: Path) -> None:
 
 @pytest.mark.rule("W35-MORALE-02", "W35-AMB-15")
 def test_a_morale_check() -> None:
-    result = odds(EXAMPLE, "--attacker", "fighters", "--defender", "raiders", "--kind",
-                  "morale", "--set", "trigger=half_hp", "--json")
+    result = odds(EXAMPLE, *PAIR, "--kind", "morale", "--set", "trigger=half_hp", "--json")
     data = json.loads(result.stdout)
-    assert data["kind"] == "morale check of raiders" and data["details"]["dc"] == 15
+    assert data["kind"] == "morale check of horde" and data["details"]["dc"] == 15
     got = outcomes(result)
     assert got["success"] == morale_pass_chance(data["details"]["modifier"], 15)
-    no_naturals = outcomes(odds(EXAMPLE, "--attacker", "fighters", "--defender", "raiders",
-                                "--kind", "morale", "--set", "dc=40",
+    no_naturals = outcomes(odds(EXAMPLE, *PAIR, "--kind", "morale", "--set", "dc=40",
                                 "--option", "morale_natural_rolls=false", "--json"))
     assert no_naturals["success"] == 0
 
 
 def test_bad_keys_are_user_errors(with_monsters: Path) -> None:
-    pair = ("--attacker", "fighters", "--defender", "raiders")
+    pair = PAIR
     assert_user_error(odds(EXAMPLE, *pair, "--set", "multiplyer=3"), "multiplyer",
                       "did you mean 'multiplier'?")
     assert_user_error(odds(EXAMPLE, *pair, "--kind", "mele"), "--kind", "did you mean 'melee'?")
     assert_user_error(odds(EXAMPLE, *pair, "--kind", "crossbow"), "no crossbow")
-    assert_user_error(odds(EXAMPLE, "--attacker", "figters", "--defender", "raiders"),
+    assert_user_error(odds(EXAMPLE, "--attacker", "figters", "--defender", "horde"),
                       "--attacker", "did you mean 'fighters'?")
     assert_user_error(odds(EXAMPLE, "--attacker", "fighters", "--defender", "archers"),
                       "--defender", "both of Humans")
     assert_user_error(odds(with_monsters, "--attacker", "hero", "--defender", "ogre",
                            "--kind", "morale"), "only units make morale checks")
     assert_user_error(odds(EXAMPLE, *pair, "--option", "unit_critz=false"), "--option")
+    assert_user_error(odds(EXAMPLE, "--attacker", "fighters", "--defender", "gorza"),
+                      "--defender", "W35-DMG-08")
+
+
+@pytest.mark.rule("W35-DMG-07")
+def test_crossbows_fire_flat() -> None:
+    result = odds(VILLAGE, "--attacker", "crossbows", "--defender", "bandits", "--kind",
+                  "crossbow", "--set", "multiplier=2")
+    assert result.exit_code == 0, result.stderr
+    assert "damage x 2 counters (W35-DMG-07, W35-AMB-34)" in result.stdout
