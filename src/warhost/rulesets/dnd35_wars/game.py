@@ -34,6 +34,7 @@ def play(state: WarState, battle: Battle) -> None:
                 unit_turn(state, battle, actor)
             elif actor.independent:
                 singles.single_turn(state, battle, actor)
+            singles.tidy(state, battle)
             check_end(state, battle, limit, final=False)
         for side in state.sides:
             battle.emit("score", side=side, total=score(state, side))
@@ -57,7 +58,9 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
         return
     if acts and not unit.routed:
         formation.formation_step(state, battle, unit)
+    before = frozenset(unit.squares)
     actions.unit_action(state, battle, unit)
+    inunit.after_unit_action(state, battle, unit, before)
     unit.melee_taken = unit.melee_dealt = 0
 
 

@@ -115,6 +115,8 @@ class Unit:
     approached_by: set[str] = field(default_factory=set)  # W35-UATK-05/06
     melee_taken: int = 0  # HP lost to melee since its last turn (W35-AMB-83)
     melee_dealt: int = 0
+    # ---- singles
+    intruders: list[str] = field(default_factory=list)  # enemy singles inside (W35-INUNIT-06)
 
     @property
     def label(self) -> str:
@@ -167,6 +169,11 @@ class Single:
     initiative: int = 0
     total_defense: bool = False  # W35-COLL-06
     charge_ac_penalty: bool = False
+    # ---- singles
+    inside: str | None = None  # the enemy unit it fought its way into (W35-MON-07)
+    stays: bool = False  # spends this turn keeping up with its unit (W35-INUNIT-05)
+    moved_round: int = 0  # its squad's counter moved this round (W35-PC-08)
+    attacked_round: int = 0
 
     @property
     def label(self) -> str:
