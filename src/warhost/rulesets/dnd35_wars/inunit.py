@@ -142,6 +142,8 @@ def eject(state: WarState, battle: Battle, unit: Unit) -> None:
     the commander picks which and where; decision ``npc_eject``)."""
     if state.options.npc_counter_rule_in_play != "eject":
         return
+    for single in state.singles_in(unit):
+        singles.seat(state, single)
     while unit.counters < singles.npcs_in(state, unit) + 1:
         options = [o for s in state.singles_in(unit) if s.kind == "npc"
                    for o in singles.leave_options(state, s)]
