@@ -205,13 +205,12 @@ def test_an_npc_may_enter_only_a_unit_with_more_counters_than_npcs_after_it() ->
 @pytest.mark.rule("W35-AMB-63")
 @pytest.mark.parametrize(("rule", "left"), [("eject", 1), ("entry_only", 0)])
 def test_with_eject_the_npcs_beyond_the_counter_rule_leave(rule: str, left: int) -> None:
-    state = make_state([unit("a", squares=[(5, 5), (6, 5)], count=20),
+    state = make_state([unit("a", squares=[(5, 5), (6, 5), (7, 5)], count=30),
                         unit("b", "B", squares=[(30, 20)])],
                        singles=[single("n1", unit="a"), single("n2", unit="a")],
                        options={"npc_counter_rule_in_play": rule})
     state.initiative = {"a": 15, "b": 10}
-    get(state, "a").squares.discard((6, 5))
-    del state.at[(6, 5)]
+    state.remove_counters(get(state, "a"), {(7, 5)})  # 2 counters for 2 NPCs
     inunit.eject(state, make_battle(state), get(state, "a"))
     assert sum(who(state, s).host is None for s in ("n1", "n2")) == left
 
