@@ -3,16 +3,17 @@ W35-ROUND-06/10)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from tests.battle_watch import events, record
 from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
-    events,
     get,
     make_battle,
     make_state,
-    record,
     single,
     unit,
     who,
@@ -23,7 +24,7 @@ from warhost.core.orders import Order
 from warhost.rulesets.dnd35_wars import game, inunit, singles
 
 
-def npc(sid: str, host: str, side: str = "A", init: int = 0, **kw: object) -> dict[str, object]:
+def npc(sid: str, host: str, side: str = "A", init: int = 0, **kw: Any) -> dict[str, object]:
     """An NPC entry with the given initiative modifier."""
     return single(sid, side, "npc", unit=host, creature=creature(
         sid, hp=30, ac=16, initiative=init, melee=[{"bonus": 6, "damage": "1d8+2"}]), **kw)

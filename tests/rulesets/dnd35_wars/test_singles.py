@@ -3,12 +3,15 @@ W35-TERR-16, W35-DMG-08/16)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 import pytest
 
+from tests.battle_watch import events
 from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
-    events,
     get,
     make_battle,
     make_state,
@@ -17,13 +20,12 @@ from tests.rulesets.dnd35_wars.helpers import (
     who,
 )
 from tests.rulesets.dnd35_wars.singles_fakes import fake_damage
-from warhost.core.orders import Order
 from warhost.geometry.grid import chebyshev
 from warhost.rulesets.dnd35_wars import inunit, singles, tables
 from warhost.rulesets.dnd35_wars.state import WarState
 
 
-def monster(sid: str = "m", side: str = "A", at: tuple[int, int] = (10, 10), **kw: object) -> dict[str, object]:
+def monster(sid: str = "m", side: str = "A", at: tuple[int, int] = (10, 10), **kw: Any) -> dict[str, object]:
     """A monster entry (an ogre-ish brute, speed 30 ft)."""
     return single(sid, side, "monster", at=at, creature=kw.pop("creature", None) or creature(
         "ogre", hp=30, ac=16, speed=30, melee=[{"bonus": 8, "damage": "2d8+7"}]), **kw)
@@ -223,4 +225,4 @@ def test_creatures_inside_a_unit_never_count_as_its_members() -> None:
     a = get(state, "a")
     assert set(a.singles) == {"n", "p"}
     assert (a.derived_creatures, a.start_hp, a.per_counter) == (
-        bare.derived_creatures, bare.start_hp, bare.per_counter) == (10, 10, 10)
+        bare.derived_creatures, bare.start_hp, bare.per_counter) == (10, 10, Fraction(10))
