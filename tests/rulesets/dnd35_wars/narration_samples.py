@@ -22,13 +22,31 @@ MOVE_EVENTS: list[dict[str, Any]] = [
 ]
 
 COMBAT_EVENTS: list[dict[str, Any]] = [
+    # damage helper
     {"type": "attack", "unit": "fighters", "target": "raiders", "roll": 15, "total": 18,
-     "ac": 13, "hit": True},
+     "ac": 13, "hit": True, "crit": False, "threat": False, "confirm": None},
+    {"type": "attack", "unit": "orcs", "target": "hero", "roll": 19, "total": 24, "ac": 18,
+     "hit": True, "crit": True, "threat": True, "confirm": 12, "attackers": 8,
+     "flanking": True},
+    {"type": "attack", "who": "hero", "target": "orcs", "roll": 20, "total": 29, "ac": 13,
+     "hit": True, "crit": False, "threat": True, "confirm": 1},
+    {"type": "attack", "who": "ogre", "target": "hero", "roll": 3, "total": 11, "ac": 18,
+     "hit": False, "crit": False, "threat": False, "confirm": None},
     {"type": "unit_damage", "unit": "raiders", "source": "fighters", "hp": 24, "left": 16,
      "counters": 4},
+    {"type": "counters_removed", "unit": "raiders", "squares": [[3, 4], [4, 4]], "left": 4},
     {"type": "single_damage", "who": "chief", "source": "fighters", "hp": 9, "left": 21},
-    {"type": "vanquished", "unit": "raiders"},
-    {"type": "slain", "who": "chief"},
+    {"type": "vanquished", "unit": "raiders", "freed": []},
+    {"type": "vanquished", "unit": "guards", "freed": ["captain", "mage"]},
+    {"type": "slain", "who": "chief", "source": "fighters"},
+    {"type": "unharmed", "unit": "archers", "source": "orcs", "reason": "sheltered"},
+    {"type": "unharmed", "who": "wraith", "source": "fighters", "reason": "mundane"},
+    {"type": "unharmed", "unit": "orcs", "source": "hero", "reason": "spread"},
+    {"type": "collateral", "who": "captain", "unit": "guards", "source": "orcs",
+     "kind": "melee", "save": None},
+    {"type": "collateral", "who": "mage", "unit": "guards", "source": "archers",
+     "kind": "ranged", "save": True},
+    # combat helper
 ]
 
 MORALE_EVENTS: list[dict[str, Any]] = []

@@ -117,6 +117,8 @@ class Unit:
     melee_dealt: int = 0
     # ---- singles
     intruders: list[str] = field(default_factory=list)  # enemy singles inside (W35-INUNIT-06)
+    # ---- damage
+    hit_counters: int = 0  # counters when the latest hit on it landed (W35-AMB-33)
 
     @property
     def label(self) -> str:

@@ -73,8 +73,16 @@ def _fled(e: Event) -> str:
 
 @_words("attack")
 def _attack(e: Event) -> str:
+    who = e.get("unit") or e.get("who")
     result = "hits" if e["hit"] else "misses"
-    return f"{e['unit']} attacks {e['target']}: {e['roll']} -> {e['total']} vs AC {e['ac']}, {result}"
+    if e.get("crit"):
+        result = "scores a critical hit"
+    elif e.get("threat"):
+        result = "hits (critical not confirmed)"
+    many = f" with {e['attackers']} attackers" if e.get("attackers") else ""
+    flank = ", flanking" if e.get("flanking") else ""
+    return (f"{who} attacks {e['target']}{many}{flank}: {e['roll']} -> {e['total']} "
+            f"vs AC {e['ac']}, {result}")
 
 
 @_words("unit_damage")
@@ -90,12 +98,41 @@ def _single_damage(e: Event) -> str:
 
 @_words("vanquished")
 def _vanquished(e: Event) -> str:
-    return f"{e['unit']} is vanquished"
+    freed = e.get("freed") or []
+    left = f"; {', '.join(freed)} now fight alone" if freed else ""
+    return f"{e['unit']} is vanquished{left}"
 
 
 @_words("slain")
 def _slain(e: Event) -> str:
     return f"{e['who']} falls"
+
+
+@_words("counters_removed")
+def _counters_removed(e: Event) -> str:
+    squares = ", ".join(f"{x},{y}" for x, y in e["squares"])
+    return f"{e['unit']} loses the counters at {squares} ({e['left']} left)"
+
+
+_UNHARMED = {"sheltered": "it shelters inside its fortification",
+             "mundane": "mundane weapons cannot hurt it",
+             "dr": "its damage reduction stops the blow",
+             "spread": "the blow is spread too thin over a counter"}
+
+
+@_words("unharmed")
+def _unharmed(e: Event) -> str:
+    who = e.get("unit") or e.get("who")
+    why = _UNHARMED.get(e["reason"], e["reason"])
+    return f"{who} takes no damage from {e['source']}: {why}"
+
+
+@_words("collateral")
+def _collateral(e: Event) -> str:
+    if e["kind"] == "melee":
+        return f"{e['who']} fights on the front line of {e['unit']} and is attacked by {e['source']}"
+    save = "saves (Reflex)" if e["save"] else "fails its Reflex save"
+    return f"stray missiles from {e['source']} fly at {e['who']} inside {e['unit']}: it {save}"
 
 
 @_words("battle_over")
