@@ -59,7 +59,6 @@ SINGLES_EVENTS: list[dict[str, Any]] = [
     {"type": "single_enter", "who": "ogre", "unit": "fighters"},
     {"type": "single_leave", "who": "chief", "unit": "fighters", "to": [3, 9]},
     {"type": "single_charge", "who": "ogre", "target": "raiders", "to": [5, 6]},
-    {"type": "single_attack", "who": "ogre", "target": "raiders", "roll": 14, "hit": True},
     {"type": "squad_follows", "who": "mialee"},
     {"type": "pc_deed", "who": "tordek", "what": "slew_leader"},
     {"type": "pc_xp", "who": "tordek", "count": 3, "creature": "orc"},

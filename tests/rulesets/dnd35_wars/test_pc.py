@@ -19,7 +19,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from tests.rulesets.dnd35_wars.singles_fakes import fake_damage
 from warhost.geometry.grid import chebyshev
-from warhost.rulesets.dnd35_wars import inunit, singles, tables
+from warhost.rulesets.dnd35_wars import damage, inunit, singles, tables
 from warhost.rulesets.dnd35_wars.state import WarState
 
 
@@ -145,7 +145,6 @@ def test_a_pc_slaying_an_enemy_leader_or_officer_lifts_morale(
     singles.single_turn(state, battle, who(state, "p"))
     assert not who(state, "l").alive
     assert calls.deeds == ([("p", deed)] if deed else [])
-    assert calls.leaders_lost == (["b"] if deed == "slew_leader" else [])
     assert [(e["who"], e["count"], e["creature"]) for e in events(battle, "pc_xp")] == [
         ("p", 1, "hero")]
 
@@ -175,3 +174,17 @@ def test_a_leader_leaving_its_unit_costs_the_unit_its_leader(
     assert calls.leaders_lost == []
     alone(state, "p", (5, 9))
     assert calls.leaders_lost == ["a"] and "p" not in get(state, "a").singles
+
+
+@pytest.mark.rule("W35-PC-11", "W35-AMB-21")
+def test_a_pc_felled_by_any_attack_is_reported_to_morale_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = fake_damage(monkeypatch)
+    state = make_state([unit("a", squares=[(2, 2)]), unit("b", "B", squares=[(10, 11)])],
+                       singles=[pc("p", "a"), pc("q", "a")])
+    battle = make_battle(state)
+    damage.apply_to_single(state, battle, who(state, "p"), 40, "b")
+    damage.apply_to_single(state, battle, who(state, "q"), 39, "b")
+    singles.tidy(state, battle)
+    singles.tidy(state, battle)
+    assert calls.deeds == [("p", "fled_or_down")]

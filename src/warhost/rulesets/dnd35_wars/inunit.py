@@ -53,12 +53,10 @@ def in_unit_actions(state: WarState, battle: Battle, unit: Unit) -> None:
 
 def free_attack(state: WarState, battle: Battle, unit: Unit, foe: Single) -> None:
     """(1) of W35-INUNIT-07: the unit attacks an enemy inside it, surrounded (W35-DMG-09/10)."""
-    fn = singles.hook(damage, "unit_attacks_single")
-    if fn is None or unit.melee is None or not foe.alive:
+    if unit.melee is None or not foe.alive:
         return
-    was_alive = foe.alive
-    fn(state, battle, unit, foe, ranged=False)
-    singles.fallen(state, battle, foe, was_alive)
+    damage.unit_attacks_single(state, battle, unit, foe, ranged=False)
+    singles.fallen(state, battle, foe, True)
 
 
 # ---- the order of acting (W35-INUNIT-02, W35-DEC-29, W35-AMB-64)

@@ -23,7 +23,6 @@ from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Square, bresenham, chebyshev
 from warhost.rulesets.dnd35_wars import damage, morale, movement, tables
-from warhost.rulesets.dnd35_wars.derive import single_attack
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("smove", "sattack", "sfull", "scharge", "leave", "enter",
@@ -483,9 +482,7 @@ def hit_unit(state: WarState, battle: Battle, single: Single, unit: Unit, *,
              charge: bool = False) -> int:
     """The creature's attack on a unit (W35-DMG-13/14), with a PC's morale deeds and kills."""
     before_hp, before_count = unit.hp, unit.derived_creatures if unit.on_map else 0
-    fn = hook(damage, "single_attacks_unit")
-    lost = int(fn(state, battle, single, unit, charge=charge)) if fn is not None else (
-        _fallback(state, battle, single, unit, charge))
+    lost = damage.single_attacks_unit(state, battle, single, unit, charge=charge)
     if single.kind == "pc" and lost:
         if 10 * (before_hp - unit.hp) >= unit.start_hp:
             pc_deed(state, battle, single, "slew_tenth")
@@ -499,27 +496,20 @@ def hit_single(state: WarState, battle: Battle, single: Single, target: Single, 
                charge: bool = False) -> int:
     """One creature against another on the standard rules (W35-DMG-15/16)."""
     was_alive = target.alive
-    fn = hook(damage, "single_attacks_single")
-    lost = int(fn(state, battle, single, target, charge=charge)) if fn is not None else (
-        _fallback(state, battle, single, target, charge))
+    lost = damage.single_attacks_single(state, battle, single, target, charge=charge)
     fallen(state, battle, target, was_alive, by=single)
     return lost
 
 
 def fallen(state: WarState, battle: Battle, target: Single, was_alive: bool,
            by: Single | None = None) -> None:
-    """After an attack on ``target``: a PC going down (W35-PC-11), a leader lost, and the
-    slayer PC's deeds and kills (W35-PC-11/12)."""
+    """After an attack on ``target``: a PC going down (W35-PC-11), and the slayer PC's deeds
+    and kills (W35-PC-11/12). The damage rules tell morale of a fallen leader."""
     if not was_alive or target.hp > 0:
         return
-    if target.kind == "pc":
-        pc_deed(state, battle, target, "fled_or_down")
+    note_down(state, battle, target)
     host = state.units.get(target.host) if target.host is not None else None
     led = host is not None and host.leader == target.id
-    if led and host is not None:
-        lost = hook(morale, "leader_lost")
-        if lost is not None:
-            lost(state, battle, host)
     if by is not None and by.kind == "pc" and by.side != target.side:
         if led or target.role == "leader":
             pc_deed(state, battle, by, "slew_leader")
@@ -528,36 +518,19 @@ def fallen(state: WarState, battle: Battle, target: Single, was_alive: bool,
         battle.emit("pc_xp", who=by.id, count=1, creature=target.creature.name)
 
 
+def note_down(state: WarState, battle: Battle, single: Single) -> None:
+    """A PC that went down or fled gives the −4 of W35-PC-11, once."""
+    if single.kind == "pc" and not single.alive and not single.down_noted:
+        single.down_noted = True
+        pc_deed(state, battle, single, "fled_or_down")
+
+
 def pc_deed(state: WarState, battle: Battle, pc: Single, what: str) -> None:
     """Hand a PC's morale-affecting action to the morale rules (W35-PC-11, W35-AMB-21)."""
     battle.emit("pc_deed", who=pc.id, what=what)
     fn = hook(morale, "pc_action")
     if fn is not None:
         fn(state, battle, pc, what)
-
-
-def _fallback(state: WarState, battle: Battle, single: Single, target: Unit | Single,
-              charge: bool) -> int:
-    """A plain attack while the damage rules are not there: d20 + bonus (+2 charging) against
-    AC, one damage roll (a unit divides it by creatures per counter)."""
-    weapon = single_attack(single.creature.melee)
-    if weapon is None:
-        return 0
-    roll = battle.dice.draw(20, f"{single.id} attacks {target.id}")
-    hit = roll == 20 or (roll != 1 and roll + weapon.bonus + 2 * charge >= target_ac(target))
-    battle.emit("single_attack", who=single.id, target=target.id, roll=roll, hit=hit)
-    if not hit:
-        return 0
-    rolled = battle.dice.roll(weapon.damage, f"{single.id} damage")
-    if isinstance(target, Unit):
-        share = int(Fraction(rolled) / target.per_counter)
-        return damage.apply_to_unit(state, battle, target, share, single.id)
-    return damage.apply_to_single(state, battle, target, rolled, single.id)
-
-
-def target_ac(target: Unit | Single) -> int:
-    """The target's AC (a creature's stat block AC for a creature)."""
-    return target.ac if isinstance(target, Unit) else target.creature.ac
 
 
 # ---- bookkeeping after every turn
@@ -574,11 +547,12 @@ def seat(state: WarState, single: Single) -> None:
 
 
 def tidy(state: WarState, battle: Battle) -> None:
-    """Keep the creatures consistent with the units around them: embedded figures on their
-    counters; creatures of a unit that left the map, or left inside a unit that moved off
+    """Keep the creatures consistent with the units around them: a PC down or fled is told to
+    morale (W35-PC-11) whoever felled it; embedded figures on their counters; creatures of a unit that left the map, or left inside a unit that moved off
     them, stand alone and join the order at that unit's initiative − 1."""
     for single in state.singles.values():
         if not single.alive:
+            note_down(state, battle, single)
             continue
         if single.host is not None:
             unit = state.units.get(single.host)

@@ -176,6 +176,7 @@ class Single:
     stays: bool = False  # spends this turn keeping up with its unit (W35-INUNIT-05)
     moved_round: int = 0  # its squad's counter moved this round (W35-PC-08)
     attacked_round: int = 0
+    down_noted: bool = False  # its going down or fleeing reached morale (W35-PC-11)
 
     @property
     def label(self) -> str:

@@ -189,12 +189,6 @@ def _single_charge(e: Event) -> str:
     return f"{e['who']} charges {e['target']} from {_square(e['to'])}"
 
 
-@_words("single_attack")
-def _single_attack(e: Event) -> str:
-    result = "hits" if e["hit"] else "misses"
-    return f"{e['who']} attacks {e['target']} (rolls {e['roll']}) and {result}"
-
-
 @_words("squad_follows")
 def _squad_follows(e: Event) -> str:
     return f"{e['who']} spent the round moving with the squad"
