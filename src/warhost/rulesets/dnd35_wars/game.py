@@ -132,4 +132,4 @@ def check_invariants(state: WarState, events: list[dict[str, Any]]) -> list[str]
             problems.append(f"{sq} holds unknown {who}")
         elif isinstance(actor, Single) and actor.square != sq:
             problems.append(f"{who} is not on {sq}")
-    return problems
+    return problems + singles.invariants(state)

@@ -596,3 +596,26 @@ def free_near(state: WarState, sq: Square | None) -> Square | None:
             if state.inside(cand) and state.at.get(cand) is None:
                 return cand
     return None
+
+
+def invariants(state: WarState) -> list[str]:
+    """Where the living creatures stand agrees with the units: an embedded figure on one of its
+    unit's counters, one inside an enemy unit on a counter of that unit, any other on a square
+    of the map that ``state.at`` gives to it or to a squad mate."""
+    problems: list[str] = []
+    for s in state.singles.values():
+        if not s.alive:
+            continue
+        if s.host is not None:
+            unit = state.units.get(s.host)
+            if unit is not None and unit.on_map and s.square is not None and (
+                    s.square not in unit.squares):
+                problems.append(f"{s.id} is not on a counter of {s.host}")
+        elif s.inside is not None:
+            if state.at.get(s.square) != s.inside if s.square else True:
+                problems.append(f"{s.id} is not on a counter of {s.inside}")
+        elif s.square is not None:
+            holder = state.singles.get(state.at.get(s.square, ""))
+            if holder is None or holder.square != s.square or holder.side != s.side:
+                problems.append(f"{s.id} stands on {s.square} that is not its own")
+    return problems
