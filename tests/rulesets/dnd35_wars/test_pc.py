@@ -85,7 +85,7 @@ def test_a_squad_leaves_as_one_counter_and_its_pcs_roll_initiative() -> None:
     assert singles.rate_of(state, who(state, "p1")) == tables.move_rate(20, 15)
 
 
-@pytest.mark.rule("W35-PC-09", "W35-PC-10")
+@pytest.mark.rule("W35-PC-10", "W35-PC-08")
 def test_a_squad_moves_as_one_counter_and_each_pc_then_acts_alone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls = fake_damage(monkeypatch, unit_loss=1)
@@ -129,7 +129,7 @@ def test_a_pc_taking_a_tenth_of_a_unit_in_one_attack_lifts_morale(
     assert [(e["count"], e["creature"]) for e in xp] == ([(defeated, "orc")] if defeated else [])
 
 
-@pytest.mark.rule("W35-PC-11", "W35-AMB-21", "W35-PC-12", "W35-NPC-04")
+@pytest.mark.rule("W35-PC-11", "W35-AMB-21", "W35-PC-12")
 @pytest.mark.parametrize(("fields", "deed"), [({"role": "leader"}, "slew_leader"),
                                               ({"officer": True}, "slew_officer"),
                                               ({}, None)])
@@ -188,3 +188,23 @@ def test_a_pc_felled_by_any_attack_is_reported_to_morale_once(
     singles.tidy(state, battle)
     singles.tidy(state, battle)
     assert calls.deeds == [("p", "fled_or_down")]
+
+
+@pytest.mark.rule("W35-PC-09", "W35-MON-07")
+def test_a_squad_fights_its_way_into_an_enemy_unit_as_one_counter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = fake_damage(monkeypatch, unit_loss=2)
+    state = make_state([unit("a", squares=[(5, 5)]),
+                        unit("b", "B", squares=[(9, 12), (9, 13)], count=20)],
+                       singles=[pc("p1", "a", role="squad"), pc("p2", "a", role="squad")])
+    state.initiative = {"a": 15, "b": 10}
+    for sid in ("p1", "p2"):
+        singles.seat(state, who(state, sid))
+    singles.leave(state, make_battle(state, dice=[12, 5]), who(state, "p1"), (9, 11))
+    battle = make_battle(state, orders={"A": ["smove p1 9,12"]})
+    singles.single_turn(state, battle, who(state, "p1"))
+    assert calls.log == [("single_attacks_unit", "p1", "b")]
+    assert [(who(state, s).inside, who(state, s).square) for s in ("p1", "p2")] == [
+        ("b", (9, 12)), ("b", (9, 12))]
+    assert get(state, "b").intruders == ["p1", "p2"] and state.at[(9, 12)] == "b"
+    assert "p1" not in state.order and "p2" not in state.order

@@ -74,7 +74,7 @@ def test_a_monster_walks_through_allies_but_not_through_enemies() -> None:
     assert "smove m 12,10" not in options_of(foes, "m")
 
 
-@pytest.mark.rule("W35-MON-06", "W35-ROUND-08", "W35-ROUND-10")
+@pytest.mark.rule("W35-MON-06", "W35-ROUND-08", "W35-ROUND-10", "W35-NPC-02")
 def test_a_monster_ending_inside_an_allied_unit_is_embedded_and_takes_its_initiative() -> None:
     state = make_state([unit("a", squares=block(12, 10, 2, 2), count=40),
                         unit("b", "B", squares=[(30, 20)])], singles=[monster()])
@@ -83,6 +83,7 @@ def test_a_monster_ending_inside_an_allied_unit_is_embedded_and_takes_its_initia
     singles.single_turn(state, battle, who(state, "m"))
     m = who(state, "m")
     assert m.host == "a" and "m" in get(state, "a").singles and m.square in get(state, "a").squares
+    assert get(state, "a").squares == set(block(12, 10, 2, 2))  # the footprint is unchanged
     assert "m" not in state.order and "m" not in state.at.values()
 
 
@@ -186,7 +187,7 @@ def test_an_npc_starts_in_its_unit_and_leaving_acts_at_the_unit_initiative_minus
     assert state.order == ["a", "n", "b"] and state.initiative["n"] == 14
 
 
-@pytest.mark.rule("W35-NPC-07", "W35-PLACE-14", "W35-AMB-63")
+@pytest.mark.rule("W35-PLACE-14", "W35-AMB-63")
 def test_an_npc_may_enter_only_a_unit_with_more_counters_than_npcs_after_it() -> None:
     state = make_state([unit("a", squares=[(5, 5), (6, 5)], count=20),
                         unit("c", squares=block(5, 7, 3, 1), count=30),
@@ -226,3 +227,19 @@ def test_creatures_inside_a_unit_never_count_as_its_members() -> None:
     assert set(a.singles) == {"n", "p"}
     assert (a.derived_creatures, a.start_hp, a.per_counter) == (
         bare.derived_creatures, bare.start_hp, bare.per_counter) == (10, 10, Fraction(10))
+
+
+@pytest.mark.rule("W35-NPC-07", "W35-MON-05", "W35-MON-07")
+def test_an_npc_alone_moves_through_allies_and_fights_into_enemies_as_a_monster(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_damage(monkeypatch, unit_loss=1)
+    wall = [(11, y) for y in range(4, 17)]
+    state = make_state([unit("a", squares=[(2, 2)]), unit("w", squares=wall, count=130),
+                        unit("b", "B", squares=[(9, 11)])], singles=[single("n", unit="a")])
+    state.initiative = {"a": 15, "w": 12, "b": 10}
+    singles.seat(state, who(state, "n"))
+    singles.leave(state, make_battle(state), who(state, "n"), (10, 10))
+    assert "smove n 12,10" in options_of(state, "n")  # through the allied wall
+    battle = make_battle(state, orders={"A": ["smove n 9,11"]})
+    singles.single_turn(state, battle, who(state, "n"))
+    assert (who(state, "n").inside, who(state, "n").square) == ("b", (9, 11))

@@ -357,20 +357,24 @@ def _step_out(state: WarState, single: Single) -> None:
 
 
 def fight_through(state: WarState, battle: Battle, single: Single, unit: Unit, sq: Square) -> None:
-    """W35-MON-07: a normal melee attack on the counter; at least 1 HP lost and it moves into
-    that counter's square, inside the enemy unit; otherwise it stays put."""
+    """W35-MON-07: a normal melee attack on the counter; at least 1 HP lost and it (a squad:
+    its whole counter, W35-PC-09) moves into that counter's square, inside the enemy unit;
+    otherwise it stays put."""
+    mates = squad_mates(state, single)
     lost = hit_unit(state, battle, single, unit)
     advanced = lost >= 1 and single.alive
     battle.emit("fight_through", who=single.id, unit=unit.id, to=list(sq), advanced=advanced)
     if not advanced:
         return
-    if state.at.get(sq) == unit.id:
-        if single.inside != unit.id:
-            _step_out(state, single)
-        enter_enemy(state, single, unit, sq)
-    elif state.at.get(sq) is None:  # the counter fell: the square is open
-        _step_out(state, single)
-        stand(state, single, sq)
+    for mate in (m for m in mates if m.alive):
+        mate.moved_round = state.round
+        if state.at.get(sq) == unit.id:
+            if mate.inside != unit.id:
+                _step_out(state, mate)
+            enter_enemy(state, mate, unit, sq)
+        else:  # the counter fell: the square is open
+            _step_out(state, mate)
+            stand(state, mate, sq)
 
 
 def enter_enemy(state: WarState, single: Single, unit: Unit, sq: Square) -> None:
