@@ -616,7 +616,7 @@ def invariants(state: WarState) -> list[str]:
                     s.square not in unit.squares):
                 problems.append(f"{s.id} is not on a counter of {s.host}")
         elif s.inside is not None:
-            if state.at.get(s.square) != s.inside if s.square else True:
+            if s.square is None or state.at.get(s.square) != s.inside:
                 problems.append(f"{s.id} is not on a counter of {s.inside}")
         elif s.square is not None:
             holder = state.singles.get(state.at.get(s.square, ""))
