@@ -60,6 +60,7 @@ SINGLES_EVENTS: list[dict[str, Any]] = [
     {"type": "single_leave", "who": "chief", "unit": "fighters", "to": [3, 9]},
     {"type": "single_charge", "who": "ogre", "target": "raiders", "to": [5, 6]},
     {"type": "squad_follows", "who": "mialee"},
+    {"type": "total_defense", "who": "chief"},
     {"type": "pc_deed", "who": "tordek", "what": "slew_leader"},
     {"type": "pc_xp", "who": "tordek", "count": 3, "creature": "orc"},
     {"type": "in_unit_combat", "unit": "raiders", "foes": ["mialee"]},

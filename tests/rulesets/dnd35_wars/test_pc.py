@@ -49,7 +49,7 @@ def test_a_pc_alone_full_attacks_or_moves_or_charges_but_never_moves_and_attacks
     state = make_state([unit("a", squares=[(2, 2)]), unit("b", "B", squares=[(10, 12)])],
                        singles=[pc("p", "a")])
     alone(state, "p", (10, 10))
-    assert kinds(state, "p") == {"shold", "smove", "scharge"}  # 2 squares away
+    assert kinds(state, "p") == {"shold", "sdefend", "smove", "scharge"}  # 2 squares away
     alone_p = who(state, "p")
     singles.stand(state, alone_p, (10, 11))
     assert kinds(state, "p") >= {"sfull", "smove"} and "sattack" not in kinds(state, "p")

@@ -121,7 +121,7 @@ def test_a_monster_alone_takes_one_action_with_one_averaged_attack(
     state = make_state([unit("b", "B", squares=[(11, 10)]), unit("c", "B", squares=[(9, 10)])],
                        singles=[monster()])
     kinds = {o.split()[0] for o in options_of(state, "m")}
-    assert kinds <= {"shold", "sattack", "smove", "scharge", "enter"} and "sfull" not in kinds
+    assert kinds <= {"shold", "sdefend", "sattack", "smove", "scharge", "enter"} and "sfull" not in kinds
     assert sorted(o for o in options_of(state, "m") if o.startswith("sattack")) == [
         "sattack m b", "sattack m c"]
     battle = make_battle(state)  # the default: attack the first enemy in reach
@@ -243,3 +243,22 @@ def test_an_npc_alone_moves_through_allies_and_fights_into_enemies_as_a_monster(
     battle = make_battle(state, orders={"A": ["smove n 9,11"]})
     singles.single_turn(state, battle, who(state, "n"))
     assert (who(state, "n").inside, who(state, "n").square) == ("b", (9, 11))
+
+
+@pytest.mark.rule("W35-AMB-78", "W35-DEC-33", "W35-COLL-06")
+def test_total_defense_lasts_until_the_creature_acts_again() -> None:
+    state = make_state([unit("b", "B", squares=[(30, 20)])], singles=[monster()])
+    m = who(state, "m")
+    singles.single_turn(state, make_battle(state, orders={"A": ["sdefend m"]}), m)
+    assert m.total_defense and m.square == (10, 10)
+    singles.single_turn(state, make_battle(state, orders={"A": ["shold m"]}), m)
+    assert not m.total_defense
+
+
+@pytest.mark.rule("W35-AMB-30")
+def test_with_nothing_in_reach_a_creature_charges_by_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = fake_damage(monkeypatch, unit_loss=1)
+    state = make_state([unit("b", "B", squares=[(10, 13)])], singles=[monster()])
+    singles.single_turn(state, make_battle(state), who(state, "m"))
+    assert calls.log == [("single_attacks_unit", "m", "b")] and calls.kwargs[0]["charge"]

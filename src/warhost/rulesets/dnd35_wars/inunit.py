@@ -33,8 +33,9 @@ reverse (any other order is judged by ``accept``)."""
 
 def in_unit_actions(state: WarState, battle: Battle, unit: Unit) -> None:
     """Step 2 of the unit's turn: in-unit combat and the embedded creatures' actions."""
-    for single in state.singles_in(unit):
+    for single in state.singles_in(unit):  # enemies inside renew on their own turn, step (3)
         single.stays = False
+        singles.new_turn(single)
         singles.seat(state, single)
     eject(state, battle, unit)
     foes = singles.intruders(state, unit)
@@ -111,8 +112,9 @@ def stays(state: WarState, battle: Battle, unit: Unit, single: Single) -> bool:
 
 def embedded_action(state: WarState, battle: Battle, unit: Unit, single: Single) -> None:
     """A full round of an embedded creature (W35-INUNIT-03): an attack on an enemy in its
-    reach (none inside a phalanx, W35-DEFEND-16) or leaving the unit (W35-NPC-06)."""
-    options = [Order.of("shold", single.id)]
+    reach (none inside a phalanx, W35-DEFEND-16), total defense, or leaving the unit
+    (W35-NPC-06)."""
+    options = [Order.of("shold", single.id), Order.of("sdefend", single.id)]
     if not unit.phalanx:
         options += singles.attack_options(state, single)
     options += singles.leave_options(state, single)

@@ -26,12 +26,13 @@ from warhost.rulesets.dnd35_wars import damage, morale, movement, tables
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("smove", "sattack", "sfull", "scharge", "leave", "enter",
-                                "shold")
+                                "sdefend", "shold")
 """The order kinds of decision ``single_action``."""
 
 RULE_OF: dict[str, str] = {
     "smove": "W35-MON-05", "sattack": "W35-MON-10", "sfull": "W35-PC-04",
     "scharge": "W35-AMB-30", "leave": "W35-NPC-06", "enter": "W35-AMB-63", "shold": "W35-AMB-78",
+    "sdefend": "W35-DEC-33",
 }
 """The rule a refused order of each kind breaks."""
 
@@ -273,7 +274,7 @@ def turn_options(state: WarState, single: Single) -> list[Order]:
     """The actions of a creature standing alone (W35-ROUND-11, W35-AMB-78); hold first.
     A squad counter that already moved this round offers nothing but holding."""
     hold = Order.of("shold", single.id)
-    options = [hold] + attack_options(state, single)
+    options = [hold, Order.of("sdefend", single.id)] + attack_options(state, single)
     if not _squad_attacked(state, single):
         options += move_options(state, single) + charge_options(state, single)
     return options
@@ -293,15 +294,16 @@ def refuse(single: Single) -> Callable[[Order], Order | Refusal]:
 
 
 def default_of(options: list[Order]) -> Order:
-    """Attack when an enemy is in reach, else hold."""
-    return next((o for o in options if o.kind in ("sattack", "sfull")), options[0])
+    """Attack when an enemy is in reach, else charge one, else hold."""
+    return next((o for o in options if o.kind in ("sattack", "sfull")),
+                next((o for o in options if o.kind == "scharge"), options[0]))
 
 
 # ---- the turn
 
 def single_turn(state: WarState, battle: Battle, single: Single) -> None:
     """A creature's turn while it stands alone: one action (W35-ROUND-11, W35-AMB-78)."""
-    single.charge_ac_penalty = False  # the charge's -2 AC lasts until its next turn
+    new_turn(single)
     if single.squad is not None and single.moved_round == state.round:
         battle.emit("squad_follows", who=single.id)
         return
@@ -312,11 +314,20 @@ def single_turn(state: WarState, battle: Battle, single: Single) -> None:
     take(state, battle, single, order)
 
 
+def new_turn(single: Single) -> None:
+    """The charge's −2 AC and total defense's +4 last until the creature's next turn."""
+    single.charge_ac_penalty = False
+    single.total_defense = False
+
+
 def take(state: WarState, battle: Battle, single: Single, order: Order) -> None:
     """Carry out a ``single_action`` order."""
     kind = order.kind
     if kind == "shold":
         battle.emit("single_hold", who=single.id)
+    elif kind == "sdefend":
+        single.total_defense = True  # +4 AC; W35-COLL-06 counts it too
+        battle.emit("total_defense", who=single.id)
     elif kind in ("sattack", "sfull"):
         attack(state, battle, single, str(order.args[1]))
     elif kind == "scharge":

@@ -189,6 +189,11 @@ def _single_charge(e: Event) -> str:
     return f"{e['who']} charges {e['target']} from {_square(e['to'])}"
 
 
+@_words("total_defense")
+def _total_defense(e: Event) -> str:
+    return f"{e['who']} fights wholly on the defensive"
+
+
 @_words("squad_follows")
 def _squad_follows(e: Event) -> str:
     return f"{e['who']} spent the round moving with the squad"
