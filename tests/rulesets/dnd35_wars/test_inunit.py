@@ -161,3 +161,21 @@ def test_creatures_inside_a_unit_act_only_in_its_in_unit_step() -> None:
     asked = [e for e in battle.log if e["type"] in ("stays_with_unit", "turn")]
     assert [e["type"] for e in asked] == ["turn", "stays_with_unit", "turn"]
     assert asked[0]["unit"] == "a" and "n" not in state.order
+
+
+@pytest.mark.rule("W35-NPC-01", "W35-NPC-06")
+def test_creatures_of_a_unit_still_to_arrive_wait_with_it_and_of_a_fled_unit_stand_alone() -> None:
+    state = make_state([unit("a", squares=[(5, 5)]), unit("r", squares=[(9, 9)]),
+                        unit("b", "B", squares=[(30, 20)])],
+                       singles=[npc("n", "a"), npc("w", "r")])
+    state.initiative = {"a": 15, "r": 12, "b": 10}
+    battle = make_battle(state)
+    singles.tidy(state, battle)
+    state.lift(get(state, "r"))
+    get(state, "r").squares = set()  # a reinforcement waiting off the map
+    get(state, "a").status = "fled"
+    state.lift(get(state, "a"))
+    singles.tidy(state, battle)
+    assert (who(state, "w").host, who(state, "n").host, who(state, "n").square) == (
+        "r", None, (5, 5))
+    assert state.order == ["a", "n", "r", "b"]

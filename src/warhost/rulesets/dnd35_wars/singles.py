@@ -23,7 +23,7 @@ from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Square, bresenham, chebyshev
 from warhost.rulesets.dnd35_wars import damage, morale, movement, tables
-from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
+from warhost.rulesets.dnd35_wars.state import FIGHTING, ROUTED, Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("smove", "sattack", "sfull", "scharge", "leave", "enter",
                                 "sdefend", "shold")
@@ -573,7 +573,7 @@ def tidy(state: WarState, battle: Battle) -> None:
             unit = state.units.get(single.host)
             if unit is not None and unit.on_map:
                 seat(state, single)
-            else:
+            elif unit is None or unit.status not in (FIGHTING, ROUTED):  # not one still to come
                 release(state, single, single.host)
         elif single.inside is not None:
             unit = state.units.get(single.inside)
