@@ -259,8 +259,8 @@ def _far_enough(state: WarState, target: str, start: Square) -> bool:
 
 
 def line_cost(state: WarState, single: Single, start: Square, end: Square) -> Fraction:
-    """Movement points along the straight line (None-free: an enemy on it makes it cost
-    more than any budget)."""
+    """Movement points along the straight line from ``start`` to ``end``; an enemy on the
+    line makes it cost more than any move rate."""
     path = bresenham(start, end)
     total = Fraction(0)
     for frm, to in pairwise(path):
