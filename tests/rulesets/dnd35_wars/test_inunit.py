@@ -140,7 +140,7 @@ def test_a_creature_inside_may_attack_an_enemy_unit_next_to_its_counter(
     assert calls.log == [("single_attacks_unit", "n", "b")]
 
 
-@pytest.mark.rule("W35-COLL-02", "W35-COLL-03", "W35-DEC-31")
+@pytest.mark.rule("W35-DEC-31")
 def test_each_embedded_creature_chooses_the_front_line_or_the_back() -> None:
     state = make_state([unit("a", squares=[(5, 5)]), unit("b", "B", squares=[(30, 20)])],
                        singles=[npc("n", "a"), npc("k", "a")])

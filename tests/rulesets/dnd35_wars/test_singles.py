@@ -245,7 +245,7 @@ def test_an_npc_alone_moves_through_allies_and_fights_into_enemies_as_a_monster(
     assert (who(state, "n").inside, who(state, "n").square) == ("b", (9, 11))
 
 
-@pytest.mark.rule("W35-AMB-78", "W35-DEC-33", "W35-COLL-06")
+@pytest.mark.rule("W35-AMB-78", "W35-DEC-33")
 def test_total_defense_lasts_until_the_creature_acts_again() -> None:
     state = make_state([unit("b", "B", squares=[(30, 20)])], singles=[monster()])
     m = who(state, "m")
