@@ -88,7 +88,24 @@ MORALE_EVENTS: list[dict[str, Any]] = [
     {"type": "pc_morale", "unit": "fighters", "who": "hero", "what": "slew_leader", "value": 2},
 ]
 
-SINGLES_EVENTS: list[dict[str, Any]] = []
+SINGLES_EVENTS: list[dict[str, Any]] = [
+    {"type": "single_hold", "who": "ogre"},
+    {"type": "single_move", "who": "ogre", "to": [4, 7]},
+    {"type": "fight_through", "who": "ogre", "unit": "raiders", "to": [5, 7], "advanced": True},
+    {"type": "fight_through", "who": "ogre", "unit": "raiders", "to": [5, 7], "advanced": False},
+    {"type": "single_enter", "who": "ogre", "unit": "fighters"},
+    {"type": "single_leave", "who": "chief", "unit": "fighters", "to": [3, 9]},
+    {"type": "single_charge", "who": "ogre", "target": "raiders", "to": [5, 6]},
+    {"type": "squad_follows", "who": "mialee"},
+    {"type": "total_defense", "who": "chief"},
+    {"type": "pc_deed", "who": "tordek", "what": "slew_leader"},
+    {"type": "pc_xp", "who": "tordek", "count": 3, "creature": "orc"},
+    {"type": "in_unit_combat", "unit": "raiders", "foes": ["mialee"]},
+    {"type": "in_unit_order", "unit": "fighters", "order": ["chief", "tordek"]},
+    {"type": "stays_with_unit", "who": "chief", "unit": "fighters"},
+    {"type": "left_behind", "who": "chief", "unit": "fighters"},
+    {"type": "front_line", "who": "chief", "unit": "fighters", "front": True},
+]
 
 SETUP_EVENTS: list[dict[str, Any]] = [
     {"type": "warning", "rule": "W35-ARMY-02",

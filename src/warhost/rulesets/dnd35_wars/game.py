@@ -37,6 +37,7 @@ def play(state: WarState, battle: Battle) -> None:
             elif actor.independent:
                 morale.regenerate_single(state, battle, actor)  # W35-ABIL-10
                 singles.single_turn(state, battle, actor)
+            singles.tidy(state, battle)
             check_end(state, battle, limit, final=False)
         for side in state.sides:
             battle.emit("score", side=side, total=score(state, side))
@@ -60,7 +61,9 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
         return
     if acts and not unit.routed:
         formation.formation_step(state, battle, unit)
+    before = frozenset(unit.squares)
     actions.unit_action(state, battle, unit)
+    inunit.after_unit_action(state, battle, unit, before)
 
 
 def able(state: WarState, side: str) -> bool:
@@ -150,4 +153,4 @@ def check_invariants(state: WarState, events: list[dict[str, Any]]) -> list[str]
             problems.append(f"{sq} holds unknown {who}")
         elif isinstance(actor, Single) and actor.square != sq:
             problems.append(f"{who} is not on {sq}")
-    return problems
+    return problems + singles.invariants(state)

@@ -119,6 +119,10 @@ class Unit:
     melee_round: int = -1  # the last round it made a melee attack (W35-UATK-11)
     cleave_round: int = -1  # the round its Cleave extra attacks were counted in (W35-AMB-28)
     cleaves_used: int = 0
+
+
+    # ---- singles
+    intruders: list[str] = field(default_factory=list)  # enemy singles inside (W35-INUNIT-06)
     # ---- damage
     hit_counters: int = 0  # counters when the latest hit on it landed (W35-AMB-33)
 
@@ -181,6 +185,14 @@ class Single:
     charge_ac_penalty: bool = False
     # ---- morale
     last_square: Square | None = None  # where its figure stood before leaving the map (AMB-21)
+
+
+    # ---- singles
+    inside: str | None = None  # the enemy unit it fought its way into (W35-MON-07)
+    stays: bool = False  # spends this turn keeping up with its unit (W35-INUNIT-05)
+    moved_round: int = 0  # its squad's counter moved this round (W35-PC-08)
+    attacked_round: int = 0
+    down_noted: bool = False  # its going down or fleeing reached morale (W35-PC-11)
 
     @property
     def label(self) -> str:

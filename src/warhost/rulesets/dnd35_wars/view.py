@@ -317,3 +317,92 @@ def _reinforcement_delayed(e: Event) -> str:
 def _recovery(e: Event) -> str:
     return (f"{e['unit']} recovers {e['recovered']} of {e['lost']} lost HP ({e['percent']}%): "
             f"{e['hp']} HP, {e['counters']} counters")
+
+
+# ---- singular creatures and in-unit actions (W35-MON, W35-NPC, W35-PC, W35-INUNIT)
+
+def _square(sq: list[int]) -> str:
+    return f"{sq[0]},{sq[1]}"
+
+
+@_words("single_hold")
+def _single_hold(e: Event) -> str:
+    return f"{e['who']} waits"
+
+
+@_words("single_move")
+def _single_move(e: Event) -> str:
+    return f"{e['who']} moves to {_square(e['to'])}"
+
+
+@_words("fight_through")
+def _fight_through(e: Event) -> str:
+    if e["advanced"]:
+        return f"{e['who']} hacks its way into {e['unit']} at {_square(e['to'])}"
+    return f"{e['who']} fails to break into {e['unit']}"
+
+
+@_words("single_enter")
+def _single_enter(e: Event) -> str:
+    return f"{e['who']} joins the ranks of {e['unit']}"
+
+
+@_words("single_leave")
+def _single_leave(e: Event) -> str:
+    return f"{e['who']} leaves {e['unit']} for {_square(e['to'])}"
+
+
+@_words("single_charge")
+def _single_charge(e: Event) -> str:
+    return f"{e['who']} charges {e['target']} from {_square(e['to'])}"
+
+
+@_words("total_defense")
+def _total_defense(e: Event) -> str:
+    return f"{e['who']} fights wholly on the defensive"
+
+
+@_words("squad_follows")
+def _squad_follows(e: Event) -> str:
+    return f"{e['who']} spent the round moving with the squad"
+
+
+_DEEDS = {"slew_leader": "slays an enemy leader", "slew_officer": "slays an enemy officer",
+          "destroyed_machine": "destroys an enemy war machine",
+          "fled_or_down": "goes down", "slew_tenth": "cuts down a tenth of a unit at a stroke"}
+
+
+@_words("pc_deed")
+def _pc_deed(e: Event) -> str:
+    return f"{e['who']} {_DEEDS.get(e['what'], e['what'])}, and the ranks take note"
+
+
+@_words("pc_xp")
+def _pc_xp(e: Event) -> str:
+    return f"{e['who']} defeats {e['count']} x {e['creature']}"
+
+
+@_words("in_unit_combat")
+def _in_unit_combat(e: Event) -> str:
+    return f"Fighting inside {e['unit']} against {', '.join(e['foes'])}"
+
+
+@_words("in_unit_order")
+def _in_unit_order(e: Event) -> str:
+    return f"Inside {e['unit']} they act in this order: {', '.join(e['order'])}"
+
+
+@_words("stays_with_unit")
+def _stays_with_unit(e: Event) -> str:
+    return f"{e['who']} keeps pace with {e['unit']}"
+
+
+@_words("left_behind")
+def _left_behind(e: Event) -> str:
+    return f"{e['who']} is left behind as {e['unit']} moves on"
+
+
+@_words("front_line")
+def _front_line(e: Event) -> str:
+    where = "to the front line" if e["front"] else "to the back"
+    return f"{e['who']} moves {where} of {e['unit']}"
