@@ -48,6 +48,7 @@ FLED = "fled"
 SCATTERED = "scattered"
 VANQUISHED = "vanquished"
 SLAIN = "slain"
+MERGED = "merged"  # regrouped into another unit (W35-UMOVE-08, W35-AMB-61)
 
 
 @dataclass(eq=False)
@@ -115,6 +116,10 @@ class Unit:
     approached_by: set[str] = field(default_factory=set)  # W35-UATK-05/06
     melee_taken: int = 0  # HP lost to melee since its last turn (W35-AMB-83)
     melee_dealt: int = 0
+    # ---- movement
+    bank_round: int = -1  # the round the bank was made: it lasts to the next turn only
+    split_round: int = 0  # the last round it split or was split off (W35-UMOVE-17)
+    passing: bool = False  # stuck inside the ally ``stuck_in`` after a pass-through
 
     @property
     def label(self) -> str:
@@ -226,6 +231,8 @@ class WarState:
     over: bool = False
     winner: str | None = None
     reason: str = ""
+    # ---- movement
+    home_edges_fixed: bool = False  # default home edges computed (W35-AMB-65)
 
     # ---- geometry and occupancy
 
