@@ -132,7 +132,7 @@ def _steps(dx: int, dy: int) -> list[Square]:
     return [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(line)]
 
 
-def _offset(text: str) -> tuple[int, int] | None:
+def parse_offset(text: str) -> tuple[int, int] | None:
     """``"dx,dy"`` as numbers, or None."""
     try:
         dx, dy = (int(v) for v in text.split(","))
@@ -141,11 +141,11 @@ def _offset(text: str) -> tuple[int, int] | None:
     return dx, dy
 
 
-def _squares(text: str) -> set[Square] | None:
+def parse_squares(text: str) -> set[Square] | None:
     """``"x,y;x,y"`` as squares, or None."""
     out: set[Square] = set()
     for part in text.split(";"):
-        sq = _offset(part)
+        sq = parse_offset(part)
         if sq is None:
             return None
         out.add(sq)
@@ -260,7 +260,7 @@ def _keep_bank(state: WarState, unit: Unit, result: Walk, last: Square | None,
 # ---------------------------------------------------------------------------------------------
 
 def _order_offset(order: Order, at: int) -> tuple[int, int] | None:
-    return _offset(str(order.args[at])) if len(order.args) > at else None
+    return parse_offset(str(order.args[at])) if len(order.args) > at else None
 
 
 def _line_moves(state: WarState, unit: Unit, passable: Passable, *,
@@ -513,7 +513,7 @@ def _judge_regroup(state: WarState, unit: Unit, order: Order) -> Refusal | None:
 
 
 def _judge_split(state: WarState, unit: Unit, order: Order) -> Refusal | None:
-    group = _squares(str(order.args[1])) if len(order.args) > 2 else None
+    group = parse_squares(str(order.args[1])) if len(order.args) > 2 else None
     off = _order_offset(order, 2)
     if group is None or off is None:
         return Refusal("split needs the leaving counters x,y;x,y and dx,dy", rule="W35-UMOVE-13")
@@ -745,7 +745,7 @@ def _new_id(state: WarState, unit: Unit) -> str:
 def take_split(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
     """Some counters leave as a new unit with HP = counters x counter HP, acting at the
     original's initiative - 1; each embedded creature chooses its unit (W35-AMB-62)."""
-    group = _squares(str(order.args[1]))
+    group = parse_squares(str(order.args[1]))
     off = _order_offset(order, 2)
     assert group is not None and off is not None
     result = _split_walk(state, unit, frozenset(group), *off)
