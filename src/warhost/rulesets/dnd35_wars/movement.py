@@ -277,7 +277,7 @@ def _line_moves(state: WarState, unit: Unit, passable: Passable, *,
         result = walk(state, unit, unit.squares, [(dx, dy)] * limit, points, passable)
         for n in range(1, result.taken + 1):
             out.append(((dx * n, dy * n), result))
-        if bank and result.short_of is not None and not result.blocked:
+        if bank and result.short_of is not None and not result.blocked and result.left > 0:
             n = result.taken + 1
             out.append(((dx * n, dy * n), result))
     for dx, dy in KNIGHT:
@@ -392,7 +392,8 @@ def split_options(state: WarState, unit: Unit) -> list[Order]:
 
 
 def pass_options(state: WarState, unit: Unit) -> list[Order]:
-    """Moves through allied units that end wholly on free squares (W35-UMOVE-18/19)."""
+    """Moves through allied units (W35-UMOVE-18); one ending inside an ally leaves both stuck
+    (W35-UMOVE-19)."""
     allies = _allies(state, unit)
     if not allies and unit.stuck_in is None:
         return []
@@ -401,8 +402,8 @@ def pass_options(state: WarState, unit: Unit) -> list[Order]:
     for (dx, dy), _ in _line_moves(state, unit, passable, bank=False):
         dest = translate(unit.squares, dx, dy)
         crossed = any(state.at.get(sq) in allies for sq in _swept(unit.squares, dx, dy))
-        if (crossed or unit.stuck_in is not None) and all(
-                state.at.get(sq) in (None, unit.id) for sq in dest):
+        inside = {state.at[sq] for sq in dest if state.at.get(sq) not in (None, unit.id)}
+        if (crossed or unit.stuck_in is not None) and len(inside) <= 1:
             out.append(Order.of("pass", unit.id, f"{dx},{dy}"))
     return out
 
@@ -450,7 +451,7 @@ def _judge_path(state: WarState, unit: Unit, dx: int, dy: int, passable: Passabl
             return Refusal("the move would leave the map", rule="W35-UMOVE-02")
         return Refusal("the way is blocked by another unit or figure", rule="W35-PLACE-06")
     steps = len(_steps(dx, dy))
-    if result.taken == steps or (may_bank and result.taken == steps - 1):
+    if result.taken == steps or (may_bank and result.taken == steps - 1 and result.left > 0):
         return None
     return Refusal(f"{dx},{dy} is too far for {move_points(unit)} movement points",
                    rule="W35-UMOVE-02")
@@ -841,7 +842,7 @@ def flee(state: WarState, battle: Battle, unit: Unit) -> None:
 
 def _flight_score(order: Order, ex: int, ey: int) -> tuple[int, int]:
     off = _order_offset(order, 1) or (0, 0)
-    return off[0] * ex + off[1] * ey, -max(abs(off[0]), abs(off[1]))
+    return off[0] * ex + off[1] * ey, -abs(off[0] * ey - off[1] * ex)  # straightest first
 
 
 def _run(state: WarState, battle: Battle, unit: Unit, edge: Square) -> None:
