@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from tests.battle_watch import events
 from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
-    events,
     get,
     make_battle,
     make_state,
