@@ -180,21 +180,31 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: list[Squar
     return Walk(cur, len(steps), points)
 
 
-def free_for(state: WarState, unit: Unit, also: Iterable[str] = ()) -> Passable:
-    """Squares ``unit`` may step into: on the map and empty, its own, or held by ``also``."""
-    ok = {unit.id, *also}
-
+def free_for(state: WarState, unit: Unit, *, allies: bool = False) -> Passable:
+    """Squares ``unit`` may step into: on the map and empty or its own, or (``allies``) held
+    by an allied unit."""
     def passable(sq: Square) -> bool:
         if not state.inside(sq):
             return False
         other = state.at.get(sq)
-        return other is None or other in ok
+        return other is None or other == unit.id or allies and _ally(state, unit, other)
     return passable
 
 
-def _allies(state: WarState, unit: Unit) -> set[str]:
-    """Ids of the unit's allied units."""
-    return {u.id for u in state.units_of(unit.side) if u.id != unit.id}
+def _ally(state: WarState, unit: Unit, oid: str) -> bool:
+    """``oid`` names an allied unit of ``unit``."""
+    other = state.units.get(oid)
+    return other is not None and other.side == unit.side and other.id != unit.id
+
+
+def _allies_on(state: WarState, unit: Unit, squares: Iterable[Square]) -> set[str]:
+    """The allied units holding any of ``squares``."""
+    out: set[str] = set()
+    for sq in squares:
+        oid = state.at.get(sq)
+        if oid is not None and _ally(state, unit, oid):
+            out.add(oid)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,6 +343,8 @@ def _can_regroup(unit: Unit, partner: Unit) -> Refusal | None:
 
 def regroup_options(state: WarState, unit: Unit) -> list[Order]:
     """Moves (or none) that end in side contact with a compatible, partly depleted ally."""
+    if unit.hp >= unit.start_hp:
+        return []
     passable = free_for(state, unit)
     dests = [((0, 0), frozenset(unit.squares))]
     dests += [(off, translate(unit.squares, *off))
@@ -394,15 +406,11 @@ def split_options(state: WarState, unit: Unit) -> list[Order]:
 def pass_options(state: WarState, unit: Unit) -> list[Order]:
     """Moves through allied units (W35-UMOVE-18); one ending inside an ally leaves both stuck
     (W35-UMOVE-19)."""
-    allies = _allies(state, unit)
-    if not allies and unit.stuck_in is None:
-        return []
-    passable = free_for(state, unit, allies)
+    passable = free_for(state, unit, allies=True)
     out = []
     for (dx, dy), _ in _line_moves(state, unit, passable, bank=False):
-        dest = translate(unit.squares, dx, dy)
-        crossed = any(state.at.get(sq) in allies for sq in _swept(unit.squares, dx, dy))
-        inside = {state.at[sq] for sq in dest if state.at.get(sq) not in (None, unit.id)}
+        crossed = _allies_on(state, unit, _swept(unit.squares, dx, dy))
+        inside = _allies_on(state, unit, translate(unit.squares, dx, dy))
         if (crossed or unit.stuck_in is not None) and len(inside) <= 1:
             out.append(Order.of("pass", unit.id, f"{dx},{dy}"))
     return out
@@ -543,14 +551,11 @@ def _judge_pass(state: WarState, unit: Unit, order: Order) -> Refusal | None:
     if state.foes_engaged(unit.id):
         return Refusal(f"{unit.label} is engaged: only Disengage moves it away",
                        rule="W35-AMB-37")
-    allies = _allies(state, unit)
-    bad = _judge_path(state, unit, *off, free_for(state, unit, allies), move_points(unit),
+    bad = _judge_path(state, unit, *off, free_for(state, unit, allies=True), move_points(unit),
                       may_bank=False)
     if bad is not None:
         return bad
-    inside = {state.at[sq] for sq in translate(unit.squares, *off)
-              if state.at.get(sq) not in (None, unit.id)}
-    if len(inside) > 1:
+    if len(_allies_on(state, unit, translate(unit.squares, *off))) > 1:
         return Refusal("a passing unit may end inside at most one ally", rule="W35-UMOVE-19")
     return None
 
@@ -621,10 +626,10 @@ def _move_now(state: WarState, battle: Battle, unit: Unit, off: Square) -> None:
 def _take_pass(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
     off = _order_offset(order, 1)
     assert off is not None
-    allies = _allies(state, unit)
     old = state.units.get(unit.stuck_in) if unit.stuck_in else None
     result = walk(state, unit, unit.squares, _steps(*off), move_points(unit),
-                  free_for(state, unit, allies))
+                  free_for(state, unit, allies=True))
+    allies = _allies_on(state, unit, result.squares)
     unit.bank, unit.bank_step = Fraction(0), None
     start, end = min(unit.squares), min(result.squares)
     _shift(state, battle, unit, result.squares, (end[0] - start[0], end[1] - start[1]))
