@@ -227,6 +227,7 @@ class WarState:
     order: list[str] = field(default_factory=list)  # actor ids in initiative order
     initiative: dict[str, int] = field(default_factory=dict)
     round: int = 0
+    best_score: dict[str, int] = field(default_factory=dict)  # see game.score
     melee_happened: bool = False  # W35-AMB-60: a battle with no melee is ranged only
     over: bool = False
     winner: str | None = None

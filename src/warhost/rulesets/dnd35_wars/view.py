@@ -111,7 +111,7 @@ def _round_start(e: Event) -> str:
 
 @_words("score")
 def _score(e: Event) -> str:
-    return f"{e['side']} keeps {e['total']}% of its starting unit hit points"
+    return f"{e['side']} has beaten {e['total']}% of the enemy's starting unit hit points"
 
 
 # ---- movement and formation (movement.py, formation.py)
