@@ -404,14 +404,15 @@ def split_options(state: WarState, unit: Unit) -> list[Order]:
 
 
 def pass_options(state: WarState, unit: Unit) -> list[Order]:
-    """Moves through allied units (W35-UMOVE-18); one ending inside an ally leaves both stuck
-    (W35-UMOVE-19)."""
+    """Moves through allied units ending on free squares (W35-UMOVE-18); for a unit already
+    stuck inside an ally (W35-UMOVE-19), any progress onward."""
     passable = free_for(state, unit, allies=True)
     out = []
     for (dx, dy), _ in _line_moves(state, unit, passable, bank=False):
         crossed = _allies_on(state, unit, _swept(unit.squares, dx, dy))
         inside = _allies_on(state, unit, translate(unit.squares, dx, dy))
-        if (crossed or unit.stuck_in is not None) and len(inside) <= 1:
+        # a new pass that would end inside an ally is only taken when ordered (judge_move)
+        if unit.stuck_in is not None and len(inside) <= 1 or crossed and not inside:
             out.append(Order.of("pass", unit.id, f"{dx},{dy}"))
     return out
 
