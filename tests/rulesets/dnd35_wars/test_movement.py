@@ -23,6 +23,7 @@ from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.metering import OPTIONS, metered
 from warhost.core.orders import Order
+from warhost.geometry.grid import formation_ok
 from warhost.rulesets.dnd35_wars import actions, combat, morale, movement, tables
 from warhost.rulesets.dnd35_wars.state import FLED, MERGED, ROUTED, Unit, WarState
 
@@ -339,10 +340,12 @@ def _depleted_pair(**extra: Any) -> WarState:
     a, p = get(state, "a"), get(state, "p")
     a.hp = 25  # 3 counters of 10
     p.counter_hp, p.start_hp, p.hp = 13, 26, 20  # 2 counters of 13
+    p.per_counter = Fraction(8)
     return state
 
 
-@pytest.mark.rule("W35-UMOVE-08", "W35-UMOVE-09", "W35-UMOVE-10", "W35-UMOVE-12", "W35-AMB-61")
+@pytest.mark.rule("W35-UMOVE-08", "W35-UMOVE-09", "W35-UMOVE-10", "W35-UMOVE-11",
+                  "W35-UMOVE-12", "W35-AMB-61")
 def test_regroup_pools_hp_and_averages_counter_hp_into_the_movers_slot() -> None:
     state = _depleted_pair()
     state.order = ["a", "b", "p"]
@@ -352,6 +355,8 @@ def test_regroup_pools_hp_and_averages_counter_hp_into_the_movers_slot() -> None
     a, p = get(state, "a"), get(state, "p")
     assert (a.hp, a.counter_hp, a.counters) == (45, 11, 5)  # (3x10 + 2x13) // 5 = 11
     assert a.start_hp == 55 and p.status == MERGED and not p.on_map
+    assert a.per_counter == 10  # the unit with more counters sets creatures per counter
+    assert formation_ok(a.squares) and all(state.at[sq] == "a" for sq in a.squares)
     assert state.order == ["a", "b"]  # the partner's slot is gone
     assert "sarge" in a.singles and who(state, "sarge").host == "a"
     assert a.squares >= set(block(5, 7, 3, 1)) | set(block(5, 8, 2, 1))

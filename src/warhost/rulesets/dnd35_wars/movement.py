@@ -717,6 +717,7 @@ def take_regroup(state: WarState, battle: Battle, unit: Unit, order: Order) -> N
     hp, counter_hp, _ = _merged_numbers(unit, partner)
     bigger = unit if unit.counters >= partner.counters else partner
     unit.per_counter = bigger.per_counter
+    unit.creatures += partner.creatures
     unit.hp, unit.counter_hp = hp, counter_hp
     unit.start_hp = len(squares) * counter_hp
     for sid in partner.singles:
@@ -759,7 +760,9 @@ def take_split(state: WarState, battle: Battle, unit: Unit, order: Order) -> Non
     new = replace(unit, id=_new_id(state, unit), squares=set(), singles=[], leader=None,
                   pending=set(), used_triggers=set(unit.used_triggers), morale_mods=[],
                   approached_by=set(), stuck_in=None, passing=False, bank=Fraction(0),
-                  bank_step=None, hp=len(group) * unit.counter_hp)
+                  bank_step=None, hp=len(group) * unit.counter_hp,
+                  creatures=min(unit.creatures - 1, max(1, int(len(group) * unit.per_counter))))
+    unit.creatures -= new.creatures
     state.remove_counters(unit, group)
     unit.hp -= new.hp
     unit.start_hp, new.start_hp = unit.counters * unit.counter_hp, new.hp
