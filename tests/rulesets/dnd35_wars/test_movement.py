@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.battle_watch import events
+from tests.battle_watch import events, record
 from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
@@ -398,6 +398,21 @@ def test_split_up_makes_a_new_unit_acting_at_initiative_minus_1() -> None:
     assert (a.hp, a.start_hp) == (25, 30)  # keeps the partial damage
     assert state.order == ["a", "b", "a-2"] and state.initiative["a-2"] == 14
     assert new.singles == ["cap"] and a.singles == ["sgt"] and who(state, "cap").host == "a-2"
+
+
+@pytest.mark.rule("W35-UMOVE-16", "W35-PLACE-14", "W35-AMB-63")
+def test_an_npc_may_join_the_new_unit_only_if_it_keeps_more_counters_than_npcs() -> None:
+    state = make_state([troop("a", squares=block(5, 5, 3, 1)),
+                        troop("b", "B", squares=[(30, 25)])],
+                       singles=[single("sgt", "A", "npc", unit="a"),
+                                single("cap", "A", "pc", unit="a")])
+    state.initiative = {"a": 15, "b": 14}
+    battle = make_battle(state, orders={"A": ["split a 5,5 0,-1", "join cap a-2"]})
+    seen = record(battle)
+    act(state, battle, "a")
+    offered = {d.subject: {str(o) for o in d.options} for d in seen if d.kind == "split_join"}
+    assert offered == {"cap": {"join cap a", "join cap a-2"}}  # the NPC had no choice to make
+    assert get(state, "a-2").singles == ["cap"] and get(state, "a").singles == ["sgt"]
 
 
 @pytest.mark.rule("W35-UMOVE-17")

@@ -639,17 +639,21 @@ def _take_pass(state: WarState, battle: Battle, unit: Unit, order: Order) -> Non
         for sq in ally.squares & unit.squares:
             state.at[sq] = ally.id  # both stand there; the ally keeps the occupancy
     if old is not None and old not in inside:
-        _unstick(unit, old)
+        _unstick(state, unit, old)
     if inside:
         unit.stuck_in, unit.passing = inside[0].id, True
         inside[0].stuck_in = unit.id
         battle.emit("pass_stuck", unit=unit.id, inside=inside[0].id)
 
 
-def _unstick(unit: Unit, host: Unit) -> None:
+def _unstick(state: WarState, unit: Unit, host: Unit) -> None:
+    """The passer is out (or the host gone): it holds all its squares again."""
     unit.stuck_in, unit.passing = None, False
     if host.stuck_in == unit.id:
         host.stuck_in = None
+    if unit.on_map:
+        for sq in unit.squares:
+            state.at.setdefault(sq, unit.id)
 
 
 def still_stuck(state: WarState, unit: Unit) -> bool:
@@ -662,7 +666,7 @@ def still_stuck(state: WarState, unit: Unit) -> bool:
     passer, host = (unit, other) if unit.passing else (other, unit)
     if passer.on_map and host.on_map and passer.squares & host.squares:
         return unit is host
-    _unstick(passer, host)
+    _unstick(state, passer, host)
     if unit.stuck_in is not None and unit is host:
         unit.stuck_in = None
     return False
