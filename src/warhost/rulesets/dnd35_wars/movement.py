@@ -404,26 +404,32 @@ def split_options(state: WarState, unit: Unit) -> list[Order]:
 
 
 def pass_options(state: WarState, unit: Unit) -> list[Order]:
-    """Moves through allied units ending on free squares (W35-UMOVE-18); for a unit already
-    stuck inside an ally (W35-UMOVE-19), any progress onward."""
-    passable = free_for(state, unit, allies=True)
+    """Moves through allied units ending on free squares (W35-UMOVE-18), tried only along the
+    lines an ally blocks; for a unit already stuck inside an ally (W35-UMOVE-19), any progress
+    onward. A new pass ending inside an ally is taken only when ordered (judge_move)."""
+    points = move_points(unit)
+    if points <= 0:
+        return []
+    plain, through = free_for(state, unit), free_for(state, unit, allies=True)
+    limit = math.ceil(points * 3 / 2) + 2
+    lines = [([d] * limit, False) for d in DIRECTIONS8] + [(_steps(*k), True) for k in KNIGHT]
     out = []
-    for (dx, dy), _ in _line_moves(state, unit, passable, bank=False):
-        crossed = _allies_on(state, unit, _swept(unit.squares, dx, dy))
-        inside = _allies_on(state, unit, translate(unit.squares, dx, dy))
-        # a new pass that would end inside an ally is only taken when ordered (judge_move)
-        if unit.stuck_in is not None and len(inside) <= 1 or crossed and not inside:
-            out.append(Order.of("pass", unit.id, f"{dx},{dy}"))
-    return out
-
-
-def _swept(squares: Iterable[Square], dx: int, dy: int) -> set[Square]:
-    """Every square the formation covers along a straight move, the end included."""
-    out: set[Square] = set()
-    cur = frozenset(squares)
-    for sx, sy in _steps(dx, dy):
-        cur = translate(cur, sx, sy)
-        out |= cur
+    for steps, whole_only in lines:
+        first_pass = 0  # steps that are plain moves, not passes
+        if unit.stuck_in is None:
+            first = walk(state, unit, unit.squares, steps, points, plain)
+            ahead = translate(first.squares, *(first.short_of or (0, 0)))
+            if not first.blocked or not _allies_on(state, unit, ahead):
+                continue
+            first_pass = first.taken + 1
+        result = walk(state, unit, unit.squares, steps, points, through)
+        for n in range(max(first_pass, 1), result.taken + 1):
+            if whole_only and n < len(steps):
+                continue
+            dx, dy = sum(s[0] for s in steps[:n]), sum(s[1] for s in steps[:n])
+            inside = _allies_on(state, unit, translate(unit.squares, dx, dy))
+            if not inside or unit.stuck_in is not None and len(inside) == 1:
+                out.append(Order.of("pass", unit.id, f"{dx},{dy}"))
     return out
 
 
