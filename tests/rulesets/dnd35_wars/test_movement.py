@@ -262,14 +262,20 @@ def test_moving_next_to_an_enemy_is_a_plain_move_and_the_enemy_is_only_approache
     assert get(state, "b").approached_by == {"a"}
 
 
-@pytest.mark.rule("W35-UATK-06", "W35-AMB-37")
-def test_an_approached_unit_moves_away_without_disengaging() -> None:
+@pytest.mark.rule("W35-UATK-06", "W35-AMB-37", "W35-UMOVE-07")
+def test_an_approached_unit_moves_away_without_disengaging(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    struck: list[str] = []
+    monkeypatch.setattr(combat, "free_attack",
+                        lambda state, battle, attacker, leaver: struck.append(attacker.id),
+                        raising=False)
     state = make_state([troop("a", squares=[(5, 5)]), troop("b", "B", squares=[(5, 6)])])
     get(state, "a").approached_by.add("b")
     assert "move a 0,-2" in texts(movement.move_options(state, get(state, "a")))
     battle = make_battle(state, orders={"A": ["move a 0,-2"]})
     act(state, battle, "a")
     assert get(state, "a").squares == {(5, 3)} and events(battle, "disengage") == []
+    assert struck == []  # leaving mere contact draws no attack of opportunity
     assert get(state, "a").approached_by == set()
 
 
@@ -287,7 +293,7 @@ def test_an_engaged_unit_moves_away_only_by_disengaging() -> None:
     assert isinstance(touching, Refusal)
 
 
-@pytest.mark.rule("W35-UMOVE-05", "W35-UMOVE-06", "W35-UMOVE-07", "W35-AMB-82")
+@pytest.mark.rule("W35-UMOVE-05", "W35-UMOVE-06", "W35-AMB-82")
 def test_disengaging_gives_each_engaged_fighting_foe_one_free_attack_before_moving(
         monkeypatch: pytest.MonkeyPatch) -> None:
     state = make_state([troop("a", squares=[(5, 5)]), troop("b", "B", squares=[(5, 6)]),
