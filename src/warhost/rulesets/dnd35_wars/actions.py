@@ -49,6 +49,8 @@ def judge(state: WarState, unit: Unit) -> Callable[[Order], Order | Refusal]:
     def accept(order: Order) -> Order | Refusal:
         if order.kind in movement.ORDER_KINDS:
             return movement.judge_move(state, unit, order)
+        if order.kind in combat.ORDER_KINDS + defence.ORDER_KINDS:
+            return combat.judge_attack(state, unit, order)
         return Refusal(f"{order} is not a legal unit action for {unit.label} now",
                        rule="W35-UMOVE-01")
     return accept

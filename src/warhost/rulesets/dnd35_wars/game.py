@@ -35,6 +35,7 @@ def play(state: WarState, battle: Battle) -> None:
             if isinstance(actor, Unit):
                 unit_turn(state, battle, actor)
             elif actor.independent:
+                morale.regenerate_single(state, battle, actor)  # W35-ABIL-10
                 singles.single_turn(state, battle, actor)
             check_end(state, battle, limit, final=False)
         for side in state.sides:
@@ -60,18 +61,18 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
     if acts and not unit.routed:
         formation.formation_step(state, battle, unit)
     actions.unit_action(state, battle, unit)
-    unit.melee_taken = unit.melee_dealt = 0
 
 
 def able(state: WarState, side: str) -> bool:
-    """The side still has a unit or a singular creature on the map able to act."""
-    if any(u.side == side and u.can_fight for u in state.units.values()):
+    """The side still has a unit or a singular creature on the map able to act; a routed unit
+    still counts, as it may rally (W35-AMB-99 names vanquished, fled and scattered)."""
+    if any(u.side == side and u.on_map for u in state.units.values()):
         return True
     if any(u.side == side and u.enters_round is not None and u.enters_round > state.round
            and not u.squares and u.status == "fighting" for u in state.units.values()):
         return True  # reinforcements still to come
     return any(s.side == side and s.alive and (s.host is None or s.host in state.units
-                                               and state.units[s.host].can_fight)
+                                               and state.units[s.host].on_map)
                for s in state.singles.values())
 
 
