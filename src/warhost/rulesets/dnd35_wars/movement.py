@@ -15,7 +15,6 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
@@ -602,13 +601,10 @@ def _take_plain(state: WarState, battle: Battle, unit: Unit, order: Order) -> No
 def _free_attacks(state: WarState, battle: Battle, unit: Unit) -> None:
     """Each engaged foe that is not routed strikes once as the unit leaves (W35-UMOVE-06,
     W35-AMB-82)."""
-    free_attack = getattr(combat, "free_attack", None)
     for fid in sorted(state.foes_engaged(unit.id)):
         foe = state.units.get(fid)
-        if foe is None or not foe.can_fight or not unit.on_map:
-            continue
-        if free_attack is not None:
-            free_attack(state, battle, foe, unit)
+        if foe is not None and foe.can_fight and unit.on_map:
+            combat.free_attack(state, battle, foe, unit)
 
 
 def _take_disengage(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
@@ -808,9 +804,7 @@ def _choose_units(state: WarState, battle: Battle, unit: Unit, new: Unit) -> Non
             single.host = new.id
             if unit.leader == single.id:
                 unit.leader, new.leader = None, single.id
-                lost: Any = getattr(morale, "leader_lost", None)
-                if lost is not None:
-                    lost(state, battle, unit)
+                morale.leader_lost(state, battle, unit)
             battle.emit("joins", who=single.id, unit=new.id)
 
 
@@ -904,6 +898,4 @@ def _gone(state: WarState, battle: Battle, unit: Unit) -> None:
     state.disengage(unit.id)
     unit.status = FLED
     battle.emit("fled", unit=unit.id)
-    gone: Any = getattr(morale, "unit_gone", None)
-    if gone is not None:
-        gone(state, battle, unit, "fled")
+    morale.unit_gone(state, battle, unit, "fled")
