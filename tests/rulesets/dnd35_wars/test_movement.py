@@ -520,3 +520,17 @@ def test_an_engaged_routed_unit_disengages_first(monkeypatch: pytest.MonkeyPatch
     battle = make_battle(state)
     act(state, battle, "a")
     assert hits == ["b"] and a.squares == {(10, 6)} and state.foes_engaged("a") == set()
+
+
+@pytest.mark.rule("W35-UMOVE-06", "W35-AMB-82")
+def test_the_free_attack_strikes_at_plus_2_before_the_unit_leaves() -> None:
+    state = make_state([troop("a", squares=block(5, 5, 2, 1)),
+                        troop("b", "B", squares=block(5, 6, 2, 1))])
+    state.engage("a", "b")
+    battle = make_battle(state, dice=[9, 4], orders={"A": ["disengage a 0,-3"]})
+    act(state, battle, "a")
+    attack = events(battle, "attack")[0]
+    assert (attack["unit"], attack["target"], attack["total"]) == ("b", "a", 9 + 4 + 2)
+    assert get(state, "a").hp == 20 - 6 * 2  # 1d8+2 = 6, times 2 counters in contact
+    assert len(get(state, "a").squares) == 1  # 8 HP fill one counter; it still gets away
+    assert get(state, "a").squares < set(block(5, 2, 2, 1)) and state.foes_engaged("a") == set()
