@@ -395,6 +395,7 @@ def test_split_up_makes_a_new_unit_acting_at_initiative_minus_1() -> None:
     state.initiative = {"a": 15, "b": 14}
     a = get(state, "a")
     a.hp = 55
+    a.used_triggers.add("first_damage")
     battle = make_battle(state, orders={"A": ["split a 5,5;6,5;7,5 0,-2", "join sgt a",
                                              "join cap a-2"]})
     act(state, battle, "a")
@@ -404,6 +405,7 @@ def test_split_up_makes_a_new_unit_acting_at_initiative_minus_1() -> None:
     assert (a.hp, a.start_hp) == (25, 30)  # keeps the partial damage
     assert state.order == ["a", "b", "a-2"] and state.initiative["a-2"] == 14
     assert new.singles == ["cap"] and a.singles == ["sgt"] and who(state, "cap").host == "a-2"
+    assert new.used_triggers == {"first_damage"} and new.used_triggers is not a.used_triggers
 
 
 @pytest.mark.rule("W35-UMOVE-16", "W35-PLACE-14", "W35-AMB-63")

@@ -13,8 +13,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
+from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
@@ -756,6 +757,16 @@ def _new_id(state: WarState, unit: Unit) -> str:
     return f"{unit.id}-{n}"
 
 
+def _copied_containers(unit: Unit) -> dict[str, Any]:
+    """Fresh copies of the unit's mutable fields, so a split-off unit shares none of them."""
+    out: dict[str, Any] = {}
+    for f in fields(unit):
+        value = getattr(unit, f.name)
+        if isinstance(value, (set, list, dict)):
+            out[f.name] = value.copy()
+    return out
+
+
 def take_split(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
     """Some counters leave as a new unit with HP = counters x counter HP, acting at the
     original's initiative - 1; each embedded creature chooses its unit (W35-AMB-62)."""
@@ -763,9 +774,10 @@ def take_split(state: WarState, battle: Battle, unit: Unit, order: Order) -> Non
     off = _order_offset(order, 2)
     assert group is not None and off is not None
     result = _split_walk(state, unit, frozenset(group), *off)
-    new = replace(unit, id=_new_id(state, unit), squares=set(), singles=[], leader=None,
-                  pending=set(), used_triggers=set(unit.used_triggers), morale_mods=[],
-                  approached_by=set(), stuck_in=None, passing=False, bank=Fraction(0),
+    new = replace(unit, **_copied_containers(unit))
+    new = replace(new, id=_new_id(state, unit), squares=set(), singles=[], leader=None,
+                  pending=set(), morale_mods=[], approached_by=set(), stuck_in=None,
+                  passing=False, bank=Fraction(0),
                   bank_step=None, hp=len(group) * unit.counter_hp,
                   creatures=min(unit.creatures - 1, max(1, int(len(group) * unit.per_counter))))
     unit.creatures -= new.creatures
