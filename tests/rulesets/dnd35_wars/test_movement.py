@@ -53,7 +53,7 @@ def texts(orders: list[Order]) -> set[str]:
 # ---------------------------------------------------------------------------- plain moves
 
 
-@pytest.mark.rule("W35-UMOVE-02", "W35-UMOVE-03", "W35-STAT-11")
+@pytest.mark.rule("W35-UMOVE-02", "W35-UMOVE-03", "W35-STAT-11", "W35-STAT-12")
 def test_the_whole_formation_shifts_and_a_diagonal_step_costs_like_a_straight_one() -> None:
     state = make_state([troop("a", squares=block(5, 5, 3, 2)),
                         troop("b", "B", squares=[(30, 25)])])
