@@ -19,6 +19,14 @@ TURN_EVENTS: list[dict[str, Any]] = [
 MOVE_EVENTS: list[dict[str, Any]] = [
     {"type": "move", "unit": "fighters", "by": [0, 3]},
     {"type": "fled", "unit": "raiders"},
+    {"type": "move_banked", "unit": "fighters", "toward": [0, 1], "points": "1/2"},
+    {"type": "disengage", "unit": "fighters", "foes": ["raiders", "wolves"]},
+    {"type": "regroup", "unit": "fighters", "partner": "guards", "hp": 84, "counters": 7},
+    {"type": "split", "unit": "fighters", "new": "fighters-2", "counters": 3},
+    {"type": "joins", "who": "captain", "unit": "fighters-2"},
+    {"type": "pass_stuck", "unit": "archers", "inside": "fighters"},
+    {"type": "formation", "unit": "fighters", "counters": 10},
+    {"type": "phalanx_dropped", "unit": "pikes"},
 ]
 
 COMBAT_EVENTS: list[dict[str, Any]] = [

@@ -36,6 +36,8 @@ def legal_actions(state: WarState, unit: Unit) -> list[Order]:
     """Every unit action ``unit`` may take now; ``hold`` first."""
     options = [HOLD]
     options += movement.move_options(state, unit)
+    if unit.stuck_in is not None:  # a passer stuck in an ally may only pass on out (W35-UMOVE-19)
+        return options
     options += combat.attack_options(state, unit)
     options += defence.defence_options(state, unit)
     return options

@@ -48,6 +48,7 @@ FLED = "fled"
 SCATTERED = "scattered"
 VANQUISHED = "vanquished"
 SLAIN = "slain"
+MERGED = "merged"  # regrouped into another unit (W35-UMOVE-08, W35-AMB-61)
 
 
 @dataclass(eq=False)
@@ -131,6 +132,10 @@ class Unit:
     rout_fresh: bool = False  # routed since its last turn began: no rally yet (W35-MORALE-07)
     morale_effects: dict[str, int] = field(default_factory=dict)  # by source (W35-AMB-81)
     last_squares: frozenset[Square] = frozenset()  # where it stood when wiped out (AMB-18)
+    # ---- movement
+    bank_round: int = -1  # the round the bank was made: it lasts to the next turn only
+    split_round: int = 0  # the last round it split or was split off (W35-UMOVE-17)
+    passing: bool = False  # stuck inside the ally ``stuck_in`` after a pass-through
 
     @property
     def label(self) -> str:
@@ -255,6 +260,8 @@ class WarState:
     reason: str = ""
     # ---- combat
     engage_seq: dict[tuple[str, str], int] = field(default_factory=dict)  # W35-AMB-39 option
+    # ---- movement
+    home_edges_fixed: bool = False  # default home edges computed (W35-AMB-65)
 
     # ---- geometry and occupancy
 

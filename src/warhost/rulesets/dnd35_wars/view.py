@@ -406,3 +406,48 @@ def _left_behind(e: Event) -> str:
 def _front_line(e: Event) -> str:
     where = "to the front line" if e["front"] else "to the back"
     return f"{e['who']} moves {where} of {e['unit']}"
+
+
+# ---- movement and formation (movement.py, formation.py)
+
+
+@_words("move_banked")
+def _move_banked(e: Event) -> str:
+    dx, dy = e["toward"]
+    return f"{e['unit']} banks {e['points']} movement points toward the square at {dx:+d},{dy:+d}"
+
+
+@_words("disengage")
+def _disengage(e: Event) -> str:
+    return f"{e['unit']} disengages from {', '.join(e['foes'])}"
+
+
+@_words("regroup")
+def _regroup(e: Event) -> str:
+    return (f"{e['unit']} regroups with {e['partner']}: {e['hp']} HP in {e['counters']} "
+            f"counters")
+
+
+@_words("split")
+def _split(e: Event) -> str:
+    return f"{e['unit']} splits up: {e['counters']} counters leave as {e['new']}"
+
+
+@_words("joins")
+def _joins(e: Event) -> str:
+    return f"{e['who']} goes with {e['unit']}"
+
+
+@_words("pass_stuck")
+def _pass_stuck(e: Event) -> str:
+    return f"{e['unit']} is caught inside {e['inside']} and must pass on out"
+
+
+@_words("formation")
+def _formation(e: Event) -> str:
+    return f"{e['unit']} rearranges its {e['counters']} counters"
+
+
+@_words("phalanx_dropped")
+def _phalanx_dropped(e: Event) -> str:
+    return f"{e['unit']} breaks its phalanx"
