@@ -54,24 +54,46 @@ Passable = Callable[[Square], bool]
 # Terrain costs (W35-TERR-03..16, W35-AMB-43/44)
 # ---------------------------------------------------------------------------------------------
 
-def _flat_cost(state: WarState, sq: Square, water_native: bool) -> Fraction:
-    """The square's terrain cost, doubled in water for a mover not native to it."""
-    cost = Fraction(tables.TERRAIN_COST[state.cost_of(sq)])
-    return cost * 2 if sq in state.water and not water_native else cost
+# Costs are kept in thirds of a point (the only fraction is the 2/3 downhill) so the hot
+# paths compare integers; Fractions appear only where points are handed in or out.
+
+OPEN3 = 3
+"""A step onto open, level, dry ground: 1 point, in thirds."""
+
+CounterCost = tuple[int, int, bool]
 
 
-def _counter_cost(state: WarState, fro: Square, to: Square,
-                  water_native: bool) -> tuple[Fraction, Fraction, bool]:
-    """One counter's step from ``fro`` to ``to``: its cost, its cost if the whole unit goes
-    downhill, and whether this step is downhill."""
-    base = _flat_cost(state, to, water_native)
+def _counter_cost3(state: WarState, fro: Square, to: Square, water_native: bool) -> CounterCost:
+    """One counter's step from ``fro`` to ``to``, in thirds: its cost, its cost if the whole
+    unit goes downhill, and whether this step is downhill."""
+    base = tables.TERRAIN_COST[state.cost_of(to)] * 3
+    if to in state.water and not water_native:
+        base *= 2
     up, down = state.elevation.get(to, 0), state.elevation.get(fro, 0)
     if up > down:  # climbing: the scenario's grade for the square (W35-TERR-14)
-        climb = state.slope_cost.get(to, tables.UP_SLOPE_COSTS[0])
-        return max(base, Fraction(climb)), max(base, Fraction(climb)), False
+        climb = max(base, state.slope_cost.get(to, tables.UP_SLOPE_COSTS[0]) * 3)
+        return climb, climb, False
     if up < down:  # 2/3 only on otherwise open ground; harder terrain keeps its cost
-        return base, tables.DOWNHILL_COST if base == 1 else base, True
+        return base, int(tables.DOWNHILL_COST * 3) if base == OPEN3 else base, True
     return base, base, False
+
+
+def step_table(state: WarState, water_native: bool, dx: int,
+               dy: int) -> dict[Square, CounterCost]:
+    """The counter step costs by ``(dx, dy)`` into every square where it is not the plain
+    ``(3, 3, False)``; built once per state (the terrain never changes during a battle)."""
+    key = (water_native, dx, dy)
+    table = state.step_tables.get(key)
+    if table is None:
+        table = {}
+        maybe = set(state.terrain) | state.water | set(state.elevation)
+        maybe |= {(x + dx, y + dy) for x, y in state.elevation}
+        for to in maybe:
+            cost = _counter_cost3(state, (to[0] - dx, to[1] - dy), to, water_native)
+            if cost != (OPEN3, OPEN3, False):
+                table[to] = cost
+        state.step_tables[key] = table
+    return table
 
 
 def _unhindered(mover: Unit | Single) -> bool:
@@ -81,32 +103,48 @@ def _unhindered(mover: Unit | Single) -> bool:
     return mover.creature.incorporeal or bool(mover.creature.fly_speed)
 
 
-def step_cost(state: WarState, mover: Unit | Single, squares_after: Iterable[Square],
-              squares_before: Iterable[Square]) -> Fraction:
-    """The cost of one step of a formation: ``squares_after`` is ``squares_before`` shifted by
-    one square. The highest cost among the counters' new squares; 2/3 on open ground only when
-    every counter steps downhill (W35-AMB-43/44, W35-TERR-14)."""
-    after = tuple(squares_after)
-    before = tuple(squares_before)
+def _native(mover: Unit | Single) -> bool:
+    return mover.water_native if isinstance(mover, Unit) else mover.creature.water_native
+
+
+def step3(state: WarState, mover: Unit | Single, after: Iterable[Square], dx: int,
+          dy: int) -> int:
+    """:func:`step_cost` in thirds, for the formation now on ``after`` having stepped by
+    ``(dx, dy)``."""
     if _unhindered(mover):
-        return Fraction(1)
-    native = mover.water_native if isinstance(mover, Unit) else mover.creature.water_native
-    (ax, ay), (bx, by) = min(after), min(before)
-    dx, dy = ax - bx, ay - by
-    worst = worst_down = Fraction(0)
+        return OPEN3
+    table = step_table(state, _native(mover), dx, dy)
+    if not table or table.keys().isdisjoint(after):
+        return OPEN3
+    worst = worst_down = 0
     all_down = True
-    for x, y in after:
-        cost, down_cost, down = _counter_cost(state, (x - dx, y - dy), (x, y), native)
+    for sq in after:
+        cost, down_cost, down = table.get(sq, (OPEN3, OPEN3, False))
         worst = max(worst, cost)
         worst_down = max(worst_down, down_cost)
         all_down = all_down and down
     return worst_down if all_down else worst
 
 
+def step_cost(state: WarState, mover: Unit | Single, squares_after: Iterable[Square],
+              squares_before: Iterable[Square]) -> Fraction:
+    """The cost of one step of a formation: ``squares_after`` is ``squares_before`` shifted by
+    one square. The highest cost among the counters' new squares; 2/3 on open ground only when
+    every counter steps downhill (W35-AMB-43/44, W35-TERR-14)."""
+    after = tuple(squares_after)
+    (ax, ay), (bx, by) = min(after), min(squares_before)
+    return Fraction(step3(state, mover, after, ax - bx, ay - by), 3)
+
+
 def single_step_cost(state: WarState, single: Single, sq_from: Square,
                      sq_to: Square) -> Fraction:
     """What a singular creature pays to step into ``sq_to`` (W35-TERR-16, W35-AMB-43)."""
-    return step_cost(state, single, (sq_to,), (sq_from,))
+    return Fraction(single_step3(state, single, sq_from, sq_to), 3)
+
+
+def single_step3(state: WarState, single: Single, sq_from: Square, sq_to: Square) -> int:
+    """:func:`single_step_cost` in thirds."""
+    return step3(state, single, (sq_to,), sq_to[0] - sq_from[0], sq_to[1] - sq_from[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,16 +206,20 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: list[Squar
          points: Fraction, passable: Passable) -> Walk:
     """Take ``steps`` in turn while the points pay for them and every new square passes."""
     cur = frozenset(start)
+    points = Fraction(points)
+    den = points.denominator
+    left = points.numerator * 3  # in 1/(3 den) of a point: step costs in thirds times den
     for i, (sx, sy) in enumerate(steps):
         nxt = translate(cur, sx, sy)
-        if not all(passable(sq) for sq in nxt):
-            return Walk(cur, i, points, (sx, sy), blocked=True)
-        cost = step_cost(state, unit, nxt, cur)
-        if points < cost:
-            return Walk(cur, i, points, (sx, sy))
-        points -= cost
+        # squares the formation already stood on passed when it entered them
+        if not all(map(passable, nxt if i == 0 else nxt - cur)):
+            return Walk(cur, i, Fraction(left, 3 * den), (sx, sy), blocked=True)
+        cost = step3(state, unit, nxt, sx, sy) * den
+        if left < cost:
+            return Walk(cur, i, Fraction(left, 3 * den), (sx, sy))
+        left -= cost
         cur = nxt
-    return Walk(cur, len(steps), points)
+    return Walk(cur, len(steps), Fraction(left, 3 * den))
 
 
 def free_for(state: WarState, unit: Unit, *, allies: bool = False) -> Passable:
@@ -273,29 +315,50 @@ def _order_offset(order: Order, at: int) -> tuple[int, int] | None:
     return parse_offset(str(order.args[at])) if len(order.args) > at else None
 
 
-def _line_moves(state: WarState, unit: Unit, passable: Passable, *,
-                bank: bool) -> list[tuple[Square, Walk]]:
+Line = tuple[list[Square], bool, Walk]
+"""A line's steps, whether only its whole length counts (a knight offset), and the walk."""
+
+
+def _line_steps(points: Fraction) -> list[tuple[list[Square], bool]]:
+    """The 8 lines as far as ``points`` could go (no step costs less than 2/3), then the
+    knight offsets."""
+    limit = math.ceil(points * 3 / 2) + 2
+    return [([d] * limit, False) for d in DIRECTIONS8] + [(_steps(*k), True) for k in KNIGHT]
+
+
+def plain_walks(state: WarState, unit: Unit, passable: Passable) -> list[Line]:
+    """The walks along every line with this action's points only (none without points); the
+    move, disengage, regroup and pass options all start from them."""
+    base = move_points(unit)
+    if base <= 0:
+        return []
+    return [(steps, whole, walk(state, unit, unit.squares, steps, base, passable))
+            for steps, whole in _line_steps(base)]
+
+
+def _line_moves(state: WarState, unit: Unit, passable: Passable, *, bank: bool,
+                plain: list[Line] | None = None) -> list[tuple[Square, Walk]]:
     """Moves along the 8 lines as far as the points go (the last one may only bank), plus the
-    knight offsets the points pay for in full."""
+    knight offsets the points pay for in full. ``plain``: :func:`plain_walks` already made
+    with the same ``passable``."""
     out: list[tuple[Square, Walk]] = []
     base = move_points(unit)
     if base <= 0:
         return out
-    limit = math.ceil(base * 3 / 2) + 2  # no step costs less than 2/3
-    for dx, dy in DIRECTIONS8:
-        points = base + (banked(state, unit, (dx, dy)) if bank else 0)
-        result = walk(state, unit, unit.squares, [(dx, dy)] * limit, points, passable)
+    for steps, whole, result in plain_walks(state, unit, passable) if plain is None else plain:
+        extra = banked(state, unit, steps[0]) if bank else 0
+        if extra:
+            result = walk(state, unit, unit.squares, steps, base + extra, passable)
+        if whole:
+            if result.taken == len(steps):
+                out.append(((sum(s[0] for s in steps), sum(s[1] for s in steps)), result))
+            continue
+        dx, dy = steps[0]
         for n in range(1, result.taken + 1):
             out.append(((dx * n, dy * n), result))
         if bank and result.short_of is not None and not result.blocked and result.left > 0:
             n = result.taken + 1
             out.append(((dx * n, dy * n), result))
-    for dx, dy in KNIGHT:
-        steps = _steps(dx, dy)
-        points = base + (banked(state, unit, steps[0]) if bank else 0)
-        result = walk(state, unit, unit.squares, steps, points, passable)
-        if result.taken == len(steps):
-            out.append(((dx, dy), result))
     return out
 
 
@@ -308,9 +371,12 @@ def move_options(state: WarState, unit: Unit) -> list[Order]:
     elif state.foes_engaged(unit.id):
         out = disengage_options(state, unit)
     else:
+        passable = free_for(state, unit)
+        plain = plain_walks(state, unit, passable)
         out = [Order.of("move", unit.id, f"{dx},{dy}")
-               for (dx, dy), _ in _line_moves(state, unit, free_for(state, unit), bank=True)]
-        out += regroup_options(state, unit) + split_options(state, unit) + pass_options(state, unit)
+               for (dx, dy), _ in _line_moves(state, unit, passable, bank=True, plain=plain)]
+        out += regroup_options(state, unit, plain) + split_options(state, unit)
+        out += pass_options(state, unit, plain)
     count(OPTIONS, len(out))
     return out
 
@@ -341,14 +407,15 @@ def _can_regroup(unit: Unit, partner: Unit) -> Refusal | None:
     return None
 
 
-def regroup_options(state: WarState, unit: Unit) -> list[Order]:
+def regroup_options(state: WarState, unit: Unit,
+                    plain: list[Line] | None = None) -> list[Order]:
     """Moves (or none) that end in side contact with a compatible, partly depleted ally."""
     if unit.hp >= unit.start_hp:
         return []
     passable = free_for(state, unit)
     dests = [((0, 0), frozenset(unit.squares))]
     dests += [(off, translate(unit.squares, *off))
-              for off, result in _line_moves(state, unit, passable, bank=False)]
+              for off, result in _line_moves(state, unit, passable, bank=False, plain=plain)]
     out = []
     for (dx, dy), squares in dests:
         for pid in sorted(state.neighbours_of(set(squares))):
@@ -403,25 +470,27 @@ def split_options(state: WarState, unit: Unit) -> list[Order]:
     return out
 
 
-def pass_options(state: WarState, unit: Unit) -> list[Order]:
+def pass_options(state: WarState, unit: Unit, plain: list[Line] | None = None) -> list[Order]:
     """Moves through allied units ending on free squares (W35-UMOVE-18), tried only along the
     lines an ally blocks; for a unit already stuck inside an ally (W35-UMOVE-19), any progress
-    onward. A new pass ending inside an ally is taken only when ordered (judge_move)."""
+    onward. A new pass ending inside an ally is taken only when ordered (judge_move).
+    ``plain``: :func:`plain_walks` with :func:`free_for` already made."""
     points = move_points(unit)
     if points <= 0:
         return []
-    plain, through = free_for(state, unit), free_for(state, unit, allies=True)
-    limit = math.ceil(points * 3 / 2) + 2
-    lines = [([d] * limit, False) for d in DIRECTIONS8] + [(_steps(*k), True) for k in KNIGHT]
-    out = []
-    for steps, whole_only in lines:
-        first_pass = 0  # steps that are plain moves, not passes
-        if unit.stuck_in is None:
-            first = walk(state, unit, unit.squares, steps, points, plain)
+    through = free_for(state, unit, allies=True)
+    if unit.stuck_in is not None:
+        lines = [(steps, whole, 0) for steps, whole in _line_steps(points)]
+    else:
+        if plain is None:
+            plain = plain_walks(state, unit, free_for(state, unit))
+        lines = []
+        for steps, whole, first in plain:
             ahead = translate(first.squares, *(first.short_of or (0, 0)))
-            if not first.blocked or not _allies_on(state, unit, ahead):
-                continue
-            first_pass = first.taken + 1
+            if first.blocked and _allies_on(state, unit, ahead):
+                lines.append((steps, whole, first.taken + 1))  # earlier steps are plain moves
+    out = []
+    for steps, whole_only, first_pass in lines:
         result = walk(state, unit, unit.squares, steps, points, through)
         for n in range(max(first_pass, 1), result.taken + 1):
             if whole_only and n < len(steps):

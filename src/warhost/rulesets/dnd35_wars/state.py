@@ -262,6 +262,8 @@ class WarState:
     engage_seq: dict[tuple[str, str], int] = field(default_factory=dict)  # W35-AMB-39 option
     # ---- movement
     home_edges_fixed: bool = False  # default home edges computed (W35-AMB-65)
+    step_tables: dict[tuple[bool, int, int], dict[Square, tuple[int, int, bool]]] = field(
+        default_factory=dict)  # terrain step costs in thirds, built on first use (movement)
 
     # ---- geometry and occupancy
 
