@@ -96,7 +96,21 @@ def step_table(state: WarState, water_native: bool, dx: int,
     return table
 
 
-def _unhindered(mover: Unit | Single) -> bool:
+def single_table(state: WarState, water_native: bool, dx: int, dy: int) -> dict[Square, int]:
+    """A lone creature's step costs by ``(dx, dy)`` in thirds, where they are not 3 (its own
+    step is downhill exactly when the counter's is)."""
+    key = (water_native, dx, dy)
+    table = state.single_tables.get(key)
+    if table is None:
+        table = {}
+        for sq, (cost, down_cost, down) in step_table(state, water_native, dx, dy).items():
+            if (down_cost if down else cost) != OPEN3:
+                table[sq] = down_cost if down else cost
+        state.single_tables[key] = table
+    return table
+
+
+def unhindered(mover: Unit | Single) -> bool:
     """Flying and incorporeal movers pay 1 on every terrain (W35-TERR-06, W35-AMB-43)."""
     if isinstance(mover, Unit):
         return mover.flying or mover.creature.incorporeal
@@ -111,7 +125,7 @@ def step3(state: WarState, mover: Unit | Single, after: Iterable[Square], dx: in
           dy: int) -> int:
     """:func:`step_cost` in thirds, for the formation now on ``after`` having stepped by
     ``(dx, dy)``."""
-    if _unhindered(mover):
+    if unhindered(mover):
         return OPEN3
     table = step_table(state, _native(mover), dx, dy)
     if not table or table.keys().isdisjoint(after):

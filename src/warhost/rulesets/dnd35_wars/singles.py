@@ -13,6 +13,7 @@ in-unit step as an enemy creature inside (W35-INUNIT-06/07).
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from itertools import pairwise
@@ -71,12 +72,9 @@ def rate_of(state: WarState, single: Single) -> Fraction:
 
 
 def step_cost(state: WarState, single: Single, frm: Square, to: Square) -> Fraction:
-    """Movement points to enter ``to``: the movement rules' single-creature cost, or the
-    entered square's terrain cost while they are not there (W35-TERR-16)."""
-    fn = hook(movement, "single_step_cost")
-    if fn is not None:
-        return Fraction(fn(state, single, frm, to))
-    return Fraction(tables.TERRAIN_COST.get(state.cost_of(to), 1))
+    """Movement points to enter ``to``: the movement rules' single-creature cost
+    (W35-TERR-16)."""
+    return movement.single_step_cost(state, single, frm, to)
 
 
 def side_of(state: WarState, aid: str) -> str | None:
@@ -93,24 +91,58 @@ def passable(state: WarState, single: Single, sq: Square) -> bool:
     return occupant is None or side_of(state, occupant) == single.side
 
 
-def reachable(state: WarState, single: Single, start: Square, budget: Fraction) -> dict[Square, Fraction]:
-    """Every square reachable from ``start`` for at most ``budget`` movement points, with its
-    cheapest cost (through allies, around enemies)."""
-    best: dict[Square, Fraction] = {start: Fraction(0)}
-    heap: list[tuple[Fraction, Square]] = [(Fraction(0), start)]
+def thirds(points: Fraction) -> int:
+    """A budget of movement points in whole thirds (costs come in thirds: W35-TERR-14)."""
+    return math.floor(points * 3)
+
+
+def _steps3(state: WarState, single: Single) -> list[tuple[int, int, dict[Square, int]]]:
+    """For each of the 8 steps: the squares whose cost to enter that way is not 1, in thirds
+    (nothing for a flying or incorporeal creature)."""
+    out: list[tuple[int, int, dict[Square, int]]] = []
+    free = movement.unhindered(single)
+    native = single.creature.water_native
+    for dx, dy in DIRECTIONS8:
+        table = {} if free else movement.single_table(state, native, dx, dy)
+        out.append((dx, dy, table))
+    return out
+
+
+def reach3(state: WarState, single: Single, start: Square, budget: Fraction) -> dict[Square, int]:
+    """:func:`reachable` with costs in thirds of a point."""
+    limit = thirds(budget)
+    best: dict[Square, int] = {start: 0}
+    heap: list[tuple[int, Square]] = [(0, start)]
+    at, units, singles_, side = state.at, state.units, state.singles, single.side
+    width, height = state.width, state.height
+    steps = _steps3(state, single)
+    ok: dict[Square, bool] = {}  # passable, found once per square
     while heap:
         cost, sq = heapq.heappop(heap)
         if cost > best[sq]:
             continue
-        for dx, dy in DIRECTIONS8:
-            nxt = (sq[0] + dx, sq[1] + dy)
-            if not passable(state, single, nxt):
+        x, y = sq
+        for dx, dy, table in steps:
+            nxt = (x + dx, y + dy)
+            total = cost + table.get(nxt, 3)
+            if total > limit or total >= best.get(nxt, limit + 1):
                 continue
-            total = cost + step_cost(state, single, sq, nxt)
-            if total <= budget and total < best.get(nxt, budget + 1):
+            free = ok.get(nxt)
+            if free is None:
+                occupant = at.get(nxt)
+                actor = None if occupant is None else units.get(occupant) or singles_.get(occupant)
+                free = ok[nxt] = (0 <= nxt[0] < width and 0 <= nxt[1] < height and (
+                    occupant is None or actor is not None and actor.side == side))
+            if free:
                 best[nxt] = total
                 heapq.heappush(heap, (total, nxt))
     return best
+
+
+def reachable(state: WarState, single: Single, start: Square, budget: Fraction) -> dict[Square, Fraction]:
+    """Every square reachable from ``start`` for at most ``budget`` movement points, with its
+    cheapest cost (through allies, around enemies)."""
+    return {sq: Fraction(cost, 3) for sq, cost in reach3(state, single, start, budget).items()}
 
 
 def stand(state: WarState, single: Single, sq: Square | None) -> None:
@@ -196,16 +228,19 @@ def attack_options(state: WarState, single: Single) -> list[Order]:
     return [Order.of(kind, single.id, target) for target in foe_targets(state, single)]
 
 
-def move_options(state: WarState, single: Single) -> list[Order]:
+def move_options(state: WarState, single: Single,
+                 reach: dict[Square, int] | None = None) -> list[Order]:
     """A double move (W35-MON-09): to a free square, into an allied unit, or, fighting one
     square a round, into an adjacent enemy counter (W35-MON-07). A creature inside an enemy
-    unit only steps to an adjacent square."""
+    unit only steps to an adjacent square. ``reach``: :func:`reach3` from its square at its
+    rate, when already found."""
     if single.square is None:
         return []
     start = single.square
-    squares = ({sq: Fraction(0) for sq in around(start) if sq != start and state.inside(sq)}
-               if single.inside is not None else
-               reachable(state, single, start, rate_of(state, single)))
+    if single.inside is not None:
+        squares = {sq: 0 for sq in around(start) if sq != start and state.inside(sq)}
+    else:
+        squares = reach3(state, single, start, rate_of(state, single)) if reach is None else reach
     out: list[Order] = []
     entered: set[str] = set()
     for sq in sorted(squares, key=lambda s: (squares[s], s)):
@@ -225,19 +260,23 @@ def move_options(state: WarState, single: Single) -> list[Order]:
     return out
 
 
-def charge_options(state: WarState, single: Single) -> list[Order]:
+def charge_options(state: WarState, single: Single,
+                   reach: dict[Square, int] | None = None) -> list[Order]:
     """Charges (W35-AMB-30): from at least 2 squares away, straight to a free square next to
-    the target, within the move rate."""
+    the target, within the move rate. ``reach`` as for :func:`move_options`."""
     if single.square is None or single.inside is not None or not single.creature.melee:
         return []
     start = single.square
     budget = rate_of(state, single)
+    limit = thirds(budget)
+    if reach is None:
+        reach = reach3(state, single, start, budget)
     out: list[Order] = []
-    for sq in sorted(reachable(state, single, start, budget)):
+    for sq in sorted(reach):
         if state.at.get(sq) is not None or chebyshev(sq, start) < 2:
             continue
         for target in _adjacent_foes(state, single, sq):
-            if _far_enough(state, target, start) and line_cost(state, single, start, sq) <= budget:
+            if _far_enough(state, target, start) and _line3(state, single, start, sq) <= limit:
                 out.append(Order.of("scharge", single.id, target, square_text(sq)))
     return out
 
@@ -258,16 +297,20 @@ def _far_enough(state: WarState, target: str, start: Square) -> bool:
     return all(sq is not None and chebyshev(sq, start) >= 2 for sq in squares)
 
 
+def _line3(state: WarState, single: Single, start: Square, end: Square) -> int:
+    """:func:`line_cost` in thirds."""
+    total = 0
+    for frm, to in pairwise(bresenham(start, end)):
+        if not passable(state, single, to):
+            return 3 * 10**6
+        total += movement.single_step3(state, single, frm, to)
+    return total
+
+
 def line_cost(state: WarState, single: Single, start: Square, end: Square) -> Fraction:
     """Movement points along the straight line from ``start`` to ``end``; an enemy on the
     line makes it cost more than any move rate."""
-    path = bresenham(start, end)
-    total = Fraction(0)
-    for frm, to in pairwise(path):
-        if not passable(state, single, to):
-            return Fraction(10**6)
-        total += step_cost(state, single, frm, to)
-    return total
+    return Fraction(_line3(state, single, start, end), 3)
 
 
 def turn_options(state: WarState, single: Single) -> list[Order]:
@@ -276,7 +319,10 @@ def turn_options(state: WarState, single: Single) -> list[Order]:
     hold = Order.of("shold", single.id)
     options = [hold, Order.of("sdefend", single.id)] + attack_options(state, single)
     if not _squad_attacked(state, single):
-        options += move_options(state, single) + charge_options(state, single)
+        reach = None
+        if single.square is not None and single.inside is None:
+            reach = reach3(state, single, single.square, rate_of(state, single))
+        options += move_options(state, single, reach) + charge_options(state, single, reach)
     return options
 
 
@@ -404,7 +450,7 @@ def enter(state: WarState, battle: Battle, single: Single, unit: Unit) -> None:
     initiative (W35-ROUND-08)."""
     _step_out(state, single)
     budget = rate_of(state, single)
-    squares = reachable(state, single, single.square, budget) if single.square else {}
+    squares = reach3(state, single, single.square, budget) if single.square else {}
     spot = min((sq for sq in unit.squares if sq in squares), key=lambda s: (squares[s], s),
                default=min(unit.squares))
     state.put_single(single, None)
@@ -423,7 +469,7 @@ def leave_options(state: WarState, single: Single) -> list[Order]:
     move through allies (W35-NPC-06)."""
     if single.square is None:
         return []
-    squares = reachable(state, single, single.square, rate_of(state, single))
+    squares = reach3(state, single, single.square, rate_of(state, single))
     return [Order.of("leave", single.id, square_text(sq))
             for sq in sorted(squares, key=lambda s: (squares[s], s)) if state.at.get(sq) is None]
 

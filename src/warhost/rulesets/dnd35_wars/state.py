@@ -264,6 +264,8 @@ class WarState:
     home_edges_fixed: bool = False  # default home edges computed (W35-AMB-65)
     step_tables: dict[tuple[bool, int, int], dict[Square, tuple[int, int, bool]]] = field(
         default_factory=dict)  # terrain step costs in thirds, built on first use (movement)
+    single_tables: dict[tuple[bool, int, int], dict[Square, int]] = field(
+        default_factory=dict)  # the same for a lone creature's step
 
     # ---- geometry and occupancy
 
