@@ -121,6 +121,19 @@ def _native(mover: Unit | Single) -> bool:
     return mover.water_native if isinstance(mover, Unit) else mover.creature.water_native
 
 
+def _formation_cost(table: dict[Square, CounterCost], after: Iterable[Square]) -> int:
+    """The step cost of the counters now on ``after``: the dearest, or the dearest downhill
+    cost when every counter stepped downhill."""
+    worst = worst_down = 0
+    all_down = True
+    for sq in after:
+        cost, down_cost, down = table.get(sq, (OPEN3, OPEN3, False))
+        worst = max(worst, cost)
+        worst_down = max(worst_down, down_cost)
+        all_down = all_down and down
+    return worst_down if all_down else worst
+
+
 def step3(state: WarState, mover: Unit | Single, after: Iterable[Square], dx: int,
           dy: int) -> int:
     """:func:`step_cost` in thirds, for the formation now on ``after`` having stepped by
@@ -130,14 +143,36 @@ def step3(state: WarState, mover: Unit | Single, after: Iterable[Square], dx: in
     table = step_table(state, _native(mover), dx, dy)
     if not table or table.keys().isdisjoint(after):
         return OPEN3
-    worst = worst_down = 0
-    all_down = True
-    for sq in after:
-        cost, down_cost, down = table.get(sq, (OPEN3, OPEN3, False))
-        worst = max(worst, cost)
-        worst_down = max(worst_down, down_cost)
-        all_down = all_down and down
-    return worst_down if all_down else worst
+    return _formation_cost(table, after)
+
+
+def _rows(squares: Iterable[Square]) -> dict[int, tuple[int, int]]:
+    """The least and greatest x of ``squares`` in each row."""
+    rows: dict[int, tuple[int, int]] = {}
+    for x, y in squares:
+        span = rows.get(y)
+        rows[y] = (x, x) if span is None else (min(span[0], x), max(span[1], x))
+    return rows
+
+
+def _table_rows(state: WarState, water_native: bool, dx: int,
+                dy: int) -> dict[int, tuple[int, int]]:
+    key = (water_native, dx, dy)
+    rows = state.step_rows.get(key)
+    if rows is None:
+        rows = state.step_rows[key] = _rows(step_table(state, water_native, dx, dy))
+    return rows
+
+
+def _may_touch(rows: dict[int, tuple[int, int]], tx: int, ty: int,
+               table_rows: dict[int, tuple[int, int]]) -> bool:
+    """Whether the formation with ``rows``, shifted by ``(tx, ty)``, may stand on a square of
+    a table with ``table_rows`` (False: surely not)."""
+    for y, (lo, hi) in rows.items():
+        span = table_rows.get(y + ty)
+        if span is not None and span[0] <= hi + tx and lo + tx <= span[1]:
+            return True
+    return False
 
 
 def step_cost(state: WarState, mover: Unit | Single, squares_after: Iterable[Square],
@@ -219,21 +254,39 @@ class Walk:
 def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: list[Square],
          points: Fraction, passable: Passable) -> Walk:
     """Take ``steps`` in turn while the points pay for them and every new square passes."""
-    cur = frozenset(start)
+    base = frozenset(start)
     points = Fraction(points)
     den = points.denominator
     left = points.numerator * 3  # in 1/(3 den) of a point: step costs in thirds times den
+    hindered, native = not unhindered(unit), _native(unit)
+    rows: dict[int, tuple[int, int]] | None = None
+    leads: dict[Square, tuple[Square, ...]] = {}
+    tx = ty = 0  # the offset walked so far
     for i, (sx, sy) in enumerate(steps):
-        nxt = translate(cur, sx, sy)
         # squares the formation already stood on passed when it entered them
-        if not all(map(passable, nxt if i == 0 else nxt - cur)):
-            return Walk(cur, i, Fraction(left, 3 * den), (sx, sy), blocked=True)
-        cost = step3(state, unit, nxt, sx, sy) * den
-        if left < cost:
-            return Walk(cur, i, Fraction(left, 3 * den), (sx, sy))
-        left -= cost
-        cur = nxt
-    return Walk(cur, len(steps), Fraction(left, 3 * den))
+        if i == 0:
+            ok = all(map(passable, translate(base, sx, sy)))
+        else:
+            lead = leads.get((sx, sy))
+            if lead is None:
+                lead = leads[(sx, sy)] = tuple(translate(base, sx, sy) - base)
+            ok = all(passable((x + tx, y + ty)) for x, y in lead)
+        if not ok:
+            return Walk(translate(base, tx, ty), i, Fraction(left, 3 * den), (sx, sy),
+                        blocked=True)
+        nx, ny = tx + sx, ty + sy
+        cost = OPEN3
+        if hindered:
+            table = step_table(state, native, sx, sy)
+            if table:
+                rows = _rows(base) if rows is None else rows
+                if _may_touch(rows, nx, ny, _table_rows(state, native, sx, sy)):
+                    cost = _formation_cost(table, translate(base, nx, ny))
+        if left < cost * den:
+            return Walk(translate(base, tx, ty), i, Fraction(left, 3 * den), (sx, sy))
+        left -= cost * den
+        tx, ty = nx, ny
+    return Walk(translate(base, tx, ty), len(steps), Fraction(left, 3 * den))
 
 
 def free_for(state: WarState, unit: Unit, *, allies: bool = False) -> Passable:

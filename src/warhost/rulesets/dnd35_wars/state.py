@@ -266,6 +266,8 @@ class WarState:
         default_factory=dict)  # terrain step costs in thirds, built on first use (movement)
     single_tables: dict[tuple[bool, int, int], dict[Square, int]] = field(
         default_factory=dict)  # the same for a lone creature's step
+    step_rows: dict[tuple[bool, int, int], dict[int, tuple[int, int]]] = field(
+        default_factory=dict)  # each step table's squares as a span of x per row
 
     # ---- geometry and occupancy
 
