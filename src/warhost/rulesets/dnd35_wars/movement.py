@@ -10,10 +10,11 @@ the same way on the unit's next turn picks up (W35-AMB-12).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -213,10 +214,11 @@ def banked(state: WarState, unit: Unit, first_step: Square) -> Fraction:
     return Fraction(0)
 
 
-def _steps(dx: int, dy: int) -> list[Square]:
+@functools.lru_cache(maxsize=4096)
+def _steps(dx: int, dy: int) -> tuple[Square, ...]:
     """The unit steps of a straight move by ``(dx, dy)``."""
     line = bresenham((0, 0), (dx, dy))
-    return [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(line)]
+    return tuple((b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(line))
 
 
 def parse_offset(text: str) -> tuple[int, int] | None:
@@ -239,54 +241,64 @@ def parse_squares(text: str) -> set[Square] | None:
     return out
 
 
-@dataclass
 class Walk:
     """Where a walk along steps ended: the formation, steps taken, points left, and the step
-    the walk stopped short of (banked toward, or blocked)."""
+    the walk stopped short of (banked toward, or blocked). Made with ``offset``, ``squares``
+    is the start formation and the end one is shifted by it only when asked for."""
 
-    squares: frozenset[Square]
-    taken: int
-    left: Fraction
-    short_of: Square | None = None
-    blocked: bool = False
+    __slots__ = ("_offset", "_squares", "_start", "blocked", "left", "short_of", "taken")
+
+    def __init__(self, squares: frozenset[Square], taken: int, left: Fraction,
+                 short_of: Square | None = None, blocked: bool = False, *,
+                 offset: Square = (0, 0)) -> None:
+        self._start, self._offset = squares, offset
+        self._squares: frozenset[Square] | None = squares if offset == (0, 0) else None
+        self.taken, self.left, self.short_of, self.blocked = taken, left, short_of, blocked
+
+    @property
+    def squares(self) -> frozenset[Square]:
+        """The formation where the walk ended."""
+        if self._squares is None:
+            self._squares = translate(self._start, *self._offset)
+        return self._squares
 
 
-def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: list[Square],
+def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: Sequence[Square],
          points: Fraction, passable: Passable) -> Walk:
     """Take ``steps`` in turn while the points pay for them and every new square passes."""
     base = frozenset(start)
-    points = Fraction(points)
+    points = points if isinstance(points, Fraction) else Fraction(points)
     den = points.denominator
     left = points.numerator * 3  # in 1/(3 den) of a point: step costs in thirds times den
     hindered, native = not unhindered(unit), _native(unit)
     rows: dict[int, tuple[int, int]] | None = None
-    leads: dict[Square, tuple[Square, ...]] = {}
+    ways: dict[Square, tuple[tuple[Square, ...], dict[Square, CounterCost]]] = {}
     tx = ty = 0  # the offset walked so far
-    for i, (sx, sy) in enumerate(steps):
+    for i, step in enumerate(steps):
+        sx, sy = step
+        way = ways.get(step)
+        if way is None:  # the squares a step that way enters, and its terrain costs
+            lead = tuple(translate(base, sx, sy) - base)
+            way = ways[step] = (lead, step_table(state, native, sx, sy) if hindered else {})
+        lead, table = way
         # squares the formation already stood on passed when it entered them
         if i == 0:
             ok = all(map(passable, translate(base, sx, sy)))
         else:
-            lead = leads.get((sx, sy))
-            if lead is None:
-                lead = leads[(sx, sy)] = tuple(translate(base, sx, sy) - base)
             ok = all(passable((x + tx, y + ty)) for x, y in lead)
         if not ok:
-            return Walk(translate(base, tx, ty), i, Fraction(left, 3 * den), (sx, sy),
-                        blocked=True)
+            return Walk(base, i, Fraction(left, 3 * den), step, blocked=True, offset=(tx, ty))
         nx, ny = tx + sx, ty + sy
-        cost = OPEN3
-        if hindered:
-            table = step_table(state, native, sx, sy)
-            if table:
-                rows = _rows(base) if rows is None else rows
-                if _may_touch(rows, nx, ny, _table_rows(state, native, sx, sy)):
-                    cost = _formation_cost(table, translate(base, nx, ny))
-        if left < cost * den:
-            return Walk(translate(base, tx, ty), i, Fraction(left, 3 * den), (sx, sy))
-        left -= cost * den
+        cost = den * OPEN3
+        if table:
+            rows = _rows(base) if rows is None else rows
+            if _may_touch(rows, nx, ny, _table_rows(state, native, sx, sy)):
+                cost = den * _formation_cost(table, translate(base, nx, ny))
+        if left < cost:
+            return Walk(base, i, Fraction(left, 3 * den), step, offset=(tx, ty))
+        left -= cost
         tx, ty = nx, ny
-    return Walk(translate(base, tx, ty), len(steps), Fraction(left, 3 * den))
+    return Walk(base, len(steps), Fraction(left, 3 * den), offset=(tx, ty))
 
 
 def free_for(state: WarState, unit: Unit, *, allies: bool = False) -> Passable:
@@ -382,15 +394,20 @@ def _order_offset(order: Order, at: int) -> tuple[int, int] | None:
     return parse_offset(str(order.args[at])) if len(order.args) > at else None
 
 
-Line = tuple[list[Square], bool, Walk]
+Line = tuple[tuple[Square, ...], bool, Walk]
 """A line's steps, whether only its whole length counts (a knight offset), and the walk."""
 
 
-def _line_steps(points: Fraction) -> list[tuple[list[Square], bool]]:
+def _line_steps(points: Fraction) -> tuple[tuple[tuple[Square, ...], bool], ...]:
     """The 8 lines as far as ``points`` could go (no step costs less than 2/3), then the
     knight offsets."""
-    limit = math.ceil(points * 3 / 2) + 2
-    return [([d] * limit, False) for d in DIRECTIONS8] + [(_steps(*k), True) for k in KNIGHT]
+    return _lines_of(math.ceil(points * 3 / 2) + 2)
+
+
+@functools.lru_cache(maxsize=64)
+def _lines_of(limit: int) -> tuple[tuple[tuple[Square, ...], bool], ...]:
+    return tuple([((d,) * limit, False) for d in DIRECTIONS8] + [(_steps(*k), True)
+                                                                  for k in KNIGHT])
 
 
 def plain_walks(state: WarState, unit: Unit, passable: Passable) -> list[Line]:
