@@ -263,24 +263,49 @@ class Walk:
         return self._squares
 
 
-def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: Sequence[Square],
-         points: Fraction, passable: Passable) -> Walk:
+class Footing:
+    """A start formation with what every walk from it reuses: its rows, and the squares a
+    step each way enters."""
+
+    __slots__ = ("leads", "rows", "squares")
+
+    def __init__(self, squares: Iterable[Square]) -> None:
+        self.squares = frozenset(squares)
+        self.rows: dict[int, tuple[int, int]] | None = None
+        self.leads: dict[Square, tuple[Square, ...]] = {}
+
+    def lead(self, step: Square) -> tuple[Square, ...]:
+        """The squares a step by ``step`` enters that the formation did not hold."""
+        lead = self.leads.get(step)
+        if lead is None:
+            lead = self.leads[step] = tuple(translate(self.squares, *step) - self.squares)
+        return lead
+
+    def row_spans(self) -> dict[int, tuple[int, int]]:
+        """:func:`_rows` of the formation."""
+        if self.rows is None:
+            self.rows = _rows(self.squares)
+        return self.rows
+
+
+def walk(state: WarState, unit: Unit, start: Iterable[Square] | Footing,
+         steps: Sequence[Square], points: Fraction, passable: Passable) -> Walk:
     """Take ``steps`` in turn while the points pay for them and every new square passes."""
-    base = frozenset(start)
+    foot = start if isinstance(start, Footing) else Footing(start)
+    base = foot.squares
     points = points if isinstance(points, Fraction) else Fraction(points)
     den = points.denominator
     left = points.numerator * 3  # in 1/(3 den) of a point: step costs in thirds times den
     hindered, native = not unhindered(unit), _native(unit)
-    rows: dict[int, tuple[int, int]] | None = None
-    ways: dict[Square, tuple[tuple[Square, ...], dict[Square, CounterCost]]] = {}
     tx = ty = 0  # the offset walked so far
+    last: Square | None = None
+    lead: tuple[Square, ...] = ()
+    table: dict[Square, CounterCost] = {}
     for i, step in enumerate(steps):
         sx, sy = step
-        way = ways.get(step)
-        if way is None:  # the squares a step that way enters, and its terrain costs
-            lead = tuple(translate(base, sx, sy) - base)
-            way = ways[step] = (lead, step_table(state, native, sx, sy) if hindered else {})
-        lead, table = way
+        if step != last:
+            last, lead = step, foot.lead(step)
+            table = step_table(state, native, sx, sy) if hindered else {}
         # squares the formation already stood on passed when it entered them
         if i == 0:
             ok = all(map(passable, translate(base, sx, sy)))
@@ -290,10 +315,8 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: Sequence[S
             return Walk(base, i, Fraction(left, 3 * den), step, blocked=True, offset=(tx, ty))
         nx, ny = tx + sx, ty + sy
         cost = den * OPEN3
-        if table:
-            rows = _rows(base) if rows is None else rows
-            if _may_touch(rows, nx, ny, _table_rows(state, native, sx, sy)):
-                cost = den * _formation_cost(table, translate(base, nx, ny))
+        if table and _may_touch(foot.row_spans(), nx, ny, _table_rows(state, native, sx, sy)):
+            cost = den * _formation_cost(table, translate(base, nx, ny))
         if left < cost:
             return Walk(base, i, Fraction(left, 3 * den), step, offset=(tx, ty))
         left -= cost
@@ -304,11 +327,13 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: Sequence[S
 def free_for(state: WarState, unit: Unit, *, allies: bool = False) -> Passable:
     """Squares ``unit`` may step into: on the map and empty or its own, or (``allies``) held
     by an allied unit."""
+    at, width, height, uid = state.at, state.width, state.height, unit.id
+
     def passable(sq: Square) -> bool:
-        if not state.inside(sq):
+        if not (0 <= sq[0] < width and 0 <= sq[1] < height):
             return False
-        other = state.at.get(sq)
-        return other is None or other == unit.id or allies and _ally(state, unit, other)
+        other = at.get(sq)
+        return other is None or other == uid or allies and _ally(state, unit, other)
     return passable
 
 
@@ -416,7 +441,8 @@ def plain_walks(state: WarState, unit: Unit, passable: Passable) -> list[Line]:
     base = move_points(unit)
     if base <= 0:
         return []
-    return [(steps, whole, walk(state, unit, unit.squares, steps, base, passable))
+    foot = Footing(unit.squares)
+    return [(steps, whole, walk(state, unit, foot, steps, base, passable))
             for steps, whole in _line_steps(base)]
 
 
@@ -528,10 +554,11 @@ def _split_groups(unit: Unit) -> list[frozenset[Square]]:
     return out
 
 
-def _split_walk(state: WarState, unit: Unit, group: frozenset[Square], dx: int,
+def _split_walk(state: WarState, unit: Unit, group: frozenset[Square] | Footing, dx: int,
                 dy: int) -> Walk:
     """The leaving group's move: its own old squares are free, the rest of the unit is not."""
-    stay = unit.squares - group
+    squares = group.squares if isinstance(group, Footing) else group
+    stay = unit.squares - squares
 
     def passable(sq: Square) -> bool:
         return state.inside(sq) and sq not in stay and state.at.get(sq) in (None, unit.id)
@@ -546,10 +573,12 @@ def split_options(state: WarState, unit: Unit) -> list[Order]:
     far = math.floor(move_points(unit))
     for group in _split_groups(unit):
         text = ";".join(f"{x},{y}" for x, y in sorted(group))
+        foot = Footing(group)
         for dx, dy in DIRECTIONS8:
+            # the one-square move is the first step of the longest one
+            result = _split_walk(state, unit, foot, dx * far, dy * far)
             for n in sorted({1, far}):
-                result = _split_walk(state, unit, group, dx * n, dy * n)
-                if result.taken == n:
+                if result.taken >= n:
                     out.append(Order.of("split", unit.id, text, f"{dx * n},{dy * n}"))
     return out
 
