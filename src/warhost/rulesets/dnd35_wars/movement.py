@@ -267,12 +267,23 @@ class Footing:
     """A start formation with what every walk from it reuses: its rows, and the squares a
     step each way enters."""
 
-    __slots__ = ("leads", "rows", "squares")
+    __slots__ = ("leads", "passes", "rows", "squares")
 
     def __init__(self, squares: Iterable[Square]) -> None:
         self.squares = frozenset(squares)
         self.rows: dict[int, tuple[int, int]] | None = None
         self.leads: dict[Square, tuple[Square, ...]] = {}
+        self.passes: list[tuple[Passable, bool]] = []
+
+    def all_pass(self, passable: Passable) -> bool:
+        """Whether every square of the formation passes ``passable`` (then a first step need
+        only check the squares it enters)."""
+        for known, answer in self.passes:
+            if known is passable:
+                return answer
+        answer = all(map(passable, self.squares))
+        self.passes.append((passable, answer))
+        return answer
 
     def lead(self, step: Square) -> tuple[Square, ...]:
         """The squares a step by ``step`` enters that the formation did not hold."""
@@ -307,7 +318,7 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square] | Footing,
             last, lead = step, foot.lead(step)
             table = step_table(state, native, sx, sy) if hindered else {}
         # squares the formation already stood on passed when it entered them
-        if i == 0:
+        if i == 0 and not foot.all_pass(passable):
             ok = all(map(passable, translate(base, sx, sy)))
         else:
             ok = all(passable((x + tx, y + ty)) for x, y in lead)
@@ -599,12 +610,13 @@ def pass_options(state: WarState, unit: Unit, plain: list[Line] | None = None) -
             plain = plain_walks(state, unit, free_for(state, unit))
         lines = []
         for steps, whole, first in plain:
-            ahead = translate(first.squares, *(first.short_of or (0, 0)))
-            if first.blocked and _allies_on(state, unit, ahead):
+            if first.blocked and _allies_on(state, unit, translate(
+                    first.squares, *(first.short_of or (0, 0)))):
                 lines.append((steps, whole, first.taken + 1))  # earlier steps are plain moves
     out = []
+    foot = Footing(unit.squares)
     for steps, whole_only, first_pass in lines:
-        result = walk(state, unit, unit.squares, steps, points, through)
+        result = walk(state, unit, foot, steps, points, through)
         for n in range(max(first_pass, 1), result.taken + 1):
             if whole_only and n < len(steps):
                 continue
