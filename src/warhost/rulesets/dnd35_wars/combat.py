@@ -21,12 +21,14 @@ from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import (
     DIRECTIONS4,
+    DIRECTIONS8,
     Square,
     chebyshev,
     entered_squares,
     heading_of,
     share_side,
     side_contacts,
+    sight_line,
     straight_path,
     translate,
     unit_distance,
@@ -536,14 +538,30 @@ def sighted(state: WarState, unit: Unit, squares: set[Square]) -> tuple[Square, 
 def sees_any(state: WarState, unit: Unit, squares: set[Square]) -> bool:
     """Whether some counter of ``unit`` sees one of ``squares`` (W35-DMG-04), stopping at the
     first line found."""
-    blocks = _blocks(state)
-
-    def stops(sq: Square) -> bool:
-        return sq not in squares and blocks(sq)
-
+    at, terrain = state.at, state.blocks_sight
     targets = sorted(squares)
-    return any(reach.line_of_sight(counter, t, stops)
-               for counter in sorted(unit.squares) for t in targets)
+    for counter in sorted(unit.squares):
+        if _walled_in(counter, squares, at, terrain):
+            continue
+        for t in targets:
+            for sq in sight_line(counter, t):
+                if sq not in squares and (sq in at or sq in terrain):
+                    break
+            else:
+                return True
+    return False
+
+
+def _walled_in(counter: Square, squares: set[Square], at: dict[Square, str],
+               terrain: set[Square]) -> bool:
+    """Every square around ``counter`` blocks sight and none is a target: every line from it
+    (to a target not next to it) first enters one of them, so it sees nothing."""
+    x, y = counter
+    for dx, dy in DIRECTIONS8:
+        sq = (x + dx, y + dy)
+        if sq in squares or (sq not in at and sq not in terrain):
+            return False
+    return True
 
 
 def range_increment(unit: Unit) -> int | None:
