@@ -576,12 +576,15 @@ def range_increment(unit: Unit) -> int | None:
     return attack.range_increment
 
 
-def range_modifier(state: WarState, unit: Unit, squares: set[Square]) -> int | None:
+def range_modifier(state: WarState, unit: Unit, squares: set[Square],
+                   gap: int | None = None) -> int | None:
     """The range penalty against a target on ``squares`` (W35-UATK-12..14, W35-AMB-36);
-    None when it is out of range."""
+    None when it is out of range. ``gap``: the unit distance, when already known."""
     increment = range_increment(unit)
     assert unit.ranged is not None and increment is not None
-    feet = tables.distance_feet(unit_distance(unit.squares, squares), state.scale)
+    if gap is None:
+        gap = unit_distance(unit.squares, squares)
+    feet = tables.distance_feet(gap, state.scale)
     if not tables.in_range(feet, increment, unit.ranged.thrown):
         return None
     return tables.range_penalty(tables.range_increments(feet, increment))
@@ -614,13 +617,24 @@ def _target_squares(state: WarState, unit: Unit, tid: str) -> set[Square] | Refu
 
 def target_problem(state: WarState, unit: Unit, tid: str) -> Refusal | None:
     """Why ``unit`` may not fire at ``tid`` at all (None: it may)."""
+    return _target_gap(state, unit, tid)[0]
+
+
+def _target_gap(state: WarState, unit: Unit, tid: str) -> tuple[Refusal | None, int]:
+    """:func:`target_problem`, with the unit distance to the target (-1 when not found)."""
     squares = _target_squares(state, unit, tid)
     if isinstance(squares, Refusal):
-        return squares
-    if unit_distance(unit.squares, squares) < 2:
+        return squares, -1
+    gap = unit_distance(unit.squares, squares)
+    return _fire_problem(state, unit, tid, squares, gap), gap
+
+
+def _fire_problem(state: WarState, unit: Unit, tid: str, squares: set[Square],
+                  gap: int) -> Refusal | None:
+    if gap < 2:
         return Refusal("firing needs an empty square between every counter and the target",
                        rule="W35-UATK-10")
-    if range_modifier(state, unit, squares) is None:
+    if range_modifier(state, unit, squares, gap) is None:
         return Refusal(f"{tid} is beyond maximum range", rule="W35-UATK-13")
     if not sees_any(state, unit, squares):
         return Refusal(f"no counter of {unit.label} sees {tid}", rule="W35-DMG-04")
@@ -813,8 +827,9 @@ def _shoot_options(state: WarState, unit: Unit) -> list[Order]:
         return []
     foes: list[tuple[int, str]] = []
     for target in state.units_of(state.other(unit.side)):
-        if target_problem(state, unit, target.id) is None:
-            foes.append((unit_distance(unit.squares, target.squares), target.id))
+        problem, gap = _target_gap(state, unit, target.id)
+        if problem is None:
+            foes.append((gap, target.id))
     foes.sort()
     out = [Order.of("shoot", unit.id, tid) for _, tid in foes]
     if len(foes) > 1 and unit.counters > 1:

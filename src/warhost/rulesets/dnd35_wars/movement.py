@@ -50,6 +50,9 @@ KNIGHT: tuple[Square, ...] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -
 
 Passable = Callable[[Square], bool]
 
+NOTHING = Fraction(0)
+"""No points (shared: Fractions are immutable)."""
+
 
 # ---------------------------------------------------------------------------------------------
 # Terrain costs (W35-TERR-03..16, W35-AMB-43/44)
@@ -204,14 +207,16 @@ def single_step3(state: WarState, single: Single, sq_from: Square, sq_to: Square
 def move_points(unit: Unit) -> Fraction:
     """Movement points of one move action: the move rate, halved in a phalanx
     (W35-DEFEND-10, W35-AMB-67)."""
-    return tables.phalanx_rate(unit.rate) if unit.phalanx else Fraction(unit.rate)
+    if unit.phalanx:
+        return tables.phalanx_rate(unit.rate)
+    return unit.rate if isinstance(unit.rate, Fraction) else Fraction(unit.rate)
 
 
 def banked(state: WarState, unit: Unit, first_step: Square) -> Fraction:
     """Points banked toward ``first_step``, kept only when made on the unit's previous turn."""
     if unit.bank_step == first_step and unit.bank_round == state.round - 1:
         return unit.bank
-    return Fraction(0)
+    return NOTHING
 
 
 @functools.lru_cache(maxsize=4096)
@@ -318,10 +323,14 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square] | Footing,
             last, lead = step, foot.lead(step)
             table = step_table(state, native, sx, sy) if hindered else {}
         # squares the formation already stood on passed when it entered them
+        ok = True
         if i == 0 and not foot.all_pass(passable):
             ok = all(map(passable, translate(base, sx, sy)))
         else:
-            ok = all(passable((x + tx, y + ty)) for x, y in lead)
+            for x, y in lead:
+                if not passable((x + tx, y + ty)):
+                    ok = False
+                    break
         if not ok:
             return Walk(base, i, Fraction(left, 3 * den), step, blocked=True, offset=(tx, ty))
         nx, ny = tx + sx, ty + sy
