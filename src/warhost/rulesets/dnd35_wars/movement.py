@@ -574,29 +574,39 @@ def _split_groups(unit: Unit) -> list[frozenset[Square]]:
     return out
 
 
-def _split_walk(state: WarState, unit: Unit, group: frozenset[Square] | Footing, dx: int,
-                dy: int) -> Walk:
-    """The leaving group's move: its own old squares are free, the rest of the unit is not."""
-    squares = group.squares if isinstance(group, Footing) else group
-    stay = unit.squares - squares
+def _split_passable(state: WarState, unit: Unit, group: frozenset[Square]) -> Passable:
+    """Squares the leaving group may enter: its own old squares are free, the rest of the unit
+    is not."""
+    stay = unit.squares - group
+    at, width, height, uid = state.at, state.width, state.height, unit.id
 
     def passable(sq: Square) -> bool:
-        return state.inside(sq) and sq not in stay and state.at.get(sq) in (None, unit.id)
-    return walk(state, unit, group, _steps(dx, dy), move_points(unit), passable)
+        return (0 <= sq[0] < width and 0 <= sq[1] < height and sq not in stay
+                and at.get(sq, uid) == uid)
+    return passable
+
+
+def _split_walk(state: WarState, unit: Unit, group: frozenset[Square], dx: int,
+                dy: int) -> Walk:
+    """The leaving group's move: its own old squares are free, the rest of the unit is not."""
+    return walk(state, unit, group, _steps(dx, dy), move_points(unit),
+                _split_passable(state, unit, group))
 
 
 def split_options(state: WarState, unit: Unit) -> list[Order]:
     """Split-ups: a few groups, each moved one square or as far as it can along 8 lines."""
-    if unit.split_round == state.round or move_points(unit) < 1:
+    points = move_points(unit)
+    if unit.split_round == state.round or points < 1:
         return []
     out = []
-    far = math.floor(move_points(unit))
+    far = math.floor(points)
     for group in _split_groups(unit):
         text = ";".join(f"{x},{y}" for x, y in sorted(group))
         foot = Footing(group)
+        passable = _split_passable(state, unit, group)
         for dx, dy in DIRECTIONS8:
             # the one-square move is the first step of the longest one
-            result = _split_walk(state, unit, foot, dx * far, dy * far)
+            result = walk(state, unit, foot, _steps(dx * far, dy * far), points, passable)
             for n in sorted({1, far}):
                 if result.taken >= n:
                     out.append(Order.of("split", unit.id, text, f"{dx * n},{dy * n}"))
