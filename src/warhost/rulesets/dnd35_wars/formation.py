@@ -48,8 +48,10 @@ def pinned(state: WarState, unit: Unit) -> frozenset[Square]:
     return frozenset(out)
 
 
-def judge_formation(state: WarState, unit: Unit, squares: set[Square]) -> Refusal | None:
-    """Why ``squares`` is not a legal rearrangement of ``unit``, or None."""
+def judge_formation(state: WarState, unit: Unit, squares: set[Square],
+                    pins: frozenset[Square] | None = None) -> Refusal | None:
+    """Why ``squares`` is not a legal rearrangement of ``unit``, or None. ``pins``:
+    :func:`pinned`, when already found."""
     if len(squares) != unit.counters:
         return Refusal(f"{unit.label} has {unit.counters} counters, not {len(squares)}",
                        rule="W35-FORM-01")
@@ -64,7 +66,7 @@ def judge_formation(state: WarState, unit: Unit, squares: set[Square]) -> Refusa
         return Refusal("every counter must share a side with another", rule="W35-FORM-03")
     if holes(squares):
         return Refusal("the formation may not have holes", rule="W35-FORM-04")
-    if not pinned(state, unit) <= squares:
+    if not (pinned(state, unit) if pins is None else pins) <= squares:
         return Refusal("counters touching an enemy unit may not move", rule="W35-FORM-05")
     return None
 
@@ -91,13 +93,14 @@ def formation_options(state: WarState, unit: Unit) -> list[Order]:
     seen = {frozenset(unit.squares)}
     hx, hy = unit.heading
     axes = [a for a in ((hx, 0), (0, hy)) if a != (0, 0)]
+    pins = pinned(state, unit)
     for shape in shapes(unit.counters, unit.heading):
         for axis in axes:
             squares = _anchored(shape, unit, axis)
             if squares in seen:
                 continue
             seen.add(squares)
-            if judge_formation(state, unit, set(squares)) is None:
+            if judge_formation(state, unit, set(squares), pins) is None:
                 out.append(Order.of("formation", unit.id, _text(squares)))
     if unit.phalanx:
         out.append(Order.of("drop_phalanx", unit.id))
