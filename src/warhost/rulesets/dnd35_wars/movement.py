@@ -249,16 +249,20 @@ def parse_squares(text: str) -> set[Square] | None:
 class Walk:
     """Where a walk along steps ended: the formation, steps taken, points left, and the step
     the walk stopped short of (banked toward, or blocked). Made with ``offset``, ``squares``
-    is the start formation and the end one is shifted by it only when asked for."""
+    is the start formation and the end one is shifted by it only when asked for; made with
+    ``per`` (and ``left`` None), the points left are ``left_units / per``, made a Fraction
+    only when asked for."""
 
-    __slots__ = ("_offset", "_squares", "_start", "blocked", "left", "short_of", "taken")
+    __slots__ = ("_left", "_offset", "_per", "_squares", "_start", "_units", "blocked",
+                 "short_of", "taken")
 
-    def __init__(self, squares: frozenset[Square], taken: int, left: Fraction,
+    def __init__(self, squares: frozenset[Square], taken: int, left: Fraction | None,
                  short_of: Square | None = None, blocked: bool = False, *,
-                 offset: Square = (0, 0)) -> None:
+                 offset: Square = (0, 0), units: int = 0, per: int = 1) -> None:
         self._start, self._offset = squares, offset
         self._squares: frozenset[Square] | None = squares if offset == (0, 0) else None
-        self.taken, self.left, self.short_of, self.blocked = taken, left, short_of, blocked
+        self._left, self._units, self._per = left, units, per
+        self.taken, self.short_of, self.blocked = taken, short_of, blocked
 
     @property
     def squares(self) -> frozenset[Square]:
@@ -266,6 +270,13 @@ class Walk:
         if self._squares is None:
             self._squares = translate(self._start, *self._offset)
         return self._squares
+
+    @property
+    def left(self) -> Fraction:
+        """Movement points left."""
+        if self._left is None:
+            self._left = Fraction(self._units, self._per)
+        return self._left
 
 
 class Footing:
@@ -317,11 +328,14 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square] | Footing,
     last: Square | None = None
     lead: tuple[Square, ...] = ()
     table: dict[Square, CounterCost] = {}
+    table_rows: dict[int, tuple[int, int]] = {}
     for i, step in enumerate(steps):
         sx, sy = step
         if step != last:
             last, lead = step, foot.lead(step)
-            table = step_table(state, native, sx, sy) if hindered else {}
+            if hindered:
+                table = step_table(state, native, sx, sy)
+                table_rows = _table_rows(state, native, sx, sy)
         # squares the formation already stood on passed when it entered them
         ok = True
         if i == 0 and not foot.all_pass(passable):
@@ -332,16 +346,17 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square] | Footing,
                     ok = False
                     break
         if not ok:
-            return Walk(base, i, Fraction(left, 3 * den), step, blocked=True, offset=(tx, ty))
+            return Walk(base, i, None, step, blocked=True, offset=(tx, ty), units=left,
+                        per=3 * den)
         nx, ny = tx + sx, ty + sy
         cost = den * OPEN3
-        if table and _may_touch(foot.row_spans(), nx, ny, _table_rows(state, native, sx, sy)):
+        if table and _may_touch(foot.row_spans(), nx, ny, table_rows):
             cost = den * _formation_cost(table, translate(base, nx, ny))
         if left < cost:
-            return Walk(base, i, Fraction(left, 3 * den), step, offset=(tx, ty))
+            return Walk(base, i, None, step, offset=(tx, ty), units=left, per=3 * den)
         left -= cost
         tx, ty = nx, ny
-    return Walk(base, len(steps), Fraction(left, 3 * den), offset=(tx, ty))
+    return Walk(base, len(steps), None, offset=(tx, ty), units=left, per=3 * den)
 
 
 def free_for(state: WarState, unit: Unit, *, allies: bool = False) -> Passable:
