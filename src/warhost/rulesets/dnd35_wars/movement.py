@@ -319,27 +319,33 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square] | Footing,
          steps: Sequence[Square], points: Fraction, passable: Passable) -> Walk:
     """Take ``steps`` in turn while the points pay for them and every new square passes."""
     foot = start if isinstance(start, Footing) else Footing(start)
-    base = foot.squares
     points = points if isinstance(points, Fraction) else Fraction(points)
-    den = points.denominator
-    left = points.numerator * 3  # in 1/(3 den) of a point: step costs in thirds times den
-    hindered, native = not unhindered(unit), _native(unit)
+    return _walk(state, foot, steps, points.numerator, points.denominator,
+                 None if unhindered(unit) else _native(unit), passable)
+
+
+def _walk(state: WarState, foot: Footing, steps: Sequence[Square], num: int, den: int,
+          native: bool | None, passable: Passable) -> Walk:
+    """:func:`walk` with ``num / den`` points; ``native`` None for a mover terrain never
+    hinders."""
+    base = foot.squares
+    left = num * 3  # in 1/(3 den) of a point: step costs in thirds times den
+    open_cost = den * OPEN3
     tx = ty = 0  # the offset walked so far
     last: Square | None = None
     lead: tuple[Square, ...] = ()
     table: dict[Square, CounterCost] = {}
     table_rows: dict[int, tuple[int, int]] = {}
     for i, step in enumerate(steps):
-        sx, sy = step
         if step != last:
             last, lead = step, foot.lead(step)
-            if hindered:
-                table = step_table(state, native, sx, sy)
-                table_rows = _table_rows(state, native, sx, sy)
+            if native is not None:
+                table = step_table(state, native, *step)
+                table_rows = _table_rows(state, native, *step)
         # squares the formation already stood on passed when it entered them
         ok = True
         if i == 0 and not foot.all_pass(passable):
-            ok = all(map(passable, translate(base, sx, sy)))
+            ok = all(map(passable, translate(base, *step)))
         else:
             for x, y in lead:
                 if not passable((x + tx, y + ty)):
@@ -348,8 +354,8 @@ def walk(state: WarState, unit: Unit, start: Iterable[Square] | Footing,
         if not ok:
             return Walk(base, i, None, step, blocked=True, offset=(tx, ty), units=left,
                         per=3 * den)
-        nx, ny = tx + sx, ty + sy
-        cost = den * OPEN3
+        nx, ny = tx + step[0], ty + step[1]
+        cost = open_cost
         if table and _may_touch(foot.row_spans(), nx, ny, table_rows):
             cost = den * _formation_cost(table, translate(base, nx, ny))
         if left < cost:
@@ -477,7 +483,9 @@ def plain_walks(state: WarState, unit: Unit, passable: Passable) -> list[Line]:
     if base <= 0:
         return []
     foot = Footing(unit.squares)
-    return [(steps, whole, walk(state, unit, foot, steps, base, passable))
+    num, den = base.numerator, base.denominator
+    native = None if unhindered(unit) else _native(unit)
+    return [(steps, whole, _walk(state, foot, steps, num, den, native, passable))
             for steps, whole in _line_steps(base)]
 
 
