@@ -12,7 +12,8 @@ multiplied by the firing counters, capped by the target's counters for arcing fi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -486,15 +487,34 @@ def find_charge(state: WarState, unit: Unit, target: Unit | Single) -> tuple[int
     gap = unit_distance(unit.squares, targets)
     if gap < 2 or gap > limit + 1:
         return None
+    ux0, uy0, ux1, uy1 = _bounds(unit.squares)
+    tx0, ty0, tx1, ty1 = _bounds(targets)
     for steps in range(gap - 1, limit + 1):
-        ring = [(dx, dy) for dx in range(-steps, steps + 1) for dy in range(-steps, steps + 1)
-                if max(abs(dx), abs(dy)) == steps]
-        ring.sort(key=lambda d: (abs(d[0]) + abs(d[1]), d))
-        for dx, dy in ring:
+        for dx, dy in _ring(steps):
+            # any contact needs the boxes at most one square apart on each axis
+            if tx0 - (ux1 + dx) > 1 or (ux0 + dx) - tx1 > 1 or ty0 - (uy1 + dy) > 1 or \
+                    (uy0 + dy) - ty1 > 1:
+                continue
             if _in_contact(translate(unit.squares, dx, dy), target) and \
                     charge_problem(state, unit, target, dx, dy) is None:
                 return dx, dy
     return None
+
+
+def _bounds(squares: Iterable[Square]) -> tuple[int, int, int, int]:
+    """Least x, least y, greatest x, greatest y."""
+    xs = [x for x, _ in squares]
+    ys = [y for _, y in squares]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@functools.lru_cache(maxsize=64)
+def _ring(steps: int) -> tuple[Square, ...]:
+    """The offsets ``steps`` squares away (Chebyshev), nearest by Manhattan distance first."""
+    ring = [(dx, dy) for dx in range(-steps, steps + 1) for dy in range(-steps, steps + 1)
+            if max(abs(dx), abs(dy)) == steps]
+    ring.sort(key=lambda d: (abs(d[0]) + abs(d[1]), d))
+    return tuple(ring)
 
 
 def _charge(state: WarState, battle: Battle, unit: Unit, target: Unit | Single, dx: int,
