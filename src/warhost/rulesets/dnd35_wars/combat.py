@@ -835,7 +835,15 @@ def _charge_options(state: WarState, unit: Unit) -> list[Order]:
                                        key=lambda u: u.id)
     foes += [s for s in sorted(state.singles.values(), key=lambda s: s.id)
              if s.side != unit.side and s.independent]
+    ux0, uy0, ux1, uy1 = _bounds(unit.squares)
+    reach_to = charge_reach(unit) + 1
     for target in foes:
+        squares = _squares_of(target)
+        if not squares:
+            continue
+        tx0, ty0, tx1, ty1 = _bounds(squares)
+        if max(tx0 - ux1, ux0 - tx1, ty0 - uy1, uy0 - ty1) > reach_to:
+            continue  # the boxes alone are too far apart: no charge reaches it
         offset = find_charge(state, unit, target)
         if offset is not None:
             out.append(Order.of("charge", unit.id, target.id, f"{offset[0]},{offset[1]}"))

@@ -336,9 +336,11 @@ def _walk(state: WarState, foot: Footing, steps: Sequence[Square], num: int, den
     lead: tuple[Square, ...] = ()
     table: dict[Square, CounterCost] = {}
     table_rows: dict[int, tuple[int, int]] = {}
+    rows: dict[int, tuple[int, int]] | None = None
     for i, step in enumerate(steps):
         if step != last:
-            last, lead = step, foot.lead(step)
+            last = step
+            lead = foot.leads.get(step) or foot.lead(step)
             if native is not None:
                 table = step_table(state, native, *step)
                 table_rows = _table_rows(state, native, *step)
@@ -356,8 +358,11 @@ def _walk(state: WarState, foot: Footing, steps: Sequence[Square], num: int, den
                         per=3 * den)
         nx, ny = tx + step[0], ty + step[1]
         cost = open_cost
-        if table and _may_touch(foot.row_spans(), nx, ny, table_rows):
-            cost = den * _formation_cost(table, translate(base, nx, ny))
+        if table:
+            if rows is None:
+                rows = foot.row_spans()
+            if _may_touch(rows, nx, ny, table_rows):
+                cost = den * _formation_cost(table, translate(base, nx, ny))
         if left < cost:
             return Walk(base, i, None, step, offset=(tx, ty), units=left, per=3 * den)
         left -= cost
