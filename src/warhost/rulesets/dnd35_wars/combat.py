@@ -19,6 +19,8 @@ from fractions import Fraction
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
+from warhost.core.metering import OPTIONS
+from warhost.core.metering import count as meter_count
 from warhost.core.orders import Order
 from warhost.geometry.grid import (
     DIRECTIONS4,
@@ -875,7 +877,9 @@ def attack_options(state: WarState, unit: Unit) -> list[Order]:
     if not unit.can_fight:
         return []
     out = _melee_options(state, unit) if can_melee(unit) else []
-    return out + _charge_options(state, unit) + _shoot_options(state, unit)
+    out += _charge_options(state, unit) + _shoot_options(state, unit)
+    meter_count(OPTIONS, len(out))
+    return out
 
 
 def _offset(text: str) -> tuple[int, int] | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
-from warhost.core.metering import OPTIONS, count
+from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import (
     DIRECTIONS4,
@@ -354,6 +354,7 @@ def _walk(state: WarState, foot: Footing, steps: Sequence[Square], num: int, den
                     ok = False
                     break
         if not ok:
+            count(GEOMETRY, i + 1)
             return Walk(base, i, None, step, blocked=True, offset=(tx, ty), units=left,
                         per=3 * den)
         nx, ny = tx + step[0], ty + step[1]
@@ -364,9 +365,11 @@ def _walk(state: WarState, foot: Footing, steps: Sequence[Square], num: int, den
             if _may_touch(rows, nx, ny, table_rows):
                 cost = den * _formation_cost(table, translate(base, nx, ny))
         if left < cost:
+            count(GEOMETRY, i + 1)
             return Walk(base, i, None, step, offset=(tx, ty), units=left, per=3 * den)
         left -= cost
         tx, ty = nx, ny
+    count(GEOMETRY, len(steps))
     return Walk(base, len(steps), None, offset=(tx, ty), units=left, per=3 * den)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
+from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Square, bresenham, chebyshev
 from warhost.rulesets.dnd35_wars import damage, morale, movement, tables
@@ -136,6 +137,7 @@ def reach3(state: WarState, single: Single, start: Square, budget: Fraction) -> 
             if free:
                 best[nxt] = total
                 heapq.heappush(heap, (total, nxt))
+    count(GEOMETRY, len(ok))
     return best
 
 
@@ -323,6 +325,7 @@ def turn_options(state: WarState, single: Single) -> list[Order]:
         if single.square is not None and single.inside is None:
             reach = reach3(state, single, single.square, rate_of(state, single))
         options += move_options(state, single, reach) + charge_options(state, single, reach)
+    count(OPTIONS, len(options))
     return options
 
 
