@@ -47,7 +47,7 @@ def test_three_downhill_squares_cost_two_points_exactly() -> None:
     a = get(state, "a")
     passable = movement.free_for(state, a)
     result = movement.walk(state, a, a.squares, [(0, -1)] * 3, Fraction(2), passable)
-    assert (result.taken, result.left) == (3, 0)  # 2/3 + 2/3 + 2/3
+    assert (result.taken, result.left) == (3, Fraction(0))  # 2/3 + 2/3 + 2/3
     short = movement.walk(state, a, a.squares, [(0, -1)] * 3, Fraction(5, 3), passable)
     assert (short.taken, short.left, short.short_of) == (2, Fraction(1, 3), (0, -1))
 
