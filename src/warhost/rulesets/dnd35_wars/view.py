@@ -155,7 +155,8 @@ def _battle_over(e: Event) -> str:
 
 @_words("round_start")
 def _round_start(e: Event) -> str:
-    return f"Round {e['round']} begins"
+    seconds = e.get("seconds", 0)
+    return f"Round {e['round']} begins ({seconds // 60}:{seconds % 60:02d} into the battle)"
 
 
 @_words("score")
@@ -451,3 +452,8 @@ def _formation(e: Event) -> str:
 @_words("phalanx_dropped")
 def _phalanx_dropped(e: Event) -> str:
     return f"{e['unit']} breaks its phalanx"
+
+
+@_words("volley_lands")
+def _volley_lands(e: Event) -> str:
+    return f"{e['unit']}'s volley falls on {len(e['squares'])} counters of {e['target']}"
