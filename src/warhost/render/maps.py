@@ -407,7 +407,7 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
         handles.append(_symbol("2", "height level of the square"))
     if has_water:
         handles.append(Patch(facecolor="white", hatch="---", edgecolor=_WATER_LINES,
-                             label="water"))
+                             label="water (over the ground shown)"))
     if view.get("victory_areas"):
         handles.append(Patch(fill=False, hatch="//", edgecolor="#d4a017", label="victory area"))
     handles += [Patch(facecolor=c, edgecolor="black", label=s) for s, c in colours.items()]
