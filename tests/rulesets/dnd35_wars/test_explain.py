@@ -103,6 +103,8 @@ def test_an_engaged_unit_may_not_start_a_melee_with_a_new_foe() -> None:
     state.engage("a", "b")
     r = refusal(state, "melee a d", options=["hold", "melee a b"])
     assert r.rule == "W35-AMB-38" and "engaged with b" in r.reason
+    r = refusal(state, "melee a b,d", options=["hold", "melee a b"])  # every target is judged
+    assert r.rule == "W35-AMB-38" and "with d" in r.reason
 
 
 @pytest.mark.rule("W35-UATK-09", "W35-UATK-10", "W35-UATK-13", "W35-UATK-14")
@@ -120,6 +122,8 @@ def test_ranged_fire_needs_a_weapon_an_open_square_and_the_range() -> None:
     assert r.rule != "W35-UATK-13"
     r = refusal(state, "shoot a n")
     assert r.rule == "W35-UATK-10" and "empty square" in r.reason
+    r = refusal(state, "shoot a m:1,f:1")  # counters declared per target: each is judged
+    assert r.rule == "W35-UATK-13" and "f is 615 ft away" in r.reason
     r = refusal(state, "shoot s m", subject="s")
     assert r.rule == "W35-UATK-09" and "s has no ranged weapons" in r.reason
 

@@ -138,12 +138,8 @@ def _subject(state: WarState, decision: Decision, order: Order) -> Unit | Refusa
     return unit
 
 
-def _target(state: WarState, unit: Unit, order: Order) -> tuple[str, frozenset[Square]] | Refusal:
-    """The enemy the attack order names after the unit: its id and squares."""
-    if len(order.args) < 2:
-        return Refusal(f"{order.kind} needs the unit and its target, as in "
-                       f"'{order.kind} {unit.id} TARGET'", "W35-DEC-12")
-    name = str(order.args[1])
+def _target(state: WarState, unit: Unit, name: str) -> tuple[str, frozenset[Square]] | Refusal:
+    """The enemy ``name`` that an attack order of ``unit`` names: its id and squares."""
     other: Unit | Single | None = state.units.get(name) or state.singles.get(name)
     if other is None:
         return Refusal(f"there is nothing called {name!r} on the battlefield"
@@ -177,10 +173,23 @@ def _unit_action(state: WarState, decision: Decision, order: Order) -> Refusal |
             if len(order.args) > 1 else None
     if order.kind not in ATTACK_KINDS:
         return None  # moves and defence actions: the decision's own judge says why
-    target = _target(state, unit, order)
-    if isinstance(target, Refusal):
-        return target
-    return _ATTACKS[order.kind](state, unit, *target)
+    if len(order.args) < 2:
+        return Refusal(f"{order.kind} needs the unit and its target, as in "
+                       f"'{order.kind} {unit.id} TARGET'", "W35-DEC-12")
+    for name in target_names(order):
+        target = _target(state, unit, name)
+        if isinstance(target, Refusal):
+            return target
+        found = _ATTACKS[order.kind](state, unit, *target)
+        if found is not None:
+            return found
+    return None
+
+
+def target_names(order: Order) -> list[str]:
+    """The targets an attack order names after the unit: ``b``, ``b,c`` (melee on every
+    engaged unit) or ``b:3,c:2`` (counters firing at each, W35-MULTI-07)."""
+    return [part.partition(":")[0] for part in str(order.args[1]).split(",") if part]
 
 
 def _melee(state: WarState, unit: Unit, target: str, squares: frozenset[Square]) -> Refusal | None:
@@ -236,13 +245,23 @@ def _shoot(state: WarState, unit: Unit, target: str, squares: frozenset[Square])
         return Refusal(f"{target} is next to {unit.id}; ranged attacks need an empty square "
                        "between the firing counters and the target", "W35-UATK-10")
     feet = tables.distance_feet(gap, state.scale)
-    increment = unit.ranged.range_increment
+    increment = _increment(unit)
     if not tables.in_range(feet, increment, unit.ranged.thrown):
         most = tables.max_increments(unit.ranged.thrown)
         rule = "W35-AMB-36" if unit.ranged.thrown else "W35-UATK-13"
         return Refusal(f"{target} is {feet} ft away; {unit.id}'s {increment}-ft range "
                        f"increment reaches {most * increment} ft ({most} increments)", rule)
     return None
+
+
+def _increment(unit: Unit) -> int:
+    """The unit's range increment in feet, as the combat rules reckon it (Far Shot ...)."""
+    from warhost.rulesets.dnd35_wars import combat
+
+    assert unit.ranged is not None and unit.ranged.range_increment is not None
+    reckon = getattr(combat, "range_increment", None)  # the combat module's, once it has one
+    found = reckon(unit) if reckon is not None else None
+    return int(found) if found is not None else unit.ranged.range_increment
 
 
 _ATTACKS: dict[str, Callable[[WarState, Unit, str, frozenset[Square]], Refusal | None]] = {
