@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.dnd35_wars.helpers import block, creature, get, make_battle, make_state, single, unit
+from tests.rulesets.dnd35_wars.helpers import (
+    block,
+    creature,
+    get,
+    make_battle,
+    make_state,
+    single,
+    unit,
+)
 from warhost.core.decisions import Decision, Refusal
 from warhost.core.orders import Order
 from warhost.rulesets.dnd35_wars import actions

@@ -25,7 +25,8 @@ EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "dnd35-wars" / "fig
 def _entry(view: dict[str, Any], uid: str) -> dict[str, Any]:
     found = [u for u in view["units"] if u["id"] == uid]
     assert len(found) == 1, uid  # one entry per unit, however many counters
-    return found[0]
+    entry: dict[str, Any] = found[0]
+    return entry
 
 
 def _cells(view: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:

@@ -9,7 +9,6 @@ from warhost.core.wordings import Wordings
 from warhost.geometry.grid import Square
 from warhost.rulesets.dnd35_wars.state import FIGHTING, Single, Unit, WarState
 
-
 _STATUS = {FIGHTING: "active"}
 """The renderer's word for a status (others keep their own: routed, fled, scattered ...)."""
 
