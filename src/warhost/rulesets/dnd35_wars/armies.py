@@ -1,16 +1,21 @@
 """A plain field battle of any size, for the scale benchmark and the tests of how cost grows
 with the army (the ruleset's ``army_scenario`` hook).
 
-Two lines of units face each other across :data:`GAP` open squares at the 15-ft scale; the
-map grows in width only. The units cycle through line foot, archers, heavy foot and light
-horse, each a block of 4 to 8 counters two ranks deep.
+Two lines of units face each other across :data:`GAP` open squares at the 25-ft scale (the
+scale W35-SCALE-04 recommends for units of 101 to 400 Medium creatures); the map grows in
+width only. The units cycle through line foot, archers, heavy foot and light horse, each a
+block of 4 to 8 counters two ranks deep. The archers' shortbows reach 24 squares, well short
+of a long line, so what one unit can shoot at stays bounded as the armies grow.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-GAP = 10
+SCALE = 25
+"""Feet per square."""
+
+GAP = 8
 """Open squares between the front ranks (W35-PLACE-07 asks for at least 6)."""
 
 PITCH = 5
@@ -30,10 +35,10 @@ def _attack(name: str, bonus: int, damage: str, **extra: Any) -> dict[str, Any]:
 _FOOT = {"name": "human warrior", "hp": 6, "ac": 15, "touch_ac": 10, "speed": 30,
          "fort": 3, "ref": 0, "will": 0, "cha": 10, "class": "warrior",
          "melee": [_attack("longspear", 2, "1d8+1", crit_multiplier=3)]}
-_ARCHER = {"name": "elf archer", "hp": 5, "ac": 14, "touch_ac": 12, "speed": 30,
+_ARCHER = {"name": "human archer", "hp": 5, "ac": 14, "touch_ac": 12, "speed": 30,
            "fort": 2, "ref": 2, "will": -1, "cha": 8, "class": "warrior",
            "melee": [_attack("shortsword", 1, "1d6", crit_range=19)],
-           "ranged": [_attack("longbow", 3, "1d8", crit_multiplier=3, range_increment=100)]}
+           "ranged": [_attack("shortbow", 3, "1d6", crit_multiplier=3, range_increment=60)]}
 _HEAVY = {"name": "dwarf defender", "hp": 8, "ac": 17, "touch_ac": 10, "speed": 20,
           "fort": 4, "ref": 0, "will": 1, "cha": 8, "class": "fighter",
           "melee": [_attack("waraxe", 3, "1d10+1", crit_multiplier=3)]}
@@ -42,13 +47,13 @@ _RIDER = {"name": "light rider", "hp": 9, "ac": 15, "touch_ac": 11, "speed": 30,
           "melee": [_attack("lance", 3, "1d8+1", crit_multiplier=3)]}
 
 KINDS: tuple[tuple[str, dict[str, Any], int, int, dict[str, Any]], ...] = (
-    ("foot", _FOOT, 60, 3, {}),
-    ("archers", _ARCHER, 40, 2, {}),
-    ("heavy", _HEAVY, 80, 4, {}),
-    ("horse", _RIDER, 14, 4, {"mount": {"size": "large", "speed": 60,
+    ("foot", _FOOT, 150, 3, {}),
+    ("archers", _ARCHER, 100, 2, {}),
+    ("heavy", _HEAVY, 200, 4, {}),
+    ("horse", _RIDER, 42, 4, {"mount": {"size": "large", "speed": 60,
                                          "attacks": ["1d4+1"]}}),
 )
-"""Each kind of unit: name, typical creature, creatures, files and extra unit fields (at 15 ft:
+"""Each kind of unit: name, typical creature, creatures, files and extra unit fields (at 25 ft:
 6, 4, 8 and 7 counters)."""
 
 
@@ -77,6 +82,6 @@ def army_scenario(units_per_side: int, rounds: int = 30) -> dict[str, Any]:
         for s, (name, edge, front) in enumerate((("South", "south", south_front),
                                                  ("North", "north", north_front)))
     ]
-    return {"ruleset": "dnd35-wars", "name": f"Field battle, {n} units a side", "scale": 15,
+    return {"ruleset": "dnd35-wars", "name": f"Field battle, {n} units a side", "scale": SCALE,
             "map": {"width": width, "height": height},
             "options": {"round_limit": max(1, min(rounds, 1000))}, "sides": sides}
