@@ -185,6 +185,17 @@ def test_who_may_charge() -> None:
     assert r.rule == "W35-AMB-40"
 
 
+@pytest.mark.rule("W35-AMB-31")
+def test_a_monster_alone_is_reached_from_a_corner_too() -> None:
+    state = make_state([unit("a", squares=[(5, 5)]), unit("b", "B", squares=[(20, 20)])],
+                       singles=[single("ogre", "B", "monster", at=(6, 6)),
+                                single("troll", "B", "monster", at=(7, 7))])
+    r = refusal(state, "melee a troll")
+    assert r.rule == "W35-AMB-31" and "troll is not next to" in r.reason
+    r = refusal(state, "melee a ogre", options=["hold"])
+    assert r.rule == "W35-DEC-12"  # a corner is close enough: only not offered
+
+
 @pytest.mark.rule("W35-COLL-01")
 def test_a_creature_inside_a_unit_is_no_target_of_its_own() -> None:
     state = make_state([unit("a", squares=[(0, 0)]), unit("b", "B", squares=[(0, 1)])],

@@ -196,6 +196,10 @@ def _melee(state: WarState, unit: Unit, target: str, squares: frozenset[Square])
     """W35-UATK-07, W35-AMB-38: side contact, and no new foe while engaged."""
     if unit.melee is None:
         return Refusal(f"{unit.id} has no melee attack")
+    if target in state.singles:  # a creature alone is reached from a corner too
+        if unit_distance(unit.squares, squares) > 1:
+            return Refusal(f"{target} is not next to any counter of {unit.id}", "W35-AMB-31")
+        return None
     if not share_side(unit.squares, squares):
         return Refusal(f"no counter of {unit.id} shares a side with {target}; a melee attack "
                        "needs side contact", "W35-UATK-07")
