@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from warhost.core.bounds import MAX_ROUNDS
+from warhost.rulesets.dnd35_wars.model import MAP_MAX
+
 SCALE = 25
 """Feet per square."""
 
@@ -32,17 +35,17 @@ def _attack(name: str, bonus: int, damage: str, **extra: Any) -> dict[str, Any]:
     return {"name": name, "bonus": bonus, "damage": damage, **extra}
 
 
-_FOOT = {"name": "human warrior", "hp": 6, "ac": 15, "touch_ac": 10, "speed": 30,
+_FOOT = {"name": "human warrior", "hp": 6, "ac": 15, "touch_ac": 10, "speed": 30, "initiative": 0,
          "fort": 3, "ref": 0, "will": 0, "cha": 10, "class": "warrior",
          "melee": [_attack("longspear", 2, "1d8+1", crit_multiplier=3)]}
-_ARCHER = {"name": "human archer", "hp": 5, "ac": 14, "touch_ac": 12, "speed": 30,
+_ARCHER = {"name": "human archer", "hp": 5, "ac": 14, "touch_ac": 12, "speed": 30, "initiative": 2,
            "fort": 2, "ref": 2, "will": -1, "cha": 8, "class": "warrior",
            "melee": [_attack("shortsword", 1, "1d6", crit_range=19)],
            "ranged": [_attack("shortbow", 3, "1d6", crit_multiplier=3, range_increment=60)]}
-_HEAVY = {"name": "dwarf defender", "hp": 8, "ac": 17, "touch_ac": 10, "speed": 20,
+_HEAVY = {"name": "dwarf defender", "hp": 8, "ac": 17, "touch_ac": 10, "speed": 20, "initiative": -1,
           "fort": 4, "ref": 0, "will": 1, "cha": 8, "class": "fighter",
           "melee": [_attack("waraxe", 3, "1d10+1", crit_multiplier=3)]}
-_RIDER = {"name": "light rider", "hp": 9, "ac": 15, "touch_ac": 11, "speed": 30,
+_RIDER = {"name": "light rider", "hp": 9, "ac": 15, "touch_ac": 11, "speed": 30, "initiative": 1,
           "fort": 3, "ref": 1, "will": 0, "cha": 10, "class": "warrior",
           "melee": [_attack("lance", 3, "1d8+1", crit_multiplier=3)]}
 
@@ -57,10 +60,15 @@ KINDS: tuple[tuple[str, dict[str, Any], int, int, dict[str, Any]], ...] = (
 6, 4, 8 and 7 counters)."""
 
 
-def _unit(side: int, index: int, front: int) -> dict[str, Any]:
-    """The ``index``-th unit of a side whose front rank is on row ``front``."""
+PER_LINE = (MAP_MAX - 2 * MARGIN) // PITCH
+"""The most units in one line: a larger army forms further lines behind the first."""
+
+
+def _unit(side: int, index: int, front: int, column: int) -> dict[str, Any]:
+    """The ``index``-th unit of a side, ``column`` places along its line, with its front rank
+    on row ``front``."""
     kind, creature, count, files, extra = KINDS[index % len(KINDS)]
-    west = MARGIN + PITCH * index
+    west = MARGIN + PITCH * column
     facing = "N" if side == 0 else "S"
     # A block's `at` is its front-left counter: the west end facing north, the east facing south.
     at = [west, front] if side == 0 else [west + files - 1, front]
@@ -69,19 +77,23 @@ def _unit(side: int, index: int, front: int) -> dict[str, Any]:
 
 
 def army_scenario(units_per_side: int, rounds: int = 30) -> dict[str, Any]:
-    """Scenario data: ``units_per_side`` units a side in two facing lines, stopping after
-    ``rounds`` rounds (option ``round_limit``)."""
+    """Scenario data: ``units_per_side`` units a side in facing lines (one line each up to
+    :data:`PER_LINE` units, further lines behind), stopping after ``rounds`` rounds (option
+    ``round_limit``)."""
     n = max(1, units_per_side)
-    width = max(20, 2 * MARGIN + PITCH * n)
-    south_front = MARGIN + DEPTH - 1
-    north_front = south_front + GAP + 1
-    height = north_front + DEPTH + MARGIN
+    per_line = min(n, PER_LINE)
+    lines = -(-n // per_line)
+    width = max(20, 2 * MARGIN + PITCH * per_line)
+    step = DEPTH + 1  # a line and the open row behind it
+    south = [MARGIN + DEPTH - 1 + step * (lines - 1 - k) for k in range(lines)]
+    north = [south[0] + GAP + 1 + step * k for k in range(lines)]
+    height = north[-1] + DEPTH + MARGIN
     sides = [
         {"name": name, "home_edge": edge,
-         "units": [_unit(s, i, front) for i in range(n)]}
-        for s, (name, edge, front) in enumerate((("South", "south", south_front),
-                                                 ("North", "north", north_front)))
+         "units": [_unit(s, i, fronts[i // per_line], i % per_line) for i in range(n)]}
+        for s, (name, edge, fronts) in enumerate((("South", "south", south),
+                                                  ("North", "north", north)))
     ]
     return {"ruleset": "dnd35-wars", "name": f"Field battle, {n} units a side", "scale": SCALE,
             "map": {"width": width, "height": height},
-            "options": {"round_limit": max(1, min(rounds, 1000))}, "sides": sides}
+            "options": {"round_limit": max(1, min(rounds, MAX_ROUNDS))}, "sides": sides}
