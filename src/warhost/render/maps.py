@@ -18,6 +18,13 @@ Square ``(x, y)`` covers ``[x, x+1] x [y, y+1]``; y grows upwards (north). A uni
 unit and ``marks`` explains its parts in the legend; ``name``, ``kind`` and ``strength`` are
 words for the key. All of them are optional.
 
+Grid views may also give a unit ``squares`` (``[[x, y], ...]``: a unit of many counters, one
+square each, drawn as one outlined shape and labelled once, along the row through its
+``(x, y)``; faded and hatched by status like table units), or ``"figure": true`` (a creature
+standing alone, drawn as a disc); a cell ``"water": true`` (water over the cell's own kind of
+ground, drawn as blue lines); and the view a ``scale`` (words such as ``1 square = 15 ft``,
+added to the title and the text legend).
+
 Battles fought on an open table (see :mod:`warhost.geometry.table`) give a *table* view instead,
 in inches from the south-west corner, with facings as compass bearings (0 north, 90 east)::
 
