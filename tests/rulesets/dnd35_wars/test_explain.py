@@ -196,12 +196,19 @@ def test_a_monster_alone_is_reached_from_a_corner_too() -> None:
     assert r.rule == "W35-DEC-12"  # a corner is close enough: only not offered
 
 
-@pytest.mark.rule("W35-COLL-01")
-def test_a_creature_inside_a_unit_is_no_target_of_its_own() -> None:
+@pytest.mark.rule("W35-DMG-08")
+def test_a_creature_among_its_allies_is_no_target_of_its_own() -> None:
     state = make_state([unit("a", squares=[(0, 0)]), unit("b", "B", squares=[(0, 1)])],
-                       singles=[single("chief", "B", "npc", unit="b")])
+                       singles=[single("chief", "B", "npc", unit="b"),
+                                single("troll", "B", "monster", at=(5, 5))])
     r = refusal(state, "melee a chief")
-    assert r.rule == "W35-COLL-01" and "inside b" in r.reason
+    assert r.rule == "W35-DMG-08" and "embedded among its allies in b" in r.reason
+    state.singles["troll"].host = "a"  # fighting its way through a: it may be attacked there
+    r = refusal(state, "melee a troll", options=["hold"])
+    assert r.rule == "W35-DEC-12"
+    state.singles["troll"].host, state.singles["troll"].status = None, "slain"
+    r = refusal(state, "melee a troll")
+    assert "troll is out of the battle (slain)" in r.reason
 
 
 @pytest.mark.rule("W35-MORALE-07")

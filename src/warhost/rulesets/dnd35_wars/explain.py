@@ -150,10 +150,14 @@ def _target(state: WarState, unit: Unit, name: str) -> tuple[str, frozenset[Squa
         if not other.on_map:
             return Refusal(f"{other.id} is no longer on the battlefield ({other.status})")
         return other.id, frozenset(other.squares)
+    if other.alive and other.host == unit.id:  # an enemy inside the unit itself
+        return other.id, frozenset(unit.squares)
+    if other.alive and other.host is not None:
+        return Refusal(f"{other.id} is embedded among its allies in {other.host}; a unit "
+                       "attacks a singular creature only outside a unit hostile to it",
+                       "W35-DMG-08")
     if not other.independent or other.square is None:
-        where = f"inside {other.host}" if other.alive and other.host else other.status
-        return Refusal(f"{other.id} cannot be attacked on its own: it is {where}, and "
-                       "creatures in a unit are hurt only as collateral", "W35-COLL-01")
+        return Refusal(f"{other.id} is out of the battle ({other.status})")
     return other.id, frozenset({other.square})
 
 
