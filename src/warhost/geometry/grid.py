@@ -1581,3 +1581,35 @@ def _removal_keeps(cells: set[Square], sq: Square, legal: bool) -> bool:
     if (x, y + 1) in rest and (x + 1, y) in rest and (x, y - 1) in rest and (x - 1, y) in rest:
         return False
     return side_connected(rest)
+
+
+# --------------------------------------------------------------------------- distance fields
+
+
+def chebyshev_field(sources: Iterable[Square], width: int, height: int,
+                    limit: int | None = None) -> dict[Square, int]:
+    """Chebyshev distance from the nearest of ``sources`` to every square of a ``width`` x
+    ``height`` board (squares farther than ``limit`` are left out).
+
+    A breadth-first flood over the 8 neighbours, so one call costs at most the board's area,
+    however many sources there are.
+    """
+    dist: dict[Square, int] = {}
+    frontier: list[Square] = []
+    for sq in sources:
+        if sq not in dist and 0 <= sq[0] < width and 0 <= sq[1] < height:
+            dist[sq] = 0
+            frontier.append(sq)
+    d = 0
+    while frontier and (limit is None or d < limit):
+        d += 1
+        nxt: list[Square] = []
+        for x, y in frontier:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    n = (x + dx, y + dy)
+                    if n not in dist and 0 <= n[0] < width and 0 <= n[1] < height:
+                        dist[n] = d
+                        nxt.append(n)
+        frontier = nxt
+    return dist

@@ -56,4 +56,4 @@ def test_the_battle_ends_when_a_side_has_nothing_left_able_to_fight() -> None:
     get(state, "b").status = "fled"
     check_end(state, battle, 10, final=False)
     assert (state.over, state.winner) == (True, "A")
-    assert score(state, "B") == 0 and outcome(state).winner == "A"
+    assert score(state, "A") == 100 and outcome(state).winner == "A"

@@ -7,6 +7,7 @@ damage pathways between units and singular creatures, and morale.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:  # the rules themselves are imported by each hook when first n
     from warhost.core.battle import Battle
     from warhost.core.commanders import Commander
     from warhost.core.decisions import Decision, Refusal
+    from warhost.core.odds import OddsReport
     from warhost.core.orders import Order
     from warhost.core.outcome import Outcome
 
@@ -102,6 +104,13 @@ class Dnd35Wars(Ruleset):
         from warhost.rulesets.dnd35_wars.view import describe_event
 
         return describe_event(event)
+
+    def exact_odds(
+        self, scenario: Scenario, attacker: str, defender: str, situation: Mapping[str, Any]
+    ) -> OddsReport:
+        from warhost.rulesets.dnd35_wars.odds import exact_odds
+
+        return exact_odds(scenario, attacker, defender, situation)
 
 
 register(Dnd35Wars())

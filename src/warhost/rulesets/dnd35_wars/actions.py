@@ -36,6 +36,8 @@ def legal_actions(state: WarState, unit: Unit) -> list[Order]:
     """Every unit action ``unit`` may take now; ``hold`` first."""
     options = [HOLD]
     options += movement.move_options(state, unit)
+    if unit.stuck_in is not None:  # a passer stuck in an ally may only pass on out (W35-UMOVE-19)
+        return options
     options += combat.attack_options(state, unit)
     options += defence.defence_options(state, unit)
     return options
@@ -47,6 +49,8 @@ def judge(state: WarState, unit: Unit) -> Callable[[Order], Order | Refusal]:
     def accept(order: Order) -> Order | Refusal:
         if order.kind in movement.ORDER_KINDS:
             return movement.judge_move(state, unit, order)
+        if order.kind in combat.ORDER_KINDS + defence.ORDER_KINDS:
+            return combat.judge_attack(state, unit, order)
         return Refusal(f"{order} is not a legal unit action for {unit.label} now",
                        rule="W35-UMOVE-01")
     return accept

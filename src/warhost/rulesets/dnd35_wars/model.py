@@ -199,8 +199,16 @@ class UnitSpec(Strict):
     facing: FacingName = Field("N", description="The heading before the first move (W35-AMB-42).")
     leader: Ident | None = Field(None, description="The NPC or PC leading it (W35-AMB-79).")
     guarding_walls: bool = Field(False, description="Exposed in a fortification (W35-AMB-45).")
-    enters_round: Rounds | None = Field(None, description="A reinforcement (W35-AMB-95).")
-    enters_edge: EdgeName | None = None
+    enters_round: Rounds | None = Field(
+        None, description="A reinforcement arriving at the start of this round (W35-AMB-95); "
+        "its `counters`/`at` are optional and only say where along the edge it wants to be.")
+    enters_edge: EdgeName | None = Field(None, description="The edge a reinforcement enters on.")
+
+
+class Area(Strict):
+    """A rectangle of squares, corners included."""
+
+    rect: tuple[Coord, Coord]
 
 
 class MonsterSpec(Strict):
@@ -209,6 +217,9 @@ class MonsterSpec(Strict):
     id: Ident
     creature: Creature
     at: Coord
+    allied: bool = Field(
+        True, description="Allied to its side's army (W35-PLACE-10); false: hostile to all, "
+        "placed by W35-PLACE-11/12 (W35-AMB-71).")
 
 
 class CharacterSpec(Strict):
@@ -234,12 +245,12 @@ class SideSpec(Strict):
     monsters: list[MonsterSpec] = Field(default_factory=list, max_length=SINGULARS_MAX)
     npcs: list[CharacterSpec] = Field(default_factory=list, max_length=SINGULARS_MAX)
     pcs: list[CharacterSpec] = Field(default_factory=list, max_length=SINGULARS_MAX)
-
-
-class Area(Strict):
-    """A rectangle of squares, corners included."""
-
-    rect: tuple[Coord, Coord]
+    forbidden: list[Area] = Field(
+        default_factory=list, max_length=100,
+        description="Areas where this side may not place units or monsters (W35-PLACE-08).")
+    faster_first: bool = Field(
+        False, description="No unit of this side may stand farther from the enemy than a "
+        "slower one (W35-PLACE-08, W35-DEC-38).")
 
 
 class TerrainSpec(Area):
@@ -281,5 +292,8 @@ class Dnd35WarsScenario(Strict):
     scale: Scale = Field(description="Feet per square (W35-SCALE-01, W35-AMB-07).")
     map: MapSpec
     aggressor: Name | None = Field(None, description="The attacking side (W35-PLACE-03).")
+    placement_winner_places: Literal["first", "last"] = Field(
+        "last", description="With no aggressor, whether the winner of the 1d20 roll-off "
+        "places first or last (W35-PLACE-04, W35-DEC-05).")
     options: Options = Field(default_factory=Options)
     sides: list[SideSpec] = Field(min_length=2, max_length=2)

@@ -1,66 +1,913 @@
-"""Unit move actions (W35-UMOVE, W35-TERR, W35-AMB-12): moving the whole formation, and a
-routed unit's flight.
+"""Unit move actions (W35-UMOVE, W35-TERR, W35-AMB-12/37/43/44/61/62/65): Move, Disengage,
+Regroup, Split Up and Pass Through, the terrain cost of a step, and a routed unit's flight.
 
-SKELETON: whole-square moves of the formation in the eight directions up to its whole move
-rate, no terrain costs or banking yet; the movement helper replaces this module.
+A move shifts the whole formation one square at a time along the Bresenham line to its offset
+(diagonal steps cost like orthogonal ones). Each move action gives the unit movement points
+equal to its move rate, kept as exact fractions; a step is taken when the points reach its
+cost, and points too few for the next step are banked toward that step, which a move continuing
+the same way on the unit's next turn picks up (W35-AMB-12).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields, replace
+from fractions import Fraction
+from typing import Any
+
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
+from warhost.core.metering import OPTIONS, count
 from warhost.core.orders import Order
-from warhost.geometry.grid import DIRECTIONS8, Square
-from warhost.rulesets.dnd35_wars.state import FLED, Unit, WarState
+from warhost.geometry.grid import (
+    DIRECTIONS4,
+    DIRECTIONS8,
+    Square,
+    bresenham,
+    formation_ok,
+    heading_of,
+    holes,
+    removal_order,
+    share_side,
+    translate,
+)
+from warhost.rulesets.dnd35_wars import combat, morale, tables
+from warhost.rulesets.dnd35_wars.state import FLED, MERGED, Single, Unit, WarState
 
-ORDER_KINDS: tuple[str, ...] = ("move",)
+ORDER_KINDS: tuple[str, ...] = ("move", "disengage", "regroup", "split", "pass")
 """The order kinds this module offers and carries out."""
 
+EDGE_STEP: dict[str, Square] = {"north": (0, 1), "east": (1, 0), "south": (0, -1),
+                                "west": (-1, 0)}
+"""The step toward each map edge (north is +y)."""
 
-def _free(state: WarState, unit: Unit, squares: set[Square]) -> bool:
-    return all(state.inside(sq) and state.at.get(sq, unit.id) == unit.id for sq in squares)
+KNIGHT: tuple[Square, ...] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1),
+                              (-1, 2))
+"""Offsets off the eight lines that moves also offer."""
+
+Passable = Callable[[Square], bool]
 
 
-def _shifted(unit: Unit, dx: int, dy: int) -> set[Square]:
-    return {(x + dx, y + dy) for x, y in unit.squares}
+# ---------------------------------------------------------------------------------------------
+# Terrain costs (W35-TERR-03..16, W35-AMB-43/44)
+# ---------------------------------------------------------------------------------------------
+
+def _flat_cost(state: WarState, sq: Square, water_native: bool) -> Fraction:
+    """The square's terrain cost, doubled in water for a mover not native to it."""
+    cost = Fraction(tables.TERRAIN_COST[state.cost_of(sq)])
+    return cost * 2 if sq in state.water and not water_native else cost
 
 
-def move_options(state: WarState, unit: Unit) -> list[Order]:
-    """Moves of the whole formation straight in one of eight directions."""
-    if state.foes_engaged(unit.id):
-        return []
-    reach = int(unit.rate)
-    out = []
-    for dx, dy in DIRECTIONS8:
-        for n in range(1, reach + 1):
-            if not _free(state, unit, _shifted(unit, dx * n, dy * n)):
-                break
-            out.append(Order.of("move", unit.id, f"{dx * n},{dy * n}"))
+def _counter_cost(state: WarState, fro: Square, to: Square,
+                  water_native: bool) -> tuple[Fraction, Fraction, bool]:
+    """One counter's step from ``fro`` to ``to``: its cost, its cost if the whole unit goes
+    downhill, and whether this step is downhill."""
+    base = _flat_cost(state, to, water_native)
+    up, down = state.elevation.get(to, 0), state.elevation.get(fro, 0)
+    if up > down:  # climbing: the scenario's grade for the square (W35-TERR-14)
+        climb = state.slope_cost.get(to, tables.UP_SLOPE_COSTS[0])
+        return max(base, Fraction(climb)), max(base, Fraction(climb)), False
+    if up < down:  # 2/3 only on otherwise open ground; harder terrain keeps its cost
+        return base, tables.DOWNHILL_COST if base == 1 else base, True
+    return base, base, False
+
+
+def _unhindered(mover: Unit | Single) -> bool:
+    """Flying and incorporeal movers pay 1 on every terrain (W35-TERR-06, W35-AMB-43)."""
+    if isinstance(mover, Unit):
+        return mover.flying or mover.creature.incorporeal
+    return mover.creature.incorporeal or bool(mover.creature.fly_speed)
+
+
+def step_cost(state: WarState, mover: Unit | Single, squares_after: Iterable[Square],
+              squares_before: Iterable[Square]) -> Fraction:
+    """The cost of one step of a formation: ``squares_after`` is ``squares_before`` shifted by
+    one square. The highest cost among the counters' new squares; 2/3 on open ground only when
+    every counter steps downhill (W35-AMB-43/44, W35-TERR-14)."""
+    after = tuple(squares_after)
+    before = tuple(squares_before)
+    if _unhindered(mover):
+        return Fraction(1)
+    native = mover.water_native if isinstance(mover, Unit) else mover.creature.water_native
+    (ax, ay), (bx, by) = min(after), min(before)
+    dx, dy = ax - bx, ay - by
+    worst = worst_down = Fraction(0)
+    all_down = True
+    for x, y in after:
+        cost, down_cost, down = _counter_cost(state, (x - dx, y - dy), (x, y), native)
+        worst = max(worst, cost)
+        worst_down = max(worst_down, down_cost)
+        all_down = all_down and down
+    return worst_down if all_down else worst
+
+
+def single_step_cost(state: WarState, single: Single, sq_from: Square,
+                     sq_to: Square) -> Fraction:
+    """What a singular creature pays to step into ``sq_to`` (W35-TERR-16, W35-AMB-43)."""
+    return step_cost(state, single, (sq_to,), (sq_from,))
+
+
+# ---------------------------------------------------------------------------------------------
+# Points, banking and walking a path (W35-STAT-11/13, W35-TERR-15, W35-AMB-12)
+# ---------------------------------------------------------------------------------------------
+
+def move_points(unit: Unit) -> Fraction:
+    """Movement points of one move action: the move rate, halved in a phalanx
+    (W35-DEFEND-10, W35-AMB-67)."""
+    return tables.phalanx_rate(unit.rate) if unit.phalanx else Fraction(unit.rate)
+
+
+def banked(state: WarState, unit: Unit, first_step: Square) -> Fraction:
+    """Points banked toward ``first_step``, kept only when made on the unit's previous turn."""
+    if unit.bank_step == first_step and unit.bank_round == state.round - 1:
+        return unit.bank
+    return Fraction(0)
+
+
+def _steps(dx: int, dy: int) -> list[Square]:
+    """The unit steps of a straight move by ``(dx, dy)``."""
+    line = bresenham((0, 0), (dx, dy))
+    return [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(line)]
+
+
+def parse_offset(text: str) -> tuple[int, int] | None:
+    """``"dx,dy"`` as numbers, or None."""
+    try:
+        dx, dy = (int(v) for v in text.split(","))
+    except ValueError:
+        return None
+    return dx, dy
+
+
+def parse_squares(text: str) -> set[Square] | None:
+    """``"x,y;x,y"`` as squares, or None."""
+    out: set[Square] = set()
+    for part in text.split(";"):
+        sq = parse_offset(part)
+        if sq is None:
+            return None
+        out.add(sq)
     return out
 
 
-def judge_move(state: WarState, unit: Unit, order: Order) -> Order | Refusal:
-    """Any move not offered is refused."""
-    return Refusal(f"{order} is not a legal move for {unit.label}", rule="W35-UMOVE-02")
+@dataclass
+class Walk:
+    """Where a walk along steps ended: the formation, steps taken, points left, and the step
+    the walk stopped short of (banked toward, or blocked)."""
 
+    squares: frozenset[Square]
+    taken: int
+    left: Fraction
+    short_of: Square | None = None
+    blocked: bool = False
+
+
+def walk(state: WarState, unit: Unit, start: Iterable[Square], steps: list[Square],
+         points: Fraction, passable: Passable) -> Walk:
+    """Take ``steps`` in turn while the points pay for them and every new square passes."""
+    cur = frozenset(start)
+    for i, (sx, sy) in enumerate(steps):
+        nxt = translate(cur, sx, sy)
+        if not all(passable(sq) for sq in nxt):
+            return Walk(cur, i, points, (sx, sy), blocked=True)
+        cost = step_cost(state, unit, nxt, cur)
+        if points < cost:
+            return Walk(cur, i, points, (sx, sy))
+        points -= cost
+        cur = nxt
+    return Walk(cur, len(steps), points)
+
+
+def free_for(state: WarState, unit: Unit, *, allies: bool = False) -> Passable:
+    """Squares ``unit`` may step into: on the map and empty or its own, or (``allies``) held
+    by an allied unit."""
+    def passable(sq: Square) -> bool:
+        if not state.inside(sq):
+            return False
+        other = state.at.get(sq)
+        return other is None or other == unit.id or allies and _ally(state, unit, other)
+    return passable
+
+
+def _ally(state: WarState, unit: Unit, oid: str) -> bool:
+    """``oid`` names an allied unit of ``unit``."""
+    other = state.units.get(oid)
+    return other is not None and other.side == unit.side and other.id != unit.id
+
+
+def _allies_on(state: WarState, unit: Unit, squares: Iterable[Square]) -> set[str]:
+    """The allied units holding any of ``squares``."""
+    out: set[str] = set()
+    for sq in squares:
+        oid = state.at.get(sq)
+        if oid is not None and _ally(state, unit, oid):
+            out.add(oid)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Contacts (W35-UATK-05/06, W35-AMB-37)
+# ---------------------------------------------------------------------------------------------
+
+def update_contacts(state: WarState, unit: Unit) -> None:
+    """After ``unit`` moved: end its engagements, and approaches, with units it no longer
+    shares a side with (W35-AMB-37)."""
+    for fid in list(state.foes_engaged(unit.id)):
+        foe = state.units.get(fid)
+        if foe is None or not foe.on_map or not share_side(unit.squares, foe.squares):
+            state.disengage(unit.id, fid)
+    for aid in list(unit.approached_by):
+        other = state.units.get(aid)
+        if other is None or not other.on_map or not share_side(unit.squares, other.squares):
+            unit.approached_by.discard(aid)
+
+
+def _after_move(state: WarState, unit: Unit, before: set[str]) -> None:
+    """Contacts after a move: engagements end, left units forget the approach, and enemy units
+    newly in side contact are approached without a fight (W35-UATK-05/06)."""
+    update_contacts(state, unit)
+    now = state.neighbours_of(unit.squares)
+    for oid in before - now:
+        other = state.units.get(oid)
+        if other is not None:
+            other.approached_by.discard(unit.id)
+    for oid in now:
+        other = state.units.get(oid)
+        if other is not None and other.side != unit.side and oid not in state.foes_engaged(unit.id):
+            other.approached_by.add(unit.id)
+
+
+def _shift(state: WarState, battle: Battle, unit: Unit, squares: frozenset[Square],
+           moved: Square) -> None:
+    """Put the formation on ``squares`` after a move by ``moved``; heading and contacts."""
+    before = state.neighbours_of(unit.squares)
+    state.place(unit, set(squares))
+    if moved != (0, 0):
+        unit.heading = heading_of(*moved)
+    _after_move(state, unit, before)
+    battle.emit("move", unit=unit.id, by=[moved[0], moved[1]])
+
+
+def _keep_bank(state: WarState, unit: Unit, result: Walk, last: Square | None,
+               passable: Passable) -> None:
+    """Bank what is left toward the step the walk stopped short of, or, after a completed
+    move, toward the next step the same way when the points fall short of it (W35-AMB-12)."""
+    unit.bank, unit.bank_step, unit.bank_round = Fraction(0), None, state.round
+    step = result.short_of if result.short_of is not None and not result.blocked else None
+    if step is None and result.short_of is None and last is not None and result.left > 0:
+        ahead = translate(result.squares, *last)
+        if all(passable(sq) for sq in ahead) and result.left < step_cost(
+                state, unit, ahead, result.squares):
+            step = last
+    if step is not None and result.left > 0:
+        unit.bank, unit.bank_step = result.left, step
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+# ---------------------------------------------------------------------------------------------
+
+def _order_offset(order: Order, at: int) -> tuple[int, int] | None:
+    return parse_offset(str(order.args[at])) if len(order.args) > at else None
+
+
+def _line_moves(state: WarState, unit: Unit, passable: Passable, *,
+                bank: bool) -> list[tuple[Square, Walk]]:
+    """Moves along the 8 lines as far as the points go (the last one may only bank), plus the
+    knight offsets the points pay for in full."""
+    out: list[tuple[Square, Walk]] = []
+    base = move_points(unit)
+    if base <= 0:
+        return out
+    limit = math.ceil(base * 3 / 2) + 2  # no step costs less than 2/3
+    for dx, dy in DIRECTIONS8:
+        points = base + (banked(state, unit, (dx, dy)) if bank else 0)
+        result = walk(state, unit, unit.squares, [(dx, dy)] * limit, points, passable)
+        for n in range(1, result.taken + 1):
+            out.append(((dx * n, dy * n), result))
+        if bank and result.short_of is not None and not result.blocked and result.left > 0:
+            n = result.taken + 1
+            out.append(((dx * n, dy * n), result))
+    for dx, dy in KNIGHT:
+        steps = _steps(dx, dy)
+        points = base + (banked(state, unit, steps[0]) if bank else 0)
+        result = walk(state, unit, unit.squares, steps, points, passable)
+        if result.taken == len(steps):
+            out.append(((dx, dy), result))
+    return out
+
+
+def move_options(state: WarState, unit: Unit) -> list[Order]:
+    """The move actions open to ``unit``: moves (none while engaged: W35-AMB-37), disengages,
+    regroups, split-ups and passes through allies."""
+    fix_home_edges(state)
+    if unit.stuck_in is not None:
+        out = pass_options(state, unit)
+    elif state.foes_engaged(unit.id):
+        out = disengage_options(state, unit)
+    else:
+        out = [Order.of("move", unit.id, f"{dx},{dy}")
+               for (dx, dy), _ in _line_moves(state, unit, free_for(state, unit), bank=True)]
+        out += regroup_options(state, unit) + split_options(state, unit) + pass_options(state, unit)
+    count(OPTIONS, len(out))
+    return out
+
+
+def disengage_options(state: WarState, unit: Unit) -> list[Order]:
+    """Moves away from every engaged foe at the normal rate, never with banked points, ending
+    out of side contact with all of them (W35-UMOVE-05, W35-AMB-12)."""
+    foes = [state.units[f] for f in sorted(state.foes_engaged(unit.id)) if f in state.units]
+    out = []
+    for (dx, dy), result in _line_moves(state, unit, free_for(state, unit), bank=False):
+        dest = translate(unit.squares, dx, dy)
+        if not any(share_side(dest, foe.squares) for foe in foes):
+            out.append(Order.of("disengage", unit.id, f"{dx},{dy}"))
+    return out
+
+
+def _can_regroup(unit: Unit, partner: Unit) -> Refusal | None:
+    """Why ``partner`` cannot merge with ``unit`` (W35-UMOVE-08, W35-AMB-61), or None."""
+    if partner.side != unit.side or partner.id == unit.id or not partner.can_fight:
+        return Refusal(f"{partner.label} is not a fighting allied unit", rule="W35-UMOVE-08")
+    same = (partner.creature.type == unit.creature.type and partner.size == unit.size
+            and partner.creature.speed == unit.creature.speed)
+    if not same:
+        return Refusal(f"{partner.label} is not of {unit.label}'s creature type, size and speed",
+                       rule="W35-AMB-61")
+    if unit.hp >= unit.start_hp or partner.hp >= partner.start_hp:
+        return Refusal("only partly depleted units regroup", rule="W35-UMOVE-08")
+    return None
+
+
+def regroup_options(state: WarState, unit: Unit) -> list[Order]:
+    """Moves (or none) that end in side contact with a compatible, partly depleted ally."""
+    if unit.hp >= unit.start_hp:
+        return []
+    passable = free_for(state, unit)
+    dests = [((0, 0), frozenset(unit.squares))]
+    dests += [(off, translate(unit.squares, *off))
+              for off, result in _line_moves(state, unit, passable, bank=False)]
+    out = []
+    for (dx, dy), squares in dests:
+        for pid in sorted(state.neighbours_of(set(squares))):
+            partner = state.units.get(pid)
+            if partner is not None and _can_regroup(unit, partner) is None:
+                out.append(Order.of("regroup", unit.id, pid, f"{dx},{dy}"))
+    return out
+
+
+def _split_groups(unit: Unit) -> list[frozenset[Square]]:
+    """Counters that could leave: the rear rank, and either half across the heading."""
+    n = unit.counters
+    if n < 2:
+        return []
+    hx, hy = unit.heading
+    ranked = sorted(unit.squares, key=lambda s: (s[0] * hx + s[1] * hy, s))
+    back = ranked[0][0] * hx + ranked[0][1] * hy
+    groups = [frozenset(s for s in ranked if s[0] * hx + s[1] * hy == back)]
+    across = sorted(unit.squares, key=lambda s: (s[0] * -hy + s[1] * hx, s))
+    groups += [frozenset(across[: n // 2]), frozenset(across[n // 2:])]
+    out: list[frozenset[Square]] = []
+    for g in groups:
+        if g and len(g) < n and g not in out and formation_ok(g) and formation_ok(
+                unit.squares - g):
+            out.append(g)
+    return out
+
+
+def _split_walk(state: WarState, unit: Unit, group: frozenset[Square], dx: int,
+                dy: int) -> Walk:
+    """The leaving group's move: its own old squares are free, the rest of the unit is not."""
+    stay = unit.squares - group
+
+    def passable(sq: Square) -> bool:
+        return state.inside(sq) and sq not in stay and state.at.get(sq) in (None, unit.id)
+    return walk(state, unit, group, _steps(dx, dy), move_points(unit), passable)
+
+
+def split_options(state: WarState, unit: Unit) -> list[Order]:
+    """Split-ups: a few groups, each moved one square or as far as it can along 8 lines."""
+    if unit.split_round == state.round or move_points(unit) < 1:
+        return []
+    out = []
+    far = math.floor(move_points(unit))
+    for group in _split_groups(unit):
+        text = ";".join(f"{x},{y}" for x, y in sorted(group))
+        for dx, dy in DIRECTIONS8:
+            for n in sorted({1, far}):
+                result = _split_walk(state, unit, group, dx * n, dy * n)
+                if result.taken == n:
+                    out.append(Order.of("split", unit.id, text, f"{dx * n},{dy * n}"))
+    return out
+
+
+def pass_options(state: WarState, unit: Unit) -> list[Order]:
+    """Moves through allied units ending on free squares (W35-UMOVE-18), tried only along the
+    lines an ally blocks; for a unit already stuck inside an ally (W35-UMOVE-19), any progress
+    onward. A new pass ending inside an ally is taken only when ordered (judge_move)."""
+    points = move_points(unit)
+    if points <= 0:
+        return []
+    plain, through = free_for(state, unit), free_for(state, unit, allies=True)
+    limit = math.ceil(points * 3 / 2) + 2
+    lines = [([d] * limit, False) for d in DIRECTIONS8] + [(_steps(*k), True) for k in KNIGHT]
+    out = []
+    for steps, whole_only in lines:
+        first_pass = 0  # steps that are plain moves, not passes
+        if unit.stuck_in is None:
+            first = walk(state, unit, unit.squares, steps, points, plain)
+            ahead = translate(first.squares, *(first.short_of or (0, 0)))
+            if not first.blocked or not _allies_on(state, unit, ahead):
+                continue
+            first_pass = first.taken + 1
+        result = walk(state, unit, unit.squares, steps, points, through)
+        for n in range(max(first_pass, 1), result.taken + 1):
+            if whole_only and n < len(steps):
+                continue
+            dx, dy = sum(s[0] for s in steps[:n]), sum(s[1] for s in steps[:n])
+            inside = _allies_on(state, unit, translate(unit.squares, dx, dy))
+            if not inside or unit.stuck_in is not None and len(inside) == 1:
+                out.append(Order.of("pass", unit.id, f"{dx},{dy}"))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Judging any move order
+# ---------------------------------------------------------------------------------------------
+
+def judge_move(state: WarState, unit: Unit, order: Order) -> Order | Refusal:
+    """Judge a move-action order not among the options: the order itself if legal, otherwise a
+    refusal naming the rule broken."""
+    if not order.args or str(order.args[0]) != unit.id:
+        return Refusal(f"{order} does not name {unit.label}", rule="W35-UMOVE-01")
+    if unit.stuck_in is not None and order.kind != "pass":
+        return Refusal(f"{unit.label} must first pass on out of {unit.stuck_in}",
+                       rule="W35-UMOVE-19")
+    judges: dict[str, Callable[[WarState, Unit, Order], Refusal | None]] = {
+        "move": _judge_plain, "disengage": _judge_disengage, "regroup": _judge_regroup,
+        "split": _judge_split, "pass": _judge_pass,
+    }
+    refusal = judges[order.kind](state, unit, order)
+    return order if refusal is None else refusal
+
+
+def _judge_path(state: WarState, unit: Unit, dx: int, dy: int, passable: Passable,
+                points: Fraction, may_bank: bool) -> Refusal | None:
+    """A straight move of the formation: on the map, not through others, affordable (the last
+    step may be banked toward when ``may_bank``)."""
+    if (dx, dy) == (0, 0):
+        return Refusal("a move must go somewhere", rule="W35-UMOVE-04")
+    result = walk(state, unit, unit.squares, _steps(dx, dy), points, passable)
+    if result.blocked:
+        nxt = translate(result.squares, *(result.short_of or (0, 0)))
+        if not all(state.inside(sq) for sq in nxt):
+            return Refusal("the move would leave the map", rule="W35-UMOVE-02")
+        return Refusal("the way is blocked by another unit or figure", rule="W35-PLACE-06")
+    steps = len(_steps(dx, dy))
+    if result.taken == steps or (may_bank and result.taken == steps - 1 and result.left > 0):
+        return None
+    return Refusal(f"{dx},{dy} is too far for {move_points(unit)} movement points",
+                   rule="W35-UMOVE-02")
+
+
+def _judge_plain(state: WarState, unit: Unit, order: Order) -> Refusal | None:
+    off = _order_offset(order, 1)
+    if off is None:
+        return Refusal("give the offset as dx,dy", rule="W35-UMOVE-02")
+    if state.foes_engaged(unit.id):
+        return Refusal(f"{unit.label} is engaged: only Disengage moves it away",
+                       rule="W35-AMB-37")
+    if unit.stuck_in is not None:
+        return Refusal(f"{unit.label} must first pass out of {unit.stuck_in}", rule="W35-UMOVE-19")
+    first = _steps(*off)[:1]
+    points = move_points(unit) + (banked(state, unit, first[0]) if first else 0)
+    return _judge_path(state, unit, *off, free_for(state, unit), points, may_bank=True)
+
+
+def _judge_disengage(state: WarState, unit: Unit, order: Order) -> Refusal | None:
+    off = _order_offset(order, 1)
+    if off is None:
+        return Refusal("give the offset as dx,dy", rule="W35-UMOVE-05")
+    foes = [state.units[f] for f in state.foes_engaged(unit.id) if f in state.units]
+    if not foes:
+        return Refusal(f"{unit.label} is not engaged in melee", rule="W35-UMOVE-05")
+    bad = _judge_path(state, unit, *off, free_for(state, unit), move_points(unit),
+                      may_bank=False)
+    if bad is not None:
+        return bad
+    dest = translate(unit.squares, *off)
+    if any(share_side(dest, foe.squares) for foe in foes):
+        return Refusal("a disengaging unit must end out of contact with its foes",
+                       rule="W35-UMOVE-05")
+    return None
+
+
+def _judge_regroup(state: WarState, unit: Unit, order: Order) -> Refusal | None:
+    off = _order_offset(order, 2)
+    partner = state.units.get(str(order.args[1])) if len(order.args) > 1 else None
+    if off is None or partner is None:
+        return Refusal("regroup needs a partner unit and dx,dy", rule="W35-UMOVE-08")
+    bad = _can_regroup(unit, partner)
+    if bad is not None:
+        return bad
+    if state.foes_engaged(unit.id):
+        return Refusal(f"{unit.label} is engaged: only Disengage moves it away",
+                       rule="W35-AMB-37")
+    if off != (0, 0):
+        bad = _judge_path(state, unit, *off, free_for(state, unit), move_points(unit),
+                          may_bank=False)
+        if bad is not None:
+            return bad
+    if not share_side(translate(unit.squares, *off), partner.squares):
+        return Refusal(f"the move must end in side contact with {partner.label}",
+                       rule="W35-AMB-61")
+    if _merged_squares(state, unit, partner, translate(unit.squares, *off)) is None:
+        return Refusal("the merged unit would have no legal formation", rule="W35-FORM-04")
+    return None
+
+
+def _judge_split(state: WarState, unit: Unit, order: Order) -> Refusal | None:
+    group = parse_squares(str(order.args[1])) if len(order.args) > 2 else None
+    off = _order_offset(order, 2)
+    if group is None or off is None:
+        return Refusal("split needs the leaving counters x,y;x,y and dx,dy", rule="W35-UMOVE-13")
+    if unit.split_round == state.round:
+        return Refusal(f"{unit.label} already split this round", rule="W35-UMOVE-17")
+    if state.foes_engaged(unit.id):
+        return Refusal(f"{unit.label} is engaged: only Disengage moves it away",
+                       rule="W35-AMB-37")
+    if not group <= unit.squares or not 0 < len(group) < unit.counters:
+        return Refusal("the leaving counters must be some, not all, of the unit's",
+                       rule="W35-UMOVE-13")
+    if not formation_ok(group) or not formation_ok(unit.squares - group):
+        return Refusal("both groups must be connected without holes", rule="W35-AMB-62")
+    result = _split_walk(state, unit, frozenset(group), *off)
+    if result.taken != len(_steps(*off)):
+        why = "blocked" if result.blocked else "too far"
+        return Refusal(f"the leaving counters' move is {why}",
+                       rule="W35-PLACE-06" if result.blocked else "W35-AMB-62")
+    return None
+
+
+def _judge_pass(state: WarState, unit: Unit, order: Order) -> Refusal | None:
+    off = _order_offset(order, 1)
+    if off is None:
+        return Refusal("give the offset as dx,dy", rule="W35-UMOVE-18")
+    if state.foes_engaged(unit.id):
+        return Refusal(f"{unit.label} is engaged: only Disengage moves it away",
+                       rule="W35-AMB-37")
+    bad = _judge_path(state, unit, *off, free_for(state, unit, allies=True), move_points(unit),
+                      may_bank=False)
+    if bad is not None:
+        return bad
+    if len(_allies_on(state, unit, translate(unit.squares, *off))) > 1:
+        return Refusal("a passing unit may end inside at most one ally", rule="W35-UMOVE-19")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Carrying out a move action
+# ---------------------------------------------------------------------------------------------
 
 def take_move(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
-    """Shift the formation by the order's offset."""
-    dx, dy = (int(v) for v in str(order.args[1]).split(","))
-    state.place(unit, _shifted(unit, dx, dy))
-    if dx or dy:
-        unit.heading = ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))
-    battle.emit("move", unit=unit.id, by=[dx, dy])
+    """Carry out a move-action order of any of this module's kinds."""
+    takers: dict[str, Callable[[WarState, Battle, Unit, Order], None]] = {
+        "move": _take_plain, "disengage": _take_disengage, "regroup": take_regroup,
+        "split": take_split, "pass": _take_pass,
+    }
+    takers[order.kind](state, battle, unit, order)
+
+
+def _take_plain(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
+    off = _order_offset(order, 1)
+    assert off is not None
+    steps = _steps(*off)
+    passable = free_for(state, unit)
+    points = move_points(unit) + banked(state, unit, steps[0])
+    result = walk(state, unit, unit.squares, steps, points, passable)
+    start = min(unit.squares)
+    if result.taken:
+        end = min(result.squares)
+        _shift(state, battle, unit, result.squares, (end[0] - start[0], end[1] - start[1]))
+    else:
+        unit.heading = heading_of(*off)
+    _keep_bank(state, unit, result, steps[-1], passable)
+    if unit.bank:
+        battle.emit("move_banked", unit=unit.id, toward=list(unit.bank_step or (0, 0)),
+                    points=str(unit.bank))
+
+
+def _free_attacks(state: WarState, battle: Battle, unit: Unit) -> None:
+    """Each engaged foe that is not routed strikes once as the unit leaves (W35-UMOVE-06,
+    W35-AMB-82)."""
+    for fid in sorted(state.foes_engaged(unit.id)):
+        foe = state.units.get(fid)
+        if foe is not None and foe.can_fight and unit.on_map:
+            combat.free_attack(state, battle, foe, unit)
+
+
+def _take_disengage(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
+    off = _order_offset(order, 1)
+    assert off is not None
+    battle.emit("disengage", unit=unit.id, foes=sorted(state.foes_engaged(unit.id)))
+    _free_attacks(state, battle, unit)
+    if unit.on_map:
+        _move_now(state, battle, unit, off)
+
+
+def _move_now(state: WarState, battle: Battle, unit: Unit, off: Square) -> None:
+    """A straight move paid with this action's points only, no bank (W35-AMB-12)."""
+    result = walk(state, unit, unit.squares, _steps(*off), move_points(unit),
+                  free_for(state, unit))
+    unit.bank, unit.bank_step = Fraction(0), None
+    if result.taken:
+        start, end = min(unit.squares), min(result.squares)
+        _shift(state, battle, unit, result.squares, (end[0] - start[0], end[1] - start[1]))
+
+
+def _take_pass(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
+    off = _order_offset(order, 1)
+    assert off is not None
+    old = state.units.get(unit.stuck_in) if unit.stuck_in else None
+    result = walk(state, unit, unit.squares, _steps(*off), move_points(unit),
+                  free_for(state, unit, allies=True))
+    allies = _allies_on(state, unit, result.squares)
+    unit.bank, unit.bank_step = Fraction(0), None
+    start, end = min(unit.squares), min(result.squares)
+    _shift(state, battle, unit, result.squares, (end[0] - start[0], end[1] - start[1]))
+    inside = [state.units[a] for a in sorted(allies) if state.units[a].squares & unit.squares]
+    for ally in inside:
+        for sq in ally.squares & unit.squares:
+            state.at[sq] = ally.id  # both stand there; the ally keeps the occupancy
+    if old is not None and old not in inside:
+        _unstick(state, unit, old)
+    if inside:
+        unit.stuck_in, unit.passing = inside[0].id, True
+        inside[0].stuck_in = unit.id
+        battle.emit("pass_stuck", unit=unit.id, inside=inside[0].id)
+
+
+def _unstick(state: WarState, unit: Unit, host: Unit) -> None:
+    """The passer is out (or the host gone): it holds all its squares again."""
+    unit.stuck_in, unit.passing = None, False
+    if host.stuck_in == unit.id:
+        host.stuck_in = None
+    if unit.on_map:
+        for sq in unit.squares:
+            state.at.setdefault(sq, unit.id)
+
+
+def still_stuck(state: WarState, unit: Unit) -> bool:
+    """True while ``unit`` is the ally a passing unit is stuck inside: it takes no action
+    (W35-UMOVE-19). The passer itself may only pass on out (see :func:`move_options`)."""
+    other = state.units.get(unit.stuck_in or "")
+    if other is None:
+        unit.stuck_in, unit.passing = None, False
+        return False
+    passer, host = (unit, other) if unit.passing else (other, unit)
+    if passer.on_map and host.on_map and passer.squares & host.squares:
+        return unit is host
+    _unstick(state, passer, host)
+    if unit.stuck_in is not None and unit is host:
+        unit.stuck_in = None
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Regroup (W35-UMOVE-08..12, W35-AMB-61)
+# ---------------------------------------------------------------------------------------------
+
+def _merged_numbers(unit: Unit, partner: Unit) -> tuple[int, int, int]:
+    """HP, counter HP (counter-weighted average, rounded down) and counters of the merger."""
+    hp = unit.hp + partner.hp
+    total = unit.counters + partner.counters
+    counter_hp = (unit.counters * unit.counter_hp + partner.counters * partner.counter_hp) // total
+    return hp, counter_hp, -(-hp // counter_hp)
+
+
+def _merged_squares(state: WarState, unit: Unit, partner: Unit,
+                    dest: frozenset[Square]) -> frozenset[Square] | None:
+    """The merged formation: both units' squares with enclosed free squares filled, then
+    trimmed (farthest from the enemy first) or grown to the merged counters."""
+    need = _merged_numbers(unit, partner)[2]
+    cells = set(dest) | partner.squares
+    mine = {unit.id, partner.id}
+    for sq in holes(cells):
+        if state.at.get(sq) in (None, *mine):
+            cells.add(sq)
+    if len(cells) > need:
+        foes = [sq for u in state.units_of(state.other(unit.side)) for sq in u.squares]
+        cells -= set(removal_order(cells, foes, len(cells) - need))
+    while len(cells) < need:
+        grow = sorted({(x + dx, y + dy) for x, y in cells for dx, dy in DIRECTIONS4}
+                      - cells, key=lambda s: (s[1], s[0]))
+        pick = next((sq for sq in grow if state.inside(sq) and state.at.get(sq) in (None, *mine)
+                     and formation_ok(cells | {sq})), None)
+        if pick is None:
+            return None
+        cells.add(pick)
+    return frozenset(cells) if formation_ok(cells) else None
+
+
+def take_regroup(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
+    """Move to the partner and merge with it: pooled HP, averaged counter HP, the mover's
+    initiative slot; the partner's slot goes (W35-UMOVE-08..12, W35-AMB-61)."""
+    partner = state.units[str(order.args[1])]
+    off = _order_offset(order, 2)
+    assert off is not None
+    if off != (0, 0):
+        _move_now(state, battle, unit, off)
+    squares = _merged_squares(state, unit, partner, frozenset(unit.squares))
+    assert squares is not None
+    hp, counter_hp, _ = _merged_numbers(unit, partner)
+    bigger = unit if unit.counters >= partner.counters else partner
+    unit.per_counter = bigger.per_counter
+    unit.creatures += partner.creatures
+    unit.hp, unit.counter_hp = hp, counter_hp
+    unit.start_hp = len(squares) * counter_hp
+    for sid in partner.singles:
+        unit.singles.append(sid)
+        state.singles[sid].host = unit.id
+    partner.singles = []
+    if unit.leader is None:
+        unit.leader = partner.leader
+    for fid in list(state.foes_engaged(partner.id)):
+        state.engage(unit.id, fid)
+    state.disengage(partner.id)
+    state.lift(partner)
+    partner.squares = set()
+    partner.status = MERGED
+    if partner.id in state.order:
+        state.order.remove(partner.id)
+    state.place(unit, set(squares))
+    update_contacts(state, unit)
+    battle.emit("regroup", unit=unit.id, partner=partner.id, hp=hp, counters=len(squares))
+
+
+# ---------------------------------------------------------------------------------------------
+# Split Up (W35-UMOVE-13..17, W35-AMB-62)
+# ---------------------------------------------------------------------------------------------
+
+def _new_id(state: WarState, unit: Unit) -> str:
+    n = 2
+    while f"{unit.id}-{n}" in state.units:
+        n += 1
+    return f"{unit.id}-{n}"
+
+
+def _copied_containers(unit: Unit) -> dict[str, Any]:
+    """Fresh copies of the unit's mutable fields, so a split-off unit shares none of them."""
+    out: dict[str, Any] = {}
+    for f in fields(unit):
+        value = getattr(unit, f.name)
+        if isinstance(value, (set, list, dict)):
+            out[f.name] = value.copy()
+    return out
+
+
+def take_split(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
+    """Some counters leave as a new unit with HP = counters x counter HP, acting at the
+    original's initiative - 1; each embedded creature chooses its unit (W35-AMB-62)."""
+    group = parse_squares(str(order.args[1]))
+    off = _order_offset(order, 2)
+    assert group is not None and off is not None
+    result = _split_walk(state, unit, frozenset(group), *off)
+    new = replace(unit, **_copied_containers(unit))
+    new = replace(new, id=_new_id(state, unit), squares=set(), singles=[], leader=None,
+                  pending=set(), morale_mods=[], approached_by=set(), stuck_in=None,
+                  passing=False, bank=Fraction(0),
+                  bank_step=None, hp=len(group) * unit.counter_hp,
+                  creatures=min(unit.creatures - 1, max(1, int(len(group) * unit.per_counter))))
+    unit.creatures -= new.creatures
+    state.remove_counters(unit, group)
+    unit.hp -= new.hp
+    unit.start_hp, new.start_hp = unit.counters * unit.counter_hp, new.hp
+    unit.split_round = new.split_round = state.round
+    unit.split_this_round = new.split_this_round = True
+    unit.bank, unit.bank_step = Fraction(0), None
+    state.units[new.id] = new
+    state.place(new, set(result.squares))
+    if off != (0, 0):
+        new.heading = heading_of(*off)
+    state.act_after(unit.id, new.id)
+    battle.emit("split", unit=unit.id, new=new.id, counters=new.counters)
+    _choose_units(state, battle, unit, new)
+    update_contacts(state, unit)
+    _after_move(state, new, set())
+
+
+def _choose_units(state: WarState, battle: Battle, unit: Unit, new: Unit) -> None:
+    """Each embedded creature stays or goes with the new unit (W35-UMOVE-16); an NPC may join
+    only while the new unit keeps more counters than NPCs (W35-PLACE-14, W35-AMB-63)."""
+    for single in state.singles_in(unit):
+        npcs = sum(1 for s in state.singles_in(new) if s.kind == "npc")
+        stay = Order.of("join", single.id, unit.id)
+        options = [stay]
+        if single.kind != "npc" or new.counters >= npcs + 2:
+            options.append(Order.of("join", single.id, new.id))
+        choice = battle.ask(single.side, "split_join", tuple(options),
+                            f"{single.label}: stay with {unit.label} or go with {new.label}?",
+                            single.id, default=stay)
+        if str(choice.args[1]) == new.id:
+            unit.singles.remove(single.id)
+            new.singles.append(single.id)
+            single.host = new.id
+            if unit.leader == single.id:
+                unit.leader, new.leader = None, single.id
+                morale.leader_lost(state, battle, unit)
+            battle.emit("joins", who=single.id, unit=new.id)
+
+
+# ---------------------------------------------------------------------------------------------
+# Routed flight (W35-MORALE-07, W35-AMB-65)
+# ---------------------------------------------------------------------------------------------
+
+def _nearest_edge(state: WarState, squares: list[Square]) -> str:
+    """The map edge nearest the centroid of ``squares`` (ties: north, east, south, west)."""
+    cx = Fraction(sum(x for x, _ in squares), len(squares))
+    cy = Fraction(sum(y for _, y in squares), len(squares))
+    gaps = {"north": state.height - 1 - cy, "east": state.width - 1 - cx, "south": cy,
+            "west": cx}
+    return min(gaps, key=lambda e: gaps[e])
+
+
+def fix_home_edges(state: WarState) -> None:
+    """Once, before anyone moves: each side without a scenario home edge gets the edge
+    nearest the centroid of its deployed units (W35-AMB-65)."""
+    if state.home_edges_fixed:
+        return
+    state.home_edges_fixed = True
+    for side in state.sides:
+        if side not in state.home_edge:
+            squares = [sq for u in state.units_of(side) for sq in u.squares]
+            if squares:
+                state.home_edge[side] = _nearest_edge(state, squares)
 
 
 def flee(state: WarState, battle: Battle, unit: Unit) -> None:
-    """A routed unit leaves the battle (skeleton: at once)."""
+    """A routed unit's action: Disengage if engaged (the foes strike first), otherwise a full-
+    rate move toward its home edge; a counter crossing the edge means it has fled."""
+    fix_home_edges(state)
+    edge = state.home_edge.get(unit.side) or _nearest_edge(state, sorted(unit.squares))
+    ex, ey = EDGE_STEP[edge]
+    if state.foes_engaged(unit.id):
+        options = disengage_options(state, unit)
+        battle.emit("disengage", unit=unit.id, foes=sorted(state.foes_engaged(unit.id)))
+        _free_attacks(state, battle, unit)
+        if unit.on_map and options:
+            best = max(options, key=lambda o: _flight_score(o, ex, ey))
+            off = _order_offset(best, 1)
+            assert off is not None
+            _move_now(state, battle, unit, off)
+        return
+    _run(state, battle, unit, (ex, ey))
+
+
+def _flight_score(order: Order, ex: int, ey: int) -> tuple[int, int]:
+    off = _order_offset(order, 1) or (0, 0)
+    return off[0] * ex + off[1] * ey, -abs(off[0] * ey - off[1] * ex)  # straightest first
+
+
+def _run(state: WarState, battle: Battle, unit: Unit, edge: Square) -> None:
+    """Step toward the edge (straight, else a diagonal toward it) while the points last."""
+    ex, ey = edge
+    tries = [edge, (ex or 1, ey or 1), (ex or -1, ey or -1)]
+    passable = free_for(state, unit)
+    points = move_points(unit) + banked(state, unit, edge)
+    start = frozenset(unit.squares)
+    cur, short = start, None
+    while short is None:
+        step = None
+        for sx, sy in tries:
+            nxt = translate(cur, sx, sy)
+            if not all(state.inside(sq) for sq in nxt):
+                _gone(state, battle, unit)
+                return
+            if all(passable(sq) for sq in nxt):
+                step = (sx, sy)
+                break
+        if step is None:
+            break
+        nxt = translate(cur, *step)
+        cost = step_cost(state, unit, nxt, cur)
+        if points < cost:
+            short = step
+        else:
+            points -= cost
+            cur = nxt
+    if cur != start:
+        a, b = min(start), min(cur)
+        _shift(state, battle, unit, cur, (b[0] - a[0], b[1] - a[1]))
+    _keep_bank(state, unit, Walk(cur, 0, points, short, blocked=short is None), None,
+               passable)
+
+
+def _gone(state: WarState, battle: Battle, unit: Unit) -> None:
+    """The routed unit leaves the battlefield (fled)."""
     state.lift(unit)
     state.disengage(unit.id)
     unit.status = FLED
     battle.emit("fled", unit=unit.id)
-
-
-def still_stuck(state: WarState, unit: Unit) -> bool:
-    """Still inside the allied unit it tried to pass through (W35-UMOVE-19)."""
-    return False
+    morale.unit_gone(state, battle, unit, "fled")

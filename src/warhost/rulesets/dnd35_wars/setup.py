@@ -5,7 +5,8 @@ their squares, the singular creatures in their units or squares, and initiative
 from __future__ import annotations
 
 from warhost.core.battle import Battle
-from warhost.geometry.grid import Square, facing_step
+from warhost.core.errors import fail
+from warhost.geometry.grid import Square, chebyshev, chebyshev_field, facing_step
 from warhost.rulesets.dnd35_wars import tables
 from warhost.rulesets.dnd35_wars.derive import ability_modifier, derive
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, SideSpec, UnitSpec
@@ -36,6 +37,19 @@ def unit_squares(spec: UnitSpec, counters: int) -> list[Square]:
         return [tuple(sq) for sq in spec.counters]  # type: ignore[misc]
     assert spec.at is not None  # the validator insists on one of the two
     return block_squares(tuple(spec.at), counters, spec.columns, spec.facing)  # type: ignore[arg-type]
+
+
+INWARD = {"north": "S", "south": "N", "east": "W", "west": "E"}
+"""The facing of a unit entering from each map edge."""
+
+
+def entry_shape(spec: UnitSpec, counters: int) -> tuple[list[Square], bool]:
+    """The squares a reinforcement would like to hold, and whether the scenario placed them
+    (`counters` or `at`); otherwise a block facing into the map from its edge."""
+    if spec.counters is not None or spec.at is not None:
+        return unit_squares(spec, counters), True
+    assert spec.enters_edge is not None
+    return block_squares((0, 0), counters, spec.columns, INWARD[spec.enters_edge]), False
 
 
 def new_unit(spec: UnitSpec, side: str, scenario: Dnd35WarsScenario) -> Unit:
@@ -92,30 +106,35 @@ def _map(state: WarState, scenario: Dnd35WarsScenario) -> None:
             state.structure_at[sq] = spec.id
 
 
-def _side(state: WarState, side: SideSpec, scenario: Dnd35WarsScenario) -> None:
+def _units(state: WarState, side: SideSpec, scenario: Dnd35WarsScenario) -> None:
     for spec in side.units:
         unit = new_unit(spec, side.name, scenario)
         state.units[unit.id] = unit
-        squares = unit_squares(spec, derive(spec, scenario.scale, scenario.options).counters)
-        if spec.enters_round is None or spec.enters_round <= 1:
-            state.place(unit, set(squares))
-        else:
-            unit.squares = set()  # a reinforcement waits off the map (W35-AMB-95)
+        counters = unit.start_hp // unit.counter_hp  # W35-UNIT-08
+        if spec.enters_round is not None and spec.enters_round > 1:
+            state.arrivals[unit.id] = entry_shape(spec, counters)
+            continue  # a reinforcement waits off the map (W35-AMB-95)
+        state.place(unit, set(unit_squares(spec, counters)))
+
+
+def _monsters(state: WarState, side: SideSpec) -> None:
     for mon in side.monsters:
         single = Single(mon.id, side.name, "monster", mon.creature, mon.creature.hp)
         state.singles[single.id] = single
         state.put_single(single, tuple(mon.at))  # type: ignore[arg-type]
-    for kind, chars in (("npc", side.npcs), ("pc", side.pcs)):
-        for char in chars:
-            single = Single(char.id, side.name, kind, char.creature, char.creature.hp,
-                            host=char.unit, role=char.role, leadership=char.leadership,
-                            officer=char.officer,
-                            squad=f"{side.name}-squad" if char.role == "squad" else None)
-            state.singles[single.id] = single
-            host = state.units[char.unit]
-            host.singles.append(single.id)
-            if char.role == "leader":
-                host.leader = single.id
+
+
+def _characters(state: WarState, side: SideSpec, kind: str) -> None:
+    for char in side.npcs if kind == "npc" else side.pcs:
+        single = Single(char.id, side.name, kind, char.creature, char.creature.hp,
+                        host=char.unit, role=char.role, leadership=char.leadership,
+                        officer=char.officer,
+                        squad=f"{side.name}-squad" if char.role == "squad" else None)
+        state.singles[single.id] = single
+        host = state.units[char.unit]
+        host.singles.append(single.id)
+        if char.role == "leader":
+            host.leader = single.id
 
 
 def initial_state(scenario: Dnd35WarsScenario) -> WarState:
@@ -126,14 +145,28 @@ def initial_state(scenario: Dnd35WarsScenario) -> WarState:
     for side in scenario.sides:
         if side.home_edge is not None:
             state.home_edge[side.name] = side.home_edge
-        _side(state, side, scenario)
+    # every unit, then monsters, then NPCs, then PCs (W35-PLACE-02, W35-TERM-01)
+    for side in scenario.sides:
+        _units(state, side, scenario)
+    for side in scenario.sides:
+        _monsters(state, side)
+    for kind in ("npc", "pc"):
+        for side in scenario.sides:
+            _characters(state, side, kind)
     return state
 
 
 def new_state(scenario: Dnd35WarsScenario, battle: Battle) -> WarState:
-    """The battle after placement, with initiative rolled for every unit on the map and
-    every monster (W35-ROUND-03)."""
+    """The battle after placement: warnings about the armies (W35-AMB-72), the order of
+    placement (W35-PLACE-03/04), unallied monsters whose army is drawn (W35-PLACE-12), then
+    initiative for every unit on the map and every monster (W35-ROUND-03)."""
+    from warhost.rulesets.dnd35_wars.validate import warnings
+
     state = initial_state(scenario)
+    for text in warnings(scenario):
+        battle.emit("warning", rule="W35-ARMY-02", message=text)
+    placement_order(state, battle, scenario)
+    place_unallied(state, battle, scenario)
     roll_initiative(state, battle, [u.id for u in state.units.values() if u.squares]
                     + [s.id for s in state.singles.values() if s.kind == "monster"])
     return state
@@ -175,3 +208,72 @@ def roll_initiative(state: WarState, battle: Battle, actors: list[str]) -> None:
         place = next((i for i, other in enumerate(state.order)
                       if state.initiative[other] < state.initiative[aid]), len(state.order))
         state.order.insert(place, aid)
+
+
+def placement_order(state: WarState, battle: Battle, scenario: Dnd35WarsScenario) -> str:
+    """The side that places its units first: the defender when there is an aggressor
+    (W35-PLACE-03); otherwise each side rolls 1d20, ties rolled again (W35-AMB-64), and the
+    winner places first or last as the scenario says (W35-PLACE-04, W35-DEC-05)."""
+    names = state.sides
+    if scenario.aggressor is not None:
+        first = state.other(scenario.aggressor)
+        battle.emit("placement", first=first, aggressor=scenario.aggressor)
+    else:
+        rolls = [0, 0]
+        while rolls[0] == rolls[1]:
+            rolls = [battle.dice.draw(20, f"placement roll {name}") for name in names]
+        winner = names[0] if rolls[0] > rolls[1] else names[1]
+        first = winner if scenario.placement_winner_places == "first" else state.other(winner)
+        battle.emit("placement", first=first, winner=winner, rolls=dict(zip(names, rolls)))
+    state.placed_first = first
+    return first
+
+
+def _army_gaps(state: WarState) -> dict[str, dict[Square, int]]:
+    """Distance from each side's units on the map to every square."""
+    return {name: chebyshev_field([sq for u in state.units_of(name) for sq in u.squares],
+                                  state.width, state.height)
+            for name in state.sides}
+
+
+def place_unallied(state: WarState, battle: Battle, scenario: Dnd35WarsScenario) -> None:
+    """An unallied monster not equally far from both armies draws one army at random and
+    must stand at least 12 squares from all its units (W35-PLACE-12, W35-AMB-71); if its
+    square is nearer, it moves to the nearest free square that far (none: the scenario is
+    rejected)."""
+    gaps: dict[str, dict[Square, int]] | None = None
+    far = 10 * (state.width + state.height)  # no unit of that army on the map
+    for i, side in enumerate(scenario.sides):
+        for j, mon in enumerate(side.monsters):
+            if mon.allied:
+                continue
+            gaps = gaps or _army_gaps(state)
+            sq: Square = (mon.at[0], mon.at[1])
+            a, b = (gaps[name].get(sq, far) for name in state.sides)
+            if a == b >= 8:
+                continue
+            army = state.sides[battle.dice.draw(2, f"army for {mon.id}") - 1]
+            spot = sq
+            if gaps[army].get(sq, far) < 12:
+                found = _far_square(state, gaps[army], sq, far)
+                if found is None:
+                    fail(f"no free square is at least 12 squares from every unit of {army}, "
+                         f"drawn for unallied monster {mon.id!r} (W35-PLACE-12, W35-AMB-71)",
+                         "sides", i, "monsters", j, "at")
+                spot = found
+                state.put_single(state.singles[mon.id], spot)
+            battle.emit("monster_placed", who=mon.id, army=army, at=list(spot),
+                        moved=spot != sq)
+
+
+def _far_square(state: WarState, gap: dict[Square, int], near: Square,
+                far: int) -> Square | None:
+    """The free square nearest ``near`` at least 12 from the army measured by ``gap``: the
+    fewest squares (W35-AMB-36), then the fewest steps along the axes, then south-west first."""
+    best: tuple[int, int, int, int] | None = None
+    for y in range(state.height):
+        for x in range(state.width):
+            if gap.get((x, y), far) >= 12 and (x, y) not in state.at:
+                key = (chebyshev(near, (x, y)), abs(x - near[0]) + abs(y - near[1]), y, x)
+                best = key if best is None or key < best else best
+    return None if best is None else (best[3], best[2])

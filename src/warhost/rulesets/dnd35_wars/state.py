@@ -48,6 +48,7 @@ FLED = "fled"
 SCATTERED = "scattered"
 VANQUISHED = "vanquished"
 SLAIN = "slain"
+MERGED = "merged"  # regrouped into another unit (W35-UMOVE-08, W35-AMB-61)
 
 
 @dataclass(eq=False)
@@ -113,8 +114,28 @@ class Unit:
     split_this_round: bool = False
     stuck_in: str | None = None  # the allied unit a pass-through could not leave (W35-UMOVE-19)
     approached_by: set[str] = field(default_factory=set)  # W35-UATK-05/06
-    melee_taken: int = 0  # HP lost to melee since its last turn (W35-AMB-83)
+    melee_taken: int = 0  # HP lost to melee since its previous turn began (W35-AMB-83)
     melee_dealt: int = 0
+    # ---- combat
+    melee_round: int = -1  # the last round it made a melee attack (W35-UATK-11)
+    cleave_round: int = -1  # the round its Cleave extra attacks were counted in (W35-AMB-28)
+    cleaves_used: int = 0
+
+
+    # ---- singles
+    intruders: list[str] = field(default_factory=list)  # enemy singles inside (W35-INUNIT-06)
+    # ---- damage
+    hit_counters: int = 0  # counters when the latest hit on it landed (W35-AMB-33)
+
+
+    # ---- morale
+    rout_fresh: bool = False  # routed since its last turn began: no rally yet (W35-MORALE-07)
+    morale_effects: dict[str, int] = field(default_factory=dict)  # by source (W35-AMB-81)
+    last_squares: frozenset[Square] = frozenset()  # where it stood when wiped out (AMB-18)
+    # ---- movement
+    bank_round: int = -1  # the round the bank was made: it lasts to the next turn only
+    split_round: int = 0  # the last round it split or was split off (W35-UMOVE-17)
+    passing: bool = False  # stuck inside the ally ``stuck_in`` after a pass-through
 
     @property
     def label(self) -> str:
@@ -167,6 +188,16 @@ class Single:
     initiative: int = 0
     total_defense: bool = False  # W35-COLL-06
     charge_ac_penalty: bool = False
+    # ---- morale
+    last_square: Square | None = None  # where its figure stood before leaving the map (AMB-21)
+
+
+    # ---- singles
+    inside: str | None = None  # the enemy unit it fought its way into (W35-MON-07)
+    stays: bool = False  # spends this turn keeping up with its unit (W35-INUNIT-05)
+    moved_round: int = 0  # its squad's counter moved this round (W35-PC-08)
+    attacked_round: int = 0
+    down_noted: bool = False  # its going down or fleeing reached morale (W35-PC-11)
 
     @property
     def label(self) -> str:
@@ -222,10 +253,15 @@ class WarState:
     order: list[str] = field(default_factory=list)  # actor ids in initiative order
     initiative: dict[str, int] = field(default_factory=dict)
     round: int = 0
+    best_score: dict[str, int] = field(default_factory=dict)  # see game.score
     melee_happened: bool = False  # W35-AMB-60: a battle with no melee is ranged only
     over: bool = False
     winner: str | None = None
     reason: str = ""
+    # ---- combat
+    engage_seq: dict[tuple[str, str], int] = field(default_factory=dict)  # W35-AMB-39 option
+    # ---- movement
+    home_edges_fixed: bool = False  # default home edges computed (W35-AMB-65)
 
     # ---- geometry and occupancy
 
@@ -257,6 +293,8 @@ class WarState:
         """Move an independent creature's figure (None: off the map, or into a unit)."""
         if single.square is not None and single.host is None and self.at.get(single.square) == single.id:
             del self.at[single.square]
+        if sq is None and single.square is not None:
+            single.last_square = single.square
         single.square = sq
         if sq is not None and single.host is None:
             self.at[sq] = single.id
@@ -351,3 +389,9 @@ class WarState:
             "engaged": {k: sorted(v) for k, v in sorted(self.engaged.items()) if v},
             "winner": self.winner,
         }
+
+    # ---- setup, reinforcements and recovery
+    placed_first: str | None = None  # the side that placed its units first (W35-PLACE-03/04)
+    recovered: dict[str, int] = field(default_factory=dict)  # unit HP after recovery (W35-RECOV)
+    arrivals: dict[str, tuple[list[Square], bool]] = field(default_factory=dict)
+    """Reinforcements still to enter: wanted squares, and whether the scenario placed them."""

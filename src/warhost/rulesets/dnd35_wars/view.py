@@ -156,8 +156,18 @@ def _fled(e: Event) -> str:
 
 @_words("attack")
 def _attack(e: Event) -> str:
+    who = e.get("unit") or e.get("who")
     result = "hits" if e["hit"] else "misses"
-    return f"{e['unit']} attacks {e['target']}: {e['roll']} -> {e['total']} vs AC {e['ac']}, {result}"
+    if e.get("crit"):
+        result = "scores a critical hit"
+    elif e.get("threat"):
+        result = "hits (critical not confirmed)"
+    many = f" with {e['attackers']} attackers" if e.get("attackers") else ""
+    if e.get("multiplier"):
+        many = f" (x{e['multiplier']})"
+    flank = ", flanking" if e.get("flanking") else ""
+    return (f"{who} attacks {e['target']}{many}{flank}: {e['roll']} -> {e['total']} "
+            f"vs AC {e['ac']}, {result}")
 
 
 @_words("unit_damage")
@@ -173,12 +183,51 @@ def _single_damage(e: Event) -> str:
 
 @_words("vanquished")
 def _vanquished(e: Event) -> str:
-    return f"{e['unit']} is vanquished"
+    freed = e.get("freed") or []
+    left = f"; {', '.join(freed)} now fight alone" if freed else ""
+    return f"{e['unit']} is vanquished{left}"
 
 
 @_words("slain")
 def _slain(e: Event) -> str:
     return f"{e['who']} falls"
+
+
+@_words("counters_removed")
+def _counters_removed(e: Event) -> str:
+    squares = " ".join(f"({x},{y})" for x, y in e["squares"])
+    return f"{e['unit']} loses the counters at {squares} ({e['left']} left)"
+
+
+_UNHARMED = {"sheltered": "it shelters inside its fortification",
+             "mundane": "mundane weapons cannot hurt it",
+             "dr": "its damage reduction stops the blow",
+             "spread": "the blow is spread too thin over a counter"}
+
+
+@_words("unharmed")
+def _unharmed(e: Event) -> str:
+    who = e.get("unit") or e.get("who")
+    why = _UNHARMED.get(e["reason"], e["reason"])
+    return f"{who} takes no damage from {e['source']}: {why}"
+
+
+@_words("structure_damage")
+def _structure_damage(e: Event) -> str:
+    return f"{e['structure']} takes {e['hp']} damage from {e['source']} ({e['left']} HP left)"
+
+
+@_words("breached")
+def _breached(e: Event) -> str:
+    return f"{e['structure']} is breached"
+
+
+@_words("collateral")
+def _collateral(e: Event) -> str:
+    if e["kind"] == "melee":
+        return f"{e['who']} fights on the front line of {e['unit']} and is attacked by {e['source']}"
+    save = "saves (Reflex)" if e["save"] else "fails its Reflex save"
+    return f"stray missiles from {e['source']} fly at {e['who']} inside {e['unit']}: it {save}"
 
 
 @_words("battle_over")
@@ -194,4 +243,294 @@ def _round_start(e: Event) -> str:
 
 @_words("score")
 def _score(e: Event) -> str:
+    return f"{e['side']} has beaten {e['total']}% of the enemy's starting unit hit points"
+
+
+# ---- combat: charges, volleys, cleaves and defence actions (W35-UATK, W35-DEFEND)
+
+
+@_words("charge")
+def _charge(e: Event) -> str:
+    hill = " up the hill, losing the charge bonus" if e["uphill"] else ""
+    return f"{e['unit']} charges {e['target']} ({e['dx']},{e['dy']}){hill}"
+
+
+@_words("volley")
+def _volley(e: Event) -> str:
+    return f"{e['unit']} fires: {e['plan']}"
+
+
+@_words("cleave")
+def _cleave(e: Event) -> str:
+    return f"{e['unit']} cleaves on into {e['target']} (extra attack {e['count']})"
+
+
+@_words("set")
+def _set(e: Event) -> str:
+    return f"{e['unit']} sets against a charge"
+
+
+@_words("phalanx")
+def _phalanx(e: Event) -> str:
+    return f"{e['unit']} forms a phalanx"
+
+
+@_words("set_vs_charge")
+def _set_vs_charge(e: Event) -> str:
+    result = "repels the charge" if e["repelled"] else "fails to stop the charge"
+    return (f"{e['unit']} meets the charge of {e['target']}: Reflex {e['total']} against "
+            f"{e['charger_total']}, {result}")
+
+
+
+
+# ---- morale (W35-MORALE, W35-MOB-09..11, W35-ABIL-09/10)
+
+_TRIGGER_WORDS = {
+    "first_damage": "its first losses", "flanked": "being flanked",
+    "siege_or_area": "siege or area damage", "half_hp": "falling to half strength",
+    "quarter_hp": "falling to a quarter of its strength",
+    "melee_one_sided": "a one-sided melee", "three_times": "a far mightier foe",
+    "friend_fleeing": "a friendly unit fleeing nearby", "ferocious": "a ferocious attacker",
+    "leader_lost": "the loss of its leader", "friend_wiped": "a friendly unit wiped out nearby",
+    "rally": "a rally", "mob_charge": "a charge", "mob_damage": "taking damage",
+    "siege_weapon_lost": "the loss of its siege weapon", "tower_lost": "the loss of its tower",
+}
+
+_PC_DEEDS = {
+    "slew_leader": "slaying an enemy leader", "slew_officer": "slaying an enemy officer",
+    "destroyed_machine": "destroying a war machine", "fled_or_down": "fleeing or going down",
+    "slew_tenth": "cutting down a tenth of an enemy unit",
+}
+
+
+def _trigger(why: str) -> str:
+    return _TRIGGER_WORDS.get(why, why.replace("_", " "))
+
+
+@_words("morale_check")
+def _morale_check(e: Event) -> str:
+    result = "holds" if e["passed"] else "fails"
+    dice = f"{e['roll']} -> {e['total']} vs DC {e['dc']}"
+    if e["why"] == "rally":
+        return f"{e['unit']} tries to rally: {dice}, {'rallies' if e['passed'] else 'fails'}"
+    if e["why"] == "mob_charge":
+        return f"{e['unit']} works itself up to charge: {dice}, {result}"
+    return f"{e['unit']} checks morale after {_trigger(e['why'])}: {dice}, {result}"
+
+
+@_words("rout")
+def _rout(e: Event) -> str:
+    return f"{e['unit']} routs ({_trigger(e['why'])})"
+
+
+@_words("rally")
+def _rally(e: Event) -> str:
+    return f"{e['unit']} rallies and fights on"
+
+
+@_words("scatter")
+def _scatter(e: Event) -> str:
+    left = e.get("left") or []
+    verb = "stays" if len(left) == 1 else "stay"
+    behind = f"; {', '.join(left)} {verb} behind" if left else ""
+    return f"{e['unit']} scatters and is gone for good{behind}"
+
+
+@_words("regenerate")
+def _regenerate(e: Event) -> str:
+    who = e.get("unit") or e.get("who")
+    return f"{who} regenerates {e['hp']} HP ({e['left']} HP now)"
+
+
+@_words("mob_balks")
+def _mob_balks(e: Event) -> str:
+    return f"{e['unit']} balks and makes no attack this round"
+
+
+@_words("stays_behind")
+def _stays_behind(e: Event) -> str:
+    x, y = e["at"]
+    return f"{e['who']} does not flee with {e['unit']} and stands at {x},{y}"
+
+
+@_words("pc_morale")
+def _pc_morale(e: Event) -> str:
+    deed = _PC_DEEDS.get(e["what"], e["what"].replace("_", " "))
+    return f"{e['unit']} gets {e['value']:+d} morale from {e['who']} {deed}"
+
+
     return f"{e['side']} keeps {e['total']}% of its starting unit hit points"
+
+
+# ---- setup, reinforcements and recovery
+
+
+@_words("warning")
+def _warning(e: Event) -> str:
+    return f"Warning ({e['rule']}): {e['message']}"
+
+
+@_words("placement")
+def _placement(e: Event) -> str:
+    if e.get("aggressor") is not None:
+        return f"{e['aggressor']} attacks: {e['first']} places its units first"
+    rolls = ", ".join(f"{side} {roll}" for side, roll in e["rolls"].items())
+    return f"Placement roll-off ({rolls}): {e['winner']} wins; {e['first']} places first"
+
+
+@_words("monster_placed")
+def _monster_placed(e: Event) -> str:
+    x, y = e["at"]
+    where = f"moves to {x},{y}" if e["moved"] else f"stays on {x},{y}"
+    return f"{e['who']} keeps its distance from {e['army']} and {where}"
+
+
+@_words("reinforcement")
+def _reinforcement(e: Event) -> str:
+    return f"{e['unit']} arrives from the {e['edge']} edge with {e['counters']} counters"
+
+
+@_words("reinforcement_delayed")
+def _reinforcement_delayed(e: Event) -> str:
+    return f"{e['unit']} finds no room on the {e['edge']} edge and waits"
+
+
+@_words("recovery")
+def _recovery(e: Event) -> str:
+    return (f"{e['unit']} recovers {e['recovered']} of {e['lost']} lost HP ({e['percent']}%): "
+            f"{e['hp']} HP, {e['counters']} counters")
+
+
+# ---- singular creatures and in-unit actions (W35-MON, W35-NPC, W35-PC, W35-INUNIT)
+
+def _square(sq: list[int]) -> str:
+    return f"{sq[0]},{sq[1]}"
+
+
+@_words("single_hold")
+def _single_hold(e: Event) -> str:
+    return f"{e['who']} waits"
+
+
+@_words("single_move")
+def _single_move(e: Event) -> str:
+    return f"{e['who']} moves to {_square(e['to'])}"
+
+
+@_words("fight_through")
+def _fight_through(e: Event) -> str:
+    if e["advanced"]:
+        return f"{e['who']} hacks its way into {e['unit']} at {_square(e['to'])}"
+    return f"{e['who']} fails to break into {e['unit']}"
+
+
+@_words("single_enter")
+def _single_enter(e: Event) -> str:
+    return f"{e['who']} joins the ranks of {e['unit']}"
+
+
+@_words("single_leave")
+def _single_leave(e: Event) -> str:
+    return f"{e['who']} leaves {e['unit']} for {_square(e['to'])}"
+
+
+@_words("single_charge")
+def _single_charge(e: Event) -> str:
+    return f"{e['who']} charges {e['target']} from {_square(e['to'])}"
+
+
+@_words("total_defense")
+def _total_defense(e: Event) -> str:
+    return f"{e['who']} fights wholly on the defensive"
+
+
+@_words("squad_follows")
+def _squad_follows(e: Event) -> str:
+    return f"{e['who']} spent the round moving with the squad"
+
+
+_DEEDS = {"slew_leader": "slays an enemy leader", "slew_officer": "slays an enemy officer",
+          "destroyed_machine": "destroys an enemy war machine",
+          "fled_or_down": "goes down", "slew_tenth": "cuts down a tenth of a unit at a stroke"}
+
+
+@_words("pc_deed")
+def _pc_deed(e: Event) -> str:
+    return f"{e['who']} {_DEEDS.get(e['what'], e['what'])}, and the ranks take note"
+
+
+@_words("pc_xp")
+def _pc_xp(e: Event) -> str:
+    return f"{e['who']} defeats {e['count']} x {e['creature']}"
+
+
+@_words("in_unit_combat")
+def _in_unit_combat(e: Event) -> str:
+    return f"Fighting inside {e['unit']} against {', '.join(e['foes'])}"
+
+
+@_words("in_unit_order")
+def _in_unit_order(e: Event) -> str:
+    return f"Inside {e['unit']} they act in this order: {', '.join(e['order'])}"
+
+
+@_words("stays_with_unit")
+def _stays_with_unit(e: Event) -> str:
+    return f"{e['who']} keeps pace with {e['unit']}"
+
+
+@_words("left_behind")
+def _left_behind(e: Event) -> str:
+    return f"{e['who']} is left behind as {e['unit']} moves on"
+
+
+@_words("front_line")
+def _front_line(e: Event) -> str:
+    where = "to the front line" if e["front"] else "to the back"
+    return f"{e['who']} moves {where} of {e['unit']}"
+
+
+# ---- movement and formation (movement.py, formation.py)
+
+
+@_words("move_banked")
+def _move_banked(e: Event) -> str:
+    dx, dy = e["toward"]
+    return f"{e['unit']} banks {e['points']} movement points toward the square at {dx:+d},{dy:+d}"
+
+
+@_words("disengage")
+def _disengage(e: Event) -> str:
+    return f"{e['unit']} disengages from {', '.join(e['foes'])}"
+
+
+@_words("regroup")
+def _regroup(e: Event) -> str:
+    return (f"{e['unit']} regroups with {e['partner']}: {e['hp']} HP in {e['counters']} "
+            f"counters")
+
+
+@_words("split")
+def _split(e: Event) -> str:
+    return f"{e['unit']} splits up: {e['counters']} counters leave as {e['new']}"
+
+
+@_words("joins")
+def _joins(e: Event) -> str:
+    return f"{e['who']} goes with {e['unit']}"
+
+
+@_words("pass_stuck")
+def _pass_stuck(e: Event) -> str:
+    return f"{e['unit']} is caught inside {e['inside']} and must pass on out"
+
+
+@_words("formation")
+def _formation(e: Event) -> str:
+    return f"{e['unit']} rearranges its {e['counters']} counters"
+
+
+@_words("phalanx_dropped")
+def _phalanx_dropped(e: Event) -> str:
+    return f"{e['unit']} breaks its phalanx"
