@@ -12,12 +12,13 @@ import pytest
 from tests.cli_helpers import assert_user_error, run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "dnd35-wars"
-FIGHTERS = EXAMPLES / "fighters-and-orcs.yaml"
-SIDES = {"fighters-and-orcs": ("Humans", "Orcs")}
+REGIMENT = EXAMPLES / "regiment-and-horde.yaml"
+SIDES = {"regiment-and-horde": ("Humans", "Orcs"), "giant-and-goblins": ("Border army", "Hill folk"),
+         "village-militia": ("Village", "Raiders")}
 """Every example and its two sides (add each new example here)."""
 
 
-def broken(tmp_path: Path, old: str, new: str, source: Path = FIGHTERS) -> Path:
+def broken(tmp_path: Path, old: str, new: str, source: Path = REGIMENT) -> Path:
     """A copy of an example with one piece of text replaced (it must be there once)."""
     text = source.read_text(encoding="utf-8")
     assert text.count(old) == 1, old
@@ -95,23 +96,23 @@ def test_every_example_validates_and_plays_to_the_end(name: str) -> None:
 
 
 def test_a_battle_is_narrated_and_ends_with_its_summary() -> None:
-    result = run("battle", FIGHTERS, "--seed", "1")
+    result = run("battle", REGIMENT, "--seed", "1")
     assert result.exit_code == 0, result.output
-    assert "fighters takes its turn" in result.stdout
+    assert "fighters takes its turn" in result.stdout and "horde takes its turn" in result.stdout
     assert "The battle ends in round" in result.stdout
     assert "Humans" in result.stdout and "Orcs" in result.stdout
 
 
 def test_the_same_seed_gives_the_same_battle() -> None:
-    first = run("battle", FIGHTERS, "--seed", "7", "--json")
-    again = run("battle", FIGHTERS, "--seed", "7", "--json")
+    first = run("battle", REGIMENT, "--seed", "7", "--json")
+    again = run("battle", REGIMENT, "--seed", "7", "--json")
     assert first.exit_code == again.exit_code == 0, first.output
     assert json.loads(first.stdout) == json.loads(again.stdout)
 
 
 def test_simulate_twenty_battles(tmp_path: Path) -> None:
     out = tmp_path / "sim.duckdb"
-    result = run("simulate", FIGHTERS, "-n", "20", "--seed", "1", "--workers", "1",
+    result = run("simulate", REGIMENT, "-n", "20", "--seed", "1", "--workers", "1",
                  "--out", out, "--json")
     assert result.exit_code == 0, result.output
     odds = json.loads(result.stdout)
@@ -119,12 +120,12 @@ def test_simulate_twenty_battles(tmp_path: Path) -> None:
     sides = odds["sides"]
     assert set(sides) == {"Humans", "Orcs"}
     assert sides["Humans"]["wins"] + sides["Orcs"]["wins"] + odds["draws"]["count"] == 20
-    assert {u["unit"] for u in odds["units"]} == {"fighters", "archers", "raiders", "howlers"}
+    assert {"fighters", "pikes", "archers", "horde", "hunters"} <= {u["unit"] for u in odds["units"]}
 
 
 def test_map_draws_the_battlefield(tmp_path: Path) -> None:
     picture = tmp_path / "field.png"
-    result = run("map", FIGHTERS, "--seed", "1", "--round", "0", "--out", picture)
+    result = run("map", REGIMENT, "--seed", "1", "--round", "0", "--out", picture)
     assert result.exit_code == 0, result.output
     assert picture.stat().st_size > 1000
 
@@ -133,33 +134,34 @@ def test_map_draws_the_battlefield(tmp_path: Path) -> None:
 
 
 def test_a_misspelt_field_gets_a_suggestion(tmp_path: Path) -> None:
-    path = broken(tmp_path, "          initiative: 5\n", "          inititive: 5\n")
-    assert_invalid(path, line_of(path, "inititive"),
-                   "sides[0].units[0].creature.inititive", "unknown field 'inititive'",
-                   "did you mean 'initiative'?")
+    path = broken(tmp_path, "          alignment: lawful neutral\n",
+                  "          alignmnt: lawful neutral\n")
+    assert_invalid(path, line_of(path, "alignmnt"),
+                   "sides[0].units[2].creature.alignmnt", "unknown field 'alignmnt'",
+                   "did you mean 'alignment'?")
 
 
 def test_an_unknown_unit_field_is_refused(tmp_path: Path) -> None:
-    path = broken(tmp_path, "        count: 60\n", "        count: 60\n        bogus: 1\n")
-    assert_invalid(path, line_of(path, "bogus"), "sides[0].units[1].bogus",
+    path = broken(tmp_path, "        count: 300\n", "        count: 300\n        bogus: 1\n")
+    assert_invalid(path, line_of(path, "bogus"), "sides[0].units[0].bogus",
                    "unknown field 'bogus'")
 
 
 @pytest.mark.rule("W35-SCALE-01", "W35-AMB-07")
 def test_a_scale_the_rules_do_not_offer_is_refused(tmp_path: Path) -> None:
-    path = broken(tmp_path, "scale: 15", "scale: 30")
+    path = broken(tmp_path, "scale: 25", "scale: 30")
     assert_invalid(path, line_of(path, "scale: 30"), "scale:", "15, 25, 50, 100 or 200")
 
 
 @pytest.mark.parametrize(
     ("old", "new", "field", "words"),
     [
-        ("          hp: 12\n", "          hp: .nan\n", "sides[0].units[0].creature.hp",
+        ("          hp: 6\n", "          hp: .nan\n", "sides[0].units[2].creature.hp",
          "whole number (got nan)"),
-        ("  width: 30\n", "  width: .inf\n", "map.width", "whole number (got inf)"),
-        ("        count: 100\n", "        count: 1000000000\n", "sides[0].units[0].count",
+        ("  width: 36\n", "  width: .inf\n", "map.width", "whole number (got inf)"),
+        ("        count: 300\n", "        count: 1000000000\n", "sides[0].units[0].count",
          "less than or equal to 1000000"),
-        ("at: [10, 7]", "at: [1e300, 7]", "sides[0].units[0].at[0]", "whole number"),
+        ("at: [12, 9]", "at: [1e300, 9]", "sides[0].units[0].at[0]", "whole number"),
     ],
 )
 def test_nan_infinite_and_huge_numbers_are_refused(

@@ -19,7 +19,7 @@ from warhost.render.maps import draw_map, map_figure, map_title, text_map
 from warhost.rulesets.dnd35_wars.state import WarState
 from warhost.rulesets.dnd35_wars.view import map_view
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "dnd35-wars" / "fighters-and-orcs.yaml"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "dnd35-wars"
 
 
 def _entry(view: dict[str, Any], uid: str) -> dict[str, Any]:
@@ -33,8 +33,8 @@ def _cells(view: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
     return {(c["x"], c["y"]): c for c in view["cells"]}
 
 
-def _example_view() -> dict[str, Any]:
-    scenario = load_scenario(EXAMPLE)
+def _example_view(name: str = "regiment-and-horde") -> dict[str, Any]:
+    scenario = load_scenario(EXAMPLES / f"{name}.yaml")
     battle = Battle(scenario.ruleset, scenario, 1, build_commanders(scenario, None), None)
     state = scenario.ruleset.new_state(scenario, battle)
     view: dict[str, Any] = scenario.ruleset.map_view(state)
@@ -59,19 +59,34 @@ def _battlefield() -> WarState:
 @pytest.mark.rule("W35-TERM-04")
 def test_the_example_draws_each_unit_as_its_counters_with_the_scale() -> None:
     view = _example_view()
-    assert view["scale"] == "1 square = 15 ft"
+    assert view["scale"] == "1 square = 25 ft"
     fighters = _entry(view, "fighters")
-    assert len(fighters["squares"]) == 10  # 100 fighters at 15 ft: 10 counters
+    assert len(fighters["squares"]) == 12  # 300 fighters at 25 ft: 12 counters
     assert [fighters["x"], fighters["y"]] in fighters["squares"]  # the label sits on a counter
-    assert fighters["strength"] == "120/120 HP, 10 counters"
-    assert fighters["kind"] == "unit of 100 human fighter, 10 a counter"
+    assert fighters["strength"] == "144/144 HP, 12 counters"
+    assert fighters["kind"] == "unit of 300 human fighter, 25 a counter"
     assert fighters["status"] == "active" and fighters["facing"] == [0, 1]
-    assert _entry(view, "howlers")["facing"] == [0, -1]
+    horde = _entry(view, "horde")
+    assert horde["facing"] == [0, -1]
+    assert horde["name"] == "The Red Hand horde with gorza (NPC leader, 45 HP)"
+    ogre = _entry(view, "ogre")
+    assert ogre["figure"] is True and (ogre["x"], ogre["y"]) == (31, 20)
     cells = _cells(view)
-    assert cells[(3, 13)]["terrain"] == "light_forest"
-    assert cells[(22, 12)]["terrain"] == "rocky"
-    assert cells[(0, 4)] == {"x": 0, "y": 4, "terrain": "high_ground", "level": 1}
-    assert (0, 3) not in cells  # plain level clear ground is not listed
+    assert cells[(0, 13)]["terrain"] == "water" and cells[(35, 14)]["terrain"] == "water"
+    assert cells[(3, 18)]["terrain"] == "light_forest"
+    assert cells[(27, 6)] == {"x": 27, "y": 6, "terrain": "high_ground", "level": 1}
+    assert (0, 12) not in cells  # plain level dry clear ground is not listed
+
+
+def test_the_village_shows_its_buildings_and_the_party_inside_the_militia() -> None:
+    view = _example_view("village-militia")
+    cells = _cells(view)
+    assert cells[(12, 8)]["terrain"] == cells[(21, 10)]["terrain"] == "wooden_structure"
+    militia = _entry(view, "militia")
+    assert militia["name"].endswith("with brannoc (PC, 49 HP), sera (PC, 38 HP), "
+                                    "wick (PC, 28 HP)")
+    assert not {"brannoc", "sera", "wick", "crow"} & {u["id"] for u in view["units"]}
+    assert _entry(view, "wolves")["kind"] == "unit of 40 wolf (mob), 10 a counter"
 
 
 @pytest.mark.rule("W35-TERM-03")
@@ -147,7 +162,8 @@ def test_the_text_map_puts_the_label_on_every_counter() -> None:
 
 
 @pytest.mark.parametrize("suffix", ["png", "svg"])
-def test_the_example_battle_draws(tmp_path: Path, suffix: str) -> None:
-    out = tmp_path / f"map.{suffix}"
-    draw_map(_example_view(), out)
-    assert out.stat().st_size > 1000
+def test_the_example_battles_draw(tmp_path: Path, suffix: str) -> None:
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        out = tmp_path / f"{path.stem}.{suffix}"
+        draw_map(_example_view(path.stem), out)
+        assert out.stat().st_size > 1000
