@@ -11,7 +11,7 @@ import pytest
 from tests.cli_helpers import assert_user_error, run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-FIGHTERS = EXAMPLES / "dnd35-wars" / "fighters-and-orcs.yaml"
+FIGHTERS = Path(__file__).resolve().parents[1] / "rulesets" / "dnd35_wars" / "data" / "fighters-and-orcs.yaml"
 
 
 def changed(tmp_path: Path, old: str, new: str) -> Path:

@@ -242,7 +242,7 @@ def test_units_that_lost_nothing_or_never_arrived_get_no_recovery_event() -> Non
 # ---- a whole battle
 
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "dnd35-wars" / "fighters-and-orcs.yaml"
+EXAMPLE = Path(__file__).resolve().parent / "data" / "fighters-and-orcs.yaml"
 
 
 @pytest.mark.rule("W35-AMB-95", "W35-PLACE-04", "W35-RECOV-08")

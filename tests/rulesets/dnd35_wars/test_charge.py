@@ -133,7 +133,9 @@ def test_a_unit_with_a_move_rate_below_1_cannot_charge() -> None:
 
 @pytest.mark.rule("W35-MOB-03", "W35-AMB-84")
 def test_a_mobs_first_melee_attack_counts_as_a_charge_even_without_moving() -> None:
-    state = make_state([unit("a", squares=[(0, 0)], mob=True, creature=creature(speed=5)),
+    # Int 2: the mob never rolls the pre-charge check (W35-AMB-23), so the dice are the attack's
+    state = make_state([unit("a", squares=[(0, 0)], mob=True,
+                             creature=creature(speed=5, int=2)),
                         unit("b", "B", squares=[(0, 1)], creature=creature(hp=100)),
                         unit("c", "B", squares=[(1, 0)], creature=creature(hp=100))])
     battle = make_battle(state, dice=[9, 4, 9, 4], orders={"A": ["melee a b"]})
@@ -149,7 +151,7 @@ def test_a_mobs_first_melee_attack_counts_as_a_charge_even_without_moving() -> N
 
 @pytest.mark.rule("W35-MOB-03", "W35-AMB-84")
 def test_with_per_engagement_scope_a_mob_charges_each_new_foe() -> None:
-    state = make_state([unit("a", squares=[(0, 0)], mob=True),
+    state = make_state([unit("a", squares=[(0, 0)], mob=True, creature=creature(int=2)),
                         unit("b", "B", squares=[(0, 1)], creature=creature(hp=100)),
                         unit("c", "B", squares=[(1, 0)], creature=creature(hp=100))],
                        options={"mob_charge_scope": "per_engagement"})
