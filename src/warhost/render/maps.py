@@ -347,6 +347,7 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
     placed = [u for u in view.get("units", []) if is_placed(u)]
 
     spots = {str(u["id"]): _label_spot(u) for u in placed}
+    taken = _taken(placed)
 
     def room(u: Mapping[str, Any]) -> float:  # points across the unit's label space
         _, _, across, tall = spots[str(u["id"])]
@@ -386,8 +387,7 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
                     fontsize=size, fontweight="bold", zorder=7)
         facing = u.get("facing")
         if facing and u.get("squares"):
-            has_facing = True
-            _shape_arrow(ax, u["squares"], facing)
+            has_facing = _shape_arrow(ax, u["squares"], facing, taken) or has_facing
         elif facing:
             has_facing = True
             cx, cy = x + w / 2, y + h / 2  # from the unit's edge outwards, clear of the label
@@ -494,8 +494,23 @@ def _outline(squares: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     return edges
 
 
-def _shape_arrow(ax: Any, squares: Sequence[Sequence[int]], facing: Sequence[int]) -> None:
-    """An arrow from the front of a shape of squares outwards along its ``facing``."""
+def _taken(units: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]:
+    """Every square a placed unit or figure of a grid view covers."""
+    out: set[tuple[int, int]] = set()
+    for u in units:
+        if u.get("squares"):
+            out.update((int(sq[0]), int(sq[1])) for sq in u["squares"])
+        else:
+            x, y = int(u["x"]), int(u["y"])
+            out.update((x + dx, y + dy) for dx in range(int(u.get("w", 1)))
+                       for dy in range(int(u.get("h", 1))))
+    return out
+
+
+def _shape_arrow(ax: Any, squares: Sequence[Sequence[int]], facing: Sequence[int],
+                 taken: set[tuple[int, int]]) -> bool:
+    """An arrow from the front of a shape of squares outwards along its ``facing``, unless it
+    would point into a square another unit or figure holds; True if drawn."""
     fx, fy = float(facing[0]), float(facing[1])
     norm = math.hypot(fx, fy) or 1.0
     fx, fy = fx / norm, fy / norm
@@ -504,9 +519,14 @@ def _shape_arrow(ax: Any, squares: Sequence[Sequence[int]], facing: Sequence[int
     cy = sum(p[1] for p in centres) / len(centres)
     reach = max((p[0] - cx) * fx + (p[1] - cy) * fy for p in centres) + 0.5
     start = (cx + fx * (reach + 0.1), cy + fy * (reach + 0.1))
-    ax.annotate("", xy=(start[0] + fx * 0.8, start[1] + fy * 0.8), xytext=start,
+    end = (start[0] + fx * 0.8, start[1] + fy * 0.8)
+    if (math.floor(end[0]), math.floor(end[1])) in taken or \
+            (math.floor(start[0]), math.floor(start[1])) in taken:
+        return False
+    ax.annotate("", xy=end, xytext=start,
                 arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.0,
                             "shrinkA": 0, "shrinkB": 0}, zorder=8)
+    return True
 
 
 # --------------------------------------------------------------------------- table maps

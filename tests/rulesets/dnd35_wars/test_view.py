@@ -167,3 +167,14 @@ def test_the_example_battles_draw(tmp_path: Path, suffix: str) -> None:
         out = tmp_path / f"{path.stem}.{suffix}"
         draw_map(_example_view(path.stem), out)
         assert out.stat().st_size > 1000
+
+
+def test_no_facing_arrow_points_into_another_unit() -> None:
+    state = make_state([unit("foot", squares=block(2, 2, 3, 2)),
+                        unit("orcs", "B", squares=block(2, 4, 3, 1), facing="S"),
+                        unit("far", "B", squares=block(10, 10, 2, 1), facing="S")])
+    fig = map_figure(map_view(state))
+    arrows = [t for t in fig.axes[0].texts if getattr(t, "arrow_patch", None) is not None]
+    assert len(arrows) == 1  # only `far` has open ground ahead of it
+    (x, y) = arrows[0].xy
+    assert 10 <= x <= 12 and y < 10
