@@ -357,3 +357,25 @@ def test_the_battle_ends_at_the_round_limit_with_the_larger_share_kept() -> None
     game.play(state, battle)
     assert state.over and state.round == 2 and state.winner == "A"
     assert events(battle, "battle_over")[0]["reason"] == "round limit 2"
+
+
+@pytest.mark.rule("W35-AMB-10", "W35-UNIT-05")
+def test_play_depends_on_counters_and_hp_never_on_the_creatures_one_by_one() -> None:
+    import copy
+
+    from warhost.core.engine import run_battle
+    from warhost.core.scenario import scenario_from_data
+
+    small = RULESET.army_scenario(4, 3)
+    fewer = copy.deepcopy(small)
+    for side in fewer["sides"]:
+        for spec in side["units"]:
+            # fewer creatures on as many counters: 150 foot -> 130 still fill 6 counters of 25
+            # at 25 ft, and 42 riders -> 37 still 7 counters of 6
+            spec["count"] -= 20 if spec["count"] > 50 else 5
+    logs = []
+    for data in (small, fewer):
+        scenario = scenario_from_data(data)
+        result = run_battle(scenario, 5, {"South": "random", "North": "random"})
+        logs.append([e for e in result.log if e["type"] != "battle_start"])
+    assert logs[0] == logs[1]
