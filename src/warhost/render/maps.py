@@ -21,7 +21,8 @@ words for the key. All of them are optional.
 Grid views may also give a unit ``squares`` (``[[x, y], ...]``: a unit of many counters, one
 square each, drawn as one outlined shape and labelled once, along the row through its
 ``(x, y)``; faded and hatched by status like table units), or ``"figure": true`` (a creature
-standing alone, drawn as a disc); a cell ``"water": true`` (water over the cell's own kind of
+standing alone, drawn as a disc) and a ``health`` (the share of its starting hit points left,
+0 to 1, drawn as a bar along the foot of its shape); a cell ``"water": true`` (water over the cell's own kind of
 ground, drawn as blue lines); and the view a ``scale`` (words such as ``1 square = 15 ft``,
 added to the title and the text legend).
 
@@ -424,6 +425,9 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
     if any(u.get("squares") for u in placed):
         handles.append(Patch(facecolor="#777777", edgecolor="black",
                              label="unit: one square per counter"))
+    if any(u.get("health") is not None for u in placed):
+        handles.append(Patch(facecolor=HEALTH_BAR[1], edgecolor="black",
+                             label="bar: share of starting HP left"))
     if has_figures:
         handles.append(Line2D([], [], marker="o", color="#777777", markeredgecolor="black",
                               linestyle="", label="figure: a creature on its own"))
@@ -476,7 +480,29 @@ def _draw_body(ax: Any, u: Mapping[str, Any], colour: str, status: str) -> bool:
         edgecolor=_TRAY_EDGE, linewidth=0.5, alpha=alpha, hatch=hatch, zorder=5))
     ax.add_collection(LineCollection(_outline(squares), colors="black", linewidths=1.1,
                                      zorder=5.5))
+    if u.get("health") is not None:
+        _health_bar(ax, squares, float(u["health"]))
     return False
+
+
+HEALTH_BAR = ("#7a1010", "#3cb043")
+"""The colours of a unit's hit-point bar: what is lost, what is left."""
+
+
+def _health_bar(ax: Any, squares: set[tuple[int, int]], share: float) -> None:
+    """A thin bar along the foot of the shape's bounding box: green for the share of starting
+    hit points left, dark red for the rest."""
+    from matplotlib.patches import Rectangle
+
+    x0 = min(x for x, _ in squares)
+    width = max(x for x, _ in squares) + 1 - x0
+    y0 = min(y for _, y in squares) + 0.06
+    share = min(1.0, max(0.0, share))
+    ax.add_patch(Rectangle((x0 + 0.1, y0), width - 0.2, 0.16, facecolor=HEALTH_BAR[0],
+                           edgecolor="black", linewidth=0.4, zorder=6))
+    if share > 0:
+        ax.add_patch(Rectangle((x0 + 0.1, y0), (width - 0.2) * share, 0.16,
+                               facecolor=HEALTH_BAR[1], linewidth=0, zorder=6.1))
 
 
 def _outline(squares: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:

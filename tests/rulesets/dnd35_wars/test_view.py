@@ -178,3 +178,13 @@ def test_no_facing_arrow_points_into_another_unit() -> None:
     assert len(arrows) == 1  # only `far` has open ground ahead of it
     (x, y) = arrows[0].xy
     assert 10 <= x <= 12 and y < 10
+
+
+def test_each_unit_carries_its_share_of_starting_hp_for_the_map_bar() -> None:
+    from tests.rulesets.dnd35_wars.helpers import get, make_state, unit
+    from warhost.rulesets.dnd35_wars.view import map_view
+
+    state = make_state([unit("a", squares=[(0, 0), (1, 0)]), unit("b", "B", squares=[(9, 9)])])
+    get(state, "a").hp = 15  # of 20
+    entries = {u["id"]: u for u in map_view(state)["units"]}
+    assert entries["a"]["health"] == 0.75 and entries["b"]["health"] == 1.0

@@ -73,7 +73,8 @@ def _unit_entry(state: WarState, u: Unit) -> dict[str, Any]:
     }
     if u.on_map:
         x, y = _label_square(u.squares)
-        entry.update(x=x, y=y, squares=[list(sq) for sq in sorted(u.squares)])
+        entry.update(x=x, y=y, squares=[list(sq) for sq in sorted(u.squares)],
+                     health=round(u.hp / u.start_hp, 3))
         if u.status == FIGHTING:
             entry["facing"] = list(u.heading)
     return entry
