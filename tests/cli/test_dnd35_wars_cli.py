@@ -178,3 +178,32 @@ def test_an_alias_bomb_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "laughs.yaml"
     path.write_text("ruleset: dnd35-wars\n" + "\n".join(levels) + "\n", encoding="utf-8")
     assert_invalid(path, 7, "alias expansion")
+
+
+@pytest.mark.rule("W35-SIZE-02", "W35-TERM-06")
+@pytest.mark.parametrize(
+    ("old", "new", "at", "field", "words"),
+    [
+        # an unknown creature size
+        ("          name: orc hunter\n", "          name: orc hunter\n          size: enormous\n",
+         "size: enormous", "sides[1].units[1].creature.size", "'fine', 'diminutive'"),
+        # a Colossal creature covers 2x2 squares at 15 ft: too big for a unit's counter
+        ("scale: 25", "scale: 15", None, "sides[1].units[1].creature.size",
+         "covers 2x2 squares at the 15-ft scale"),
+        # counters not joined edge to edge
+        ("        at: [28, 8]\n        columns: 3\n",
+         "        counters: [[28, 8], [29, 8], [30, 8], [28, 7], [29, 7], [31, 6]]\n", "counters:",
+         "sides[0].units[2].counters", "joined"),
+    ],
+)
+def test_impossible_units_are_refused_at_their_line(
+    tmp_path: Path, old: str, new: str, at: str | None, field: str, words: str
+) -> None:
+    path = broken(tmp_path, old, new)
+    if "scale: 15" in new:  # and the hunters made Colossal
+        text = path.read_text(encoding="utf-8").replace(
+            "          name: orc hunter\n", "          name: orc hunter\n          size: colossal\n")
+        path.write_text(text, encoding="utf-8")
+        at = "size: colossal"
+    assert at is not None
+    assert_invalid(path, line_of(path, at), f"{field}", words)
