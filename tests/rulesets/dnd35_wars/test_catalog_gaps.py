@@ -21,7 +21,7 @@ from tests.rulesets.dnd35_wars.helpers import (
     who,
 )
 from warhost.core.registry import get_ruleset
-from warhost.rulesets.dnd35_wars import actions, damage, derive, game, reach, setup
+from warhost.rulesets.dnd35_wars import actions, damage, derive, game, morale, reach, setup
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, Options
 from warhost.rulesets.dnd35_wars.setup import roll_initiative
 
@@ -379,3 +379,17 @@ def test_play_depends_on_counters_and_hp_never_on_the_creatures_one_by_one() -> 
         result = run_battle(scenario, 5, {"South": "random", "North": "random"})
         logs.append([e for e in result.log if e["type"] != "battle_start"])
     assert logs[0] == logs[1]
+
+
+@pytest.mark.rule("W35-AMB-69", "W35-STRUCT-06")
+def test_tables_printed_out_of_place_are_applied_by_their_own_rules() -> None:
+    # the Structure DR table is printed inside "Place the Units": it gives structures their DR
+    state = make_state([unit("a", squares=[(3, 3)], guarding_walls=True)],
+                       structures=[{"id": "keep", "type": "keep", "rect": [[3, 3], [3, 3]],
+                                    "hp": 100}])
+    assert state.structures["keep"].dr == 3 and damage.unit_dr(state, get(state, "a")) >= 3
+    # the PC morale table follows the experience paragraph: it feeds the morale rules
+    pc = single("pc", kind="pc", unit="a")
+    state = make_state([unit("a", squares=block(3, 3, 2, 1))], singles=[pc])
+    morale.pc_action(state, make_battle(state), who(state, "pc"), "slew_leader")
+    assert sum(get(state, "a").morale_mods) == 2
