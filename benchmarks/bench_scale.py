@@ -23,7 +23,8 @@ from warhost.core.registry import all_rulesets
 from warhost.core.scenario import scenario_from_data
 
 DEFAULT_SIZES = {"fantasy-battle": [100, 300, 1000], "dnd5e-tactics": [8, 16, 32, 64],
-                 "warband": [10, 100, 1000], "dnd4e-war": [2, 10, 50]}
+                 "warband": [10, 100, 1000], "dnd4e-war": [2, 10, 50],
+                 "dnd35-wars": [10, 30, 90]}
 
 
 def fitted_exponent(sizes: list[int], costs: list[float]) -> float:

@@ -18,6 +18,14 @@ Square ``(x, y)`` covers ``[x, x+1] x [y, y+1]``; y grows upwards (north). A uni
 unit and ``marks`` explains its parts in the legend; ``name``, ``kind`` and ``strength`` are
 words for the key. All of them are optional.
 
+Grid views may also give a unit ``squares`` (``[[x, y], ...]``: a unit of many counters, one
+square each, drawn as one outlined shape and labelled once, along the row through its
+``(x, y)``; faded and hatched by status like table units), or ``"figure": true`` (a creature
+standing alone, drawn as a disc) and a ``health`` (the share of its starting hit points left,
+0 to 1, drawn as a bar along the foot of its shape); a cell ``"water": true`` (water over the cell's own kind of
+ground, drawn as blue lines); and the view a ``scale`` (words such as ``1 square = 15 ft``,
+added to the title and the text legend).
+
 Battles fought on an open table (see :mod:`warhost.geometry.table`) give a *table* view instead,
 in inches from the south-west corner, with facings as compass bearings (0 north, 90 east)::
 
@@ -77,6 +85,25 @@ TERRAIN_COLOURS: dict[str, str] = {
     "impassable": "#34495e",
     "cover": "#a9c48f",
     "high_ground": "#d8bf8a",
+    # dnd35-wars kinds of ground and structure
+    "difficult": "#b7c98a",
+    "light_forest": "#8cbf6a",
+    "heavy_forest": "#3f7f4f",
+    "jungle": "#2e6b3a",
+    "ruins": "#a39a8c",
+    "rocky": "#9c8f7a",
+    "building": "#b9855a",
+    "castle": "#6f6a64",
+    "swamp": "#7f9c6b",
+    "sand": "#ecd9a0",
+    "desert": "#e0c27f",
+    "water": "#9fd0ee",
+    "ruins_structure": "#8a8a8a",
+    "wooden_structure": "#8b5a2b",
+    "light_stone_structure": "#a8a8a8",
+    "keep_structure": "#5f5f5f",
+    "heavy_stone_structure": "#4f4f4f",
+    "castle_structure": "#3a3a3a",
 }
 """Fill colour of each terrain type (unknown types are drawn in grey)."""
 
@@ -114,6 +141,8 @@ _FACED = ("active", "engaged", "fled", "fleeing")
 _ENGAGED_EDGE = "#ffd21f"
 _TRAY_EDGE = "#f2f2f2"
 """Light lines between a unit's company trays, so each tray shows on the side's colour."""
+_WATER_LINES = "#2f6fb0"
+"""The blue lines over squares of water that are also another kind of ground."""
 _INK = "#1e1e1e"
 _MIN_FONT = 3.5
 """Smallest font a unit label is drawn at; a smaller unit keeps its label in the key only."""
@@ -131,11 +160,13 @@ def side_colours(sides: Sequence[str]) -> dict[str, str]:
 
 
 def map_title(view: Mapping[str, Any], heading: str = "", when: str = "") -> str:
-    """``heading — round 3 — Good 2 : Evil 5`` (``when`` replaces ``round 3``)."""
+    """``heading — round 3 — Good 2 : Evil 5`` (``when`` replaces ``round 3``), then the
+    view's ``scale`` words when it has them (``1 square = 15 ft``)."""
     scores = view.get("scores") or {}
     score_text = " : ".join(f"{side} {scores[side]}" for side in view.get("sides", scores)
                             if side in scores)
-    parts = [p for p in (heading, when or f"round {view.get('round', 0)}", score_text) if p]
+    parts = [p for p in (heading, when or f"round {view.get('round', 0)}", score_text,
+                         str(view.get("scale") or "")) if p]
     return " — ".join(parts)
 
 
@@ -279,13 +310,17 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
     font = max(4.0, min(9.0, cell * 26))
 
     present = []
-    has_level = False
+    has_level = has_water = False
     for c in view.get("cells", []):
         name = str(c["terrain"])
         if name not in present:
             present.append(name)
         ax.add_patch(Rectangle((c["x"], c["y"]), 1, 1, linewidth=0,
                                facecolor=TERRAIN_COLOURS.get(name, _UNKNOWN_TERRAIN), zorder=1))
+        if c.get("water"):  # water over another kind of ground: blue lines across it
+            has_water = True
+            ax.add_patch(Rectangle((c["x"], c["y"]), 1, 1, fill=False, hatch="---",
+                                   edgecolor=_WATER_LINES, linewidth=0, zorder=1.5))
         level = int(c.get("level") or 0)
         if level and (level != 1 or name != "elevated") and cell >= 0.15:
             has_level = True
@@ -312,35 +347,49 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
     labels = unit_labels(view)
     placed = [u for u in view.get("units", []) if is_placed(u)]
 
-    def room(u: Mapping[str, Any]) -> float:  # points across the unit's rectangle
-        return (min(float(u.get("w", 1)), float(u.get("h", 1))) - 0.2) * cell * 72
+    spots = {str(u["id"]): _label_spot(u) for u in placed}
+    taken = _taken(placed)
+
+    def room(u: Mapping[str, Any]) -> float:  # points across the unit's label space
+        _, _, across, tall = spots[str(u["id"])]
+        return ((across if u.get("squares") else min(across, tall)) - 0.2) * cell * 72
 
     short = not all(_fits(str(u["id"]), font, room(u)) for u in placed)
-    has_wounded = has_facing = dropped = False
+    has_wounded = has_facing = dropped = has_figures = False
+    statuses: list[str] = []
     for u in placed:
         x, y, w, h = u["x"], u["y"], u.get("w", 1), u.get("h", 1)
         colour = colours.get(u.get("side", ""), "#444444")
-        active = u.get("status", "active") == "active"
-        ax.add_patch(Rectangle((x + 0.08, y + 0.08), w - 0.16, h - 0.16, facecolor=colour,
-                               edgecolor="black", linewidth=0.6, alpha=1.0 if active else 0.45,
-                               zorder=5))
+        status = str(u.get("status", "active"))
+        active = status == "active"
+        if u.get("squares") or u.get("figure"):
+            if not active and status not in statuses:
+                statuses.append(status)
+            has_figures = _draw_body(ax, u, colour, status) or has_figures
+        else:
+            ax.add_patch(Rectangle((x + 0.08, y + 0.08), w - 0.16, h - 0.16, facecolor=colour,
+                                   edgecolor="black", linewidth=0.6,
+                                   alpha=1.0 if active else 0.45, zorder=5))
         text = labels[str(u["id"])] if short else str(u["id"])
-        size = min(font * min(w, h) ** 0.5, room(u) / (_CHAR * len(text)))
+        cx, cy, across, tall = spots[str(u["id"])]
+        size = min(font * min(across, tall) ** 0.5, room(u) / (_CHAR * len(text)))
         mark = str(u.get("mark") or "")
         two = min(size, room(u) / 2.0)  # label over mark: about two lines of text
         if size < _MIN_FONT:
             dropped = True
         elif mark and two >= 5.0 and _fits(mark, 0.8 * two, room(u)):
-            centre = (x + w / 2, y + h / 2)
+            centre = (cx, cy)
             for words, scale, dy in ((text, 1.0, 0.5 * two), (mark, 0.8, -0.55 * two)):
                 ax.annotate(words, centre, xytext=(0, dy), textcoords="offset points",
                             ha="center", va="center", color="white", fontsize=two * scale,
                             fontweight="bold", zorder=7)
         else:
-            ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", color="white",
+            ax.text(cx, cy, text, ha="center", va="center", color="white",
                     fontsize=size, fontweight="bold", zorder=7)
         facing = u.get("facing")
-        if facing:
+        if facing and u.get("squares"):
+            has_facing = _shape_arrow(ax, u["squares"], facing, taken) or has_facing
+        elif facing:
             has_facing = True
             cx, cy = x + w / 2, y + h / 2  # from the unit's edge outwards, clear of the label
             ax.annotate("", xy=(cx + facing[0] * 0.68 * w, cy + facing[1] * 0.68 * h),
@@ -364,10 +413,24 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
                 for n in present if n != "clear"]
     if has_level:
         handles.append(_symbol("2", "height level of the square"))
+    if has_water:
+        handles.append(Patch(facecolor="white", hatch="---", edgecolor=_WATER_LINES,
+                             label="water (over the ground shown)"))
     if view.get("victory_areas"):
         handles.append(Patch(fill=False, hatch="//", edgecolor="#d4a017", label="victory area"))
     handles += [Patch(facecolor=c, edgecolor="black", label=s) for s, c in colours.items()]
     handles += _unit_handles(view, labels, short, dropped)
+    handles += [Patch(facecolor="#777777", edgecolor="black", alpha=_STATUS_ALPHA.get(s, 0.45),
+                      hatch=_STATUS_HATCH.get(s), label=s) for s in statuses]
+    if any(u.get("squares") for u in placed):
+        handles.append(Patch(facecolor="#777777", edgecolor="black",
+                             label="unit: one square per counter"))
+    if any(u.get("health") is not None for u in placed):
+        handles.append(Patch(facecolor=HEALTH_BAR[1], edgecolor="black",
+                             label="bar: share of starting HP left"))
+    if has_figures:
+        handles.append(Line2D([], [], marker="o", color="#777777", markeredgecolor="black",
+                              linestyle="", label="figure: a creature on its own"))
     if has_facing:
         handles.append(Line2D([], [], marker=">", color="black", linestyle="-",
                               label="facing (arrow)"))
@@ -378,6 +441,118 @@ def _grid_figure(view: Mapping[str, Any], title: str | None) -> Any:
     ax.set_title(title if title is not None else map_title(view), fontsize=9)
     _place_key(fig, ax, legend, key_lines(key_rows(view, labels if short else None)))
     return fig
+
+
+def _label_spot(u: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    """Where a grid unit's label goes and the room there, in squares: ``(x, y, across,
+    tall)``. A unit drawn as ``squares`` is labelled once, along the row of counters through
+    its label square ``(x, y)``; a rectangle in its middle."""
+    x, y = float(u["x"]), float(u["y"])
+    squares = {(int(sq[0]), int(sq[1])) for sq in u.get("squares") or ()}
+    if not squares or (int(x), int(y)) not in squares:
+        w, h = float(u.get("w", 1)), float(u.get("h", 1))
+        return x + w / 2, y + h / 2, w, h
+    row = int(y)
+    west = east = int(x)
+    while (west - 1, row) in squares:
+        west -= 1
+    while (east + 1, row) in squares:
+        east += 1
+    return (west + east + 1) / 2, y + 0.5, float(east - west + 1), 1.0
+
+
+def _draw_body(ax: Any, u: Mapping[str, Any], colour: str, status: str) -> bool:
+    """A unit drawn as its ``squares`` (one filled square each, the whole shape outlined), or
+    a ``figure`` (a disc in its square); faded and hatched unless active. True for a figure."""
+    from matplotlib.collections import LineCollection, PatchCollection
+    from matplotlib.patches import Circle, Rectangle
+
+    alpha = 1.0 if status == "active" else _STATUS_ALPHA.get(status, 0.45)
+    hatch = None if status == "active" else _STATUS_HATCH.get(status)
+    if not u.get("squares"):
+        ax.add_patch(Circle((float(u["x"]) + 0.5, float(u["y"]) + 0.5), 0.42, facecolor=colour,
+                            edgecolor="black", linewidth=0.8, alpha=alpha, hatch=hatch,
+                            zorder=5))
+        return True
+    squares = {(int(sq[0]), int(sq[1])) for sq in u["squares"]}
+    ax.add_collection(PatchCollection(
+        [Rectangle(sq, 1, 1) for sq in sorted(squares)], facecolor=colour,
+        edgecolor=_TRAY_EDGE, linewidth=0.5, alpha=alpha, hatch=hatch, zorder=5))
+    ax.add_collection(LineCollection(_outline(squares), colors="black", linewidths=1.1,
+                                     zorder=5.5))
+    if u.get("health") is not None:
+        _health_bar(ax, squares, float(u["health"]))
+    return False
+
+
+HEALTH_BAR = ("#7a1010", "#3cb043")
+"""The colours of a unit's hit-point bar: what is lost, what is left."""
+
+
+def _health_bar(ax: Any, squares: set[tuple[int, int]], share: float) -> None:
+    """A thin bar along the foot of the shape's bounding box: green for the share of starting
+    hit points left, dark red for the rest."""
+    from matplotlib.patches import Rectangle
+
+    x0 = min(x for x, _ in squares)
+    width = max(x for x, _ in squares) + 1 - x0
+    y0 = min(y for _, y in squares) + 0.06
+    share = min(1.0, max(0.0, share))
+    ax.add_patch(Rectangle((x0 + 0.1, y0), width - 0.2, 0.16, facecolor=HEALTH_BAR[0],
+                           edgecolor="black", linewidth=0.4, zorder=6))
+    if share > 0:
+        ax.add_patch(Rectangle((x0 + 0.1, y0), (width - 0.2) * share, 0.16,
+                               facecolor=HEALTH_BAR[1], linewidth=0, zorder=6.1))
+
+
+def _outline(squares: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The edges of ``squares`` that no other square of the set shares: the shape's outline."""
+    edges = []
+    for x, y in squares:
+        if (x, y - 1) not in squares:
+            edges.append([(x, y), (x + 1, y)])
+        if (x, y + 1) not in squares:
+            edges.append([(x, y + 1), (x + 1, y + 1)])
+        if (x - 1, y) not in squares:
+            edges.append([(x, y), (x, y + 1)])
+        if (x + 1, y) not in squares:
+            edges.append([(x + 1, y), (x + 1, y + 1)])
+    return edges
+
+
+def _taken(units: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]:
+    """Every square a placed unit or figure of a grid view covers."""
+    out: set[tuple[int, int]] = set()
+    for u in units:
+        if u.get("squares"):
+            out.update((int(sq[0]), int(sq[1])) for sq in u["squares"])
+        else:
+            x, y = int(u["x"]), int(u["y"])
+            out.update((x + dx, y + dy) for dx in range(int(u.get("w", 1)))
+                       for dy in range(int(u.get("h", 1))))
+    return out
+
+
+def _shape_arrow(ax: Any, squares: Sequence[Sequence[int]], facing: Sequence[int],
+                 taken: set[tuple[int, int]]) -> bool:
+    """An arrow from the front of a shape of squares outwards along its ``facing``, unless it
+    would point into a square another unit or figure holds; True if drawn."""
+    fx, fy = float(facing[0]), float(facing[1])
+    norm = math.hypot(fx, fy) or 1.0
+    fx, fy = fx / norm, fy / norm
+    centres = [(sq[0] + 0.5, sq[1] + 0.5) for sq in squares]
+    cx = sum(p[0] for p in centres) / len(centres)
+    cy = sum(p[1] for p in centres) / len(centres)
+    reach = max((p[0] - cx) * fx + (p[1] - cy) * fy for p in centres) + 0.5
+    start = (cx + fx * (reach + 0.1), cy + fy * (reach + 0.1))
+    end = (start[0] + fx * 0.8, start[1] + fy * 0.8)
+    if (math.floor(end[0]), math.floor(end[1])) in taken or \
+            (math.floor(start[0]), math.floor(start[1])) in taken:
+        return False
+    ax.annotate("", xy=end, xytext=start,
+                arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.0,
+                            "shrinkA": 0, "shrinkB": 0}, zorder=8)
+    return True
 
 
 # --------------------------------------------------------------------------- table maps

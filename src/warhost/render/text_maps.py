@@ -29,6 +29,12 @@ TERRAIN_LETTERS: dict[str, str] = {
     "clear": ".", "blocking": "#", "hindering": "%", "elevated": "^", "slope": "/",
     "cliff": "|", "concealing": "&", "shallow_water": "~", "deep_water": "=",
     "impassable": "X", "cover": ":", "high_ground": "^",
+    # dnd35-wars kinds of ground and structure
+    "difficult": ",", "light_forest": "f", "heavy_forest": "t", "jungle": "j", "ruins": "r",
+    "rocky": "*", "building": "b", "castle": "c", "swamp": "s", "sand": ":", "desert": "d",
+    "water": "~", "ruins_structure": "x", "wooden_structure": "=",
+    "light_stone_structure": "=", "keep_structure": "#", "heavy_stone_structure": "#",
+    "castle_structure": "#",
 }
 """Character of each terrain type of a grid view (unknown types are ``?``)."""
 
@@ -149,6 +155,7 @@ def text_map(view: Mapping[str, Any], max_width: int = 120) -> str:
                 victory = True
     prefixes = side_prefixes(view)
     wounded: tuple[str, str] | None = None
+    faded: tuple[str, str] | None = None
     for u in view.get("units", []):
         if not is_placed(u):
             continue
@@ -156,6 +163,14 @@ def text_map(view: Mapping[str, Any], max_width: int = 120) -> str:
         if u.get("wounded"):
             mark = mark.lower()
             wounded = wounded or (mark, "wounded (lower case)")
+        if u.get("squares"):  # a unit of counters: its label on every counter
+            if str(u.get("status") or "active") in _FADED:
+                mark = mark.lower()
+                faded = faded or (mark, "fled or routed (lower case)")
+            for sx, sy in u["squares"]:
+                if 0 <= sy < height and 0 <= sx < width:
+                    rows[sy][sx] = mark.ljust(cell)
+            continue
         for dy in range(u.get("h", 1)):
             for dx in range(u.get("w", 1)):
                 if 0 <= u["y"] + dy < height and 0 <= u["x"] + dx < width:
@@ -167,6 +182,10 @@ def text_map(view: Mapping[str, Any], max_width: int = 120) -> str:
     if victory:
         symbols.append((VICTORY_LETTER, "victory area"))
     symbols += _unit_symbols(view, labels, wounded, show_labels)
+    if faded:
+        symbols.append(faded)
+    if view.get("scale"):
+        symbols.append(("", str(view["scale"])))
     lines += _legend(symbols, max_width)
     return "\n".join(lines + _key(view, labels if show_labels else {}, False, max_width))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 TURN_EVENTS: list[dict[str, Any]] = [
-    {"type": "round_start", "round": 2},
+    {"type": "round_start", "round": 2, "seconds": 6},
     {"type": "initiative", "who": "fighters", "total": 17},
     {"type": "turn", "unit": "fighters", "round": 2},
     {"type": "hold", "unit": "fighters"},
@@ -76,6 +76,9 @@ COMBAT_EVENTS: list[dict[str, Any]] = [
     {"type": "set_vs_charge", "unit": "pikes", "target": "knights", "roll": 3, "total": 6,
      "charger_roll": 9, "charger_total": 12, "repelled": False},
 ]
+
+COMBAT_EVENTS.append({"type": "volley_lands", "unit": "archers", "target": "horde",
+                      "squares": [[4, 9], [5, 9], [6, 9]]})
 
 MORALE_EVENTS: list[dict[str, Any]] = [
     {"type": "morale_check", "unit": "fighters", "dc": 15, "roll": 9, "bonus": 2, "total": 11,

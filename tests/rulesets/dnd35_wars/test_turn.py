@@ -57,3 +57,14 @@ def test_the_battle_ends_when_a_side_has_nothing_left_able_to_fight() -> None:
     check_end(state, battle, 10, final=False)
     assert (state.over, state.winner) == (True, "A")
     assert score(state, "A") == 100 and outcome(state).winner == "A"
+
+
+@pytest.mark.rule("W35-AMB-64")
+def test_a_tie_on_total_and_modifier_is_rolled_off_only_among_those_still_tied() -> None:
+    state = make_state([unit(u, "A" if u == "a" else "B", squares=[(2 * i, 0)])
+                        for i, u in enumerate("abc")])
+    state.order = []
+    # all three roll 10 (total 10, modifier 0); roll-off 5, 5, 9: c first; a and b again: 3, 8
+    battle = make_battle(state, dice=[10, 10, 10, 5, 5, 9, 3, 8])
+    roll_initiative(state, battle, ["a", "b", "c"])
+    assert state.order == ["c", "b", "a"]

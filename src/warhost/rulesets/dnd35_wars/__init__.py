@@ -19,7 +19,9 @@ if TYPE_CHECKING:  # the rules themselves are imported by each hook when first n
 
     from warhost.core.battle import Battle
     from warhost.core.commanders import Commander
+    from warhost.core.decisions import Decision, Refusal
     from warhost.core.odds import OddsReport
+    from warhost.core.orders import Order
     from warhost.core.outcome import Outcome
 
 
@@ -82,6 +84,16 @@ class Dnd35Wars(Ruleset):
         from warhost.rulesets.dnd35_wars.game import check_invariants
 
         return check_invariants(state, events)
+
+    def explain_refusal(self, state: Any, decision: Decision, order: Order) -> Refusal | None:
+        from warhost.rulesets.dnd35_wars.explain import explain_refusal
+
+        return explain_refusal(state, decision, order)
+
+    def army_scenario(self, units_per_side: int, rounds: int = 30) -> dict[str, Any]:
+        from warhost.rulesets.dnd35_wars.armies import army_scenario
+
+        return army_scenario(units_per_side, rounds)
 
     def map_view(self, state: Any) -> dict[str, Any]:
         from warhost.rulesets.dnd35_wars.view import map_view

@@ -43,16 +43,18 @@ def legal_actions(state: WarState, unit: Unit) -> list[Order]:
     return options
 
 
-def judge(state: WarState, unit: Unit) -> Callable[[Order], Order | Refusal]:
-    """Judge an order not among the listed options: a move to another square is checked by
-    the movement rules; anything else is refused."""
-    def accept(order: Order) -> Order | Refusal:
+def judge(state: WarState, unit: Unit) -> Callable[[Order], Order | Refusal | None]:
+    """Judge an order not among the listed options: a move to another square by the movement
+    rules, an attack or defence by the combat rules; an order of another kind, or for another
+    unit, is left to the ruleset's explanation (``explain.py``) to refuse with its reason."""
+    def accept(order: Order) -> Order | Refusal | None:
+        if not order.args or str(order.args[0]) != unit.id:
+            return None
         if order.kind in movement.ORDER_KINDS:
             return movement.judge_move(state, unit, order)
         if order.kind in combat.ORDER_KINDS + defence.ORDER_KINDS:
             return combat.judge_attack(state, unit, order)
-        return Refusal(f"{order} is not a legal unit action for {unit.label} now",
-                       rule="W35-UMOVE-01")
+        return None
     return accept
 
 

@@ -761,6 +761,9 @@ def _fire(state: WarState, battle: Battle, unit: Unit, plan: dict[str, int]) -> 
         crossbow = unit.ranged.crossbow
         multiplier = reach.ranged_multiplier(count, target.counters, crossbow,
                                              state.options.crossbow_cap_by_target)
+        landing = reach.squares_hit(sorted(unit.squares)[:count], target.squares)
+        battle.emit("volley_lands", unit=unit.id, target=tid,
+                    squares=[list(sq) for sq in landing])
         strike(state, battle, unit, target, "crossbow" if crossbow else "ranged", multiplier,
                extra=penalty)
 

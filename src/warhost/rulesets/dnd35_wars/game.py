@@ -17,6 +17,9 @@ from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, mo
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 from warhost.rulesets.dnd35_wars.tables import counters_left
 
+ROUND_SECONDS = 6
+"""Game time of one round: ten rounds make a minute (W35-ROUND-01)."""
+
 ROUND_CAP = 60
 """Safety net when the scenario sets no round limit (W35-AMB-99)."""
 
@@ -26,7 +29,8 @@ def play(state: WarState, battle: Battle) -> None:
     limit = state.options.round_limit or ROUND_CAP
     while not state.over:
         state.round += 1
-        battle.emit("round_start", round=state.round)
+        battle.emit("round_start", round=state.round,
+                    seconds=(state.round - 1) * ROUND_SECONDS)
         arrivals.reinforcements(state, battle)
         for aid in list(state.order):
             if state.over:

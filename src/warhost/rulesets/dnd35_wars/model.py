@@ -240,6 +240,9 @@ class SideSpec(Strict):
 
     name: Name
     commander: Annotated[str, Field(max_length=40)] = "ai"
+    orders: Annotated[str, Field(max_length=400)] | None = Field(
+        None, description="File of orders for a scripted commander, one per line."
+    )
     home_edge: EdgeName | None = Field(None, description="Where its routed units flee (W35-AMB-65).")
     units: list[UnitSpec] = Field(default_factory=list, max_length=UNITS_MAX)
     monsters: list[MonsterSpec] = Field(default_factory=list, max_length=SINGULARS_MAX)

@@ -174,3 +174,19 @@ def ranged_multiplier(
     if crossbow and not crossbow_cap_by_target:
         return firing_counters
     return min(firing_counters, target_counters)
+
+
+def squares_hit(firing: Collection[Square], target: Collection[Square]) -> tuple[Square, ...]:
+    """The target squares a volley lands on (W35-DMG-06): the outline of the firing counters,
+    moved so that the centre of its bounding box sits on the centre of the target's (halves
+    rounded down), and the target squares it then covers, in (y, x) order."""
+    if not firing or not target:
+        return ()
+    fx = min(x for x, _ in firing) + max(x for x, _ in firing)
+    fy = min(y for _, y in firing) + max(y for _, y in firing)
+    tx = min(x for x, _ in target) + max(x for x, _ in target)
+    ty = min(y for _, y in target) + max(y for _, y in target)
+    dx, dy = (tx - fx) // 2, (ty - fy) // 2  # centres are doubled to stay whole
+    wanted = set(target)
+    return tuple(sorted(((x + dx, y + dy) for x, y in firing if (x + dx, y + dy) in wanted),
+                        key=lambda s: (s[1], s[0])))

@@ -181,6 +181,21 @@ def initiative_bonus(state: WarState, unit: Unit) -> int:
     return bonus
 
 
+def roll_off(battle: Battle, tied: list[str], tiebreak: dict[str, tuple[int, ...]]) -> None:
+    """Break a tie by rolling off: each of ``tied`` rolls 1d20 (the higher goes first), and
+    only those who tie again roll again (W35-AMB-64). Each roll is appended to ``tiebreak``."""
+    while len(tied) > 1:
+        again: dict[int, list[str]] = {}
+        for aid in tied:
+            roll = battle.dice.draw(20, f"initiative tie {aid}")
+            tiebreak[aid] += (roll,)
+            again.setdefault(roll, []).append(aid)
+        tied = []
+        for group in again.values():
+            if len(group) > 1:
+                roll_off(battle, group, tiebreak)
+
+
 def roll_initiative(state: WarState, battle: Battle, actors: list[str]) -> None:
     """Each of ``actors`` rolls 1d20 + its modifier; the order runs from the highest, ties to
     the higher modifier, then a roll-off (W35-ROUND-03/05, W35-AMB-64). New actors join the
@@ -196,14 +211,10 @@ def roll_initiative(state: WarState, battle: Battle, actors: list[str]) -> None:
     groups: dict[tuple[int, int], list[str]] = {}
     for aid, (total, mod, _) in keys.items():
         groups.setdefault((total, mod), []).append(aid)
+    tiebreak: dict[str, tuple[int, ...]] = {aid: () for aid in keys}
     for tied in groups.values():
-        while len(tied) > 1:
-            rolls = {aid: battle.dice.draw(20, f"initiative tie {aid}") for aid in tied}
-            if len(set(rolls.values())) == len(rolls):
-                for aid, roll in rolls.items():
-                    keys[aid] = (keys[aid][0], keys[aid][1], roll)
-                break
-    ranked = sorted(keys, key=lambda a: keys[a], reverse=True)
+        roll_off(battle, tied, tiebreak)
+    ranked = sorted(keys, key=lambda a: (keys[a], tiebreak[a]), reverse=True)
     for aid in ranked:  # later arrivals slot in after everyone at or above their count
         place = next((i for i, other in enumerate(state.order)
                       if state.initiative[other] < state.initiative[aid]), len(state.order))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from warhost.core.errors import FieldPath, fail
 from warhost.geometry.grid import Square, chebyshev, chebyshev_field, formation_ok
+from warhost.rulesets.dnd35_wars import tables
 from warhost.rulesets.dnd35_wars.derive import derive
 from warhost.rulesets.dnd35_wars.model import (
     MAP_AREA_MAX,
@@ -111,6 +112,18 @@ def _reinforcement(spec: UnitSpec) -> bool:
     return spec.enters_round is not None and spec.enters_round > 1
 
 
+def _fits_a_square(spec: UnitSpec, scale: int, path: FieldPath) -> None:
+    """A unit's counter stands for the creatures in one square and has one creature's hit
+    points, so a member that covers several squares at this scale (an ``NxN*`` cell of the
+    size table, W35-SIZE-02) cannot be a unit member: the error says what to do instead."""
+    size = tables.member_size(spec.creature.size, spec.mount is not None, spec.chariot)
+    side = tables.span(size, scale)
+    if side > 1:
+        fail(f"a {size} creature covers {side}x{side} squares at the {scale}-ft scale "
+             f"(W35-SIZE-02), too big for a unit's counter: choose a larger scale, or field "
+             f"it as a monster (one square at any scale, W35-MON-04)", *path, "creature", "size")
+
+
 def _units(model: Dnd35WarsScenario) -> _Placed:
     placed = _Placed()
     ids: set[str] = set()
@@ -121,6 +134,7 @@ def _units(model: Dnd35WarsScenario) -> _Placed:
             if spec.id in ids:
                 fail(f"id {spec.id!r} is used twice", *path, "id")
             ids.add(spec.id)
+            _fits_a_square(spec, model.scale, path)
             counters = derive(spec, model.scale, model.options).counters
             placed.counters[spec.id] = counters
             total += counters
@@ -190,7 +204,8 @@ def _shape(model: Dnd35WarsScenario, spec: UnitSpec, counters: int,
              "(W35-UNIT-02)", *path, "counters")
     if not formation_ok(squares):
         fail(f"unit {spec.id!r}'s counters must form one group joined by their sides, with "
-             "no holes (W35-TERM-06, W35-PLACE-05)", *path)
+             "no holes (W35-TERM-06, W35-PLACE-05)",
+             *path, *(("counters",) if spec.counters is not None else ()))
     return squares
 
 

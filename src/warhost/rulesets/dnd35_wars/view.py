@@ -6,27 +6,111 @@ from typing import Any
 
 from warhost.core.events import Event
 from warhost.core.wordings import Wordings
-from warhost.rulesets.dnd35_wars.state import WarState
+from warhost.geometry.grid import Square
+from warhost.rulesets.dnd35_wars.state import FIGHTING, Single, Unit, WarState
+
+_STATUS = {FIGHTING: "active"}
+"""The renderer's word for a status (others keep their own: routed, fled, scattered ...)."""
 
 
 def map_view(state: WarState) -> dict[str, Any]:
-    """Plain data for the map renderer: one square per counter, one per independent figure."""
-    cells = [{"x": x, "y": y, "terrain": t} for (x, y), t in sorted(state.terrain.items())]
-    units: list[dict[str, Any]] = []
-    for u in state.units.values():
-        for x, y in sorted(u.squares):
-            units.append({"id": u.id, "side": u.side, "name": u.name, "mark": "u",
-                          "kind": "Unit", "strength": f"{u.hp}/{u.start_hp} HP",
-                          "x": x, "y": y, "w": 1, "h": 1, "status": u.status})
-    for s in state.singles.values():
-        if s.independent and s.square is not None:
-            units.append({"id": s.id, "side": s.side, "name": s.creature.name, "mark": "S",
-                          "kind": s.kind.upper(), "strength": f"{s.hp} HP",
-                          "x": s.square[0], "y": s.square[1], "w": 1, "h": 1,
-                          "status": s.status})
-    return {"width": state.width, "height": state.height, "cells": cells, "units": units,
-            "sides": list(state.sides), "marks": [["u", "Unit counter"], ["S", "Singular"]],
-            "round": state.round}
+    """Plain data for the map renderer (see :mod:`warhost.render.maps`): each unit as the
+    shape of its counters (one square each) with its embedded singular creatures named in the
+    key, each independent monster, NPC or PC as a figure on its square, the terrain kinds,
+    water, elevation and structures, and the scale."""
+    units = [_unit_entry(state, u) for u in state.units.values()]
+    units += [_single_entry(s) for s in state.singles.values() if s.host is None]
+    return {"width": state.width, "height": state.height, "cells": _cells(state),
+            "units": units, "sides": list(state.sides), "round": state.round,
+            "scale": f"1 square = {state.scale} ft"}
+
+
+def _cells(state: WarState) -> list[dict[str, Any]]:
+    """Every square that is not plain level dry clear ground."""
+    squares = (set(state.terrain) | state.water | set(state.elevation)
+               | set(state.structure_at))
+    return [_cell(state, sq) for sq in sorted(squares)]
+
+
+def _cell(state: WarState, sq: Square) -> dict[str, Any]:
+    """One square: a structure's type wins over the ground's kind; clear ground under water
+    is ``water``, raised clear ground ``high_ground``; other water is flagged."""
+    kind = state.terrain.get(sq, "clear")
+    level = state.elevation.get(sq, 0)
+    wet = sq in state.water
+    if sq in state.structure_at:
+        name = f"{state.structures[state.structure_at[sq]].type}_structure"
+    elif kind == "clear" and wet:
+        name, wet = "water", False
+    elif kind == "clear" and level:
+        name = "high_ground"
+    else:
+        name = kind
+    cell: dict[str, Any] = {"x": sq[0], "y": sq[1], "terrain": name, "level": level}
+    if wet:
+        cell["water"] = True
+    return cell
+
+
+def _label_square(squares: set[Square]) -> Square:
+    """The counter nearest the middle of the shape (ties: the lowest, then westmost)."""
+    n = len(squares)
+    sx, sy = sum(x for x, _ in squares), sum(y for _, y in squares)
+    return min(squares, key=lambda s: ((n * s[0] - sx) ** 2 + (n * s[1] - sy) ** 2,
+                                       s[1], s[0]))
+
+
+def _unit_entry(state: WarState, u: Unit) -> dict[str, Any]:
+    """A unit: its counters' squares, its strength and state; embedded creatures by name."""
+    status = _STATUS.get(u.status, u.status)
+    if u.status == FIGHTING and not u.squares and u.enters_round is not None:
+        status = f"arrives in round {u.enters_round}"
+    entry: dict[str, Any] = {
+        "id": u.id, "side": u.side, "name": _with_singles(state, u), "kind": _unit_kind(u),
+        "strength": f"{u.hp}/{u.start_hp} HP, {u.counters} counters" if u.on_map
+        else f"0/{u.start_hp} HP",
+        "x": None, "y": None, "w": 1, "h": 1, "status": status, "facing": None,
+    }
+    if u.on_map:
+        x, y = _label_square(u.squares)
+        entry.update(x=x, y=y, squares=[list(sq) for sq in sorted(u.squares)],
+                     health=round(u.hp / u.start_hp, 3))
+        if u.status == FIGHTING:
+            entry["facing"] = list(u.heading)
+    return entry
+
+
+def _unit_kind(u: Unit) -> str:
+    """``unit of 100 human fighter, 10 a counter`` with its mount, mob or flying flags."""
+    per = u.per_counter
+    each = str(per.numerator) if per.denominator == 1 else f"{float(per):.3g}"
+    flags = [w for w, on in (("mob", u.mob), ("mounted", u.mounted), ("chariots", u.chariot),
+                             ("flying", u.flying)) if on]
+    extra = f" ({', '.join(flags)})" if flags else ""
+    return f"unit of {u.creatures} {u.creature.name}{extra}, {each} a counter"
+
+
+def _with_singles(state: WarState, u: Unit) -> str:
+    """The unit's name, then the singular creatures embedded in it."""
+    inside = []
+    for sid in u.singles:
+        s = state.singles[sid]
+        if s.host == u.id and s.alive:
+            role = " leader" if sid == u.leader else ""
+            inside.append(f"{s.id} ({s.kind.upper()}{role}, {s.hp} HP)")
+    return f"{u.name} with {', '.join(inside)}" if inside else u.name
+
+
+def _single_entry(s: Single) -> dict[str, Any]:
+    """A monster, NPC or PC standing alone: a figure on its square (in the key only once it
+    has fallen or left)."""
+    kind = "monster" if s.kind == "monster" else s.kind.upper()
+    placed = s.alive and s.square is not None
+    return {"id": s.id, "side": s.side, "name": s.creature.name, "kind": kind,
+            "strength": f"{max(0, s.hp)}/{s.creature.hp} HP",
+            "x": s.square[0] if placed and s.square else None,
+            "y": s.square[1] if placed and s.square else None, "w": 1, "h": 1,
+            "figure": True, "status": _STATUS.get(s.status, s.status)}
 
 
 NARRATION = Wordings()
@@ -155,7 +239,8 @@ def _battle_over(e: Event) -> str:
 
 @_words("round_start")
 def _round_start(e: Event) -> str:
-    return f"Round {e['round']} begins"
+    seconds = e.get("seconds", 0)
+    return f"Round {e['round']} begins ({seconds // 60}:{seconds % 60:02d} into the battle)"
 
 
 @_words("score")
@@ -451,3 +536,8 @@ def _formation(e: Event) -> str:
 @_words("phalanx_dropped")
 def _phalanx_dropped(e: Event) -> str:
     return f"{e['unit']} breaks its phalanx"
+
+
+@_words("volley_lands")
+def _volley_lands(e: Event) -> str:
+    return f"{e['unit']}'s volley falls on {len(e['squares'])} counters of {e['target']}"
