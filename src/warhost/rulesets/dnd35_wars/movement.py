@@ -219,6 +219,12 @@ def banked(state: WarState, unit: Unit, first_step: Square) -> Fraction:
     return NOTHING
 
 
+@functools.lru_cache(maxsize=64)
+def _sum(steps: tuple[Square, ...]) -> Square:
+    """Where ``steps`` lead from (0, 0)."""
+    return sum(s[0] for s in steps), sum(s[1] for s in steps)
+
+
 @functools.lru_cache(maxsize=4096)
 def _steps(dx: int, dy: int) -> tuple[Square, ...]:
     """The unit steps of a straight move by ``(dx, dy)``."""
@@ -506,13 +512,13 @@ def _line_moves(state: WarState, unit: Unit, passable: Passable, *, bank: bool,
     base = move_points(unit)
     if base <= 0:
         return out
+    toward = unit.bank_step if bank and banked(state, unit, unit.bank_step or (0, 0)) else None
     for steps, whole, result in plain_walks(state, unit, passable) if plain is None else plain:
-        extra = banked(state, unit, steps[0]) if bank else 0
-        if extra:
-            result = walk(state, unit, unit.squares, steps, base + extra, passable)
+        if toward is not None and steps[0] == toward:  # only that way has banked points
+            result = walk(state, unit, unit.squares, steps, base + unit.bank, passable)
         if whole:
             if result.taken == len(steps):
-                out.append(((sum(s[0] for s in steps), sum(s[1] for s in steps)), result))
+                out.append((_sum(steps), result))
             continue
         dx, dy = steps[0]
         for n in range(1, result.taken + 1):
