@@ -499,8 +499,16 @@ def plain_walks(state: WarState, unit: Unit, passable: Passable) -> list[Line]:
     foot = Footing(unit.squares)
     num, den = base.numerator, base.denominator
     native = None if unhindered(unit) else _native(unit)
-    return [(steps, whole, _walk(state, foot, steps, num, den, native, passable))
-            for steps, whole in _line_steps(base)]
+    out: list[Line] = []
+    stuck: dict[Square, Walk] = {}  # straight lines that could not take their first step
+    for steps, whole in _line_steps(base):
+        result = stuck.get(steps[0]) if whole else None
+        if result is None:  # (a knight offset whose first step fails ends just the same)
+            result = _walk(state, foot, steps, num, den, native, passable)
+            if not whole and result.taken == 0:
+                stuck[steps[0]] = result
+        out.append((steps, whole, result))
+    return out
 
 
 def _line_moves(state: WarState, unit: Unit, passable: Passable, *, bank: bool,
