@@ -42,12 +42,21 @@ from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
 FUTURE = 0.5
 """Weight of what a position lets the unit do next turn."""
-THREAT = 0.5
+THREAT = 0.25
 """Weight of what the enemy could do to the unit next turn."""
-SHOOTER_THREAT = 1.0
+SHOOTER_THREAT = 0.5
 """Shooters weigh the threat of contact fully: melee is not their trade."""
-APPROACH = 0.6
-"""HP-equivalent worth of each square closer to a target when none is within reach."""
+APPROACH = 2.0
+"""HP-equivalent worth of each square closer to the nearest enemy (none for a shooter
+with a target in range)."""
+SMALL = 4
+"""A unit of this many counters or fewer with a ranged attack fights from range: it would
+not last in melee, and its fall shakes the friends nearby (W35-AMB-18)."""
+SHAKE = 0.1
+"""A small unit keeps out of the nearby squares of bigger friends: this share of their HP
+counts against standing there."""
+OTHER_THREATS = 0.3
+"""Weight of every enemy threat but the worst."""
 IDLE = -1e6
 """Orders the AI never wants (regroup, split, a move it cannot read) score below all else."""
 LEFT_BEHIND = -1e3
@@ -67,6 +76,7 @@ class View:
     shooter: bool
     engaged: list[Unit]
     left_behind: bool
+    friends: list[tuple[Box, int]]
     cache: dict[tuple[str, str, str, int, int], float] = field(default_factory=dict)
 
     def hit(self, state: WarState, att: Unit, target: Unit, kind: str, mult: int,
@@ -87,7 +97,7 @@ def is_shooter(state: WarState, unit: Unit) -> bool:
     reach_sq = tables.max_increments(attack.thrown) * increment // max(1, state.scale)
     if reach_sq < 3:
         return False
-    if unit.melee is None:
+    if unit.melee is None or unit.counters <= SMALL:
         return True
     shot = per_hit(attack, attack.bonus, 14, False, 0)
     blow = per_hit(unit.melee, unit.melee.bonus, 14, False, 0)
@@ -107,7 +117,13 @@ def view_of(state: WarState, unit: Unit) -> View:
                and s.square is not None and box_gap(mine, (*s.square, *s.square)) <= NEAR]
     engaged = combat.engaged_units(state, unit)
     left = any(not s.stays for s in state.singles_in(unit) if s.host == unit.id)
-    return View(unit, foes, boxes, singles, is_shooter(state, unit), engaged, left)
+    friends = []
+    if unit.counters <= SMALL:
+        for friend in state.units_of(unit.side):
+            b = box(friend.squares)
+            if friend is not unit and friend.counters > unit.counters and box_gap(mine, b) <= NEAR:
+                friends.append((b, friend.hp))
+    return View(unit, foes, boxes, singles, is_shooter(state, unit), engaged, left, friends)
 
 
 def choose(state: WarState, options: tuple[Order, ...]) -> Order | None:
@@ -270,12 +286,14 @@ def _position(state: WarState, view: View, where: Box, *, moved: bool) -> float:
         return LEFT_BEHIND
     best = 0.0
     nearest = NEAR + 1
-    threat = 0.0
+    threats = []
     for foe in view.foes:
         gap = max(1, box_gap(where, view.boxes[foe.id]))  # boxes of odd shapes overlap
         nearest = min(nearest, gap)
         best = max(best, _opening(state, view, foe, gap, where))
-        threat += _threat(state, view, foe, gap, where)
+        threats.append(_threat(state, view, foe, gap, where))
+    # the worst threat in full, the others in part: they may as well strike someone else
+    threat = max(threats, default=0.0) + OTHER_THREATS * (sum(threats) - max(threats, default=0.0))
     for single in view.singles:
         assert single.square is not None
         gap = box_gap(where, (*single.square, *single.square))
@@ -285,7 +303,9 @@ def _position(state: WarState, view: View, where: Box, *, moved: bool) -> float:
         nearest = _far_gap(state, unit, where)
     approach = 0.0 if view.shooter and best > 0.0 else -APPROACH * nearest
     weight = SHOOTER_THREAT if view.shooter else THREAT
-    return FUTURE * best + approach - weight * threat
+    nearby = state.options.nearby_squares
+    shake = sum(SHAKE * hp for b, hp in view.friends if box_gap(where, b) <= nearby)
+    return FUTURE * best + approach - weight * threat - shake
 
 
 def _far_gap(state: WarState, unit: Unit, where: Box) -> int:
