@@ -28,8 +28,8 @@ from warhost.rulesets.dnd35_wars.ai_judge import (
     box,
     box_gap,
     can_set,
-    lane_clear,
     contacts,
+    lane_clear,
     likely_contacts,
     per_hit,
     roll_mean,
@@ -77,6 +77,7 @@ class View:
     engaged: list[Unit]
     left_behind: bool
     friends: list[tuple[Box, int]]
+    breaking: bool = False
     cache: dict[tuple[str, str, str, int, int], float] = field(default_factory=dict)
 
     def hit(self, state: WarState, att: Unit, target: Unit, kind: str, mult: int,
@@ -135,7 +136,8 @@ def choose(state: WarState, options: tuple[Order, ...]) -> Order | None:
         return None
     view = view_of(state, unit)
     here = box(unit.squares)
-    staying = _position(state, view, here, moved=False) - _morale_risk(state, view)
+    risk = _morale_risk(state, view, here)
+    staying = _position(state, view, here, moved=False) - risk
     best, best_score = options[0], float("-inf")
     for order in options:
         score = _score(state, view, here, staying, order)
@@ -301,8 +303,8 @@ def _position(state: WarState, view: View, where: Box, *, moved: bool) -> float:
             best = max(best, 0.5 * unit_on_single(state, unit, single, ranged=False))
     if nearest > NEAR:
         nearest = _far_gap(state, unit, where)
-    approach = 0.0 if view.shooter and best > 0.0 else -APPROACH * nearest
-    weight = SHOOTER_THREAT if view.shooter else THREAT
+    approach = 0.0 if view.breaking or view.shooter and best > 0.0 else -APPROACH * nearest
+    weight = 1.0 if view.breaking else SHOOTER_THREAT if view.shooter else THREAT
     nearby = state.options.nearby_squares
     shake = sum(SHAKE * hp for b, hp in view.friends if box_gap(where, b) <= nearby)
     return FUTURE * best + approach - weight * threat - shake
@@ -374,30 +376,36 @@ def _threat(state: WarState, view: View, foe: Unit, gap: int, where: Box) -> flo
 
 # ---- staying put: what the engaged enemies take next, and the morale it risks
 
-def _morale_risk(state: WarState, view: View) -> float:
-    """The rout a unit risks by staying in its fight: the HP it would run with, times the
+def _morale_risk(state: WarState, view: View, here: Box) -> float:
+    """The rout a unit risks by staying where it stands: the HP it would run with, times the
     chance it fails the morale check of a half or quarter HP threshold that next round's
-    expected loss crosses, while it is losing the exchange."""
+    expected loss (its engaged foes' blows, else the worst threat) crosses, while it is losing
+    the exchange. A unit at risk stops closing in and weighs every threat in full."""
     unit = view.unit
-    taken = 0.0
-    dealt = 0.0
+    if unit.morale_immune:
+        return 0.0
+    taken = dealt = 0.0
     for foe in view.engaged:
-        mult = contacts(foe.squares, unit)
         if foe.can_fight and foe.melee is not None:
-            taken += view.hit(state, foe, unit, "melee", mult)
+            taken += view.hit(state, foe, unit, "melee", contacts(foe.squares, unit))
         if unit.melee is not None:
             dealt += view.hit(state, unit, foe, "melee", contacts(unit.squares, foe))
     if not view.engaged:
+        for foe in view.foes:
+            gap = max(1, box_gap(here, view.boxes[foe.id]))
+            taken = max(taken, _threat(state, view, foe, gap, here))
+            dealt = max(dealt, _opening(state, view, foe, gap, here))
+    if taken <= 1.5 * dealt:
         return 0.0
     cost = 0.0
-    if taken > 1.5 * dealt and not unit.morale_immune:
-        after = max(0, unit.hp - round(taken))
-        for trigger in tables.hp_triggers(unit.start_hp, unit.hp, after):
-            if trigger in unit.used_triggers:
-                continue
-            passes = odds.morale_pass_chance(unit.morale, tables.MORALE_DC[trigger],
-                                             natural_rolls=state.options.morale_natural_rolls)
-            cost += float(1 - passes) * unit.hp * 0.5
+    after = max(0, unit.hp - round(taken))
+    for trigger in tables.hp_triggers(unit.start_hp, unit.hp, after):
+        if trigger in unit.used_triggers:
+            continue
+        passes = odds.morale_pass_chance(unit.morale, tables.MORALE_DC[trigger],
+                                         natural_rolls=state.options.morale_natural_rolls)
+        cost += float(1 - passes) * unit.hp * 0.5
+    view.breaking = cost > 0
     return cost
 
 
