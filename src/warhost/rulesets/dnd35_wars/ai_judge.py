@@ -59,10 +59,12 @@ def unit_on_single(state: WarState, att: Unit, target: Single, *, ranged: bool,
                    extra: int = 0, attackers: int | None = None) -> float:
     """Expected HP the creature ``target`` loses to ``att``'s attack (W35-DMG-09/12)."""
     attack = att.ranged if ranged else att.melee
-    if attack is None or target.square is None:
+    if attack is None:
         return 0.0
     if attackers is None:
-        attackers, _ = damage.attackers_against(state, att, target, target.square, ranged)
+        attackers = 0
+        if target.square is not None:
+            attackers, _ = damage.attackers_against(state, att, target, target.square, ranged)
         if not attackers:
             attackers = min(att.derived_creatures, 3 * reach.creatures_per_side(att.per_counter))
     ac = target.creature.ac - (2 if target.charge_ac_penalty else 0) + (

@@ -41,10 +41,19 @@ def _parse(text: object) -> Square | None:
     return (x, y)
 
 
+def _where(state: WarState, single: Single) -> Square | None:
+    """Its square; an embedded creature not yet seated stands somewhere in its unit."""
+    if single.square is not None:
+        return single.square
+    host = state.units.get(single.host) if single.host is not None else None
+    return min(host.squares) if host is not None and host.squares else None
+
+
 def _foes_near(state: WarState, single: Single) -> list[Unit]:
-    if single.square is None:
+    sq = _where(state, single)
+    if sq is None:
         return []
-    here = (*single.square, *single.square)
+    here = (*sq, *sq)
     return [u for u in state.units_of(state.other(single.side))
             if u.can_fight and box_gap(here, box(u.squares)) <= NEAR]
 
@@ -152,7 +161,7 @@ def front_line(state: WarState, single: Single, options: tuple[Order, ...]) -> O
     would barely hurt it."""
     back = next((o for o in options if o.kind == "sback"), options[0])
     front = next((o for o in options if o.kind == "sfront"), None)
-    if front is None or single.square is None:
+    if front is None:
         return back
     foes = [foe for foe in _foes_near(state, single) if foe.melee is not None]
     if not foes:
