@@ -34,6 +34,7 @@ from warhost.rulesets.dnd35_wars.ai_judge import (
     per_hit,
     roll_mean,
     shifted,
+    single_on,
     threat_reach,
     unit_on_single,
     unit_on_unit,
@@ -49,6 +50,10 @@ SHOOTER_THREAT = 0.5
 APPROACH = 2.0
 """HP-equivalent worth of each square closer to the nearest enemy (none for a shooter
 with a target in range)."""
+SINGLE_WORTH = 0.3
+"""HP taken from a lone creature count this much of a unit's."""
+HARMLESS = 0.2
+"""...and this much again when the creature's blows cannot take 1 HP from the unit."""
 SMALL = 4
 """A unit of this many counters or fewer with a ranged attack fights from range: it would
 not last in melee, and its fall shakes the friends nearby (W35-AMB-18)."""
@@ -196,12 +201,29 @@ def _weight(state: WarState, unit: Unit, target: Unit) -> float:
     return FLANK_TARGET if allies else 1.0
 
 
+def _on_single(state: WarState, unit: Unit, single: Single, *, ranged: bool,
+                extra: int = 0) -> float:
+    """What an attack on a lone creature is worth. While its side still has units, its HP
+    count for less than a unit's (the units' HP decide a battle at the round limit,
+    W35-AMB-99), and less again when its blows cannot take 1 HP from a unit and it is not
+    ferocious (W35-AMB-19); felling it counts extra. With no units left it is the enemy."""
+    dealt = unit_on_single(state, unit, single, ranged=ranged, extra=extra)
+    if not state.units_of(single.side):
+        return dealt * (2.0 if dealt >= single.hp else 1.0)
+    worth = SINGLE_WORTH * dealt
+    if dealt >= single.hp:
+        worth += SINGLE_WORTH * single.hp
+    if not single.creature.ferocious and single_on(state, single, unit) < 1:
+        worth *= HARMLESS
+    return worth
+
+
 def _melee_value(state: WarState, view: View, arg: str) -> float:
     unit = view.unit
     total = 0.0
     for tid in arg.split(","):
         if tid in state.singles:
-            total += unit_on_single(state, unit, state.singles[tid], ranged=False)
+            total += _on_single(state, unit, state.singles[tid], ranged=False)
             continue
         target = state.units.get(tid)
         if target is None or not target.on_map:
@@ -222,7 +244,7 @@ def _charge_value(state: WarState, view: View, order: Order) -> float:
         return LEFT_BEHIND
     dest = translate(unit.squares, *off)
     if tid in state.singles:
-        return unit_on_single(state, unit, state.singles[tid], ranged=False, extra=2)
+        return _on_single(state, unit, state.singles[tid], ranged=False, extra=2)
     target = state.units.get(tid)
     if target is None:
         return IDLE
@@ -258,7 +280,7 @@ def _volley(state: WarState, view: View, plan: dict[str, int]) -> float:
             if single.square is None:
                 continue
             near = combat.range_modifier(state, unit, {single.square}) or 0
-            total += unit_on_single(state, unit, single, ranged=True, extra=near)
+            total += _on_single(state, unit, single, ranged=True, extra=near)
             continue
         target = state.units.get(tid)
         if target is None or not target.on_map:
@@ -300,7 +322,7 @@ def _position(state: WarState, view: View, where: Box, *, moved: bool) -> float:
         assert single.square is not None
         gap = box_gap(where, (*single.square, *single.square))
         if 2 <= gap <= threat_reach(unit) or gap == 1:
-            best = max(best, 0.5 * unit_on_single(state, unit, single, ranged=False))
+            best = max(best, _on_single(state, unit, single, ranged=False))
     if nearest > NEAR:
         nearest = _far_gap(state, unit, where)
     approach = 0.0 if view.breaking or view.shooter and best > 0.0 else -APPROACH * nearest
