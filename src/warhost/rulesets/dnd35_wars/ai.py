@@ -50,7 +50,7 @@ class WarsAI(Commander):
 
 
 def _unit_action(decision: Decision, state: WarState) -> Order | None:
-    return ai_units.choose(state, decision.options)
+    return ai_units.choose(state, str(decision.subject), decision.options)
 
 
 def _subject_unit(decision: Decision, state: WarState) -> Unit | None:

@@ -132,12 +132,10 @@ def view_of(state: WarState, unit: Unit) -> View:
     return View(unit, foes, boxes, singles, is_shooter(state, unit), engaged, left, friends)
 
 
-def choose(state: WarState, options: tuple[Order, ...]) -> Order | None:
-    """The best-scored unit action among ``options`` (None when there are none)."""
-    if not options:
-        return None
-    unit = state.units.get(str(options[-1].args[0])) if options[-1].args else None
-    if unit is None:
+def choose(state: WarState, uid: str, options: tuple[Order, ...]) -> Order | None:
+    """The best-scored unit action of unit ``uid`` among ``options`` (None: no such unit)."""
+    unit = state.units.get(uid)
+    if unit is None or not options or not unit.squares:
         return None
     view = view_of(state, unit)
     here = box(unit.squares)
