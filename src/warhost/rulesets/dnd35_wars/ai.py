@@ -6,7 +6,8 @@ Every decision the ruleset asks is answered from the legal options it offers:
   what they take now, moves by what the position opens next turn less what the enemy could do
   there, set against charge when an enemy can charge, shooters kept out of contact at the
   increment that pays, a losing unit near its half/quarter HP threshold pulled back, units
-  fighting an ally ganged up on;
+  fighting an ally ganged up on; it never splits, regroups or forms a phalanx (a phalanx
+  halves its move and bars its charges for the rest of the battle);
 * ``formation``: engaged and winning the exchange, the arrangement with the most counters in
   side contact with its foes; otherwise the formation is kept (a phalanx is dropped once no
   enemy is near);
