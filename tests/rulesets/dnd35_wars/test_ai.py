@@ -279,3 +279,21 @@ def test_unknown_decisions_take_their_default() -> None:
     decision = Decision("A", "remove_counters", options, "?", "a", default=options[1])
     assert WarsAI().choose(decision, state) == options[1]
     assert combat.ORDER_KINDS  # the unit-action kinds the AI scores come from combat
+
+
+def test_a_unit_goes_for_enemy_units_before_a_lone_creature_that_cannot_hurt_it() -> None:
+    # the imp's 1d4 bite, divided over 10 creatures a counter, takes nothing from a unit
+    # (W35-DMG-13/14), and lone creatures' HP do not decide the battle (W35-AMB-99).
+    imp = creature("imp", hp=30, ac=12, melee=[{"bonus": 2, "damage": "1d4"}])
+    state = make_state([unit("a", squares=block(5, 0, 2, 1)),
+                        unit("b", "B", squares=block(2, 4, 2, 1))],
+                       singles=[single("imp", "B", "monster", at=(9, 4), creature=imp)])
+    assert {o.args[1] for o in legal_actions(state, get(state, "a")) if o.kind == "charge"} \
+        == {"b", "imp"}
+    order = _act(state, "a")
+    assert order.kind == "charge" and order.args[1] == "b"
+    # with no enemy unit left, the creature is the enemy
+    state.lift(get(state, "b"))
+    get(state, "b").squares = set()
+    order = _act(state, "a")
+    assert order.kind == "charge" and order.args[1] == "imp"
