@@ -1,14 +1,16 @@
 """The `dnd35-wars` AI's unit action: every offered order scored in expected hit points.
 
 An order's worth = the HP it is expected to take from the enemy now, plus half what the
-position it leaves the unit in lets it take next turn, less half what the enemy could take
-from it there next turn, less the morale it risks. So a charge that hits beats a move that
-only gets closer; a shooter keeps out of contact at the range increment that pays best; a
-reach unit sets when an enemy can charge it next round; a unit whose HP is near its
-half/quarter morale thresholds and that is losing its fight pulls back when the Disengage
-free attacks cost less than the rout it risks; a unit whose embedded creatures acted (and so
-would be left behind) does not move. Units already fighting an ally are worth more as
-targets (flanking, W35-MULTI-03, is in the attack bonus).
+position it leaves the unit in lets it take next turn, less a share of what the enemy could
+take from it there next turn (:data:`THREAT`; the worst threat in full, the rest in part),
+less the squares still to close, less the morale it risks. So a charge that hits beats a
+move that only gets closer; a shooter keeps out of contact at the range increment that pays
+best; a reach unit sets when an enemy can charge it next round; a unit whose HP is near its
+half/quarter morale thresholds and that is losing the exchange stops closing in, weighs every
+threat in full and pulls back (disengaging when the free attacks cost less than the rout it
+risks); a unit whose embedded creatures acted (and so would be left behind) does not move.
+Units already fighting an ally are worth more as targets (flanking, W35-MULTI-03, is in the
+attack bonus); lone creatures count for less than units while their side has units.
 
 Only enemies within :data:`ai_judge.NEAR` squares are looked at, and a position the unit is
 only thinking of is measured by bounding boxes, so a decision costs a few steps per option
@@ -46,7 +48,7 @@ FUTURE = 0.5
 THREAT = 0.25
 """Weight of what the enemy could do to the unit next turn."""
 SHOOTER_THREAT = 0.5
-"""Shooters weigh the threat of contact fully: melee is not their trade."""
+"""Shooters weigh threats more (missiles included): melee is not their trade."""
 APPROACH = 2.0
 """HP-equivalent worth of each square closer to the nearest enemy (none for a shooter
 with a target in range)."""
