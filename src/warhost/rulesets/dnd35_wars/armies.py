@@ -3,9 +3,10 @@ with the army (the ruleset's ``army_scenario`` hook).
 
 Two lines of units face each other across :data:`GAP` open squares at the 25-ft scale (the
 scale W35-SCALE-04 recommends for units of 101 to 400 Medium creatures); the map grows in
-width only. The units cycle through line foot, archers, heavy foot and light horse, each a
-block of 4 to 8 counters two ranks deep. The archers' shortbows reach 24 squares, well short
-of a long line, so what one unit can shoot at stays bounded as the armies grow.
+width only. The units cycle through line foot, slingers, heavy foot and light horse, each a
+block of 4 to 8 counters two ranks deep. The slings reach 12 squares (10 increments of 30 ft
+at 25 ft a square), short of even a small army's line, so what one unit can shoot at stays
+bounded as the armies grow.
 """
 
 from __future__ import annotations
@@ -38,10 +39,10 @@ def _attack(name: str, bonus: int, damage: str, **extra: Any) -> dict[str, Any]:
 _FOOT = {"name": "human warrior", "hp": 6, "ac": 15, "touch_ac": 10, "speed": 30, "initiative": 0,
          "fort": 3, "ref": 0, "will": 0, "cha": 10, "class": "warrior",
          "melee": [_attack("longspear", 2, "1d8+1", crit_multiplier=3)]}
-_ARCHER = {"name": "human archer", "hp": 5, "ac": 14, "touch_ac": 12, "speed": 30, "initiative": 2,
+_ARCHER = {"name": "human slinger", "hp": 5, "ac": 14, "touch_ac": 12, "speed": 30, "initiative": 2,
            "fort": 2, "ref": 2, "will": -1, "cha": 8, "class": "warrior",
            "melee": [_attack("shortsword", 1, "1d6", crit_range=19)],
-           "ranged": [_attack("shortbow", 3, "1d6", crit_multiplier=3, range_increment=60)]}
+           "ranged": [_attack("sling", 3, "1d4", range_increment=30)]}
 _HEAVY = {"name": "dwarf defender", "hp": 8, "ac": 17, "touch_ac": 10, "speed": 20, "initiative": -1,
           "fort": 4, "ref": 0, "will": 1, "cha": 8, "class": "fighter",
           "melee": [_attack("waraxe", 3, "1d10+1", crit_multiplier=3)]}
