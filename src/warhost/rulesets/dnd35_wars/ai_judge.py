@@ -29,8 +29,10 @@ def roll_mean(expr: str) -> Fraction:
     return odds.mean(odds.damage_roll_distribution(expr))
 
 
+@lru_cache(maxsize=4096)
 def per_hit(attack: UnitAttack, bonus: int, ac: int, crit_ok: bool, dr: int) -> float:
-    """Expected damage of one roll of ``attack`` (hits and crits counted), DR off each roll."""
+    """Expected damage of one roll of ``attack`` (hits and crits counted), DR off each roll;
+    remembered, since a battle asks for the same few combinations thousands of times."""
     chances = odds.hit_chances(bonus, ac, crit_range=attack.crit_range, crit_ok=crit_ok)
     if not chances.hit:
         return 0.0
