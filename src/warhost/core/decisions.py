@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,3 +233,19 @@ def generic_refusal(decision: Decision, order: Order) -> Refusal:
     same = [str(option) for option in options if option.kind == order.kind]
     shown = ", ".join(same[:6]) + (f" and {len(same) - 6} more" if len(same) > 6 else "")
     return Refusal(f"not one of the legal {order.kind} orders here ({shown})")
+
+
+def not_offered(decision: Decision, order: Order, rule: str | None) -> Refusal:
+    """The refusal of an order of an offered kind that is not among the options: the first
+    few legal orders of that kind are shown (none offered: says so)."""
+    same = [str(o) for o in decision.options if o.kind == order.kind]
+    if not same:
+        return Refusal(f"no {order.kind} order is open here", rule)
+    shown = ", ".join(same[:6]) + (f" and {len(same) - 6} more" if len(same) > 6 else "")
+    return Refusal(f"'{order}' is not one of the legal {order.kind} orders here ({shown})", rule)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """``; did you mean X?`` for the candidate closest to a mistyped ``name`` (or nothing)."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.5)
+    return f"; did you mean {close[0]}?" if close else ""

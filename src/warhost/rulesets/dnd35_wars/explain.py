@@ -13,10 +13,9 @@ said not to be one of the legal ones, with the decision's rule.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
-from warhost.core.decisions import Decision, Refusal
+from warhost.core.decisions import Decision, Refusal, did_you_mean, not_offered
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, share_side, unit_distance
 from warhost.rulesets.dnd35_wars import tables
@@ -58,7 +57,7 @@ def explain_refusal(state: object, decision: Decision, order: Order) -> Refusal 
     if found is None:
         found = _judged(decision, order)
     if found is None and decision.kind in DECISION_RULES:
-        return _not_offered(decision, order)
+        return not_offered(decision, order, DECISION_RULES.get(decision.kind))
     return found
 
 
@@ -97,20 +96,6 @@ def _judged(decision: Decision, order: Order) -> Refusal | None:
     return verdict if isinstance(verdict, Refusal) else None
 
 
-def _not_offered(decision: Decision, order: Order) -> Refusal:
-    same = [str(o) for o in decision.options if o.kind == order.kind]
-    if not same:
-        return Refusal(f"no {order.kind} order is open here", DECISION_RULES.get(decision.kind))
-    shown = ", ".join(same[:6]) + (f" and {len(same) - 6} more" if len(same) > 6 else "")
-    return Refusal(f"'{order}' is not one of the legal {order.kind} orders here ({shown})",
-                   DECISION_RULES.get(decision.kind))
-
-
-def _did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.5)
-    return f"; did you mean {close[0]}?" if close else ""
-
-
 def _unit(state: WarState, order: Order, index: int = 0) -> Unit | Refusal:
     """The unit the order names at argument ``index``: it must exist and be on the map."""
     if len(order.args) <= index:
@@ -118,7 +103,7 @@ def _unit(state: WarState, order: Order, index: int = 0) -> Unit | Refusal:
     name = str(order.args[index])
     unit = state.units.get(name)
     if unit is None:
-        return Refusal(f"there is no unit {name!r}{_did_you_mean(name, state.units)}")
+        return Refusal(f"there is no unit {name!r}{did_you_mean(name, state.units)}")
     if not unit.on_map:
         return Refusal(f"{unit.id} is no longer on the battlefield ({unit.status})")
     return unit
@@ -143,7 +128,7 @@ def _target(state: WarState, unit: Unit, name: str) -> tuple[str, frozenset[Squa
     other: Unit | Single | None = state.units.get(name) or state.singles.get(name)
     if other is None:
         return Refusal(f"there is nothing called {name!r} on the battlefield"
-                       f"{_did_you_mean(name, [*state.units, *state.singles])}")
+                       f"{did_you_mean(name, [*state.units, *state.singles])}")
     if other.side == unit.side:
         return Refusal(f"{other.id} is on {unit.id}'s own side; attack only enemies")
     if isinstance(other, Unit):
@@ -299,7 +284,7 @@ def _about_single(state: WarState, decision: Decision, order: Order) -> Refusal 
     if single is None:
         if name in state.units:
             return None
-        return Refusal(f"there is no creature {name!r}{_did_you_mean(name, state.singles)}")
+        return Refusal(f"there is no creature {name!r}{did_you_mean(name, state.singles)}")
     if single.side != decision.side:
         return Refusal(f"{single.id} belongs to {single.side}; {decision.side} commands only "
                        "its own creatures")

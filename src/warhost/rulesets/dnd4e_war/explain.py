@@ -11,10 +11,9 @@ choice is not eligible, using the same tests the phases use to build their optio
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
-from warhost.core.decisions import Decision, Refusal
+from warhost.core.decisions import Decision, Refusal, did_you_mean, not_offered
 from warhost.core.orders import Order
 from warhost.rulesets.dnd4e_war.model import Power
 from warhost.rulesets.dnd4e_war.state import Unit, WarState
@@ -108,7 +107,7 @@ def explain_refusal(state: object, decision: Decision, order: Order) -> Refusal 
     explain = _BY_KIND.get(decision.kind)
     found = explain(state, decision, order) if explain is not None else None
     if found is None and decision.kind in DECISION_RULES:
-        return _not_offered(decision, order)
+        return not_offered(decision, order, DECISION_RULES.get(decision.kind))
     return found
 
 
@@ -137,18 +136,6 @@ def _wrong_kind(state: WarState, decision: Decision, order: Order) -> Refusal | 
                    f"takes {wanted}", DECISION_RULES.get(decision.kind))
 
 
-def _not_offered(decision: Decision, order: Order) -> Refusal:
-    same = [str(o) for o in decision.options if o.kind == order.kind]
-    shown = ", ".join(same[:6]) + (f" and {len(same) - 6} more" if len(same) > 6 else "")
-    return Refusal(f"'{order}' is not one of the legal {order.kind} orders here ({shown})",
-                   DECISION_RULES.get(decision.kind))
-
-
-def _did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.5)
-    return f"; did you mean {close[0]}?" if close else ""
-
-
 def _unit(state: WarState, order: Order, index: int = 0) -> Unit | Refusal:
     """The unit the order names at argument ``index``: it must exist and be on the table."""
     if len(order.args) <= index:
@@ -156,7 +143,7 @@ def _unit(state: WarState, order: Order, index: int = 0) -> Unit | Refusal:
     name = str(order.args[index])
     unit = state.units.get(name)
     if unit is None:
-        return Refusal(f"there is no unit {name!r}{_did_you_mean(name, state.units)}")
+        return Refusal(f"there is no unit {name!r}{did_you_mean(name, state.units)}")
     if not unit.alive:
         return Refusal(f"{unit.id} has been destroyed", "W4-FLEE-06" if unit.fleeing else None)
     return unit
@@ -305,7 +292,7 @@ def _power_named(unit: Unit, name: str, kinds: tuple[str, ...]) -> Power | Refus
         if shooting.slug(power.name) == name:
             return power
     names = [shooting.slug(p.name) for p in unit.powers(*kinds)]
-    return Refusal(f"{unit.id} has no power {name!r}{_did_you_mean(name, names)} "
+    return Refusal(f"{unit.id} has no power {name!r}{did_you_mean(name, names)} "
                    f"(its shooting powers: {', '.join(names) or 'none'})", "W4-SHOOT-03")
 
 

@@ -13,10 +13,9 @@ used.
 from __future__ import annotations
 
 import copy
-import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
-from warhost.core.decisions import Decision, Refusal
+from warhost.core.decisions import Decision, Refusal, did_you_mean
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, chebyshev, chebyshev3
 from warhost.rulesets.warband import climbing, combat, magic, movement, utility
@@ -77,17 +76,12 @@ def _sq(sq: Square) -> str:
     return f"{sq[0]},{sq[1]}"
 
 
-def _did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.5)
-    return f"; did you mean {close[0]}?" if close else ""
-
-
 def _character(state: WarbandState, name: str) -> Character | Refusal:
     """The character called ``name``, or a refusal with the nearest id."""
     found = state.chars.get(name)
     if found is None:
         live = [c.id for c in state.chars.values() if c.on_map]
-        return Refusal(f"there is no character {name!r}{_did_you_mean(name, live)}")
+        return Refusal(f"there is no character {name!r}{did_you_mean(name, live)}")
     return found
 
 
@@ -285,7 +279,7 @@ def _weapon(char: Character, name: str, pool: list[Weapon], what: str) -> Weapon
             return w
     names = [order_word(w.name) for w in pool]
     shown = ", ".join(names) or "none"
-    return Refusal(f"{char.label} has no {what} weapon {name!r}{_did_you_mean(name, names)} "
+    return Refusal(f"{char.label} has no {what} weapon {name!r}{did_you_mean(name, names)} "
                    f"({what} weapons: {shown})")
 
 
@@ -633,7 +627,7 @@ def _swap(state: WarbandState, char: Character, order: Order) -> Refusal | None:
     for name in asked:
         if name not in names:
             return Refusal(f"{char.label} wears no armour {name!r}"
-                           f"{_did_you_mean(name, names)}; armour is never put on",
+                           f"{did_you_mean(name, names)}; armour is never put on",
                            "WB-UTIL-20")
     if len(set(asked)) != len(asked):
         return Refusal("name each piece of armour once")
@@ -654,7 +648,7 @@ def _use(state: WarbandState, char: Character, order: Order) -> Refusal | None:
             return Refusal(f"{name} is not a {kind} item; write {right} {name} {who}",
                            "WB-AMB-10")
         return Refusal(f"{char.label} has no {kind} item {name!r}"
-                       f"{_did_you_mean(name, names)} ({kind} items: "
+                       f"{did_you_mean(name, names)} ({kind} items: "
                        f"{', '.join(names) or 'none'})")
     if name not in [order_word(i.name) for i in utility.usable_items(char, kind)]:
         return Refusal(f"{char.label} has no uses of {name} left", "WB-UTIL-21")
@@ -693,7 +687,7 @@ def _known_spell(state: WarbandState, char: Character, key: str) -> Spell | Refu
     every = {magic.spell_key(s): s for s in state.spells.values()}
     if key in every:
         return Refusal(f"{char.label} does not know {every[key].name}", "WB-MAGIC-04")
-    return Refusal(f"there is no spell {key!r}{_did_you_mean(key, [*mine, *every])}")
+    return Refusal(f"there is no spell {key!r}{did_you_mean(key, [*mine, *every])}")
 
 
 def _cast(state: WarbandState, char: Character, order: Order, phase: str) -> Refusal | None:
