@@ -636,16 +636,22 @@ def single_attacks_unit(state: WarState, battle: Battle, attacker: Single, targe
     for attack in single_attacks(attacker, charge=charge, ranged=ranged):
         if not target.on_map:
             break
-        ac = ac_for_single(state, target)
-        roll = roll_attack(battle, attack.bonus + bonus, ac, crit_range=attack.crit_range,
-                           crit_ok=crits_allowed(state, attacker, target),
-                           why=f"{attacker.id} attacks {target.id}")
-        emit_attack(battle, attacker, target, roll, ac)
-        if roll.hit:
-            per = roll_damage(battle, attack, roll.crit, f"{attacker.id} damage")
+        per = _blow(state, battle, attacker, target, attack, bonus, ac_for_single(state, target))
+        if per is not None:
             lost += hit_unit_by_single(state, battle, target, per, source=attacker.id,
                                        attacker=attacker, magic=attack.magic)
     return lost
+
+
+def _blow(state: WarState, battle: Battle, attacker: Single, target: Unit | Single,
+          attack: UnitAttack, bonus: int, ac: int) -> int | None:
+    """One attack roll of a singular creature against ``ac``, reported; its damage roll on a
+    hit (None on a miss)."""
+    roll = roll_attack(battle, attack.bonus + bonus, ac, crit_range=attack.crit_range,
+                       crit_ok=crits_allowed(state, attacker, target),
+                       why=f"{attacker.id} attacks {target.id}")
+    emit_attack(battle, attacker, target, roll, ac)
+    return roll_damage(battle, attack, roll.crit, f"{attacker.id} damage") if roll.hit else None
 
 
 def single_attacks_single(state: WarState, battle: Battle, attacker: Single, target: Single,
@@ -658,13 +664,8 @@ def single_attacks_single(state: WarState, battle: Battle, attacker: Single, tar
     for attack in single_attacks(attacker, charge=charge, ranged=ranged):
         if not target.alive:
             break
-        ac = single_ac(target)
-        roll = roll_attack(battle, attack.bonus + bonus, ac, crit_range=attack.crit_range,
-                           crit_ok=crits_allowed(state, attacker, target),
-                           why=f"{attacker.id} attacks {target.id}")
-        emit_attack(battle, attacker, target, roll, ac)
-        if roll.hit:
-            per = roll_damage(battle, attack, roll.crit, f"{attacker.id} damage")
+        per = _blow(state, battle, attacker, target, attack, bonus, single_ac(target))
+        if per is not None:
             lost += hit_single(state, battle, target, per, source=attacker.id,
                                attacker=attacker, magic=attack.magic)
     return lost
