@@ -98,12 +98,19 @@ def test_a_monster_moves_by_the_unit_move_rate_table() -> None:
 
 @pytest.mark.rule("W35-MON-03", "W35-MORALE-13")
 def test_a_monster_never_makes_a_morale_check() -> None:
-    state = make_state([unit("a", squares=[(0, 0)])],
-                       singles=[single("m", side="B", kind="monster", at=(10, 10))])
-    battle = make_battle(state)
-    m = who(state, "m")
-    damage.apply_to_single(state, battle, m, 5, "a")
-    assert events(battle, "morale_check") == [] and not hasattr(m, "pending")
+    # a unit and a monster of side B both badly hurt: the unit rolls at its turn, the monster
+    # (which takes its own turn) never does
+    state = make_state([unit("a", squares=[(0, 0)]), unit("b", "B", squares=[(20, 20)])],
+                       singles=[single("m", side="B", kind="monster", at=(10, 10))],
+                       options={"round_limit": 1})
+    state.round = 0
+    battle = make_battle(state, dice=[10] * 200)
+    damage.apply_to_single(state, battle, who(state, "m"), 30, "a")
+    damage.apply_to_unit(state, battle, get(state, "b"), 6, "a", kind="melee")
+    game.play(state, battle)
+    assert [e["unit"] for e in events(battle, "morale_check")] == ["b"]
+    start = events(battle, "round_start")[0]["seq"]
+    assert any(e.get("who") == "m" for e in battle.log if e["seq"] > start)  # it had its turn
 
 
 @pytest.mark.rule("W35-NPC-04")
