@@ -10,11 +10,12 @@ pass-through does nothing (W35-UMOVE-19).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.rulesets.dnd35_wars import combat, defence, movement
+from warhost.rulesets.dnd35_wars import combat, defence, movement, ram, siege, tower, ucast
 from warhost.rulesets.dnd35_wars.state import Unit, WarState
 
 HOLD = Order("hold")
@@ -31,6 +32,35 @@ for kind in combat.ORDER_KINDS:
 for kind in defence.ORDER_KINDS:
     TAKERS[kind] = defence.take_defence
 
+class Plugin(Protocol):
+    """A module adding unit actions of its own (see :mod:`siege`)."""
+
+    ORDER_KINDS: tuple[str, ...]
+
+    def options(self, state: WarState, unit: Unit) -> list[Order]: ...
+
+    def judge(self, state: WarState, unit: Unit, order: Order) -> Order | Refusal | None: ...
+
+    def take(self, state: WarState, battle: Battle, unit: Unit, order: Order) -> None: ...
+
+    def forbids(self, state: WarState, unit: Unit, order: Order) -> Refusal | None: ...
+
+
+PLUGINS: tuple[Plugin, ...] = (siege, tower, ram, ucast)
+"""Modules that add unit actions of their own and close others to their kinds of unit."""
+for plugin in PLUGINS:
+    for kind in plugin.ORDER_KINDS:
+        TAKERS[kind] = plugin.take
+
+
+def forbidden(state: WarState, unit: Unit, order: Order) -> Refusal | None:
+    """Why a plug-in module closes ``order`` to ``unit`` (a siege unit cannot charge ...)."""
+    for plugin in PLUGINS:
+        refusal = plugin.forbids(state, unit, order)
+        if refusal is not None:
+            return refusal
+    return None
+
 
 def legal_actions(state: WarState, unit: Unit) -> list[Order]:
     """Every unit action ``unit`` may take now; ``hold`` first."""
@@ -40,6 +70,10 @@ def legal_actions(state: WarState, unit: Unit) -> list[Order]:
         return options
     options += combat.attack_options(state, unit)
     options += defence.defence_options(state, unit)
+    if unit.machine is not None or unit.casts:
+        options = [o for o in options if o == HOLD or forbidden(state, unit, o) is None]
+        for plugin in PLUGINS:
+            options += plugin.options(state, unit)
     return options
 
 
@@ -50,6 +84,12 @@ def judge(state: WarState, unit: Unit) -> Callable[[Order], Order | Refusal | No
     def accept(order: Order) -> Order | Refusal | None:
         if not order.args or str(order.args[0]) != unit.id:
             return None
+        for plugin in PLUGINS:
+            if order.kind in plugin.ORDER_KINDS:
+                return plugin.judge(state, unit, order)
+        refusal = forbidden(state, unit, order)
+        if refusal is not None:
+            return refusal
         if order.kind in movement.ORDER_KINDS:
             return movement.judge_move(state, unit, order)
         if order.kind in combat.ORDER_KINDS + defence.ORDER_KINDS:

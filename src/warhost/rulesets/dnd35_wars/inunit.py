@@ -20,7 +20,7 @@ from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, translate
-from warhost.rulesets.dnd35_wars import damage, singles
+from warhost.rulesets.dnd35_wars import damage, magic, singles
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("sorder", "sstay", "sact", "sfront", "sback")
@@ -118,9 +118,11 @@ def embedded_action(state: WarState, battle: Battle, unit: Unit, single: Single)
     if not unit.phalanx:
         options += singles.attack_options(state, single)
     options += singles.leave_options(state, single)
+    options += magic.cast_options(state, single)
     order = battle.ask(single.side, "single_action", tuple(options),
                        f"{single.label} inside {unit.label}: action?", single.id,
-                       default=singles.default_of(options), accept=singles.refuse(single))
+                       default=singles.default_of(options),
+                       accept=singles.refuse(state, single))
     singles.take(state, battle, single, order)
 
 

@@ -87,8 +87,16 @@ class Options(Strict):
     unit_crits: bool = Field(True, description="W35-AMB-89")
     recovery_healer_scope: Literal["unit", "army"] = Field("unit", description="W35-AMB-60")
     round_limit: Rounds | None = Field(None, description="W35-AMB-99: end after this round.")
-    proportional_saves: bool = Field(False, description="W35-PROP (part 2)")
-    units_cast_spells: bool = Field(False, description="W35-UCAST (part 2)")
+    proportional_saves: bool = Field(False, description="W35-PROP-01..03: a share of the "
+                                     "counters in an area fails instead of one unit save.")
+    units_cast_spells: bool = Field(False, description="W35-UCAST-01: units may cast spells.")
+    aoe_table: Literal["printed", "corrected", "geometric"] = Field(
+        "corrected", description="W35-AMB-52")
+    aoe_fraction_mode: Literal["scale", "round_up", "probabilistic"] = Field(
+        "scale", description="W35-AMB-53")
+    tower_damage_factor: Annotated[float, Field(ge=0, le=1)] = Field(
+        0.75, description="W35-AMB-47: the share of a siege tower's archers' damage kept.")
+    siege_start_loaded: bool = Field(True, description="W35-AMB-48")
 
 
 class Attack(Strict):
@@ -107,6 +115,85 @@ class Attack(Strict):
     crossbow: bool = Field(False, description="Flat fire (W35-DMG-07).")
     reach: bool = Field(False, description="A reach weapon (W35-DEFEND-01, W35-TYPE-03).")
     magic: bool = Field(False, description="A magic weapon (W35-AMB-74).")
+
+
+SpellName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+SpellEffect = Literal["damage", "heal", "buff", "penalty", "hinder", "disable", "fear", "hd"]
+SaveName = Literal["none", "fort", "ref", "will"]
+RangeName = Literal["personal", "touch", "close", "medium", "long"]
+StatName = Literal["attack", "ac", "saves", "damage", "morale"]
+SiegeWeaponName = Literal["ballista", "light_catapult", "heavy_catapult", "trebuchet"]
+
+
+class SpellArea(Strict):
+    """The area of an area spell (W35-AOE-01: only the 5-ft squares it covers matter)."""
+
+    shape: Literal["circle", "cone", "line"]
+    feet: Annotated[Whole, Field(ge=5, le=1000)] = Field(
+        description="Radius of a circle (burst, spread, emanation); length of a cone or line.")
+    squares: Annotated[Whole, Field(ge=1, le=100_000)] | None = Field(
+        None, description="5-ft squares covered, for an area not in table W35-AOE-03 "
+        "(W35-AMB-53); default: the table's 5-ft column.")
+
+
+class Spell(Strict):
+    """A spell as the battle uses it (W35-MAGIC, W35-SPELL): what it does to a creature, a
+    unit or an area. Numbers are per creature; the rules scale them to units."""
+
+    name: SpellName
+    level: Annotated[Whole, Field(ge=0, le=9)]
+    effect: SpellEffect = Field(description="What it does to those it affects (W35-SPELL-02).")
+    casting_rounds: Annotated[Whole, Field(ge=1, le=10)] = Field(
+        1, description="Rounds to cast; 1 for a standard action or less (W35-MAGIC-02).")
+    range: RangeName | Annotated[Whole, Field(ge=5, le=100_000)] = Field(
+        "medium", description="A 3.5 range name, or feet (W35-MAGIC-07/08).")
+    area: SpellArea | None = Field(None, description="None: a spell aimed at one target.")
+    targets: Annotated[Whole, Field(ge=1, le=100)] = Field(
+        1, description="Creatures a non-area spell affects (several: W35-AMB-96).")
+    save: SaveName = "none"
+    on_save: Literal["half", "negates"] = "negates"
+    ranged_touch: bool = Field(False, description="Needs a ranged touch attack (W35-UCAST-08).")
+    damage: Dice | None = Field(None, description="Damage per creature, before caster levels.")
+    damage_per_level: Dice | None = Field(
+        None, description="Damage dice per caster level (fireball: 1d6).")
+    heal: Dice | None = Field(None, description="Healing per creature (cure light: 1d8).")
+    heal_per_level: Annotated[Whole, Field(ge=0, le=100)] = Field(
+        0, description="Healing added per caster level (cure light: +1).")
+    level_cap: Annotated[Whole, Field(ge=1, le=60)] | None = Field(
+        None, description="The most caster levels that count for damage or healing.")
+    stat: StatName | None = Field(None, description="The number a buff or penalty changes.")
+    amount: Annotated[Whole, Field(ge=-20, le=20)] = Field(
+        0, description="A buff's bonus or a penalty (negative) (W35-SPELL-09, W35-AMB-96).")
+    speed: Literal["zero", "half"] | None = Field(
+        None, description="A hindering spell's effect on speed (W35-SPELL-06..08).")
+    hit_dice: Dice | None = Field(
+        None, description="Hit Dice affected (sleep: 4; W35-SPELL-14).")
+    max_hd: Annotated[Whole, Field(ge=1, le=60)] | None = Field(
+        None, description="Creatures of more HD than this are not affected (sleep: 4).")
+    creature_types: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list, max_length=10,
+        description="Only creatures of these types are affected (empty: all).")
+    duration: Annotated[Whole, Field(ge=0, le=1000)] = Field(
+        0, description="Rounds the effect lasts (0: instant).")
+    duration_per_level: Annotated[Whole, Field(ge=0, le=100)] = Field(
+        0, description="Rounds added per caster level.")
+    description: Annotated[str, Field(max_length=400)] = ""
+
+
+class KnownSpell(Strict):
+    """A spell a creature can cast in the battle, and how often."""
+
+    spell: SpellName
+    uses: Annotated[Whole, Field(ge=1, le=100)] | None = Field(
+        None, description="Casts in the battle (slots per day); none: at will.")
+    dc: Annotated[Whole, Field(ge=1, le=100)] | None = Field(
+        None, description="Its save DC; default 10 + spell level + the caster's "
+        "`casting_modifier`.")
+    recharge: Annotated[Whole, Field(ge=0, le=10)] = Field(
+        0, description="Rounds it must wait between uses (a breath weapon: W35-ABIL-07).")
+    special: bool = Field(
+        False, description="A special attack or breath weapon cast as this spell "
+        "(W35-ABIL-06/07): no spell slot, usable by any creature.")
 
 
 class Creature(Strict):
@@ -152,6 +239,14 @@ class Creature(Strict):
     ferocious: bool | None = Field(None, description="W35-AMB-19 (default: dragons only).")
     heal_ranks: Annotated[Whole, Field(ge=0, le=60)] = Field(0, description="W35-RECOV-06")
     cleric_level: Level = Field(0, description="Cleric levels with healing spells (W35-RECOV-05).")
+    caster_level: Level = Field(0, description="Caster level for its spells (W35-MAGIC-01).")
+    casting_modifier: Modifier = Field(
+        0, description="The spellcasting ability modifier, for save DCs.")
+    spells: list[KnownSpell] = Field(default_factory=list, max_length=60)
+    turning_level: Level = Field(
+        0, description="Level at which it turns undead (W35-SPELL-15); 0: cannot.")
+    turning_uses: Annotated[Whole, Field(ge=0, le=30)] = Field(
+        0, description="Turning attempts in the battle.")
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
 
@@ -203,6 +298,16 @@ class UnitSpec(Strict):
         None, description="A reinforcement arriving at the start of this round (W35-AMB-95); "
         "its `counters`/`at` are optional and only say where along the edge it wants to be.")
     enters_edge: EdgeName | None = Field(None, description="The edge a reinforcement enters on.")
+    siege_weapon: SiegeWeaponName | None = Field(
+        None, description="The siege weapon the unit carries (W35-SWU-01/02).")
+    siege_trained: bool = Field(True, description="Trained operators; else -4 (W35-SWU-06).")
+    siege_tower: bool = Field(False, description="A siege tower unit (W35-TOWER-06).")
+    ram: bool = Field(False, description="A battering ram unit (W35-RAM-06, W35-AMB-75).")
+    machine_hp: Annotated[Whole, Field(ge=1, le=10_000)] | None = Field(
+        None, description="The machine's HP (default: siege weapon 80, tower 100).")
+    machine_ac: ArmorClass | None = Field(None, description="The machine's AC (default 3).")
+    machine_hardness: Annotated[Whole, Field(ge=0, le=100)] | None = Field(
+        None, description="The machine's hardness (default 5).")
 
 
 class Area(Strict):
@@ -275,6 +380,11 @@ class StructureSpec(Area):
     type: StructureName
     hp: Annotated[Whole, Field(ge=1, le=100_000)] | None = None
     hardness: Annotated[Whole, Field(ge=0, le=100)] = 0
+    barrier: bool = Field(
+        False, description="A wall or gate: no unit may enter it until it is breached, but "
+        "its holders' units may stand on it (towers: W35-TOWER-19..21).")
+    gate: bool = Field(False, description="A gate its holders may pass through.")
+    held_by: Name | None = Field(None, description="The side that holds the wall or gate.")
 
 
 class MapSpec(Strict):
@@ -299,4 +409,11 @@ class Dnd35WarsScenario(Strict):
         "last", description="With no aggressor, whether the winner of the 1d20 roll-off "
         "places first or last (W35-PLACE-04, W35-DEC-05).")
     options: Options = Field(default_factory=Options)
+    spell_library: list[Annotated[str, Field(max_length=200)]] = Field(
+        default_factory=list, max_length=10,
+        description="Spell files to include: `core` for the shipped library, or a path "
+        "relative to the scenario.")
+    spells: list[Spell] = Field(
+        default_factory=list, max_length=500,
+        description="Spell definitions (the included libraries' come first).")
     sides: list[SideSpec] = Field(min_length=2, max_length=2)

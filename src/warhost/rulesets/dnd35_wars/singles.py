@@ -24,7 +24,7 @@ from warhost.core.decisions import Refusal
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Square, bresenham, chebyshev
-from warhost.rulesets.dnd35_wars import damage, morale, movement, tables
+from warhost.rulesets.dnd35_wars import damage, magic, morale, movement, tables
 from warhost.rulesets.dnd35_wars.state import FIGHTING, ROUTED, Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("smove", "sattack", "sfull", "scharge", "leave", "enter",
@@ -325,6 +325,7 @@ def turn_options(state: WarState, single: Single) -> list[Order]:
         if single.square is not None and single.inside is None:
             reach = reach3(state, single, single.square, rate_of(state, single))
         options += move_options(state, single, reach) + charge_options(state, single, reach)
+    options += magic.cast_options(state, single)
     count(OPTIONS, len(options))
     return options
 
@@ -334,9 +335,14 @@ def _squad_attacked(state: WarState, single: Single) -> bool:
         s.attacked_round == state.round for s in squad_mates(state, single))
 
 
-def refuse(single: Single) -> Callable[[Order], Order | Refusal]:
-    """Every legal action is listed; anything else is refused with the rule of its kind."""
+def refuse(state: WarState, single: Single) -> Callable[[Order], Order | Refusal]:
+    """Every legal action is listed but casts (their areas may go anywhere, judged by
+    :func:`magic.judge_cast`); anything else is refused with the rule of its kind."""
     def accept(order: Order) -> Order | Refusal:
+        if order.kind in magic.CAST_KINDS and order.args and str(order.args[0]) == single.id:
+            judged = magic.judge_cast(state, single, order)
+            if judged is not None:
+                return judged
         return Refusal(f"{order} is not a legal action for {single.label} now",
                        rule=RULE_OF.get(order.kind, "W35-AMB-78"))
     return accept
@@ -359,7 +365,7 @@ def single_turn(state: WarState, battle: Battle, single: Single) -> None:
     options = turn_options(state, single)
     order = battle.ask(single.side, "single_action", tuple(options),
                        f"{single.label}: action?", single.id, default=default_of(options),
-                       accept=refuse(single))
+                       accept=refuse(state, single))
     take(state, battle, single, order)
 
 
@@ -387,6 +393,8 @@ def take(state: WarState, battle: Battle, single: Single, order: Order) -> None:
         enter(state, battle, single, state.units[str(order.args[1])])
     elif kind == "leave":
         leave(state, battle, single, parse_square(str(order.args[1])))
+    elif kind in magic.CAST_KINDS:
+        magic.take_cast(state, battle, single, order)
 
 
 def move(state: WarState, battle: Battle, single: Single, to: Square) -> None:

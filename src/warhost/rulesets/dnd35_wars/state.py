@@ -136,6 +136,9 @@ class Unit:
     bank_round: int = -1  # the round the bank was made: it lasts to the next turn only
     split_round: int = 0  # the last round it split or was split off (W35-UMOVE-17)
     passing: bool = False  # stuck inside the ally ``stuck_in`` after a pass-through
+    # ---- part 2: machines and casting (who owns each field: see the module named)
+    machine: str | None = None  # "siege", "tower" or "ram" while it is that unit type
+    casts: bool = False  # may cast spells as a unit (ucast: W35-UCAST-01)
 
     @property
     def label(self) -> str:

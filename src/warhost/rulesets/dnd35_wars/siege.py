@@ -1,0 +1,36 @@
+"""Siege weapons and the units that carry them (W35-SIEGE, W35-SWU).
+
+Plugged into the unit action (:mod:`actions`) through four functions: ``options`` (the extra
+unit actions this module offers), ``judge`` (an order of its kinds not among the options),
+``take`` (carry one out) and ``forbids`` (why another module's action is closed to the unit).
+"""
+
+from __future__ import annotations
+
+from warhost.core.battle import Battle
+from warhost.core.decisions import Refusal
+from warhost.core.orders import Order
+from warhost.rulesets.dnd35_wars.state import Unit, WarState
+
+ORDER_KINDS: tuple[str, ...] = ()
+"""The unit-action order kinds this module carries out."""
+
+
+def options(state: WarState, unit: Unit) -> list[Order]:
+    """The extra unit actions open to ``unit`` now."""
+    return []
+
+
+def judge(state: WarState, unit: Unit, order: Order) -> Order | Refusal | None:
+    """Judge an order of this module's kinds that is not among the options."""
+    return None
+
+
+def take(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
+    """Carry out an order of this module's kinds."""
+    raise ValueError(f"no such action: {order}")
+
+
+def forbids(state: WarState, unit: Unit, order: Order) -> Refusal | None:
+    """Why ``order`` (of another module) is closed to ``unit``, or None."""
+    return None
