@@ -64,9 +64,10 @@ def scenario_data(units: Sequence[Mapping[str, Any]], *, scale: int = 15, width:
                   height: int = 30, terrain: Sequence[Mapping[str, Any]] = (),
                   structures: Sequence[Mapping[str, Any]] = (),
                   options: Mapping[str, Any] | None = None,
-                  singles: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+                  singles: Sequence[Mapping[str, Any]] = (),
+                  spells: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """Plain scenario data with the units and singular creatures grouped by their ``_side``
-    (sides A and B)."""
+    (sides A and B), and the spell definitions ``spells``."""
     sides = []
     for name in ("A", "B"):
         side: dict[str, Any] = {"name": name, "units": [
@@ -78,7 +79,7 @@ def scenario_data(units: Sequence[Mapping[str, Any]], *, scale: int = 15, width:
     return {"ruleset": "dnd35-wars", "scale": scale,
             "map": {"width": width, "height": height, "terrain": list(terrain),
                     "structures": list(structures)},
-            "options": dict(options or {}), "sides": sides}
+            "options": dict(options or {}), "spells": list(spells), "sides": sides}
 
 
 def make_state(units: Sequence[Mapping[str, Any]], **kwargs: Any) -> WarState:
