@@ -72,8 +72,8 @@ def legal_actions(state: WarState, unit: Unit) -> list[Order]:
     options += defence.defence_options(state, unit)
     if unit.machine is not None or unit.casts:
         options = [o for o in options if o == HOLD or forbidden(state, unit, o) is None]
-        for plugin in PLUGINS:
-            options += plugin.options(state, unit)
+    for plugin in PLUGINS:
+        options += plugin.options(state, unit)
     return options
 
 

@@ -11,10 +11,15 @@ from __future__ import annotations
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
+from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario
 from warhost.rulesets.dnd35_wars.state import Single, WarState
 
 CAST_KINDS: tuple[str, ...] = ()
 """The order kinds of a singular creature's casts (and turning)."""
+
+
+def prepare(state: WarState, scenario: Dnd35WarsScenario) -> None:
+    """Set up the casters of a new battle (called once every unit is placed)."""
 
 
 def cast_options(state: WarState, single: Single) -> list[Order]:

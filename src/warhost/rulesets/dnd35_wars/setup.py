@@ -7,7 +7,7 @@ from __future__ import annotations
 from warhost.core.battle import Battle
 from warhost.core.errors import fail
 from warhost.geometry.grid import Square, chebyshev, chebyshev_field, facing_step
-from warhost.rulesets.dnd35_wars import tables
+from warhost.rulesets.dnd35_wars import magic, ram, siege, tables, tower, ucast
 from warhost.rulesets.dnd35_wars.derive import ability_modifier, derive
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, SideSpec, UnitSpec
 from warhost.rulesets.dnd35_wars.state import Single, Structure, Unit, WarState
@@ -153,6 +153,9 @@ def initial_state(scenario: Dnd35WarsScenario) -> WarState:
     for kind in ("npc", "pc"):
         for side in scenario.sides:
             _characters(state, side, kind)
+    state.spells = {spell.name: spell for spell in scenario.spells}
+    for part in (magic, siege, tower, ram, ucast):
+        part.prepare(state, scenario)
     return state
 
 

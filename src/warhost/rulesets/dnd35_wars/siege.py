@@ -1,6 +1,7 @@
 """Siege weapons and the units that carry them (W35-SIEGE, W35-SWU).
 
-Plugged into the unit action (:mod:`actions`) through four functions: ``options`` (the extra
+Plugged into the set-up (``prepare``) and the unit action (:mod:`actions`) through four
+functions: ``options`` (the extra
 unit actions this module offers), ``judge`` (an order of its kinds not among the options),
 ``take`` (carry one out) and ``forbids`` (why another module's action is closed to the unit).
 """
@@ -10,14 +11,20 @@ from __future__ import annotations
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
+from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario
 from warhost.rulesets.dnd35_wars.state import Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ()
 """The unit-action order kinds this module carries out."""
 
 
+def prepare(state: WarState, scenario: Dnd35WarsScenario) -> None:
+    """Set up this module's part of a new battle (called once every unit is placed)."""
+
+
 def options(state: WarState, unit: Unit) -> list[Order]:
-    """The extra unit actions open to ``unit`` now."""
+    """The extra unit actions open to ``unit`` now (called for every unit: return at once
+    when none can apply)."""
     return []
 
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from warhost.geometry.grid import DIRECTIONS4, DIRECTIONS8, Square
-from warhost.rulesets.dnd35_wars.model import Attack, Creature, Options
+from warhost.rulesets.dnd35_wars.model import Attack, Creature, Options, Spell
 
 NORTH: Square = (0, 1)
 
@@ -404,3 +404,5 @@ class WarState:
     recovered: dict[str, int] = field(default_factory=dict)  # unit HP after recovery (W35-RECOV)
     arrivals: dict[str, tuple[list[Square], bool]] = field(default_factory=dict)
     """Reinforcements still to enter: wanted squares, and whether the scenario placed them."""
+    # ---- part 2: magic and war machines
+    spells: dict[str, Spell] = field(default_factory=dict)  # the scenario's spells by name
