@@ -95,10 +95,8 @@ def levels_counted(spell: Spell, caster_level: int) -> int:
 def level_steps(spell: Spell, caster_level: int) -> int:
     """How many times ``damage_per_level`` is added at a caster level: once per
     ``per_level_step`` levels from ``per_level_from`` on (once a level for most spells; magic
-    missile: a missile at 1st and every 2 levels after)."""
-    levels = levels_counted(spell, caster_level)
-    if levels < spell.per_level_from:
-        return 0
+    missile: a missile at 1st and every 2 levels after); at least once."""
+    levels = max(levels_counted(spell, caster_level), spell.per_level_from)
     return (levels - spell.per_level_from) // spell.per_level_step + 1
 
 
