@@ -70,15 +70,15 @@ def report_of(state: WarState, **situation: Any) -> dict[int, Fraction]:
 
 
 def brute(state: WarState, *, dice: list[int], flat: int, hit: Fraction, bonus: int,
-          on_save: str = "half", proportional: bool = False,
-          divide: bool = False) -> dict[int, Fraction]:
+          on_save: str = "half", proportional: bool = False, divide: bool = False,
+          dc: int = 12) -> dict[int, Fraction]:
     """Every d20 face and every face of every damage die, with the rule as written:
     per creature = roll (halved down on a save for half, none on negates) − DR; the unit
     loses floor(per × counters hit), or failing × full + saving × half (proportional: the
     failing percentage (DC − bonus − 1) × 5 within 5..95, of the counters, half up); a
     single target divides per by the creatures in a counter."""
     b = state.units["b"]
-    dc, dr, counters, hp, chp = 12, b.dr, b.counters, b.hp, b.counter_hp
+    dr, counters, hp, chp = b.dr, b.counters, b.hp, b.counter_hp
     out: dict[int, Fraction] = {}
     cases = list(product(range(1, 21), *[range(1, s + 1) for s in dice]))
     for d20, *faces in cases:
@@ -184,6 +184,26 @@ def test_hit_dice_become_counters_within_the_area() -> None:
         expected[affected] = expected.get(affected, Fraction(0)) + p_fail / 4
         expected[0] = expected.get(0, Fraction(0)) + (1 - p_fail) / 4
     assert report_of(state, spell="nap") == expected
+
+
+@pytest.mark.rule("W35-UCAST-12", "W35-AMB-59", "W35-UCAST-13")
+def test_a_unit_s_area_covers_its_five_foot_squares_with_a_dc_per_caster() -> None:
+    casters = unit("a", squares=block(0, 0, 3, 1), count=3, creature=creature(
+        "adepts", size="huge", caster_level=3, spells=[{"spell": "sparks", "dc": 12}]))
+    state = make_state([casters, unit("b", "B", squares=block(10, 10, 20, 1), count=20,
+                                      creature=creature("orc", hp=30, ref=2, size="huge"))],
+                       spells=[SPARKS])
+    a, b = state.units["a"], state.units["b"]
+    # a 10-ft circle covers 12 five-foot squares: 12 of b's 20 counters; 3 casters: DC 14
+    report = odds_on_state(state, a, b, {"spell": "sparks"})
+    assert report.details["counters_hit"] == {"12": {"fraction": "1", "probability": 1.0}}
+    assert report.details["dc"] == 14
+    got = {0: report.outcomes["failure"]} | {
+        int(k.removeprefix("counters_")): p for k, p in report.results.items()}
+    assert {k: p for k, p in got.items() if p} == brute(
+        state, dice=[4, 4], flat=0, hit=Fraction(12), bonus=2, dc=14)
+    one = odds_on_state(state, a, b, {"spell": "sparks", "casters": 1})
+    assert one.details["dc"] == 12
 
 
 def test_bad_spell_situations_are_refused() -> None:
