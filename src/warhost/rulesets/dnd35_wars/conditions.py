@@ -101,6 +101,16 @@ def modifier(unit: Unit, stat: str) -> int:
     return sum(amount for (name, _), (amount, _) in unit.modifiers.items() if name == stat)
 
 
+def proportional(amount: int, affected: int | Fraction, counters: int) -> int:
+    """A buff or penalty on some of a unit's counters given to the whole unit: amount x
+    affected counters ÷ its counters, its size rounded down, toward zero (W35-SPELL-09,
+    W35-AMB-56/96). (A copy of the spellbook's ``areas.proportional_modifier`` until the
+    merge.)"""
+    if counters <= 0:
+        return 0
+    return int(Fraction(amount) * min(Fraction(affected), Fraction(counters)) / counters)
+
+
 def save_modifier(unit: Unit) -> int:
     """The lasting modifier to every saving throw of ``unit``."""
     return modifier(unit, "saves")
@@ -217,22 +227,12 @@ def split_free(state: WarState, battle: Battle, unit: Unit, free: frozenset[Squa
                offset: Square) -> Unit:
     """The free counters split off (by ``offset``) as a new, unhindered unit through the
     ordinary Split Up (W35-SPELL-07, W35-AMB-62); the new unit."""
-    _ensure_initiative(state, unit)
     before = set(state.units)
     order = Order.of("split", unit.id, _squares_text(free), f"{offset[0]},{offset[1]}")
     movement.take_split(state, battle, unit, order)
     new = next(state.units[uid] for uid in state.units if uid not in before)
     new.held, new.held_speed, new.held_ends = set(), "", 0
     return new
-
-
-def _ensure_initiative(state: WarState, unit: Unit) -> None:
-    """A unit made in play is placed by its parent's initiative count; a parent with none
-    recorded takes its place in the order as its count."""
-    if unit.id not in state.initiative:
-        order = state.order
-        place = order.index(unit.id) if unit.id in order else len(order)
-        state.initiative[unit.id] = len(order) - place
 
 
 def split_groups(unit: Unit, groups: list[frozenset[Square]]) -> list[frozenset[Square]]:
@@ -435,8 +435,10 @@ def _new_unit(state: WarState, battle: Battle, parent: Unit, squares: set[Square
         split_round=state.round, split_this_round=True)
     state.units[new.id] = new
     state.place(new, squares)
-    _ensure_initiative(state, parent)
-    state.act_after(parent.id, new.id)
+    if parent.id in state.initiative:
+        state.act_after(parent.id, new.id)
+    else:
+        state.order.append(new.id)
     return new
 
 
