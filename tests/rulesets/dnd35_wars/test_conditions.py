@@ -19,7 +19,15 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.rulesets.dnd35_wars import combat, conditions, formation, game, morale, movement
+from warhost.rulesets.dnd35_wars import (
+    combat,
+    conditions,
+    damage,
+    formation,
+    game,
+    morale,
+    movement,
+)
 from warhost.rulesets.dnd35_wars.actions import unit_action
 from warhost.rulesets.dnd35_wars.state import FIGHTING, ROUTED, VANQUISHED, WarState
 
@@ -49,9 +57,8 @@ def kinds(state: WarState, uid: str) -> set[str]:
 
 @pytest.mark.rule("W35-SPELL-03", "W35-AMB-96")
 def test_buffs_change_the_attack_roll_damage_and_ac_of_a_fought_round() -> None:
-    # a (3 counters in a row) strikes b's bottom rank: multiplier 3. A buff on 5 of a's 10...
-    # here a bless-like +2 on half of b's counters gives the unit +1 (AMB-96); a +1 attack
-    # and +1 damage on a, +1 AC on b.
+    # a (3 counters in a row) strikes b's bottom rank: multiplier 3. a has +1 attack and +1
+    # damage; b has +2 AC on 3 of its 6 counters, which gives the unit +1 (W35-AMB-96).
     state = facing(block(0, 0, 3, 1), block(0, 1, 3, 2))
     battle = make_battle(state, dice=[12, 5], orders={"A": ["melee a b"]})
     a, b = get(state, "a"), get(state, "b")
@@ -75,6 +82,17 @@ def test_an_ac_buff_turns_a_hit_into_a_miss() -> None:
     [attack] = events(battle, "attack")
     assert (attack["total"], attack["ac"], attack["hit"]) == (16, 17, False)
     assert get(state, "b").hp == 60
+
+
+@pytest.mark.rule("W35-SPELL-03")
+def test_an_ac_buff_counts_against_a_singular_creature_too() -> None:
+    state = make_state([unit("a", squares=block(0, 0, 3, 1))],
+                       singles=[single("ogre", "B", kind="monster", at=(1, 1))])
+    battle = make_battle(state, dice=[7])
+    conditions.add_modifier(state, battle, get(state, "a"), "ac", 2, 0, "mage armor")
+    damage.single_attacks_unit(state, battle, state.singles["ogre"], get(state, "a"))
+    [attack] = events(battle, "attack")
+    assert (attack["total"], attack["ac"], attack["hit"]) == (16, 17, False)
 
 
 @pytest.mark.rule("W35-SPELL-09", "W35-AMB-56")
@@ -165,6 +183,7 @@ def test_held_counters_are_the_front_ones_and_the_unit_cannot_move() -> None:
     battle = make_battle(state)
     seen = record(battle)
     a = get(state, "a")
+    assert any(o.kind == "charge" for o in combat.attack_options(state, a))
     conditions.hinder(state, battle, a, 3, "zero", 2, "hold person")
     assert conditions.held_counters(a) == {(0, 1), (1, 1), (2, 1)}
     [asked] = [d for d in seen if d.kind == "hindered"]

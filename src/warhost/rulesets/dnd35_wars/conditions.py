@@ -427,6 +427,7 @@ def _new_unit(state: WarState, battle: Battle, parent: Unit, squares: set[Square
                              if isinstance(v := getattr(parent, f.name), (set, list, dict))}
     hp = len(squares) * parent.counter_hp
     creatures = max(1, min(parent.creatures, int(len(squares) * parent.per_counter)))
+    parent.creatures = max(parent.counters, parent.creatures - creatures, 1)
     new = dataclasses.replace(
         parent, **fresh, id=_new_id(state, parent), hp=hp, start_hp=hp, creatures=creatures,
         status=FIGHTING, leader=None, stuck_in=None, passing=False, bank=Fraction(0),
