@@ -564,7 +564,7 @@ def resolve_on_single(state: WarState, battle: Battle, spell: Spell, target: Sin
             spell.effect == "hd" and not _hd_reaches(battle, spell, target)):
         battle.emit("no_effect", who=target.id, spell=spell.name, reason="immune")
         return
-    saved = single_save(battle, spell, target, dc)
+    saved = single_save(state, battle, spell, target, dc)
     effect = spell.effect
     if effect == "damage":
         _damage_single(state, battle, spell, target, saved, caster, caster_level, source)
@@ -583,12 +583,13 @@ def _hd_reaches(battle: Battle, spell: Spell, target: Single) -> bool:
     return morale.hit_dice(target) <= roll_amount(battle, spell.hit_dice, f"{spell.name} Hit Dice")
 
 
-def single_save(battle: Battle, spell: Spell, target: Single, dc: int) -> bool:
-    """A creature's saving throw against a harmful spell (natural 1 fails, 20 succeeds)."""
+def single_save(state: WarState, battle: Battle, spell: Spell, target: Single, dc: int) -> bool:
+    """A creature's saving throw against a harmful spell (natural 1 fails, 20 succeeds), with
+    the spells' modifiers to its saves."""
     if spell.save == "none" or spell.effect in HARMLESS:
         return False
-    saved = damage.roll_save(battle, spellbook.save_bonus(target, spell.save), dc,
-                             f"{target.id} {spell.save} vs {spell.name}")
+    bonus = spellbook.save_bonus(target, spell.save) + single_modifier(state, target, "saves")
+    saved = damage.roll_save(battle, bonus, dc, f"{target.id} {spell.save} vs {spell.name}")
     battle.emit("save", who=target.id, spell=spell.name, save=spell.save, dc=dc, saved=saved)
     return saved
 
