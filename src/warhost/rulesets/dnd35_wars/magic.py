@@ -263,6 +263,7 @@ def _candidates(state: WarState, single: Single, spell: Spell) -> list[Target]:
     host = state.units.get(single.host) if single.host is not None else None
     if spell.effect in HARMLESS:
         friends: list[Target] = [host] if host is not None else []
+        friends += [] if single.independent else [single]
         return friends + [s for s in state.singles.values()
                           if s.side == single.side and s.independent]
     foes: list[Target] = list(state.units_of(state.other(single.side)))
