@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from tests.battle_watch import events
 from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
@@ -19,6 +18,7 @@ from tests.rulesets.dnd35_wars.helpers import (
     unit,
     who,
 )
+from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.dice import SeededDice
 from warhost.core.orders import Order
@@ -68,12 +68,24 @@ def caster(sid: str = "w", side: str = "A", at: tuple[int, int] = (10, 10),
 
 
 def foes(squares: list[tuple[int, int]], per_counter: int = 10, **kw: Any) -> dict[str, Any]:
-    """Enemy unit ``b`` with 10 HP creatures."""
+    """Enemy unit ``b`` of 10 HP creatures, ``per_counter`` a counter (the size table's number
+    at the battle's scale: 10 at 15 ft, 100 at 50 ft): 10 HP a counter."""
     return unit("b", "B", squares=squares, count=per_counter * len(squares), **kw)
+
+
+def spread(state: WarState, uid: str, per_counter: int) -> None:
+    """Make unit ``uid`` stand for ``per_counter`` creatures a counter (W35-AMB-09)."""
+    get(state, uid).per_counter = Fraction(per_counter)
 
 
 def state_with(units: list[dict[str, Any]], casters: list[dict[str, Any]], **kw: Any) -> WarState:
     return make_state(units, singles=casters, spells=SPELLS, **kw)
+
+
+def events(battle: Battle) -> list[dict[str, Any]]:
+    """Every event logged, without its sequence number."""
+    return [{k: v for k, v in e.items() if k != "seq"} for e in battle.log
+            if e["type"] != "decision"]
 
 
 def cast(state: WarState, dice: list[int], text: str, **kw: Any) -> list[dict[str, Any]]:
@@ -116,8 +128,9 @@ def test_a_caster_offers_the_spells_it_can_cast_and_spends_its_uses() -> None:
 
 @pytest.mark.rule("W35-MAGIC-02", "W35-MAGIC-03")
 def test_a_cast_is_the_whole_round_and_a_long_one_takes_effect_in_its_last_round() -> None:
-    state = state_with([foes(block(10, 13, 2, 1), per_counter=1)],
+    state = state_with([foes(block(10, 13, 2, 1))],
                        [caster("w", "A", (10, 10), {"spell": "slowfire"})])
+    spread(state, "b", 1)
     battle = make_battle(state, dice=[4, 5], orders={"A": ["cast w slowfire b", "smove w 3,3"]})
     singles.single_turn(state, battle, who(state, "w"))
     kinds = [e["type"] for e in events(battle)]
@@ -133,7 +146,7 @@ def test_a_cast_is_the_whole_round_and_a_long_one_takes_effect_in_its_last_round
 @pytest.mark.rule("W35-MAGIC-02")
 def test_a_long_cast_goes_on_while_its_rounds_run() -> None:
     slow3 = dict(SLOWFIRE, name="slow3", casting_rounds=3)
-    state = make_state([foes(block(10, 13, 2, 1), per_counter=1)], spells=[*SPELLS, slow3],
+    state = make_state([foes(block(10, 13, 2, 1))], spells=[*SPELLS, slow3],
                        singles=[caster("w", "A", (10, 10), {"spell": "slow3"})])
     battle = make_battle(state, dice=[1, 1])
     magic.take_cast(state, battle, who(state, "w"), Order.parse("cast w slow3 b"))
@@ -265,7 +278,7 @@ def test_under_proportional_saves_failing_and_saving_counters_are_counted_apart(
 
 @pytest.mark.rule("W35-AMB-54", "W35-SPELL-01")
 def test_an_area_below_one_counter_scales_the_damage() -> None:
-    state = state_with([foes(block(10, 14, 5, 2))],
+    state = state_with([foes(block(10, 14, 5, 2), per_counter=100)],
                        [caster("w", "A", (10, 10), {"spell": "fireball"})], scale=50)
     cast(state, [5, 3, 3, 3, 3, 3], "cast w fireball b")  # 20-ft radius at 50 ft: 1/2
     assert get(state, "b").hp == 100 - 7
@@ -273,8 +286,9 @@ def test_an_area_below_one_counter_scales_the_damage() -> None:
 
 @pytest.mark.rule("W35-SPELL-01", "W35-SPELL-17", "W35-AMB-54")
 def test_a_single_target_damage_spell_on_a_unit_is_divided_like_a_blow() -> None:
-    state = state_with([foes(block(10, 14, 2, 1), per_counter=2)],
+    state = state_with([foes(block(10, 14, 2, 1))],
                        [caster("w", "A", (10, 10), {"spell": "magic_missile"})])
+    spread(state, "b", 2)
     cast(state, [3], "cast w magic_missile b")  # 4 damage over 2 creatures a counter
     assert get(state, "b").hp == 20 - 2
 
@@ -285,7 +299,7 @@ def test_a_single_target_damage_spell_on_a_unit_is_divided_like_a_blow() -> None
 @pytest.mark.rule("W35-AOE-04", "W35-MAGIC-05")
 def test_an_area_covering_the_whole_unit_catches_the_creatures_inside() -> None:
     chief = single("c", "B", "npc", unit="b", creature=creature("chief", hp=40, ref=1))
-    state = state_with([foes(block(10, 14, 2, 2), per_counter=10)],
+    state = state_with([foes(block(10, 14, 2, 2))],
                        [caster("w", "A", (10, 10), {"spell": "fireball"}), chief])
     seen = cast(state, [5, 1, 1, 1, 1, 1, 2, 6, 6, 6, 6, 6], "cast w fireball b")
     assert get(state, "b").hp == 40 - 5 * 4
@@ -320,9 +334,11 @@ def clerics_unit(spell: dict[str, Any], per_counter: int = 2, counters: int = 4,
     level 3) inside, friendly unit ``f`` and enemy ``b``."""
     cleric = single("c", "A", "npc", unit="a",
                     creature=wizard({"spell": spell["name"]}, caster_level=3, **kw))
-    units = [unit("a", "A", squares=block(10, 10, counters, 1), count=per_counter * counters),
+    units = [unit("a", "A", squares=block(10, 10, counters, 1), count=10 * counters),
              unit("f", "A", squares=[(10, 12)]), foes([(10, 20)])]
-    return state_with(units, [cleric])
+    state = state_with(units, [cleric])
+    spread(state, "a", per_counter)
+    return state
 
 
 @pytest.mark.rule("W35-SPELL-04", "W35-AMB-96")

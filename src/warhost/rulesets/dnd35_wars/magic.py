@@ -121,7 +121,8 @@ def use_problem(state: WarState, single: Single, name: str) -> Refusal | None:
     if left is not None and left <= 0:
         return Refusal(f"{single.label} has no uses of {name} left", rule="W35-MAGIC-01")
     last = single.last_cast.get(name)
-    if last is not None and state.round - last <= entry.recharge:
+    if last is not None and (entry.special or entry.recharge) and (
+            state.round - last <= entry.recharge):
         rule = "W35-ABIL-06" if entry.special else "W35-MAGIC-01"
         return Refusal(f"{name} is recharging ({entry.recharge} rounds between uses)", rule=rule)
     if single.casting is not None:
@@ -151,13 +152,14 @@ def find_target(state: WarState, text: str) -> Target | None:
     return state.units.get(occupant) or state.singles.get(occupant)
 
 
-def aim_squares(target: Target, text: str) -> set[Square]:
+def aim_squares(state: WarState, target: Target, text: str) -> set[Square]:
     """Where the spell is aimed: the square named, else every square of the target."""
     if "," in text:
         return {singles.parse_square(text)}
     if isinstance(target, Unit):
         return set(target.squares)
-    return {target.square} if target.square is not None else set()
+    spot = origin(state, target)
+    return {spot} if spot is not None else set()
 
 
 def _own_unit(single: Single, unit: Unit) -> bool:
@@ -169,11 +171,11 @@ def kind_problem(state: WarState, single: Single, spell: Spell, target: Target) 
     if spell.range == "personal" and target is not single:
         return Refusal(f"{spell.name} affects only its caster", rule="W35-MAGIC-01")
     if isinstance(target, Single):
-        if not target.alive or target.square is None:
-            return Refusal(f"{target.label} is not on the field", rule="W35-MAGIC-04")
         if target is not single and (target.host is not None or target.inside is not None):
             return Refusal(f"{target.label} is inside a unit: only area spells reach it",
                            rule="W35-MAGIC-05")
+        if not target.alive or origin(state, target) is None:
+            return Refusal(f"{target.label} is not on the field", rule="W35-MAGIC-04")
         return None
     if not target.on_map:
         return Refusal(f"{target.label} is not on the map", rule="W35-MAGIC-06")
@@ -188,10 +190,18 @@ def kind_problem(state: WarState, single: Single, spell: Spell, target: Target) 
     return None
 
 
-def _blocked(state: WarState, single: Single, aim: set[Square]) -> Callable[[Square], bool]:
-    """Squares that stop the caster's view: terrain, and any unit or figure but the caster
-    and its own unit; the aimed squares never do."""
-    own = {single.id, single.host}
+def origin(state: WarState, single: Single) -> Square | None:
+    """Where a creature stands; an embedded one not yet seated takes its seat first."""
+    if single.square is None and single.host is not None:
+        singles.seat(state, single)
+    return single.square
+
+
+def _blocked(state: WarState, single: Single, aim: set[Square],
+             target: str) -> Callable[[Square], bool]:
+    """Squares that stop the caster's view: terrain, and any unit or figure but the caster,
+    its own unit and the target; the aimed squares never do."""
+    own = {single.id, single.host, target}
 
     def blocks(sq: Square) -> bool:
         if sq in aim:
@@ -202,30 +212,31 @@ def _blocked(state: WarState, single: Single, aim: set[Square]) -> Callable[[Squ
     return blocks
 
 
-def sees(state: WarState, single: Single, aim: set[Square]) -> bool:
-    """Line of sight from the caster's square to one of ``aim`` (W35-AMB-35)."""
-    start = single.square
+def sees(state: WarState, single: Single, aim: set[Square], target: str = "") -> bool:
+    """Line of sight from the caster's square to one of ``aim`` (W35-AMB-35); the target's
+    own squares do not block."""
+    start = origin(state, single)
     if start is None:
         return False
     if start in aim:
         return True
-    blocks = _blocked(state, single, aim)
+    blocks = _blocked(state, single, aim, target)
     return any(reach.line_of_sight(start, sq, blocks) for sq in sorted(aim))
 
 
-def gap_to(single: Single, aim: set[Square]) -> int | None:
+def gap_to(state: WarState, single: Single, aim: set[Square]) -> int | None:
     """Squares from the caster to the nearest of ``aim`` (W35-AMB-36)."""
-    if single.square is None or not aim:
+    start = origin(state, single)
+    if start is None or not aim:
         return None
-    start = single.square
     return min(chebyshev(start, sq) for sq in aim)
 
 
 def reach_problem(state: WarState, single: Single, spell: Spell, level: int,
-                  aim: set[Square]) -> Refusal | None:
+                  aim: set[Square], target: str) -> Refusal | None:
     """Range (touch: contact, W35-MAGIC-07; else feet between squares, W35-MAGIC-08) and line
     of sight (W35-AMB-35)."""
-    gap = gap_to(single, aim)
+    gap = gap_to(state, single, aim)
     if gap is None:
         return Refusal("no target square", rule="W35-MAGIC-08")
     feet = spellbook.range_feet(spell, level)
@@ -235,7 +246,7 @@ def reach_problem(state: WarState, single: Single, spell: Spell, level: int,
     elif tables.distance_feet(gap, state.scale) > feet:
         return Refusal(f"the target is {tables.distance_feet(gap, state.scale)} ft away; "
                        f"{spell.name} reaches {feet} ft", rule="W35-MAGIC-08")
-    if not sees(state, single, aim):
+    if not sees(state, single, aim, target):
         return Refusal(f"{single.label} cannot see the target", rule="W35-AMB-35")
     return None
 
@@ -250,7 +261,8 @@ def target_problem(state: WarState, single: Single, name: str, text: str) -> Ref
     if entry is None:
         return Refusal(f"{single.label} does not know {name}", rule="W35-MAGIC-01")
     return kind_problem(state, single, spell, target) or reach_problem(
-        state, single, spell, caster_level(single, entry), aim_squares(target, text))
+        state, single, spell, caster_level(single, entry), aim_squares(state, target, text),
+        target.id)
 
 
 # ---- the options
@@ -273,7 +285,7 @@ def _candidates(state: WarState, single: Single, spell: Spell) -> list[Target]:
 
 def cast_options(state: WarState, single: Single) -> list[Order]:
     """The casts open to ``single`` now: each usable spell at each legal target, and turning."""
-    if not single.alive or single.square is None:
+    if not single.alive or origin(state, single) is None:
         return []
     out: list[Order] = []
     for entry in single.creature.spells:
@@ -428,6 +440,8 @@ def resolve_on_unit(state: WarState, battle: Battle, spell: Spell, target: Unit,
         return 0
     if spell.effect == "hd":
         return _hd_on_unit(state, battle, spell, target, counters, dc, caster_level)
+    if single_target and spell.effect == "damage":
+        counters = Fraction(1)  # the one creature aimed at saves or not
     split = unit_save(state, battle, spell, target, counters, dc, single_target=single_target)
     effect = spell.effect
     if effect == "damage":
@@ -654,7 +668,7 @@ def turning_max_hd(level: int, check: int) -> int:
 def _turnable(state: WarState, cleric: Single) -> bool:
     creature = cleric.creature
     return (creature.turning_level > 0 and cleric.turns_made < creature.turning_uses
-            and cleric.square is not None)
+            and origin(state, cleric) is not None)
 
 
 def turn_target_problem(state: WarState, cleric: Single, tid: str) -> Refusal | None:
@@ -665,11 +679,11 @@ def turn_target_problem(state: WarState, cleric: Single, tid: str) -> Refusal | 
     if isinstance(target, Unit) and not target.on_map or (
             isinstance(target, Single) and not target.independent):
         return Refusal(f"{tid} cannot be turned where it is", rule="W35-SPELL-15")
-    aim = aim_squares(target, tid)
-    gap = gap_to(cleric, aim)
+    aim = aim_squares(state, target, tid)
+    gap = gap_to(state, cleric, aim)
     if gap is None or tables.distance_feet(gap, state.scale) > TURNING_FEET:
         return Refusal(f"{tid} is beyond {TURNING_FEET} ft", rule="W35-SPELL-15")
-    if not sees(state, cleric, aim):
+    if not sees(state, cleric, aim, tid):
         return Refusal(f"{cleric.label} cannot see {tid}", rule="W35-AMB-35")
     return None
 
