@@ -88,6 +88,11 @@ def events(battle: Battle) -> list[dict[str, Any]]:
             if e["type"] != "decision"]
 
 
+def first(seen: list[dict[str, Any]], type_: str) -> dict[str, Any]:
+    """The first event of a type."""
+    return next(e for e in seen if e["type"] == type_)
+
+
 def cast(state: WarState, dice: list[int], text: str, **kw: Any) -> list[dict[str, Any]]:
     """Carry out the cast ``text`` (judged first) with scripted dice; the events."""
     battle = make_battle(state, dice=dice, **kw)
@@ -245,7 +250,7 @@ def fireball_state(**kw: Any) -> WarState:
 def test_a_fireball_burns_each_counter_it_covers_once_per_creature() -> None:
     state = fireball_state()
     seen = cast(state, [5, 3, 3, 3, 3, 3], "cast w fireball b")  # Reflex 5 + 1 < DC 16
-    assert [e for e in seen if e["type"] == "area"][0]["counters"] == "4"
+    assert first(seen, "area")["counters"] == "4"
     assert get(state, "b").hp == 100 - 15 * 4
 
 
@@ -272,7 +277,7 @@ def test_under_proportional_saves_failing_and_saving_counters_are_counted_apart(
                        [caster("w", "A", (10, 10), {"spell": "fireball"})],
                        options={"proportional_saves": True})
     seen = cast(state, [3, 3, 3, 3, 3], "cast w fireball b")  # no save rolled
-    assert [e for e in seen if e["type"] == "save"][0]["failing"] == 3  # 70% of 4, half up
+    assert first(seen, "save")["failing"] == 3  # 70% of 4, half up
     assert get(state, "b").hp == 100 - (15 * 3 + 7 * 1)
 
 
@@ -408,16 +413,16 @@ def test_the_turning_check_sets_the_most_hit_dice_turned() -> None:
 
 @pytest.mark.rule("W35-SPELL-15")
 def test_turning_converts_the_hit_dice_rolled_to_counters() -> None:
-    bones = creature("skeleton", hp=6, level=1, undead=True, **{"int": None})
+    bones = creature("skeleton", hp=6, level=1, undead=True, int=None)
     cleric = single("c", "A", "monster", at=(10, 10), creature=creature(
         "cleric", hp=30, cha=14, level=5, turning_level=5, turning_uses=1))
     state = state_with([unit("s", "B", squares=block(10, 13, 4, 1), count=40, creature=bones)],
                        [cleric])
     assert listed(state, "c") == ["turn c s"]
     seen = cast(state, [10, 6, 6], "turn c s")  # 10 + 2: up to 5 HD; 2d6 + 5 + 2 = 19 HD
-    assert [e for e in seen if e["type"] == "turning"][0] == {"type": "turning", "who": "c", "target": "s", "check": 12, "max_hd": 5,
-                       "hd": 19}
-    turned = [e for e in seen if e["type"] == "turned"][0]
+    assert first(seen, "turning") == {"type": "turning", "who": "c", "target": "s",
+                                      "check": 12, "max_hd": 5, "hd": 19}
+    turned = first(seen, "turned")
     assert turned["counters"] == 1 and get(state, "s").counters == 3
     assert listed(state, "c") == []
 
