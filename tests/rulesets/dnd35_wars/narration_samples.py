@@ -167,3 +167,32 @@ DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS
     + CONDITION_EVENTS
 )
+
+SPELL_EVENTS: list[dict[str, Any]] = [
+    {"type": "cast", "who": "mialee", "spell": "fireball", "target": "orcs", "rounds": 1},
+    {"type": "cast", "who": "mialee", "spell": "summon", "target": "4,5", "rounds": 3},
+    {"type": "casting", "who": "mialee", "spell": "summon", "left": 1},
+    {"type": "spell_lost", "who": "mialee", "spell": "summon", "reason": "no target"},
+    {"type": "area", "who": "mialee", "spell": "fireball", "unit": "orcs", "counters": "4",
+     "whole": False},
+    {"type": "save", "unit": "orcs", "spell": "fireball", "save": "ref", "dc": 16,
+     "saved": False},
+    {"type": "save", "who": "chief", "spell": "fireball", "save": "ref", "dc": 16,
+     "saved": True},
+    {"type": "save", "unit": "orcs", "spell": "fireball", "save": "ref", "dc": 16,
+     "failing": 3, "counters": 4},
+    {"type": "spell_damage", "unit": "orcs", "spell": "fireball", "per": 15, "counters": "4",
+     "total": 60},
+    {"type": "spell_damage", "who": "chief", "spell": "fireball", "per": 15, "total": 7},
+    {"type": "healed", "unit": "fighters", "source": "cure_light_wounds", "hp": 5, "left": 80,
+     "counters": 8, "placed": []},
+    {"type": "healed", "who": "tordek", "source": "cure_light_wounds", "hp": 9, "left": 31},
+    {"type": "no_effect", "unit": "orcs", "spell": "bless", "reason": "too few counters"},
+    {"type": "hit_dice", "unit": "orcs", "spell": "sleep", "hd": 10, "counters": 1},
+    {"type": "spell_on", "who": "ogre", "spell": "hold_person", "effect": "hinder", "until": 6},
+    {"type": "spell_bound", "who": "ogre", "why": "disable"},
+    {"type": "turning", "who": "jozan", "target": "skeletons", "check": 12, "max_hd": 5,
+     "hd": 14},
+]
+
+DND35_WARS_SAMPLES += SPELL_EVENTS

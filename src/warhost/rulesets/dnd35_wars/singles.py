@@ -69,7 +69,8 @@ def squad_mates(state: WarState, single: Single) -> list[Single]:
 def rate_of(state: WarState, single: Single) -> Fraction:
     """Squares a round: the W35-STAT-12 rate of its speed; a squad at its slowest member's
     (W35-PC-08)."""
-    return min(tables.move_rate(s.creature.speed, state.scale) for s in squad_mates(state, single))
+    return min(tables.move_rate(s.creature.speed, state.scale) * magic.speed_factor(state, s)
+               for s in squad_mates(state, single))
 
 
 def step_cost(state: WarState, single: Single, frm: Square, to: Square) -> Fraction:
@@ -359,6 +360,8 @@ def default_of(options: list[Order]) -> Order:
 def single_turn(state: WarState, battle: Battle, single: Single) -> None:
     """A creature's turn while it stands alone: one action (W35-ROUND-11, W35-AMB-78)."""
     new_turn(single)
+    if magic.busy(state, battle, single):  # a long cast, or held by a spell
+        return
     if single.squad is not None and single.moved_round == state.round:
         battle.emit("squad_follows", who=single.id)
         return

@@ -209,6 +209,17 @@ class Single:
     moved_round: int = 0  # its squad's counter moved this round (W35-PC-08)
     attacked_round: int = 0
     down_noted: bool = False  # its going down or fleeing reached morale (W35-PC-11)
+    # ---- magic
+    casts_made: dict[str, int] = field(default_factory=dict)  # casts of each spell (uses)
+    last_cast: dict[str, int] = field(default_factory=dict)  # round of each spell's last cast
+    casting: str | None = None  # a cast of several rounds under way (W35-MAGIC-02)
+    cast_ends: int = 0  # the round that cast takes effect
+    turns_made: int = 0  # turning attempts used (W35-SPELL-15)
+    out_until: int = 0  # held out of the fight by a spell (or turned) until this round
+    out_why: str = ""
+    spell_mods: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # spell ->
+    # (stat, amount, last round) of a buff or penalty on it
+    slowed: tuple[str, int] = ("", 0)  # a hindering spell's speed ("zero"/"half"), last round
 
     @property
     def label(self) -> str:

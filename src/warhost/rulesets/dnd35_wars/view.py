@@ -620,3 +620,88 @@ def _turned(e: Event) -> str:
 @_words("rout_ends")
 def _rout_ends(e: Event) -> str:
     return f"{e['unit']} stops fleeing and returns to the fight"
+
+
+# ---- magic
+
+
+def _target_of(e: Event) -> str:
+    return str(e.get("unit") or e.get("who"))
+
+
+@_words("cast")
+def _cast(e: Event) -> str:
+    rounds = f" (a {e['rounds']}-round casting)" if e.get("rounds", 1) > 1 else ""
+    return f"{e['who']} casts {e['spell']} at {e['target']}{rounds}"
+
+
+@_words("casting")
+def _casting(e: Event) -> str:
+    return f"{e['who']} goes on casting {e['spell']} ({e['left']} more round(s))"
+
+
+@_words("spell_lost")
+def _spell_lost(e: Event) -> str:
+    return f"{e['who']}'s {e['spell']} is lost: {e['reason']}"
+
+
+@_words("area")
+def _area(e: Event) -> str:
+    whole = ", the whole unit" if e.get("whole") else ""
+    return f"{e['spell']} from {e['who']} covers {e['counters']} counters of {e['unit']}{whole}"
+
+
+@_words("save")
+def _save(e: Event) -> str:
+    if "failing" in e:
+        return (f"{e['unit']} against {e['spell']} (DC {e['dc']} {e['save']}): "
+                f"{e['failing']} of {e['counters']} counters fail")
+    result = "saves" if e["saved"] else "fails its save"
+    return f"{_target_of(e)} {result} against {e['spell']} (DC {e['dc']} {e['save']})"
+
+
+@_words("spell_damage")
+def _spell_damage(e: Event) -> str:
+    if e.get("counters") is not None:
+        return (f"{e['spell']} rolls {e['per']} a creature on {e['counters']} counters of "
+                f"{e['unit']}: {e['total']} damage")
+    return f"{e['spell']} deals {e['total']} to {_target_of(e)} (rolled {e['per']})"
+
+
+@_words("healed")
+def _healed(e: Event) -> str:
+    back = f", {e['counters']} counters" if e.get("unit") else ""
+    return f"{_target_of(e)} is healed {e['hp']} HP by {e['source']} ({e['left']} HP{back})"
+
+
+_NO_EFFECT = {"immune": "it is not affected", "saved": "it saved",
+              "too few counters": "too few counters are affected",
+              "too few Hit Dice": "too few Hit Dice to affect a counter",
+              "too strong": "it is too strong", "unhurt": "it has lost no HP"}
+
+
+@_words("no_effect")
+def _no_effect(e: Event) -> str:
+    why = _NO_EFFECT.get(e["reason"], e["reason"])
+    return f"{e['spell']} has no effect on {_target_of(e)}: {why}"
+
+
+@_words("hit_dice")
+def _hit_dice(e: Event) -> str:
+    return f"{e['spell']} reaches {e['hd']} Hit Dice: {e['counters']} counters of {e['unit']}"
+
+
+@_words("spell_on")
+def _spell_on(e: Event) -> str:
+    return f"{e['who']} is under {e['spell']} ({e['effect']}) until round {e['until']}"
+
+
+@_words("spell_bound")
+def _spell_bound(e: Event) -> str:
+    return f"{e['who']} cannot act this round ({e['why']})"
+
+
+@_words("turning")
+def _turning(e: Event) -> str:
+    return (f"{e['who']} turns undead at {e['target']}: check {e['check']} turns up to "
+            f"{e['max_hd']} HD, {e['hd']} HD in all")
