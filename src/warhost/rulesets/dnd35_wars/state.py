@@ -139,6 +139,8 @@ class Unit:
     # ---- part 2: machines and casting (who owns each field: see the module named)
     machine: str | None = None  # "siege", "tower" or "ram" while it is that unit type
     casts: bool = False  # may cast spells as a unit (ucast: W35-UCAST-01)
+    # ---- siege
+    siege_defense: bool = False  # non-crew counters in total defense: +4 AC (W35-AMB-86)
 
     @property
     def label(self) -> str:
@@ -406,3 +408,26 @@ class WarState:
     """Reinforcements still to enter: wanted squares, and whether the scenario placed them."""
     # ---- part 2: magic and war machines
     spells: dict[str, Spell] = field(default_factory=dict)  # the scenario's spells by name
+    # ---- machines
+    machines: dict[str, Machine] = field(default_factory=dict)  # by carrying unit id (SWU-09)
+
+
+@dataclass(eq=False)
+class Machine:
+    """A war machine carried by a unit, with HP of its own (W35-SWU-09, W35-SIEGE-04,
+    W35-TOWER-05): its kind ("siege" or "tower"), its name (the siege weapon, or "tower"),
+    AC, hardness, and the counter its figure stands on (W35-SWU-02)."""
+
+    kind: str
+    name: str
+    hp: int
+    max_hp: int
+    ac: int
+    hardness: int
+    square: Square
+    # ---- siege weapons (the rate-of-fire cycle, W35-AMB-48)
+    loaded: bool = True
+    loads_done: int = 0  # loading rounds done since it last fired
+    trained: bool = True  # W35-SWU-06
+    moved_round: int = -1  # the last round its unit moved (W35-SWU-08)
+    worked_round: int = -1  # the last round its unit loaded or fired it (W35-SWU-11/12)
