@@ -4,11 +4,15 @@ Dice are scripted and every outcome exact."""
 
 from __future__ import annotations
 
+import itertools
+import math
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from tests.battle_watch import events
+from tests.orders_by_kind import OrdersByKind
 from tests.rulesets.dnd35_wars.helpers import (
     creature,
     get,
@@ -19,11 +23,23 @@ from tests.rulesets.dnd35_wars.helpers import (
     unit,
     who,
 )
+from warhost.core.commanders import FirstOptionCommander
 from warhost.core.decisions import Refusal
+from warhost.core.dice import SeededDice
+from warhost.core.engine import Battle
 from warhost.core.errors import WarhostError
 from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
-from warhost.rulesets.dnd35_wars import actions, combat, damage, game, machines, siege, tables
+from warhost.rulesets.dnd35_wars import (
+    actions,
+    combat,
+    damage,
+    game,
+    machines,
+    odds,
+    siege,
+    tables,
+)
 from warhost.rulesets.dnd35_wars.state import WarState
 from warhost.rulesets.dnd35_wars.validate import check_scenario
 from warhost.rulesets.dnd35_wars.view import map_view
@@ -115,7 +131,7 @@ def test_a_siege_unit_moves_15_ft_a_round_as_movement_points() -> None:
     assert get(_state(), "g").rate == 1
     at_25 = make_state([unit("g", count=25, siege_weapon="ballista"), unit("t", "B", [(5, 9)])],
                        scale=25)
-    assert get(at_25, "g").rate == tables.siege_move_points(15, 25) == tables.Fraction(3, 5)
+    assert get(at_25, "g").rate == tables.siege_move_points(15, 25) == Fraction(3, 5)
 
 
 @pytest.mark.rule("W35-SWU-07")
@@ -358,7 +374,7 @@ def test_crew_lost_with_unit_hp_slows_the_reloading() -> None:
 def test_a_siege_unit_cannot_charge() -> None:
     state = _state(target_at=(5, 8))
     g = get(state, "g")
-    g.rate = tables.Fraction(4)  # fast enough that only the rule stops a charge
+    g.rate = Fraction(4)  # fast enough that only the rule stops a charge
     assert not [o for o in actions.legal_actions(state, g) if o.kind == "charge"]
     assert [o for o in combat.attack_options(state, g) if o.kind == "charge"]  # else it could
     charge = next(o for o in combat.attack_options(state, g) if o.kind == "charge")
@@ -378,7 +394,7 @@ def test_a_siege_unit_may_set_but_not_form_a_phalanx() -> None:
 def test_a_siege_unit_moves_through_allies_but_not_enemies() -> None:
     state = _state(target_at=(5, 7), others=(unit("ally", squares=[(5, 4)]),))
     g = get(state, "g")
-    state.units["g"].rate = tables.Fraction(3)
+    state.units["g"].rate = Fraction(3)
     assert _refusal(_judge(state, "g", "move g 0,3")).rule == "W35-PLACE-06"
     assert Order.parse("pass g 0,-2") in actions.legal_actions(state, g)
 
@@ -486,3 +502,65 @@ def test_the_ai_values_a_shot_by_its_expected_damage() -> None:
 def test_no_machine_no_extra_options() -> None:
     state = make_state([unit("a"), unit("b", "B", squares=[(5, 9)])])
     assert state.machines == {} and siege.options(state, get(state, "a")) == []
+
+
+# ----------------------------------------------------------------------- exact odds
+
+
+def _brute_volley(weapon: str, bonus: int, ac: int, hardness: int,
+                  hp: int) -> dict[int, Fraction]:
+    """Every d20, confirmation d20 and damage die enumerated outright."""
+    spec = tables.siege_weapon(weapon)
+    count, sides = (int(p) for p in spec.damage.split("d"))
+    ac = ac if spec.crit is not None else 10
+    tally: dict[int, int] = {}
+    confirms = range(1, 21) if spec.crit is not None else range(1, 2)
+    total = 0
+    for d20 in range(1, 21):
+        hits = d20 == 20 or (d20 != 1 and d20 + bonus >= ac)
+        for confirm in confirms:
+            for faces in itertools.product(range(1, sides + 1), repeat=count):
+                total += 1
+                if not hits:
+                    tally[0] = tally.get(0, 0) + 1
+                    continue
+                crit = spec.crit is not None and d20 >= spec.crit[0] and (
+                    confirm == 20 or (confirm != 1 and confirm + bonus >= ac))
+                rolled = sum(faces) * (2 if crit else 1)
+                lost = min(hp, max(0, rolled - hardness))
+                tally[lost] = tally.get(lost, 0) + 1
+    return {k: Fraction(n, total) for k, n in sorted(tally.items()) if n}
+
+
+@pytest.mark.rule("W35-SIEGE-07")
+@pytest.mark.rule("W35-SIEGE-09")
+@pytest.mark.rule("W35-AMB-49")
+def test_volley_odds_match_brute_force() -> None:
+    assert odds.siege_volley_odds("light_catapult", 4, 25, 8, 15) == _brute_volley(
+        "light_catapult", 4, 25, 8, 15)  # AC 25 is ignored: a catapult rolls against 10
+    assert odds.siege_volley_odds("ballista", 2, 5, 5, 30) == _brute_volley(
+        "ballista", 2, 5, 5, 30)
+
+
+@pytest.mark.rule("W35-SIEGE-07")
+@pytest.mark.rule("W35-AMB-45")
+def test_the_volley_situation_matches_a_seeded_run_of_the_real_fire_path() -> None:
+    wall = {"id": "wall", "type": "wooden", "rect": [[3, 14], [7, 14]], "hp": 500,
+            "hardness": 6}
+    state = make_state([unit("g", siege_weapon="ballista"), unit("t", "B", [(5, 20)])],
+                       structures=[wall])
+    report = odds.siege_volley_on_state(state, get(state, "g"), "wall")
+    assert (report.details["bonus"], report.details["ac"]) == (2, siege.STRUCTURE_AC)
+    dist = {int(k): float(v["probability"]) for k, v in report.details["hp_lost"].items()}
+    mu = sum(v * p for v, p in dist.items())
+    sd = math.sqrt(sum((v - mu) ** 2 * p for v, p in dist.items()))
+    commanders = {side: OrdersByKind([], FirstOptionCommander()) for side in state.sides}
+    battle = Battle(get_ruleset("dnd35-wars"), None, 0, commanders,  # type: ignore[arg-type]
+                    dice=SeededDice(17))
+    battle.state = state
+    machine, g, total = state.machines["g"], get(state, "g"), 0
+    trials = 2000
+    for _ in range(trials):
+        state.structure_hp["wall"], machine.loaded = 500, True
+        total += siege.fire(state, battle, g, machine, "wall")
+    assert abs(total / trials - mu) < 4 * sd / math.sqrt(trials)
