@@ -220,7 +220,7 @@ def melee_problem(state: WarState, unit: Unit, mid: str) -> Refusal | None:
     found = _owner(state, unit, mid)
     if isinstance(found, Refusal):
         return found
-    owner, machine = found
+    _owner_unit, machine = found
     problem = _personal_problem(state, unit)
     if problem is not None:
         return problem

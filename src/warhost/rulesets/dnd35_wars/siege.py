@@ -434,7 +434,7 @@ def fire(state: WarState, battle: Battle, unit: Unit, machine: Machine, tid: str
     HP the target lost."""
     target = aim(state, unit, machine, tid)
     if isinstance(target, Refusal):
-        raise ValueError(f"{unit.id} cannot fire at {tid}: {target.reason}")
+        raise ValueError(f"{unit.id} cannot fire at {tid}: {target.reason}")  # noqa: TRY004
     weapon = tables.siege_weapon(machine.name)
     machine.loaded = rate_of_fire(unit, machine) <= 1
     machine.loads_done = 0
