@@ -161,11 +161,39 @@ CONDITION_EVENTS: list[dict[str, Any]] = [
     {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 1, "counters": 0,
      "whole": False},
     {"type": "rout_ends", "unit": "zombies"},
+
+
+SIEGE_EVENTS: list[dict[str, Any]] = [
+    {"type": "siege_load", "unit": "gunners", "weapon": "heavy_catapult", "done": 1,
+     "needed": 3, "loaded": False},
+    {"type": "siege_load", "unit": "gunners", "weapon": "ballista", "done": 3, "needed": 3,
+     "loaded": True},
+    {"type": "siege_fire", "unit": "gunners", "weapon": "trebuchet", "target": "gate",
+     "kind": "structure", "feet": 450, "bonus": -2, "roll": 14, "total": 12, "ac": 10,
+     "hit": True, "crit": False, "threat": False, "confirm": None},
+    {"type": "siege_fire", "unit": "gunners", "weapon": "ballista", "target": "giant",
+     "kind": "single", "feet": 150, "bonus": 3, "roll": 19, "total": 22, "ac": 17,
+     "hit": True, "crit": True, "threat": True, "confirm": 15},
+    {"type": "siege_defend", "unit": "gunners", "ac": 4},
+    {"type": "machine_attack", "unit": "archers", "target": "gunners", "machine": "ballista",
+     "kind": "ranged", "roll": 12, "total": 16, "ac": 3, "hit": True, "crit": False,
+     "attackers": 6},
+    {"type": "machine_attack", "who": "ogre", "target": "gunners", "machine": "tower",
+     "kind": "melee", "roll": 2, "total": 10, "ac": 3, "hit": True, "crit": False,
+     "attackers": 1},
+    {"type": "machine_damage", "unit": "gunners", "machine": "light_catapult",
+     "source": "archers", "hp": 12, "left": 68},
+    {"type": "machine_unharmed", "unit": "gunners", "machine": "ballista", "source": "ogre",
+     "reason": "hardness"},
+    {"type": "machine_destroyed", "unit": "gunners", "machine": "trebuchet", "kind": "siege"},
 ]
 
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS
     + CONDITION_EVENTS
+
+
+    + SIEGE_EVENTS
 )
 
 SPELL_EVENTS: list[dict[str, Any]] = [

@@ -84,6 +84,8 @@ def ac_against(state: WarState, target: Unit, attacker: Unit | Single | None, ki
     ac = target.ac
     if target.charge_ac_penalty:
         ac -= 2
+    if target.siege_defense:  # its spare counters in total defense (W35-SWU-13, W35-AMB-86)
+        ac += damage.TOTAL_DEFENSE_AC
     if target.phalanx and kind != "area":
         ranged = kind in ("ranged", "siege")
         ac += defence.PHALANX_RANGED_AC if ranged else defence.PHALANX_OTHER_AC

@@ -244,10 +244,12 @@ def hit_unit(state: WarState, battle: Battle, target: Unit, per_hit: int, multip
 
 
 def hit_unit_by_single(state: WarState, battle: Battle, target: Unit, per_hit: int, *,
-                       source: str, attacker: Single | None, magic: bool = False) -> int:
+                       source: str, attacker: Single | None, magic: bool = False,
+                       kind: str = "single") -> int:
     """A singular creature's hit on a unit: after DR, divided by the creatures in one counter
     and rounded down, so a counter holding more creatures than the damage takes nothing
-    (W35-DMG-13/14, W35-AMB-09)."""
+    (W35-DMG-13/14, W35-AMB-09). ``kind``: "siege" for a siege weapon's hit (W35-SIEGE-06),
+    a morale trigger."""
     if not target.on_map or per_hit <= 0:
         return 0
     if sheltered(state, target):
@@ -258,7 +260,7 @@ def hit_unit_by_single(state: WarState, battle: Battle, target: Unit, per_hit: i
     lost = int(Fraction(per) / target.per_counter)
     if lost == 0:
         return _unharmed(battle, target, source, "dr" if per == 0 else "spread")
-    return apply_to_unit(state, battle, target, lost, source, kind="single", attacker=attacker)
+    return apply_to_unit(state, battle, target, lost, source, kind=kind, attacker=attacker)
 
 
 def hit_single(state: WarState, battle: Battle, target: Single, per_hit: int, *, source: str,
@@ -617,6 +619,9 @@ def ac_for_single(state: WarState, target: Unit) -> int:
     flat-footed, W35-AMB-85); the combat helper's modifiers come on top."""
     ac = target.ac - (CHARGE_AC_PENALTY if target.charge_ac_penalty else 0)
     return ac + conditions.modifier(target, "ac")
+
+
+    return ac + (TOTAL_DEFENSE_AC if target.siege_defense else 0)  # W35-SWU-13
 
 
 def _charging(attacker: Single, charge: bool) -> int:

@@ -65,6 +65,7 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
         return
     battle.emit("turn", unit=unit.id, round=state.round)
     unit.charge_ac_penalty = False  # the charge's -2 AC lasts until its next turn
+    unit.siege_defense = False  # so does its crew's total defense (W35-AMB-86)
     unit.exposed = False
     acts = morale.morale_step(state, battle, unit)
     if not unit.on_map:

@@ -313,6 +313,9 @@ class UnitSpec(Strict):
     machine_ac: ArmorClass | None = Field(None, description="The machine's AC (default 3).")
     machine_hardness: Annotated[Whole, Field(ge=0, le=100)] | None = Field(
         None, description="The machine's hardness (default 5).")
+    siege_bab: Annotated[int, Field(ge=0, le=40)] | None = Field(
+        None, description="The operators' base attack bonus for the siege weapon "
+        "(W35-SIEGE-08; default: the best stat-block attack bonus less the size modifier).")
 
 
 class Area(Strict):

@@ -24,7 +24,7 @@ from warhost.core.decisions import Refusal
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Square, bresenham, chebyshev
-from warhost.rulesets.dnd35_wars import damage, magic, morale, movement, tables
+from warhost.rulesets.dnd35_wars import damage, machines, magic, morale, movement, tables
 from warhost.rulesets.dnd35_wars.state import FIGHTING, ROUTED, Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("smove", "sattack", "sfull", "scharge", "leave", "enter",
@@ -228,7 +228,8 @@ def attack_options(state: WarState, single: Single) -> list[Order]:
     if not single.creature.melee:
         return []
     kind = attack_kind(single)
-    return [Order.of(kind, single.id, target) for target in foe_targets(state, single)]
+    targets = foe_targets(state, single) + machines.single_targets(state, single)
+    return [Order.of(kind, single.id, target) for target in targets]
 
 
 def move_options(state: WarState, single: Single,
@@ -539,6 +540,9 @@ def attack(state: WarState, battle: Battle, single: Single, target: str, *,
            charge: bool = False) -> int:
     """Attack a unit or a creature; returns the HP it lost."""
     single.attacked_round = state.round
+    mid = machines.named(target)
+    if mid is not None:  # a war machine it stands next to (W35-SIEGE-02)
+        return machines.single_attacks_machine(state, battle, single, mid)
     if target in state.units:
         return hit_unit(state, battle, single, state.units[target], charge=charge)
     return hit_single(state, battle, single, state.singles[target], charge=charge)

@@ -148,6 +148,10 @@ class Unit:
     held_ends: int = 0  # the round at whose start the hindrance ends (0: never)
     forced_ends: int = 0  # the round at whose start a forced rout ends (W35-AMB-73)
 
+
+    # ---- siege
+    siege_defense: bool = False  # non-crew counters in total defense: +4 AC (W35-AMB-86)
+
     @property
     def label(self) -> str:
         """Its name with its id."""
@@ -439,3 +443,30 @@ class WarState:
     spells: dict[str, Spell] = field(default_factory=dict)  # the scenario's spells by name
     # ---- conditions
     absent: list[Absent] = field(default_factory=list)  # counters out of the fight (AMB-57)
+
+
+    # ---- machines
+    machines: dict[str, Machine] = field(default_factory=dict)  # by carrying unit id (SWU-09)
+
+
+@dataclass(eq=False)
+class Machine:
+    """A war machine carried by a unit, with HP of its own (W35-SWU-09, W35-SIEGE-04,
+    W35-TOWER-05): its kind ("siege" or "tower"), its name (the siege weapon, or "tower"),
+    AC, hardness, and the counter its figure stands on (W35-SWU-02)."""
+
+    kind: str
+    name: str
+    hp: int
+    max_hp: int
+    ac: int
+    hardness: int
+    square: Square
+    # ---- siege weapons (the rate-of-fire cycle, W35-AMB-48)
+    loaded: bool = True
+    loads_done: int = 0  # loading rounds done since it last fired
+    trained: bool = True  # W35-SWU-06
+    bab: int = 0  # the operators' base attack bonus (W35-SIEGE-08)
+    operator_size: str = "medium"  # the operating creatures' size (W35-SIEGE-08)
+    moved_round: int = -1  # the last round its unit moved (W35-SWU-08)
+    worked_round: int = -1  # the last round its unit loaded or fired it (W35-SWU-11/12)

@@ -84,6 +84,7 @@ def check_scenario(model: Dnd35WarsScenario) -> None:
             _on_map(model, zone.rect, ("sides", i, "forbidden", k, "rect"))
     _spells(model)
     placed = _units(model)
+    _siege_units(model)
     _separation(model, placed)
     _forbidden(model, placed)
     _faster_first(model, placed)
@@ -472,3 +473,23 @@ def _known_spells(model: Dnd35WarsScenario, being: Creature, defined: dict[str, 
             fail(f"{known.spell} is a level-{level} spell; a caster of caster level "
                  f"{being.caster_level} casts {reach} (mark a special ability `special: "
                  f"true`)", *where, "spell")
+
+
+def _siege_units(model: Dnd35WarsScenario) -> None:
+    """A unit carries at most one machine: a siege weapon (one, W35-SWU-02), a siege tower
+    or a ram; a siege weapon unit holds at least the weapon's crew (W35-SWU-05)."""
+    for i, side in enumerate(model.sides):
+        for j, spec in enumerate(side.units):
+            kinds = [name for name, on in (("siege_weapon", spec.siege_weapon is not None),
+                                           ("siege_tower", spec.siege_tower),
+                                           ("ram", spec.ram)) if on]
+            if len(kinds) > 1:
+                fail(f"unit {spec.id!r} is both {' and '.join(kinds)}: a unit carries one "
+                     f"machine (W35-SWU-02)", "sides", i, "units", j, kinds[1])
+            if spec.siege_weapon is None:
+                continue
+            crew = tables.siege_weapon(spec.siege_weapon).crew
+            if spec.count < crew:
+                fail(f"unit {spec.id!r}: siege weapon without crew: a {spec.siege_weapon} "
+                     f"needs {crew} creatures, the unit has {spec.count} (W35-SWU-05)",
+                     "sides", i, "units", j, "count")

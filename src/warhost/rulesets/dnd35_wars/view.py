@@ -77,6 +77,11 @@ def _unit_entry(state: WarState, u: Unit) -> dict[str, Any]:
                      health=round(u.hp / u.start_hp, 3))
         if u.status == FIGHTING:
             entry["facing"] = list(u.heading)
+        machine = state.machines.get(u.id)
+        if machine is not None:  # its figure on the counter carrying it (W35-SWU-02)
+            x, y = machine.square if machine.square in u.squares else (x, y)
+            entry["machine"] = {"kind": machine.kind, "name": machine.name, "x": x, "y": y,
+                                "hp": machine.hp, "max_hp": machine.max_hp}
     return entry
 
 
@@ -705,3 +710,57 @@ def _spell_bound(e: Event) -> str:
 def _turning(e: Event) -> str:
     return (f"{e['who']} turns undead at {e['target']}: check {e['check']} turns up to "
             f"{e['max_hd']} HD, {e['hd']} HD in all")
+
+
+# ---- siege
+
+
+def _machine_name(name: str) -> str:
+    return name.replace("_", " ")
+
+
+@_words("siege_load")
+def _siege_load(e: Event) -> str:
+    if e["loaded"]:
+        return f"{e['unit']} loads its {_machine_name(e['weapon'])}: ready to fire"
+    return (f"{e['unit']} works at loading its {_machine_name(e['weapon'])} "
+            f"({e['done']} of {e['needed']} rounds)")
+
+
+@_words("siege_fire")
+def _siege_fire(e: Event) -> str:
+    result = "critical hit" if e["crit"] else ("hit" if e["hit"] else "miss")
+    return (f"{e['unit']} fires its {_machine_name(e['weapon'])} at {e['target']} "
+            f"({e['feet']} ft): d20 {e['roll']} → {e['total']} vs AC {e['ac']}, {result}")
+
+
+@_words("siege_defend")
+def _siege_defend(e: Event) -> str:
+    return f"{e['unit']}'s spare counters take total defense (+{e['ac']} AC)"
+
+
+@_words("machine_attack")
+def _machine_attack(e: Event) -> str:
+    who = e.get("unit") or e.get("who")
+    result = "critical hit" if e["crit"] else ("hit" if e["hit"] else "miss")
+    many = f" with {e['attackers']} attackers" if e.get("attackers", 1) != 1 else ""
+    return (f"{who} attacks the {_machine_name(e['machine'])} of {e['target']}{many}: "
+            f"d20 {e['roll']} → {e['total']} vs AC {e['ac']}, {result}")
+
+
+@_words("machine_damage")
+def _machine_damage(e: Event) -> str:
+    return (f"the {_machine_name(e['machine'])} of {e['unit']} takes {e['hp']} damage from "
+            f"{e['source']} ({e['left']} HP left)")
+
+
+@_words("machine_unharmed")
+def _machine_unharmed(e: Event) -> str:
+    return (f"the {_machine_name(e['machine'])} of {e['unit']} shrugs off {e['source']}'s "
+            f"blow ({e['reason']})")
+
+
+@_words("machine_destroyed")
+def _machine_destroyed(e: Event) -> str:
+    return (f"the {_machine_name(e['machine'])} of {e['unit']} is destroyed; "
+            f"{e['unit']} fights on as a plain unit if its nerve holds")
