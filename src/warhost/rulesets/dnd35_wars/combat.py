@@ -468,6 +468,8 @@ def _path_problem(state: WarState, unit: Unit, target: Unit | Single, dx: int,
     for sq in entered_squares(path, unit.squares):
         if not state.inside(sq) or state.occupant(sq) is not None:
             return Refusal(f"the charge path is blocked at {sq[0]},{sq[1]}", rule="W35-AMB-40")
+        if sq in state.barrier_at and state.barred(unit.side, sq, charge=True):
+            return Refusal(f"a wall bars the charge at {sq[0]},{sq[1]}", rule="W35-AMB-45")
     if not unit.flying:
         crossed: set[Square] = set().union(*path)
         if any(sq in state.water for sq in crossed.union(unit.squares)):
@@ -759,7 +761,7 @@ def _fire(state: WarState, battle: Battle, unit: Unit, plan: dict[str, int]) -> 
         if penalty is None:
             continue
         crossbow = unit.ranged.crossbow
-        multiplier = reach.ranged_multiplier(count, target.counters, crossbow,
+        multiplier = reach.ranged_multiplier(count, target.targetable, crossbow,
                                              state.options.crossbow_cap_by_target)
         landing = reach.squares_hit(sorted(unit.squares)[:count], target.squares)
         battle.emit("volley_lands", unit=unit.id, target=tid,

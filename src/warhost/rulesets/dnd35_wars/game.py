@@ -13,7 +13,7 @@ from typing import Any
 from warhost.core.battle import Battle
 from warhost.core.outcome import Outcome, UnitFate
 from warhost.geometry.grid import formation_ok
-from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, morale, singles
+from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, morale, singles, tower
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 from warhost.rulesets.dnd35_wars.tables import counters_left
 
@@ -57,6 +57,7 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
     battle.emit("turn", unit=unit.id, round=state.round)
     unit.charge_ac_penalty = False  # the charge's -2 AC lasts until its next turn
     unit.exposed = False
+    tower.turn_begins(state, unit)
     acts = morale.morale_step(state, battle, unit)
     if not unit.on_map:
         return
