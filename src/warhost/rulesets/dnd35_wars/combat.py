@@ -386,6 +386,9 @@ def _shelter_problem(state: WarState, target: Unit) -> Refusal | None:
     """A unit in a fortification that is neither guarding the walls nor exposed cannot be
     targeted (W35-STRUCT-03, W35-AMB-45)."""
     if damage.sheltered(state, target):
+        if target.closed_tower:
+            return Refusal(f"{target.label} has total cover in its siege tower until it "
+                           "shoots", rule="W35-AMB-46")
         return Refusal(f"{target.label} is under cover in its fortification",
                        rule="W35-AMB-45")
     return None

@@ -30,12 +30,6 @@ from warhost.rulesets.dnd35_wars.state import MERGED, TowerHull, Unit, WarState
 ORDER_KINDS: tuple[str, ...] = ("slits", "lower_bridge", "cross", "climb")
 """The unit-action order kinds this module carries out."""
 
-TOWER_CREATURES = 70
-TOWER_COUNTERS = 7
-TOWER_PER_COUNTER = 10
-"""W35-TOWER-05/08, W35-AMB-77: 70 creatures in 7 counters of 10 at every scale."""
-TOWER_SIZES = ("medium", "small")
-"""W35-TOWER-05: the creatures a tower holds."""
 TOWER_FEET_PER_ROUND = Fraction(15, 2)
 """W35-TOWER-03/13: 15 ft every other round (points: tables.siege_move_points, AMB-13)."""
 TOWER_HP = 100
@@ -88,10 +82,10 @@ def make_tower(state: WarState, unit: Unit, spec: UnitSpec) -> None:
     unit.walk_rate = unit.rate
     unit.rate = tables.siege_move_points(TOWER_FEET_PER_ROUND, state.scale)
     unit.initiative_mod += TOWER_INITIATIVE
-    unit.per_counter = Fraction(TOWER_PER_COUNTER)
+    unit.per_counter = Fraction(tables.TOWER_PER_COUNTER)
     unit.counter_hp = unit.creature.hp
-    unit.start_hp = unit.hp = TOWER_COUNTERS * unit.creature.hp
-    unit.stack = TOWER_COUNTERS
+    unit.start_hp = unit.hp = tables.TOWER_COUNTERS * unit.creature.hp
+    unit.stack = tables.TOWER_COUNTERS
     if unit.squares:
         first = spec.counters[0] if spec.counters else spec.at
         assert first is not None
@@ -521,6 +515,8 @@ def climb_problem(state: WarState, unit: Unit, order: Order) -> Refusal | None:
         return Refusal(f"{unit.label} cannot climb", rule="W35-TOWER-21")
     if combat.engaged_units(state, unit):
         return Refusal("an engaged unit leaves only by Disengage", rule="W35-AMB-37")
+    if unit.crossed_round == state.round:
+        return Refusal("one counter a round climbs", rule="W35-TOWER-20")
     if _leaving_counter(state, unit, tower) is None:
         return Refusal(f"no counter of {unit.label} can leave from beside the tower",
                        rule="W35-TOWER-21")
