@@ -148,8 +148,6 @@ class Unit:
     crossed_round: int = -1  # the last round a counter of it went onto a wall (TOWER-20/21)
     wall_unit: str | None = None  # the unit its counters formed on the wall (W35-TOWER-20/21)
     walk_rate: Fraction = Fraction(0)  # its standard move rate, kept while it is a tower
-    # ---- ram
-    swing_str: int = 0  # the Strength modifiers of the creatures swinging its ram (W35-RAM-04)
 
     @property
     def label(self) -> str:
