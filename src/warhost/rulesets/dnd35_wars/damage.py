@@ -185,6 +185,8 @@ def fortification_dr(state: WarState, unit: Unit) -> int | None:
 def sheltered(state: WarState, unit: Unit) -> bool:
     """A unit inside a fortification that neither guards the walls nor has fired or attacked
     since its last turn takes no damage (W35-STRUCT-03, W35-AMB-45)."""
+    if unit.closed_tower:  # total cover until it shoots through the slits (W35-AMB-46)
+        return not unit.exposed
     return not (unit.guarding_walls or unit.exposed) and fortification_dr(state, unit) is not None
 
 
@@ -294,6 +296,10 @@ def apply_to_unit(state: WarState, battle: Battle, unit: Unit, amount: int, sour
         note(state, battle, unit, lost, kind=kind, attacker=attacker)
     gone = unit.counters - tables.counters_left(unit.hp, unit.counter_hp)
     last = set(unit.squares)
+    if gone > 0 and unit.stack and unit.hp > 0:  # a tower's stack loses its top (AMB-77)
+        unit.stack -= gone
+        gone = 0
+        battle.emit("counters_removed", unit=unit.id, squares=[], left=unit.stack)
     if gone > 0:
         chosen = last if gone >= unit.counters else choose_removal(state, battle, unit, gone,
                                                                    attacker)

@@ -228,6 +228,10 @@ class Creature(Strict):
     fly_speed: Speed | None = None
     incorporeal: bool = False
     cha: Ability = 10
+    str_score: Ability = Field(
+        10, alias="str", description="Strength: a ram's swing adds its modifier (W35-RAM-04).")
+    dex_score: Ability = Field(
+        10, alias="dex", description="Dexterity: a ram unit loses its bonus to AC (W35-RAM-08).")
     int_score: Ability | None = Field(
         10, alias="int", description="Intelligence; null for mindless creatures (W35-STAT-05)."
     )
@@ -367,6 +371,9 @@ class SideSpec(Strict):
     faster_first: bool = Field(
         False, description="No unit of this side may stand farther from the enemy than a "
         "slower one (W35-PLACE-08, W35-DEC-38).")
+    rams: Annotated[Whole, Field(ge=0, le=20)] = Field(
+        0, description="Battering rams the side may form in play from its most forward unit "
+        "(W35-RAM-06, W35-AMB-75, W35-DEC-26).")
 
 
 class TerrainSpec(Area):

@@ -87,7 +87,7 @@ def side_of(state: WarState, aid: str) -> str | None:
 
 def passable(state: WarState, single: Single, sq: Square) -> bool:
     """On the map and empty or held by allies, who make room (W35-MON-05)."""
-    if not state.inside(sq):
+    if not state.inside(sq) or sq in state.barrier_at and state.barred(single.side, sq):
         return False
     occupant = state.at.get(sq)
     return occupant is None or side_of(state, occupant) == single.side
@@ -116,7 +116,7 @@ def reach3(state: WarState, single: Single, start: Square, budget: Fraction) -> 
     best: dict[Square, int] = {start: 0}
     heap: list[tuple[int, Square]] = [(0, start)]
     at, units, singles_, side = state.at, state.units, state.singles, single.side
-    width, height = state.width, state.height
+    width, height, walls = state.width, state.height, state.barrier_at
     steps = _steps3(state, single)
     ok: dict[Square, bool] = {}  # passable, found once per square
     while heap:
@@ -134,7 +134,8 @@ def reach3(state: WarState, single: Single, start: Square, budget: Fraction) -> 
                 occupant = at.get(nxt)
                 actor = None if occupant is None else units.get(occupant) or singles_.get(occupant)
                 free = ok[nxt] = (0 <= nxt[0] < width and 0 <= nxt[1] < height and (
-                    occupant is None or actor is not None and actor.side == side))
+                    occupant is None or actor is not None and actor.side == side)
+                    and not (nxt in walls and state.barred(side, nxt)))
             if free:
                 best[nxt] = total
                 heapq.heappush(heap, (total, nxt))

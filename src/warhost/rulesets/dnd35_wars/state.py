@@ -152,6 +152,17 @@ class Unit:
     # ---- siege
     siege_defense: bool = False  # non-crew counters in total defense: +4 AC (W35-AMB-86)
 
+
+    # ---- tower
+    stack: int = 0  # counters stacked on its one square (siege tower: W35-TOWER-09, AMB-77)
+    slit_counters: int = 0  # counters that shot through the slits at its last volley (AMB-46)
+    moved_round: int = -1  # the last round it took a move action (W35-TOWER-15)
+    opposed: bool = False  # enemies on the wall next to it at the start of its turn (AMB-76)
+    bridge_round: int = -1  # the round its drawbridge came down (-1: still up; W35-TOWER-19)
+    crossed_round: int = -1  # the last round a counter of it went onto a wall (TOWER-20/21)
+    wall_unit: str | None = None  # the unit its counters formed on the wall (W35-TOWER-20/21)
+    walk_rate: Fraction = Fraction(0)  # its standard move rate, kept while it is a tower
+
     @property
     def label(self) -> str:
         """Its name with its id."""
@@ -159,8 +170,8 @@ class Unit:
 
     @property
     def counters(self) -> int:
-        """Counters on the map."""
-        return len(self.squares)
+        """Counters on the map (a siege tower's stack counts each counter in its one square)."""
+        return self.stack if self.stack and self.squares else len(self.squares)
 
     @property
     def on_map(self) -> bool:
@@ -176,6 +187,20 @@ class Unit:
     def can_fight(self) -> bool:
         """On the map and not routed."""
         return self.status == FIGHTING and bool(self.squares)
+
+    @property
+    def closed_tower(self) -> bool:
+        """Inside a siege tower whose drawbridge is still up (W35-TOWER-04/22)."""
+        return self.machine == "tower" and self.bridge_round < 0
+
+    @property
+    def targetable(self) -> int:
+        """The counters an attack or area may count (W35-DMG-05): all of them, or, inside a
+        closed siege tower, only those that shot through the slits since its last turn and
+        none when it has not shot (total cover, W35-TOWER-04, W35-AMB-46)."""
+        if not self.closed_tower:
+            return self.counters
+        return min(self.counters, self.slit_counters) if self.exposed else 0
 
     @property
     def derived_creatures(self) -> int:
@@ -457,6 +482,34 @@ class Machine:
 
     kind: str
     name: str
+
+
+    # ---- tower
+    barrier_at: dict[Square, str] = field(default_factory=dict)  # wall/gate squares (AMB-45)
+    barrier_holder: dict[str, str | None] = field(default_factory=dict)  # section -> side
+    gates: set[str] = field(default_factory=set)  # the barrier sections that are gates
+    bridges: set[str] = field(default_factory=set)  # tower units with the drawbridge down
+    rams_left: dict[str, int] = field(default_factory=dict)  # rams a side may still form
+    towers: dict[str, TowerHull] = field(default_factory=dict)  # until machines.py is merged
+
+    def barred(self, side: str, sq: Square, *, charge: bool = False,
+               within: frozenset[str] = frozenset()) -> bool:
+        """Whether an intact wall or gate keeps a mover of ``side`` out of ``sq``: only its
+        holders pass (a charge only through a gate), and a unit already on a section moves
+        within it (``within``: the sections it stands on); a breached section is open."""
+        sid = self.barrier_at.get(sq)
+        if sid is None or self.structure_hp.get(sid, 1) <= 0:
+            return False
+        if self.barrier_holder.get(sid) == side:
+            return charge and sid not in self.gates
+        return sid not in within
+
+
+@dataclass(eq=False)
+class TowerHull:
+    """A siege tower's own hit points, AC and hardness (W35-TOWER-05/16, W35-AMB-46): kept
+    here only until the machines module carries every machine."""
+
     hp: int
     max_hp: int
     ac: int

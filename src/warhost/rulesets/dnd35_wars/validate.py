@@ -128,6 +128,35 @@ def _fits_a_square(spec: UnitSpec, scale: int, path: FieldPath) -> None:
              f"it as a monster (one square at any scale, W35-MON-04)", *path, "creature", "size")
 
 
+def _machine_crew(spec: UnitSpec, path: FieldPath) -> None:
+    """A siege tower unit is exactly 70 Medium or Small creatures on one square, in play from
+    the start (W35-TOWER-05/08/09, W35-AMB-77); a battering ram unit has exactly the crew its
+    members' size needs (W35-RAM-02/06, W35-AMB-75)."""
+    size = tables.member_size(spec.creature.size, spec.mount is not None, spec.chariot)
+    if spec.siege_tower and spec.ram:
+        fail(f"unit {spec.id!r} cannot be both a siege tower and a ram unit", *path, "ram")
+    if spec.siege_tower:
+        if spec.count != tables.TOWER_CREATURES:
+            fail(f"a siege tower unit holds exactly {tables.TOWER_CREATURES} creatures "
+                 f"(W35-TOWER-08), not {spec.count}", *path, "count")
+        if size not in tables.TOWER_SIZES:
+            fail(f"a siege tower holds only Medium or Small creatures (W35-TOWER-05), not "
+                 f"{size}", *path, "creature", "size")
+        if spec.counters is not None and len(spec.counters) != 1:
+            fail(f"a siege tower unit stands on one square (W35-TOWER-09): list one, not "
+                 f"{len(spec.counters)}", *path, "counters")
+        if spec.enters_round is not None:
+            fail("a siege tower unit starts on the map", *path, "enters_round")
+    if spec.ram:
+        need = tables.ram_crew(size)
+        if need is None:
+            fail(f"{size} creatures cannot swing a battering ram (W35-RAM-02)", *path,
+                 "creature", "size")
+        elif spec.count != need:
+            fail(f"a battering ram unit of {size} creatures has exactly the {need} its ram "
+                 f"needs (W35-RAM-02, W35-AMB-75), not {spec.count}", *path, "count")
+
+
 def _units(model: Dnd35WarsScenario) -> _Placed:
     placed = _Placed()
     ids: set[str] = set()
@@ -139,7 +168,9 @@ def _units(model: Dnd35WarsScenario) -> _Placed:
                 fail(f"id {spec.id!r} is used twice", *path, "id")
             ids.add(spec.id)
             _fits_a_square(spec, model.scale, path)
-            counters = derive(spec, model.scale, model.options).counters
+            _machine_crew(spec, path)
+            counters = 1 if spec.siege_tower else derive(spec, model.scale,
+                                                         model.options).counters
             placed.counters[spec.id] = counters
             total += counters
             if total > COUNTERS_MAX:
