@@ -139,6 +139,9 @@ class Unit:
     # ---- part 2: machines and casting (who owns each field: see the module named)
     machine: str | None = None  # "siege", "tower" or "ram" while it is that unit type
     casts: bool = False  # may cast spells as a unit (ucast: W35-UCAST-01)
+    # ---- ucast
+    spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
+    spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back
 
     @property
     def label(self) -> str:
