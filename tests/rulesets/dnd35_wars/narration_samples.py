@@ -131,6 +131,19 @@ SETUP_EVENTS: list[dict[str, Any]] = [
      "hp": 81, "counters": 7},
 ]
 
+UCAST_EVENTS: list[dict[str, Any]] = [
+    {"type": "ucast", "unit": "mages", "spell": "magic_missile", "counters": 3, "idle": 1,
+     "targets": ["orcs"]},
+    {"type": "ucast_healing", "unit": "acolytes", "spell": "cure_light_wounds", "average": 5,
+     "counters": 4, "hp": 20},
+    {"type": "ucast_area", "unit": "mages", "spell": "fireball", "target": "orcs",
+     "counters": 6, "dc": 17},
+    {"type": "ucast_lands", "unit": "mages", "spell": "scorching_ray", "target": "orcs",
+     "counters": 2, "aimed": 3},
+    {"type": "ucast_save", "who": "hero", "spell": "fireball", "dc": 16, "saved": False},
+]
+
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS
+    + UCAST_EVENTS
 )
