@@ -36,7 +36,7 @@ SPELLS: list[dict[str, Any]] = [
      "damage": "2d6"},
     {"name": "ball", "level": 2, "effect": "damage", "range": 120, "save": "ref",
      "on_save": "half", "damage": "3d6", "area": {"shape": "circle", "feet": 20}},
-    {"name": "cone", "level": 1, "effect": "damage", "range": 30, "save": "ref",
+    {"name": "cone", "level": 1, "effect": "damage", "range": 45, "save": "ref",
      "on_save": "half", "damage": "2d4", "area": {"shape": "cone", "feet": 15}},
     {"name": "mend", "level": 1, "effect": "heal", "range": "touch", "heal": "1d8",
      "heal_per_level": 1, "level_cap": 5},
@@ -342,7 +342,7 @@ def test_a_unit_heals_only_itself() -> None:
 
 @pytest.mark.rule("W35-DEC-27")
 def test_the_offered_plans_name_spell_and_target_and_explicit_aims_are_judged() -> None:
-    hero = single("hero", "B", kind="monster", at=(9, 8))
+    hero = single("hero", "B", kind="monster", at=(10, 8))
     state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("missile",
                                                                                "cone")),
                         unit("orcs", "B", squares=block(4, 8, 2, 1))],
@@ -352,7 +352,7 @@ def test_the_offered_plans_name_spell_and_target_and_explicit_aims_are_judged() 
     plan = ucast.read_plan(state, get(state, "mages"), Order.parse("ucast mages missile orcs"))
     assert isinstance(plan, ucast.Plan)
     assert ucast.plan_text(plan) == "4,5@4,8+5,5@5,8"  # nearest enemy counter each
-    explicit = Order.parse("ucast mages missile 4,5@5,8+6,5@9,8")
+    explicit = Order.parse("ucast mages missile 4,5@5,8+6,5@10,8")
     assert ucast.judge(state, get(state, "mages"), explicit) == explicit
 
 

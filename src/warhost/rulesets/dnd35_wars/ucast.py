@@ -178,8 +178,14 @@ def _sights(state: WarState, unit: Unit, targets: Iterable[Square],
         seen = [t for t in wanted if _in_reach(counter, t, squares)
                 and reach.line_of_sight(counter, t, blocked)]
         if seen:
-            out[counter] = sorted(seen, key=lambda t: (chebyshev(counter, t), t[1], t[0]))
+            out[counter] = sorted(seen, key=lambda t: _nearness(counter, t))
     return out
+
+
+def _nearness(counter: Square, sq: Square) -> tuple[int, int, int, int]:
+    """Nearest first by grid distance, then straightest ahead, then south-west first."""
+    dx, dy = sq[0] - counter[0], sq[1] - counter[1]
+    return chebyshev(counter, sq), dx * dx + dy * dy, sq[1], sq[0]
 
 
 def _matching(sights: dict[Square, list[Square]]) -> dict[Square, Square]:
