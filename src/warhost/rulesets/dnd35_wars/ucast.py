@@ -548,8 +548,9 @@ def _single_target(state: WarState, battle: Battle, unit: Unit, plan: Plan, tid:
     if isinstance(target, Single) and not target.alive:
         return
     landed = _touches(state, battle, unit, plan, target)
-    battle.emit("ucast_lands", unit=unit.id, spell=plan.spell.name, target=tid,
-                counters=landed, aimed=len(plan.at(tid)))
+    if plan.spell.ranged_touch:
+        battle.emit("ucast_lands", unit=unit.id, spell=plan.spell.name, target=tid,
+                    counters=landed, aimed=len(plan.at(tid)))
     if landed <= 0:
         return
     if isinstance(target, Single):
