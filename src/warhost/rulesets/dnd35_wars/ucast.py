@@ -242,8 +242,12 @@ def _own_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     return Plan(spell, known, tuple(Aim(c, unit.id, c) for c in sorted(unit.squares)))
 
 
+Sights = dict[tuple[str, int], dict[Square, list[Square]]]
+"""Each counter's aimable squares of a target within a reach, kept while options are made."""
+
+
 def default_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
-                 tid: str) -> Plan | Refusal:
+                 tid: str, seen: Sights | None = None) -> Plan | Refusal:
     """Every counter that may cast at ``tid`` does: at a unit, an area spell from every
     counter with range and sight to it (W35-UCAST-11), a single-target spell from as many
     counters as can each take a different enemy counter (W35-UCAST-10); at a lone creature,
@@ -256,7 +260,11 @@ def default_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     span = reach_squares(state, unit, spell)
     if span is None or unit_distance(unit.squares, squares) > span:
         return Refusal(f"{tid} is beyond the range of {spell.name}", rule="W35-UCAST-09")
-    sights = _sights(state, unit, squares, span)
+    sights = seen.get((tid, span)) if seen is not None else None
+    if sights is None:
+        sights = _sights(state, unit, squares, span)
+        if seen is not None:
+            seen[(tid, span)] = sights
     if tid in state.units and spell.area is None:
         chosen = _matching(sights)
     else:
@@ -380,10 +388,11 @@ def options(state: WarState, unit: Unit) -> list[Order]:
     if not spells:
         return out
     foes = _foes(state, unit)
+    seen: Sights = {}
     for spell, known in spells:
         targets = [unit.id] if spell.effect in OWN_EFFECTS else foes
         for tid in targets:
-            if not isinstance(default_plan(state, unit, spell, known, tid), Refusal):
+            if not isinstance(default_plan(state, unit, spell, known, tid, seen), Refusal):
                 out.append(Order.of("ucast", unit.id, spell.name, tid))
     return out
 
