@@ -186,6 +186,18 @@ SIEGE_EVENTS: list[dict[str, Any]] = [
     {"type": "machine_unharmed", "unit": "gunners", "machine": "ballista", "source": "ogre",
      "reason": "hardness"},
     {"type": "machine_destroyed", "unit": "gunners", "machine": "trebuchet", "kind": "siege"},
+
+
+UCAST_EVENTS: list[dict[str, Any]] = [
+    {"type": "ucast", "unit": "mages", "spell": "magic_missile", "counters": 3, "idle": 1,
+     "targets": ["orcs"]},
+    {"type": "ucast_healing", "unit": "acolytes", "spell": "cure_light_wounds", "average": 5,
+     "counters": 4, "hp": 20},
+    {"type": "ucast_area", "unit": "mages", "spell": "fireball", "target": "orcs",
+     "counters": 6, "dc": 17},
+    {"type": "ucast_lands", "unit": "mages", "spell": "scorching_ray", "target": "orcs",
+     "counters": 2, "aimed": 3},
+    {"type": "ucast_save", "who": "hero", "spell": "fireball", "dc": 16, "saved": False},
 ]
 
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
@@ -194,6 +206,9 @@ DND35_WARS_SAMPLES: list[dict[str, Any]] = (
 
 
     + SIEGE_EVENTS
+
+
+    + UCAST_EVENTS
 )
 
 SPELL_EVENTS: list[dict[str, Any]] = [

@@ -163,6 +163,11 @@ class Unit:
     wall_unit: str | None = None  # the unit its counters formed on the wall (W35-TOWER-20/21)
     walk_rate: Fraction = Fraction(0)  # its standard move rate, kept while it is a tower
 
+
+    # ---- ucast
+    spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
+    spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back
+
     @property
     def label(self) -> str:
         """Its name with its id."""

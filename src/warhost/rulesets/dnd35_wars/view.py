@@ -764,3 +764,37 @@ def _machine_unharmed(e: Event) -> str:
 def _machine_destroyed(e: Event) -> str:
     return (f"the {_machine_name(e['machine'])} of {e['unit']} is destroyed; "
             f"{e['unit']} fights on as a plain unit if its nerve holds")
+
+
+# ---- ucast
+
+
+@_words("ucast")
+def _ucast(e: Event) -> str:
+    idle = f" ({e['idle']} cannot)" if e.get("idle") else ""
+    aimed = ", ".join(e["targets"])
+    return f"{e['unit']} casts {e['spell']} from {e['counters']} counters{idle} at {aimed}"
+
+
+@_words("ucast_healing")
+def _ucast_healing(e: Event) -> str:
+    return (f"{e['unit']}'s {e['spell']} heals {e['average']} HP a casting counter "
+            f"x {e['counters']} = {e['hp']} HP")
+
+
+@_words("ucast_area")
+def _ucast_area(e: Event) -> str:
+    return (f"{e['unit']}'s {e['spell']} covers {e['counters']} counters of {e['target']} "
+            f"(DC {e['dc']})")
+
+
+@_words("ucast_lands")
+def _ucast_lands(e: Event) -> str:
+    return (f"{e['unit']}'s {e['spell']}: {e['counters']} of {e['aimed']} casting counters "
+            f"reach {e['target']}")
+
+
+@_words("ucast_save")
+def _ucast_save(e: Event) -> str:
+    result = "saves" if e["saved"] else "fails its save"
+    return f"{e['who']} {result} against {e['spell']} (DC {e['dc']})"
