@@ -300,6 +300,21 @@ def test_charmed_counters_leave_like_damage_and_rejoin_when_the_spell_ends() -> 
     assert (back["rejoined"], back["new"], back["counters"]) == (2, None, 2)
 
 
+@pytest.mark.rule("W35-AMB-57", "W35-AMB-62")
+def test_counters_rejoining_a_unit_that_split_meanwhile_bring_their_hp_back() -> None:
+    state = facing(block(0, 0, 3, 2), block(0, 9, 3, 1))
+    battle = make_battle(state)
+    a = get(state, "a")
+    conditions.disable(state, battle, a, 1, 2, "charm person")
+    assert a.squares == {(1, 0), (2, 0), (0, 1), (1, 1), (2, 1)} and a.hp == 50
+    movement.take_split(state, battle, a, Order.parse("split a 2,0;2,1 2,0"))
+    assert (a.hp, a.start_hp) == (30, 30)
+    state.round = 3
+    conditions.tick(state, battle)
+    assert a.squares == {(0, 0), (1, 0), (0, 1), (1, 1)}
+    assert (a.hp, a.start_hp) == (40, 40)
+
+
 @pytest.mark.rule("W35-SPELL-12", "W35-DEC-22", "W35-AMB-57")
 def test_counters_coming_back_apart_form_a_new_unit_at_initiative_minus_one() -> None:
     state = counted(make_state([unit("a", squares=block(0, 0, 3, 2)),

@@ -455,7 +455,10 @@ def _return(state: WarState, battle: Battle, absent: Absent) -> None:
             placed.append(spot)
     joined = _rejoining(unit, placed)
     if joined:
-        unit.hp = min(unit.start_hp, unit.hp + len(joined) * unit.counter_hp)
+        # Ruling: after a split in the meantime the unit's starting HP (W35-AMB-62) may be
+        # too small for the rejoining counters: it grows to hold them.
+        unit.hp += len(joined) * unit.counter_hp
+        unit.start_hp = max(unit.start_hp, unit.hp)
         state.place(unit, unit.squares | joined)
     rest = [sq for sq in placed if sq not in joined]
     new_id = None
