@@ -211,6 +211,18 @@ def test_the_free_counters_may_split_off_acting_at_initiative_minus_one() -> Non
     assert "move" not in kinds(state, "a")
 
 
+@pytest.mark.rule("W35-DEC-21", "W35-AMB-37")
+def test_an_engaged_unit_is_not_offered_the_split() -> None:
+    state = facing(block(0, 0, 3, 2), block(0, 2, 3, 1))
+    state.engage("a", "b")
+    battle = make_battle(state)
+    seen = record(battle)
+    a = get(state, "a")
+    conditions.hinder(state, battle, a, 3, "zero", 2, "hold person")
+    assert conditions.held_counters(a) == {(0, 1), (1, 1), (2, 1)}
+    assert not [d for d in seen if d.kind == "hindered"] and "a-2" not in state.units
+
+
 @pytest.mark.rule("W35-AMB-94", "W35-SPELL-07")
 def test_a_held_unit_may_later_split_up_leaving_only_its_held_counters() -> None:
     state = facing(block(0, 2, 3, 2), block(0, 7, 3, 1))
