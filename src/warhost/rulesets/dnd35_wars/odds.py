@@ -15,7 +15,8 @@ One attack of any of the four damage pathways (W35-DMG-01), or one morale check:
 * the counters a unit target loses from its current HP (W35-UNIT-12/13), or the chance a
   creature target falls;
 * a morale check: d20 + modifier against the DC (W35-MORALE-02) with a natural 20/1
-  deciding under option ``morale_natural_rolls`` (W35-AMB-15).
+  deciding under option ``morale_natural_rolls`` (W35-AMB-15);
+* one spell on a unit (situation ``spell``): the counters it removes, see :mod:`spell_odds`.
 
 :class:`~warhost.core.odds.OddsReport` outcomes: ``success`` = the attack hits (the check
 passes), ``failure`` = it misses (fails); the results of a hit are ``counters_N`` (a unit target
@@ -31,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from warhost.core.damage_dice import DamageDice
+from warhost.core.decisions import Refusal
 from warhost.core.errors import WarhostError
 from warhost.core.odds import (
     OddsReport,
@@ -44,6 +46,7 @@ from warhost.core.scenario import Scenario
 from warhost.geometry.grid import Square, forward_most, projection, unit_distance
 from warhost.rulesets.dnd35_wars import combat, damage, morale, reach, tables
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario
+from warhost.rulesets.dnd35_wars.spell_odds import SPELL_KEYS, spell_odds
 from warhost.rulesets.dnd35_wars.state import Single, Unit, UnitAttack, WarState
 
 __all__ = [
@@ -62,8 +65,10 @@ KINDS = (*UNIT_KINDS, *PATHWAYS[1:], "morale")
 SITUATION_KEYS: dict[str, str] = {
     "kind": "melee, charge, free (the Disengage free attack), ranged or crossbow for a unit "
             "attacking a unit; unit_vs_single, single_vs_unit or single_vs_single (a melee "
-            "attack; add ranged=true or charge=true); morale: the defender's morale check "
-            "(default: melee, or the pathway the pair makes)",
+            "attack; add ranged=true or charge=true); morale: the defender's morale check; "
+            "spell: the spell named by spell=NAME; siege_volley: one shot of the attacker's "
+            "siege weapon at a structure section or machine:UNIT (the defender) (default: "
+            "melee, or the pathway the pair makes)",
     "ranged": "true: the attack on or by a singular creature is its ranged attack",
     "charge": "true: the attacker charges, +2 on the attack (W35-UATK-04, W35-AMB-30)",
     "multiplier": "unit against unit: the attacking counters in contact (melee) or firing "
@@ -79,10 +84,12 @@ SITUATION_KEYS: dict[str, str] = {
                "surrounded by the attacking unit); never against flank-immune targets",
     "trigger": "morale: the circumstance of table W35-MORALE-03 (default first_damage; rally: "
                "the routed unit's check, −4 fleeing)",
-    "dc": "morale: the DC (default: the trigger's)",
+    "dc": "morale: the DC (default: the trigger's); spell: the save DC (default: the "
+          "caster's)",
     "modifier": "morale: source modifiers added to the unit's own terms (W35-MORALE-04)",
     "ignore_position": "accepted for the command's flag; positions only give defaults here",
     "options": "scenario option overrides, name -> value",
+    **SPELL_KEYS,
 }
 """The situation keys :func:`exact_odds` understands, with what each means."""
 
@@ -239,6 +246,8 @@ def exact_odds(scenario: Scenario, attacker: str, defender: str,
     model: Dnd35WarsScenario = scenario.model
     model = with_options(model, dict(situation.get("options") or {}), check_scenario)
     state = initial_state(model)
+    if situation.get("kind") == "siege_volley":  # a siege weapon at a structure or machine
+        return siege_volley_on_state(state, _siege_unit(state, attacker), defender)
     att = _actor(state, attacker, "attacker")
     dfn = _actor(state, defender, "defender")
     if att.id == dfn.id:
@@ -251,6 +260,8 @@ def exact_odds(scenario: Scenario, attacker: str, defender: str,
 def odds_on_state(state: WarState, att: Actor, dfn: Actor, situation: Mapping[str, Any]
                   ) -> OddsReport:
     """The report of :func:`exact_odds` on any state (the AI may call it)."""
+    if "spell" in situation or str(situation.get("kind", "")).strip().lower() == "spell":
+        return spell_odds(state, att, dfn, situation)
     kind = _kind(att, dfn, situation)
     if kind == "morale":
         return morale_odds(state, att, dfn, situation)
@@ -775,3 +786,75 @@ def morale_odds(state: WarState, att: Actor, dfn: Actor, situation: Mapping[str,
                       details={"trigger": trigger, "dc": dc, "modifier": modifier,
                                "passes": fraction_json(chance),
                                "routs": fraction_json(1 - chance)})
+
+
+# --------------------------------------------------------------------------- siege volleys
+
+
+def siege_volley_odds(weapon_name: str, bonus: int, ac: int, hardness: int,
+                      hp: int | None = None) -> Distribution:
+    """The exact distribution of the HP a structure section (or a machine) loses to one shot
+    of a siege weapon: d20 + ``bonus`` against ``ac`` (AC 10 for catapults and trebuchets,
+    W35-SIEGE-09), the weapon's dice (a ballista's confirmed critical doubles the roll,
+    W35-AMB-49/89), less ``hardness`` (W35-SIEGE-07, W35-AMB-45), capped at ``hp``."""
+    from warhost.rulesets.dnd35_wars import siege
+
+    weapon = tables.siege_weapon(weapon_name)
+    if weapon.crit is None:
+        ac = tables.CATAPULT_AC
+    attack = siege.weapon_attack(weapon)
+    chances = hit_chances(bonus, ac, crit_range=attack.crit_range,
+                          crit_ok=weapon.crit is not None)
+
+    def lost(rolled: int) -> int:
+        after = max(0, rolled - hardness)
+        return after if hp is None else min(hp, after)
+
+    on_hit = _mapped(per_hit_distribution(attack, chances), lost)
+    return _mix([(1 - chances.hit, {0: Fraction(1)}), (chances.hit, on_hit)])
+
+
+def siege_volley_on_state(state: WarState, unit: Unit, target: str) -> OddsReport:
+    """The ``siege_volley`` situation: one shot of ``unit``'s siege weapon at a structure
+    section or ``machine:UNIT`` as they stand (its bonus, AC, range), with the HP it loses;
+    results ``breached`` (the target reaches 0 HP) and ``holds``."""
+    from warhost.rulesets.dnd35_wars import machines, siege
+
+    machine = siege.siege_machine(state, unit)
+    if machine is None:
+        raise WarhostError(f"{unit.id} carries no siege weapon", field="attacker")
+    aim = siege.aim(state, unit, machine, target)
+    if isinstance(aim, Refusal):
+        raise WarhostError(f"{unit.id} cannot fire at {target}: {aim.reason} ({aim.rule})",
+                           field="defender")
+    if aim.kind not in ("structure", "machine"):
+        raise WarhostError("a siege volley's odds are for a structure or a machine",
+                           field="defender")
+    bonus = siege.shot_bonus(state, machine, aim)
+    ac = siege.target_ac(state, unit, machine, aim)
+    if aim.kind == "machine":
+        hp, hardness = state.machines[aim.id].hp, state.machines[aim.id].hardness
+    else:
+        hp, hardness = state.structure_hp[aim.id], state.structures[aim.id].hardness
+    dist = siege_volley_odds(machine.name, bonus, ac, hardness, hp)
+    weapon = tables.siege_weapon(machine.name)
+    chances = hit_chances(bonus, ac, crit_range=siege.weapon_attack(weapon).crit_range,
+                          crit_ok=weapon.crit is not None)
+    breached = dist.get(hp, Fraction(0)) if hp > 0 else Fraction(0)
+    outcomes = {"success": chances.hit, "failure": 1 - chances.hit, "breached": breached,
+                "holds": chances.hit - breached}
+    details = {"bonus": bonus, "ac": ac, "hardness": hardness, "hp": hp, "feet": aim.feet,
+               "hit": fraction_json(chances.hit), "critical": fraction_json(chances.crit),
+               "hp_lost": _json_dist(dist), "expected_hp_lost": _number(mean(dist))}
+    name = machines.target_text(aim.id) if aim.kind == "machine" else aim.id
+    return OddsReport(attacker=unit.id, defender=name, kind="siege_volley",
+                      modifiers=[f"d20 {bonus:+d} against AC {ac} (W35-SIEGE-08/09/11)"],
+                      outcomes=outcomes, dice=f"1d20{bonus:+d} vs AC {ac}; damage "
+                      f"{weapon.damage} less hardness {hardness}", details=details)
+
+
+def _siege_unit(state: WarState, name: str) -> Unit:
+    actor = _actor(state, name, "attacker")
+    if not isinstance(actor, Unit):
+        raise WarhostError(f"{name} is not a unit", field="attacker")
+    return actor
