@@ -20,6 +20,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.rulesets.dnd35_wars import (
+    areas,
     combat,
     conditions,
     damage,
@@ -62,10 +63,10 @@ def test_buffs_change_the_attack_roll_damage_and_ac_of_a_fought_round() -> None:
     state = facing(block(0, 0, 3, 1), block(0, 1, 3, 2))
     battle = make_battle(state, dice=[12, 5], orders={"A": ["melee a b"]})
     a, b = get(state, "a"), get(state, "b")
-    assert conditions.proportional(2, 3, 6) == 1
+    assert areas.proportional_modifier(2, 3, 6) == 1
     conditions.add_modifier(state, battle, a, "attack", 1, 3, "bless")
     conditions.add_modifier(state, battle, a, "damage", 1, 3, "divine favor")
-    conditions.add_modifier(state, battle, b, "ac", conditions.proportional(2, 3, 6), 3,
+    conditions.add_modifier(state, battle, b, "ac", areas.proportional_modifier(2, 3, 6), 3,
                             "shield of faith")
     unit_action(state, battle, a)
     [attack] = events(battle, "attack")
@@ -103,7 +104,7 @@ def test_a_penalty_on_part_of_a_unit_is_shared_and_rounded_toward_zero(
     state = facing(block(0, 0, 5, 1), block(0, 1, 5, 2))
     battle = make_battle(state, dice=[11, 1], orders={"B": ["melee b a"]})
     b = get(state, "b")
-    amount = conditions.proportional(-2, affected, b.counters)
+    amount = areas.proportional_modifier(-2, affected, b.counters)
     assert amount == penalty
     conditions.add_modifier(state, battle, b, "attack", amount, 5, "bane")
     assert conditions.modifier(b, "attack") == penalty
