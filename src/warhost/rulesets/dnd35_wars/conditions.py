@@ -508,7 +508,7 @@ def force_rout(state: WarState, battle: Battle, unit: Unit, rounds: int, why: st
     unit.forced_ends = state.round + rounds
 
 
-def _forced_rout(battle: Battle, state: WarState, unit: Unit) -> None:
+def _forced_rout(state: WarState, battle: Battle, unit: Unit) -> None:
     """A forced rout runs on (the rally step is skipped) or ends, the unit back to normal."""
     if state.round < unit.forced_ends:
         unit.rout_fresh = True  # no rally check this turn (morale.rally_step)
@@ -534,7 +534,7 @@ def tick(state: WarState, battle: Battle) -> None:
         if unit.held_speed and unit.held_ends and unit.held_ends <= state.round:
             _end_hindrance(battle, unit)
         if unit.forced_ends:
-            _forced_rout(battle, state, unit)
+            _forced_rout(state, battle, unit)
     if state.absent:
         due = [a for a in state.absent if a.ends and a.ends <= state.round]
         state.absent = [a for a in state.absent if a not in due]
