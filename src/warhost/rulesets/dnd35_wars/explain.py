@@ -37,6 +37,9 @@ DECISION_RULES: dict[str, str] = {
     "single_action": "W35-DEC-33",
     "pc_stays": "W35-DEC-34",
     "squad_leave": "W35-DEC-35",
+    "hindered": "W35-DEC-21",
+    "return_square": "W35-DEC-22",
+    "charmed_new_unit": "W35-DEC-22",
 }
 """The catalog decision behind each decision kind put to a commander."""
 

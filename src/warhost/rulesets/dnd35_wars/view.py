@@ -551,22 +551,26 @@ def _volley_lands(e: Event) -> str:
 # ---- conditions (conditions.py: lasting spell effects on units)
 
 
+_STAT_WORDS = {"ac": "AC", "saves": "saving throws", "attack": "attack rolls",
+               "damage": "damage rolls"}
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
 @_words("modifier")
 def _modifier(e: Event) -> str:
-    stat = {"ac": "AC", "saves": "saving throws"}.get(e["stat"], e["stat"])
+    stat = _STAT_WORDS.get(e["stat"], e["stat"])
     if e["amount"] == 0:
         return f"{e['source']} leaves {e['unit']}'s {stat} unchanged"
     lasting = f"for {e['rounds']} rounds" if e["rounds"] else "for the rest of the battle"
-    return f"{e['unit']} gets {_signed(e['amount'])} {stat} from {e['source']} {lasting}"
+    return f"{e['unit']} gets {_signed(e['amount'])} to {stat} from {e['source']} {lasting}"
 
 
 @_words("modifier_ends")
 def _modifier_ends(e: Event) -> str:
-    return f"{e['source']}'s effect on {e['unit']}'s {e['stat']} ends"
+    return f"{e['source']} no longer changes {e['unit']}'s {_STAT_WORDS.get(e['stat'], e['stat'])}"
 
 
 @_words("hindered")
@@ -610,7 +614,7 @@ def _frightened(e: Event) -> str:
     if e["immune"]:
         return f"{e['unit']} knows no fear: {e['source']} has no effect"
     reach = "the whole unit" if e["whole"] else "part of the unit"
-    return f"{e['source']} strikes fear into {e['unit']} ({reach})"
+    return f"{e['unit']} is gripped by {e['source']} ({reach})"
 
 
 @_words("turned")
