@@ -4,6 +4,7 @@ W35-AOE-04, W35-ABIL-06/07, W35-AMB-54/58/96, W35-SPELL-15)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +22,10 @@ from tests.rulesets.dnd35_wars.helpers import (
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.dice import SeededDice
+from warhost.core.engine import run_battle
 from warhost.core.orders import Order
+from warhost.core.registry import get_ruleset
+from warhost.core.scenario import load_scenario
 from warhost.rulesets.dnd35_wars import conditions, magic, singles
 from warhost.rulesets.dnd35_wars.state import WarState
 
@@ -461,3 +465,30 @@ def test_the_worth_of_a_fireball_is_the_hp_it_is_expected_to_take() -> None:
     # 5d6 averages 17 (8 on a save); a save on 15+ (6 in 20); 4 counters
     assert magic.ai_value(state, who(state, "w"), order) == pytest.approx(
         4 * (0.7 * 17 + 0.3 * 8))
+
+
+# ---- whole battles with casters
+
+
+SPELLCASTERS = Path(__file__).parent / "data" / "spellcasters.yaml"
+
+
+@pytest.mark.parametrize("kind", ["random", "ai"])
+def test_battles_with_spellcasters_keep_the_invariants(kind: str) -> None:
+    ruleset = get_ruleset("dnd35-wars")
+    scenario = load_scenario(SPELLCASTERS)
+    sides = ruleset.side_names(scenario.model)
+    problems: list[str] = []
+    casts: list[str] = []
+
+    def check(round_number: int, state: object) -> None:
+        problems.extend(f"round {round_number}: {p}"
+                        for p in ruleset.check_invariants(state, []))
+
+    for seed in range(3):
+        result = run_battle(scenario, seed, {s: kind for s in sides}, observers=[check])
+        casts += [e["spell"] for e in result.log.of_type("cast")]
+        casts += ["turning" for _ in result.log.of_type("turning")]
+    assert problems == []
+    if kind == "ai":
+        assert {"fireball", "red_dragon_breath_young"} <= set(casts)

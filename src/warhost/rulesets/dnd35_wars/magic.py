@@ -168,7 +168,7 @@ def _own_unit(single: Single, unit: Unit) -> bool:
 
 def kind_problem(state: WarState, single: Single, spell: Spell, target: Target) -> Refusal | None:
     """Whether the spell may be aimed at that kind of target at all."""
-    if spell.range == "personal" and target is not single:
+    if spell.range == "personal" and spell.area is None and target is not single:
         return Refusal(f"{spell.name} affects only its caster", rule="W35-MAGIC-01")
     if isinstance(target, Single):
         if target is not single and (target.host is not None or target.inside is not None):
@@ -270,9 +270,9 @@ def target_problem(state: WarState, single: Single, name: str, text: str) -> Ref
 
 def _candidates(state: WarState, single: Single, spell: Spell) -> list[Target]:
     """Sensible targets to list: enemies for harmful spells, friends for heals and buffs."""
-    if spell.range == "personal":
-        return [single]
     host = state.units.get(single.host) if single.host is not None else None
+    if spell.range == "personal":  # on itself, or an area around it on its own unit
+        return ([host] if host is not None and spell.area is not None else []) + [single]
     if spell.effect in HARMLESS:
         friends: list[Target] = [host] if host is not None else []
         friends += [] if single.independent else [single]
