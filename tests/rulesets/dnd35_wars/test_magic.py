@@ -26,7 +26,7 @@ from warhost.core.engine import run_battle
 from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
 from warhost.core.scenario import load_scenario
-from warhost.rulesets.dnd35_wars import conditions, magic, singles
+from warhost.rulesets.dnd35_wars import conditions, inunit, magic, singles
 from warhost.rulesets.dnd35_wars.state import WarState
 
 FIREBALL = {"name": "fireball", "level": 3, "effect": "damage", "range": "long",
@@ -55,8 +55,16 @@ BIG = {"name": "big_spell", "level": 4, "effect": "damage", "range": "long", "da
 BREATH = {"name": "breath", "level": 3, "effect": "damage", "range": 30,
           "area": {"shape": "cone", "feet": 30}, "save": "ref", "on_save": "half",
           "damage": "6d10"}
+SLEEP = {"name": "sleep", "level": 1, "effect": "hd", "range": "medium",
+         "area": {"shape": "circle", "feet": 10}, "save": "will", "hit_dice": "4d4",
+         "max_hd": 4, "duration_per_level": 10}
+TERROR = {"name": "terror", "level": 3, "effect": "fear", "range": 30,
+          "area": {"shape": "cone", "feet": 30}, "save": "will", "duration_per_level": 1}
+CURSE = {"name": "curse", "level": 1, "effect": "penalty", "stat": "attack", "amount": -2,
+         "range": "medium", "area": {"shape": "circle", "feet": 20}, "save": "will",
+         "duration": 10}
 SPELLS = [FIREBALL, MISSILE, HOLD, WEB, GRASP, BOLT, SLOWFIRE, CURE, MASS_CURE, BLESS, MIGHT,
-          BIG, BREATH]
+          BIG, BREATH, SLEEP, TERROR, CURSE]
 
 
 def wizard(*known: dict[str, Any], caster_level: int = 5, **kw: Any) -> dict[str, Any]:
@@ -337,6 +345,31 @@ def test_a_hindering_area_holds_the_counters_it_covers() -> None:
     assert len(conditions.held_counters(get(state, "b"))) == 4
 
 
+@pytest.mark.rule("W35-SPELL-02")
+def test_a_sleep_spell_takes_out_the_counters_its_hit_dice_reach() -> None:
+    state = state_with([foes(block(10, 14, 3, 2))],
+                       [caster("w", "A", (10, 10), {"spell": "sleep"})])
+    seen = cast(state, [4, 4, 4, 4, 5], "cast w sleep b")  # 16 HD: 1 counter of 10; Will fails
+    assert first(seen, "hit_dice")["counters"] == 1
+    assert first(seen, "disabled")["counters"] == 1 and get(state, "b").counters == 5
+
+
+@pytest.mark.rule("W35-SPELL-02")
+def test_a_fear_spell_covering_the_whole_unit_routs_it_when_it_fails() -> None:
+    state = state_with([foes(block(10, 12, 3, 1))],
+                       [caster("w", "A", (10, 10), {"spell": "terror"})])
+    cast(state, [2], "cast w terror b")  # a 30-ft cone covers 3 counters
+    assert get(state, "b").routed
+
+
+@pytest.mark.rule("W35-SPELL-02")
+def test_a_penalty_on_a_unit_is_shared_by_the_counters_that_failed() -> None:
+    state = state_with([foes(block(10, 14, 4, 2))],
+                       [caster("w", "A", (10, 10), {"spell": "curse"})])
+    cast(state, [2], "cast w curse b")  # 4 of 8 counters: -2 x 4/8 = -1
+    assert conditions.modifier(get(state, "b"), "attack") == -1
+
+
 def clerics_unit(spell: dict[str, Any], per_counter: int = 2, counters: int = 4,
                  **kw: Any) -> WarState:
     """Unit ``a`` (10 HP creatures, ``per_counter`` a counter) with cleric ``c`` (caster
@@ -370,6 +403,24 @@ def test_a_heal_on_many_creatures_heals_each_affected_counter_and_brings_counter
     assert unit_a.hp == 29 and unit_a.counters == 3
     cast(state, [8], "cast c mass_cure a")  # 22 more, capped at the start (W35-AMB-27)
     assert unit_a.hp == 40 and unit_a.counters == 4
+
+
+@pytest.mark.rule("W35-MAGIC-01", "W35-MAGIC-03", "W35-SPELL-04")
+def test_a_creature_inside_a_unit_casts_as_its_in_unit_action() -> None:
+    state = clerics_unit(CURE)
+    get(state, "a").hp = 20
+    battle = make_battle(state, dice=[8], orders={"A": ["sact c", "cast c cure_light_wounds a"]})
+    inunit.in_unit_actions(state, battle, get(state, "a"))
+    assert get(state, "a").hp == 25 and who(state, "c").casts_made == {"cure_light_wounds": 1}
+
+
+@pytest.mark.rule("W35-PC-11")
+def test_a_pc_spell_that_takes_a_tenth_of_a_unit_is_a_deed() -> None:
+    pc = single("p", "A", "pc", unit="a", creature=wizard({"spell": "fireball"}))
+    state = state_with([unit("a", "A", squares=block(10, 9, 2, 1), count=20),
+                        foes(block(10, 14, 5, 2))], [pc])
+    seen = cast(state, [5, 1, 1, 1, 1, 1], "cast p fireball b")  # 20 of 100 HP
+    assert first(seen, "pc_deed") == {"type": "pc_deed", "who": "p", "what": "slew_tenth"}
 
 
 @pytest.mark.rule("W35-SPELL-03", "W35-AMB-96")
@@ -457,6 +508,16 @@ def test_a_unit_saves_as_often_as_the_d20_allows() -> None:
 
 
 # ---- the AI's worth of a cast
+
+
+def test_the_worth_of_turning_is_the_hp_of_the_counters_it_drives_off() -> None:
+    bones = creature("skeleton", hp=6, level=1, undead=True)
+    cleric = single("c", "A", "monster", at=(10, 10), creature=creature(
+        "cleric", hp=30, cha=14, level=5, turning_level=5, turning_uses=1))
+    state = state_with([unit("s", "B", squares=block(10, 13, 4, 1), count=40, creature=bones)],
+                       [cleric])
+    # 2d6 + 5 + 2 averages 14 HD: 1 counter of 6 HP, and every check turns 1 HD
+    assert magic.ai_value(state, who(state, "c"), Order.parse("turn c s")) == 6
 
 
 def test_the_worth_of_a_fireball_is_the_hp_it_is_expected_to_take() -> None:

@@ -364,12 +364,17 @@ def complete(state: WarState, battle: Battle, single: Single, name: str, text: s
     if isinstance(target, Single):
         resolve_on_single(state, battle, spell, target, dc, caster=single, caster_level=level,
                           source=single.id)
-    elif spell.area is not None:
+        return
+    before = target.hp
+    if spell.area is not None:
         area_on_unit(state, battle, single, spell, target, dc, level)
     else:
         resolve_on_unit(state, battle, spell, target, _single_counters(spell, target), dc,
                         caster=single, caster_level=level, source=single.id,
                         single_target=spell.targets == 1)
+    if single.kind == "pc" and target.side != single.side and (
+            10 * (before - target.hp) >= target.start_hp):
+        singles.pc_deed(state, battle, single, "slew_tenth")  # W35-PC-11, W35-AMB-21
 
 
 def _single_counters(spell: Spell, unit: Unit) -> Fraction:
@@ -756,10 +761,7 @@ def ai_value(state: WarState, single: Single, order: Order) -> float:
     """Expected enemy HP a cast takes (or own HP it heals); conditions count by the counters'
     HP they take out of the fight, at half worth; a turning attempt by the undead's HP."""
     if order.kind == TURN:
-        target = state.units.get(str(order.args[1])) or state.singles.get(str(order.args[1]))
-        if isinstance(target, Unit):
-            return 0.5 * target.hp
-        return 0.5 * target.hp if target is not None else 0.0
+        return _turning_value(state, single, str(order.args[1]))
     name, text = str(order.args[1]), str(order.args[2])
     entry, target = known(single, name), find_target(state, text)
     if entry is None or target is None or name not in state.spells:
@@ -772,6 +774,25 @@ def ai_value(state: WarState, single: Single, order: Order) -> float:
     if isinstance(target, Single):
         return _value_on_single(spell, target, level, fail)
     return _value_on_unit(state, spell, target, level, fail)
+
+
+def _turning_value(state: WarState, cleric: Single, tid: str) -> float:
+    """HP of the undead a turning attempt is expected to drive off: over the 20 checks, the
+    counters (or the creature) its average turning damage reaches."""
+    target = state.units.get(tid) or state.singles.get(tid)
+    if target is None:
+        return 0.0
+    cha = derive.ability_modifier(cleric.creature.cha)
+    level = cleric.creature.turning_level
+    hd = 7 + level + cha  # 2d6 averages 7
+    own = morale.hit_dice(target)
+    if isinstance(target, Unit):
+        reached = min(areas.counters_from_hd(hd, own, target.per_counter), target.counters)
+        worth = reached * target.counter_hp
+    else:
+        worth = target.hp if own <= hd else 0
+    turned = sum(1 for roll in range(1, 21) if own <= turning_max_hd(level, roll + cha))
+    return worth * turned / 20
 
 
 def _value_on_single(spell: Spell, target: Single, level: int, fail: Fraction) -> float:
