@@ -27,6 +27,7 @@ Rulings of this module (beyond the catalog):
   spell's duration; buffs and penalties are kept on the creature (:func:`single_modifier`).
 * No casts inside a phalanx (casting is an attack action, W35-MAGIC-03, W35-DEFEND-16).
 * A special ability (``special``) uses the creature's caster level, else its Hit Dice.
+* An area spell's damage is rolled once for the unit and every creature it catches.
 """
 
 from __future__ import annotations
@@ -395,12 +396,15 @@ def area_on_unit(state: WarState, battle: Battle, caster: Single, spell: Spell, 
     inside = state.singles_in(unit) + singles.intruders(state, unit) if whole else []
     battle.emit("area", who=caster.id, spell=spell.name, unit=unit.id,
                 counters=str(counters), whole=whole)
+    rolled = None  # one damage roll for everything in the area (standard 3.5)
+    if spell.effect == "damage":
+        rolled = roll_amount(battle, spellbook.damage_expr(spell, level), f"{spell.name} damage")
     result = resolve_on_unit(state, battle, spell, unit, counters, dc, caster=caster,
-                             caster_level=level, source=caster.id)
+                             caster_level=level, source=caster.id, rolled=rolled)
     for creature in inside:
         if creature.alive:
             resolve_on_single(state, battle, spell, creature, dc, caster=caster,
-                              caster_level=level, source=caster.id)
+                              caster_level=level, source=caster.id, rolled=rolled)
     return result
 
 
@@ -435,9 +439,10 @@ def unit_save(state: WarState, battle: Battle, spell: Spell, unit: Unit, counter
 
 def resolve_on_unit(state: WarState, battle: Battle, spell: Spell, target: Unit,
                     counters: Fraction, dc: int, *, caster: Caster, caster_level: int,
-                    source: str, single_target: bool = False) -> int:
+                    source: str, single_target: bool = False, rolled: int | None = None) -> int:
     """Everything ``spell`` does to ``target`` once the counters it reaches are known: the
-    save, then its effect. Returns the HP lost (or healed)."""
+    save, then its effect. Returns the HP lost (or healed). ``rolled``: the spell's damage
+    roll when it was already made for the whole area."""
     if not target.on_map:
         return 0
     if not spellbook.affects(spell, target.creature):
@@ -450,7 +455,10 @@ def resolve_on_unit(state: WarState, battle: Battle, spell: Spell, target: Unit,
     split = unit_save(state, battle, spell, target, counters, dc, single_target=single_target)
     effect = spell.effect
     if effect == "damage":
-        return _damage_unit(state, battle, spell, target, split, caster, caster_level, source,
+        if rolled is None:
+            rolled = roll_amount(battle, spellbook.damage_expr(spell, caster_level),
+                                 f"{spell.name} damage")
+        return _damage_unit(state, battle, spell, target, split, caster, rolled, source,
                             single_target)
     if effect == "heal":
         return _heal_by_spell(state, battle, spell, target, counters, caster_level,
@@ -468,12 +476,11 @@ def roll_amount(battle: Battle, expr: str | None, why: str) -> int:
 
 
 def _damage_unit(state: WarState, battle: Battle, spell: Spell, unit: Unit, split: Split,
-                 caster: Caster, level: int, source: str, single_target: bool) -> int:
+                 caster: Caster, rolled: int, source: str, single_target: bool) -> int:
     """W35-SPELL-01, W35-AMB-54: a single-target spell from a creature is divided like its
     blow (W35-DMG-13); an area spell gives each affected counter the per-creature damage after
     DR, halved per creature on a save for half; a fraction of a counter scales it
     (W35-AMB-53)."""
-    rolled = roll_amount(battle, spellbook.damage_expr(spell, level), f"{spell.name} damage")
     half = rolled // 2 if spell.on_save == "half" else 0
     attacker = caster if isinstance(caster, Single) else None
     if single_target:
@@ -575,9 +582,11 @@ def heal_unit(state: WarState, battle: Battle, unit: Unit, amount: int, source: 
 
 
 def resolve_on_single(state: WarState, battle: Battle, spell: Spell, target: Single, dc: int,
-                      *, caster: Caster, caster_level: int, source: str) -> None:
+                      *, caster: Caster, caster_level: int, source: str,
+                      rolled: int | None = None) -> None:
     """The standard effect of ``spell`` on one creature: its save, then damage, healing, a
-    modifier, or being held, taken out or frightened for the spell's duration."""
+    modifier, or being held, taken out or frightened for the spell's duration. ``rolled``:
+    the damage roll already made for a whole area."""
     if not target.alive:
         return
     if not spellbook.affects(spell, target.creature) or (
@@ -587,7 +596,10 @@ def resolve_on_single(state: WarState, battle: Battle, spell: Spell, target: Sin
     saved = single_save(state, battle, spell, target, dc)
     effect = spell.effect
     if effect == "damage":
-        _damage_single(state, battle, spell, target, saved, caster, caster_level, source)
+        if rolled is None:
+            rolled = roll_amount(battle, spellbook.damage_expr(spell, caster_level),
+                                 f"{spell.name} damage")
+        _damage_single(state, battle, spell, target, saved, caster, rolled, source)
     elif saved:
         battle.emit("no_effect", who=target.id, spell=spell.name, reason="saved")
     elif effect == "heal":
@@ -615,8 +627,7 @@ def single_save(state: WarState, battle: Battle, spell: Spell, target: Single, d
 
 
 def _damage_single(state: WarState, battle: Battle, spell: Spell, target: Single, saved: bool,
-                   caster: Caster, level: int, source: str) -> None:
-    rolled = roll_amount(battle, spellbook.damage_expr(spell, level), f"{spell.name} damage")
+                   caster: Caster, rolled: int, source: str) -> None:
     amount = (rolled // 2 if spell.on_save == "half" else 0) if saved else rolled
     battle.emit("spell_damage", who=target.id, spell=spell.name, per=rolled, total=amount)
     was_alive = target.alive
