@@ -192,6 +192,25 @@ def test_a_hold_on_a_lone_creature_has_its_standard_effect() -> None:
     assert magic.speed_factor(state, who(state, "o")) == 1
 
 
+@pytest.mark.rule("W35-MAGIC-04", "W35-SPELL-02")
+def test_a_penalty_on_a_lone_creature_lowers_its_attack_rolls_and_saves() -> None:
+    hex_ = dict(CURSE, name="hex", area=None, stat="attack")
+    doom = dict(CURSE, name="doom", area=None, stat="saves")
+    ogre = single("o", "B", "monster", at=(10, 11), creature=creature(
+        "ogre", hp=30, will=0, melee=[{"bonus": 8, "damage": "2d8+7"}]))
+    state = make_state([foes([(30, 20)])], spells=[*SPELLS, hex_, doom], singles=[
+        caster("w", "A", (10, 10), {"spell": "hex"}, {"spell": "doom"}), ogre])
+    cast(state, [2], "cast w hex o")
+    cast(state, [2], "cast w doom o")
+    battle = make_battle(state, dice=[2, 15])
+    singles.attack(state, battle, who(state, "o"), "w")
+    assert first(events(battle), "attack")["total"] == 2 + 8 - 2
+    fireball = state.spells["fireball"]
+    assert not magic.single_save(state, battle, fireball, who(state, "o"), 15)  # 15 + 1 - 2
+    state.round = 12  # both ended after round 11
+    assert magic.single_modifier(state, who(state, "o"), "attack") == 0
+
+
 @pytest.mark.rule("W35-SPELL-17", "W35-MAGIC-04")
 def test_a_damaging_spell_on_a_lone_creature_deals_its_full_roll() -> None:
     ogre = single("o", "B", "monster", at=(10, 13),

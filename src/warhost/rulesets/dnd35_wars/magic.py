@@ -24,7 +24,8 @@ Rulings of this module (beyond the catalog):
 * ``on_save: half`` halves only damage; for other effects a save negates.
 * A singular creature's standard effects: held (speed zero or half), taken out of the fight
   (charm, sleep, ``disable``/``hd``) or frightened (it flees: it loses its actions) for the
-  spell's duration; buffs and penalties are kept on the creature (:func:`single_modifier`).
+  spell's duration; buffs and penalties are kept on the creature (:func:`single_modifier`:
+  its attack rolls and saves read them).
 * No casts inside a phalanx (casting is an attack action, W35-MAGIC-03, W35-DEFEND-16).
 * A special ability (``special``) uses the creature's caster level, else its Hit Dice.
 * An area spell's damage is rolled once for the unit and every creature it catches.
