@@ -283,6 +283,7 @@ def test_a_fireball_burns_each_counter_it_covers_once_per_creature() -> None:
     seen = cast(state, [3, 3, 3, 3, 3, 5], "cast w fireball b")  # Reflex 5 + 1 < DC 16
     assert first(seen, "area")["counters"] == "4"
     assert get(state, "b").hp == 100 - 15 * 4
+    assert "siege_or_area" in get(state, "b").pending  # an area attack: a DC 15 check
 
 
 @pytest.mark.rule("W35-AMB-54", "W35-MAGIC-10")

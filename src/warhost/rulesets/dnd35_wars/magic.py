@@ -382,7 +382,7 @@ def complete(state: WarState, battle: Battle, single: Single, name: str, text: s
 def _single_counters(spell: Spell, unit: Unit) -> Fraction:
     """Counters a non-area spell on several creatures of a unit affects: creatures ÷
     creatures per counter, rounded down (W35-AMB-96)."""
-    return Fraction(int(Fraction(spell.targets) / unit.per_counter))
+    return Fraction(min(int(Fraction(spell.targets) / unit.per_counter), unit.counters))
 
 
 def area_on_unit(state: WarState, battle: Battle, caster: Single, spell: Spell, unit: Unit,
