@@ -779,6 +779,8 @@ def ai_value(state: WarState, single: Single, order: Order) -> float:
     if entry is None or target is None or name not in state.spells:
         return 0.0
     spell = state.spells[name]
+    if not spellbook.affects(spell, target.creature):
+        return 0.0
     level = caster_level(single, entry)
     dc = spellbook.save_dc(spell, entry, single.creature)
     fail = Fraction(1) if spell.save == "none" or spell.effect in HARMLESS else (
