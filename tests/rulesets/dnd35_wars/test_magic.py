@@ -26,7 +26,7 @@ from warhost.core.engine import run_battle
 from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
 from warhost.core.scenario import load_scenario
-from warhost.rulesets.dnd35_wars import conditions, inunit, magic, singles
+from warhost.rulesets.dnd35_wars import ai_singles, conditions, inunit, magic, singles
 from warhost.rulesets.dnd35_wars.state import WarState
 
 FIREBALL = {"name": "fireball", "level": 3, "effect": "damage", "range": "long",
@@ -503,6 +503,37 @@ def test_turning_converts_the_hit_dice_rolled_to_counters() -> None:
 
 
 @pytest.mark.rule("W35-SPELL-15")
+def test_a_turned_undead_creature_flees_for_ten_rounds() -> None:
+    wight = single("u", "B", "monster", at=(10, 12), creature=creature(
+        "wight", hp=26, level=4, undead=True))
+    cleric = single("c", "A", "monster", at=(10, 10), creature=creature(
+        "cleric", hp=30, cha=10, level=5, turning_level=5, turning_uses=2))
+    state = state_with([foes([(30, 20)])], [cleric, wight])
+    seen = cast(state, [7, 1, 1], "turn c u")  # check 7: up to 4 HD; 2d6 + 5 = 7 HD
+    assert first(seen, "spell_on") == {"type": "spell_on", "who": "u", "spell": "turning",
+                                       "effect": "fear", "until": 11}
+    battle = make_battle(state)
+    state.round = 11
+    singles.single_turn(state, battle, who(state, "u"))
+    assert events(battle) == [{"type": "spell_bound", "who": "u", "why": "turned"}]
+    weak = make_state([foes([(30, 20)])], spells=SPELLS, singles=[cleric, wight])
+    assert first(cast(weak, [6, 1, 1], "turn c u"), "no_effect")["reason"] == "too strong"
+
+
+@pytest.mark.rule("W35-MAGIC-02")
+def test_a_long_cast_is_lost_when_its_target_is_gone() -> None:
+    ogre = single("o", "B", "monster", at=(10, 13), creature=creature("ogre", hp=30))
+    state = state_with([foes([(30, 20)])], [caster("w", "A", (10, 10), {"spell": "slowfire"}),
+                                           ogre])
+    battle = make_battle(state)
+    magic.take_cast(state, battle, who(state, "w"), Order.parse("cast w slowfire o"))
+    state.put_single(who(state, "o"), (10, 29))  # it ran off out of range
+    state.round = 2
+    assert magic.busy(state, battle, who(state, "w"))
+    assert events(battle)[-1]["type"] == "spell_lost" and who(state, "o").hp == 30
+
+
+@pytest.mark.rule("W35-SPELL-15")
 def test_undead_beyond_60_feet_cannot_be_turned() -> None:
     bones = creature("skeleton", hp=6, level=1, undead=True)
     cleric = single("c", "A", "monster", at=(10, 10), creature=creature(
@@ -573,3 +604,16 @@ def test_battles_with_spellcasters_keep_the_invariants(kind: str) -> None:
     assert problems == []
     if kind == "ai":
         assert {"fireball", "red_dragon_breath_young"} <= set(casts)
+
+
+def test_the_ai_stops_to_cast_a_spell_worth_casting_and_casts_the_best() -> None:
+    mage = single("m", "A", "npc", unit="a", creature=wizard({"spell": "fireball", "uses": 1},
+                                                             {"spell": "magic_missile"}))
+    state = state_with([unit("a", "A", squares=block(10, 9, 2, 1), count=20),
+                        foes(block(10, 14, 5, 2))], [mage])
+    stay, act = Order.parse("sstay m"), Order.parse("sact m")
+    assert ai_singles.stay_with_unit(state, who(state, "m"), (stay, act)) == act
+    options = tuple(magic.cast_options(state, who(state, "m")))
+    assert str(ai_singles.action(state, who(state, "m"), options)) == "cast m fireball b"
+    who(state, "m").casts_made["fireball"] = 1  # spent: 1d4+1 over 10 a counter is worth 0
+    assert ai_singles.stay_with_unit(state, who(state, "m"), (stay, act)) == stay
