@@ -672,7 +672,7 @@ def _save(e: Event) -> str:
 @_words("spell_damage")
 def _spell_damage(e: Event) -> str:
     if e.get("counters") is not None:
-        return (f"{e['spell']} rolls {e['per']} a creature on {e['counters']} counters of "
+        return (f"{e['spell']} deals {e['per']} a creature to {e['counters']} counters of "
                 f"{e['unit']}: {e['total']} damage")
     return f"{e['spell']} deals {e['total']} to {_target_of(e)} (rolled {e['per']})"
 
