@@ -30,6 +30,7 @@ from warhost.core.engine import Battle
 from warhost.core.errors import WarhostError
 from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
+from warhost.core.scenario import scenario_from_data
 from warhost.rulesets.dnd35_wars import (
     actions,
     combat,
@@ -564,3 +565,21 @@ def test_the_volley_situation_matches_a_seeded_run_of_the_real_fire_path() -> No
         state.structure_hp["wall"], machine.loaded = 500, True
         total += siege.fire(state, battle, g, machine, "wall")
     assert abs(total / trials - mu) < 4 * sd / math.sqrt(trials)
+
+
+@pytest.mark.rule("W35-SIEGE-07")
+@pytest.mark.rule("W35-SIEGE-12")
+def test_the_odds_hook_takes_the_siege_volley_situation() -> None:
+    def report(y: int) -> Any:
+        wall = {"id": "wall", "type": "wooden", "rect": [[3, y], [7, y]], "hp": 10,
+                "hardness": 6}
+        data = scenario_data([unit("g", siege_weapon="trebuchet"), unit("t", "B", [(5, 25)])],
+                             structures=[wall])
+        return odds.exact_odds(scenario_from_data(data), "g", "wall", {"kind": "siege_volley"})
+
+    far = report(16)  # 165 ft: d20 + 4 against AC 10 hits on 6..20
+    at_least_16 = sum(p for v, p in odds.dice_distribution("8d6").items() if v >= 16)
+    assert far.outcomes["success"] == Fraction(3, 4)
+    assert far.outcomes["breached"] == Fraction(3, 4) * at_least_16  # 8d6 - 6 >= 10 HP
+    with pytest.raises(WarhostError, match="W35-SIEGE-12"):
+        report(14)  # 135 ft: inside the minimum range
