@@ -41,6 +41,7 @@ from warhost.rulesets.dnd35_wars import (
     siege,
     tables,
 )
+from warhost.rulesets.dnd35_wars.setup import new_state
 from warhost.rulesets.dnd35_wars.state import WarState
 from warhost.rulesets.dnd35_wars.validate import check_scenario
 from warhost.rulesets.dnd35_wars.view import map_view
@@ -583,3 +584,15 @@ def test_the_odds_hook_takes_the_siege_volley_situation() -> None:
     assert far.outcomes["breached"] == Fraction(3, 4) * at_least_16  # 8d6 - 6 >= 10 HP
     with pytest.raises(WarhostError, match="W35-SIEGE-12"):
         report(14)  # 135 ft: inside the minimum range
+
+
+@pytest.mark.rule("W35-SIEGE-01")
+def test_setup_reports_the_placement_warning_as_a_battle_event() -> None:
+    model = _model([unit("g", siege_weapon="ballista"), unit("foot", squares=[(5, 2)]),
+                    unit("t", "B", [(5, 20)])])
+    commanders = {side: OrdersByKind([], FirstOptionCommander()) for side in ("A", "B")}
+    battle = Battle(get_ruleset("dnd35-wars"), None, 0, commanders,  # type: ignore[arg-type]
+                    dice=SeededDice(3))
+    new_state(model, battle)
+    warned = [e for e in events(battle, "warning") if e["rule"] == "W35-SIEGE-01"]
+    assert len(warned) == 1 and "foot" in warned[0]["message"]
