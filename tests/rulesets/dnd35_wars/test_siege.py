@@ -24,7 +24,7 @@ from tests.rulesets.dnd35_wars.helpers import (
     who,
 )
 from warhost.core.commanders import FirstOptionCommander
-from warhost.core.decisions import Refusal
+from warhost.core.decisions import Decision, Refusal
 from warhost.core.dice import SeededDice
 from warhost.core.engine import Battle
 from warhost.core.errors import WarhostError
@@ -41,6 +41,7 @@ from warhost.rulesets.dnd35_wars import (
     siege,
     tables,
 )
+from warhost.rulesets.dnd35_wars.explain import explain_refusal
 from warhost.rulesets.dnd35_wars.setup import new_state
 from warhost.rulesets.dnd35_wars.state import WarState
 from warhost.rulesets.dnd35_wars.validate import check_scenario
@@ -596,3 +597,13 @@ def test_setup_reports_the_placement_warning_as_a_battle_event() -> None:
     new_state(model, battle)
     warned = [e for e in events(battle, "warning") if e["rule"] == "W35-SIEGE-01"]
     assert len(warned) == 1 and "foot" in warned[0]["message"]
+
+
+@pytest.mark.rule("W35-SIEGE-12")
+def test_a_refused_siege_order_is_explained_with_its_rule() -> None:
+    state = _state(target_at=(5, 11))  # 90 ft: inside the minimum range
+    g = get(state, "g")
+    decision = Decision("A", "unit_action", tuple(actions.legal_actions(state, g)), "?", "g",
+                        accept=actions.judge(state, g))
+    found = explain_refusal(state, decision, Order.parse("siege_fire g t"))
+    assert isinstance(found, Refusal) and found.rule == "W35-SIEGE-12"
