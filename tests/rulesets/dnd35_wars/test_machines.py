@@ -187,3 +187,11 @@ def test_a_creature_that_fought_its_way_inside_may_strike_the_weapon() -> None:
     assert Order.parse("sattack ogre machine:g") in singles.turn_options(state, ogre)
     ogre.inside = None
     assert Order.parse("sattack ogre machine:g") not in singles.turn_options(state, ogre)
+
+
+def test_the_figure_moves_with_its_formation() -> None:
+    state = make_state([unit("g", squares=block(4, 5, 3, 1), siege_weapon="ballista"),
+                        unit("t", "B", squares=[(5, 20)])])
+    state.place(get(state, "g"), {(x + 1, 5) for x in range(4, 7)})  # one square east
+    machine = machines.machine_of(state, "g")
+    assert machine is not None and machine.square == (6, 5)  # still the middle counter

@@ -425,6 +425,7 @@ class Machine:
     ac: int
     hardness: int
     square: Square
+    anchor: Square | None = None  # its unit's lowest counter when ``square`` was last placed
     # ---- siege weapons (the rate-of-fire cycle, W35-AMB-48)
     loaded: bool = True
     loads_done: int = 0  # loading rounds done since it last fired
