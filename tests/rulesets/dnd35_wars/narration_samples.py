@@ -131,6 +131,38 @@ SETUP_EVENTS: list[dict[str, Any]] = [
      "hp": 81, "counters": 7},
 ]
 
+CONDITION_EVENTS: list[dict[str, Any]] = [
+    {"type": "modifier", "unit": "fighters", "stat": "ac", "amount": 1, "rounds": 10,
+     "source": "mage armor"},
+    {"type": "modifier", "unit": "orcs", "stat": "attack", "amount": -1, "rounds": 0,
+     "source": "bane"},
+    {"type": "modifier", "unit": "orcs", "stat": "attack", "amount": 0, "rounds": 10,
+     "source": "bane"},
+    {"type": "modifier_ends", "unit": "fighters", "stat": "ac", "source": "mage armor"},
+    {"type": "hindered", "unit": "orcs", "counters": 2, "speed": "zero", "rounds": 5,
+     "source": "hold person"},
+    {"type": "hindered", "unit": "orcs", "counters": 3, "speed": "half", "rounds": 0,
+     "source": "slow"},
+    {"type": "hindered_ends", "unit": "orcs"},
+    {"type": "carried", "unit": "orcs", "counters": 2},
+    {"type": "disabled", "unit": "orcs", "counters": 2, "hp": 20, "left": 40, "rounds": 3,
+     "source": "charm person"},
+    {"type": "disabled_return", "unit": "orcs", "source": "charm person", "rejoined": 1,
+     "new": "orcs-2", "counters": 2},
+    {"type": "disabled_return", "unit": "orcs", "source": "charm person", "rejoined": 0,
+     "new": None, "counters": 0},
+    {"type": "frightened", "unit": "orcs", "whole": True, "source": "fear", "immune": False},
+    {"type": "frightened", "unit": "skeletons", "whole": False, "source": "cause fear",
+     "immune": True},
+    {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 12, "counters": 3,
+     "whole": True},
+    {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 4, "counters": 1,
+     "whole": False},
+    {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 1, "counters": 0,
+     "whole": False},
+    {"type": "rout_ends", "unit": "zombies"},
+]
+
 SIEGE_EVENTS: list[dict[str, Any]] = [
     {"type": "siege_load", "unit": "gunners", "weapon": "heavy_catapult", "done": 1,
      "needed": 3, "loaded": False},
@@ -156,7 +188,48 @@ SIEGE_EVENTS: list[dict[str, Any]] = [
     {"type": "machine_destroyed", "unit": "gunners", "machine": "trebuchet", "kind": "siege"},
 ]
 
+UCAST_EVENTS: list[dict[str, Any]] = [
+    {"type": "ucast", "unit": "mages", "spell": "magic_missile", "counters": 3, "idle": 1,
+     "targets": ["orcs"]},
+    {"type": "ucast_healing", "unit": "acolytes", "spell": "cure_light_wounds", "average": 5,
+     "counters": 4, "hp": 20},
+    {"type": "ucast_area", "unit": "mages", "spell": "fireball", "target": "orcs",
+     "counters": 6, "dc": 17},
+    {"type": "ucast_lands", "unit": "mages", "spell": "scorching_ray", "target": "orcs",
+     "counters": 2, "aimed": 3},
+    {"type": "ucast_save", "who": "hero", "spell": "fireball", "dc": 16, "saved": False},
+]
+
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS
-    + SIEGE_EVENTS
+    + CONDITION_EVENTS + SIEGE_EVENTS + UCAST_EVENTS
 )
+
+SPELL_EVENTS: list[dict[str, Any]] = [
+    {"type": "cast", "who": "mialee", "spell": "fireball", "target": "orcs", "rounds": 1},
+    {"type": "cast", "who": "mialee", "spell": "summon", "target": "4,5", "rounds": 3},
+    {"type": "casting", "who": "mialee", "spell": "summon", "left": 1},
+    {"type": "spell_lost", "who": "mialee", "spell": "summon", "reason": "no target"},
+    {"type": "area", "who": "mialee", "spell": "fireball", "unit": "orcs", "counters": "4",
+     "whole": False},
+    {"type": "save", "unit": "orcs", "spell": "fireball", "save": "ref", "dc": 16,
+     "saved": False},
+    {"type": "save", "who": "chief", "spell": "fireball", "save": "ref", "dc": 16,
+     "saved": True},
+    {"type": "save", "unit": "orcs", "spell": "fireball", "save": "ref", "dc": 16,
+     "failing": 3, "counters": 4},
+    {"type": "spell_damage", "unit": "orcs", "spell": "fireball", "per": 15, "counters": "4",
+     "total": 60},
+    {"type": "spell_damage", "who": "chief", "spell": "fireball", "per": 15, "total": 7},
+    {"type": "healed", "unit": "fighters", "source": "cure_light_wounds", "hp": 5, "left": 80,
+     "counters": 8, "placed": []},
+    {"type": "healed", "who": "tordek", "source": "cure_light_wounds", "hp": 9, "left": 31},
+    {"type": "no_effect", "unit": "orcs", "spell": "bless", "reason": "too few counters"},
+    {"type": "hit_dice", "unit": "orcs", "spell": "sleep", "hd": 10, "counters": 1},
+    {"type": "spell_on", "who": "ogre", "spell": "hold_person", "effect": "hinder", "until": 6},
+    {"type": "spell_bound", "who": "ogre", "why": "disable"},
+    {"type": "turning", "who": "jozan", "target": "skeletons", "check": 12, "max_hd": 5,
+     "hd": 14},
+]
+
+DND35_WARS_SAMPLES += SPELL_EVENTS

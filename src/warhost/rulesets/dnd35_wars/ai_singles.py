@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, chebyshev, share_side
-from warhost.rulesets.dnd35_wars import reach, singles
+from warhost.rulesets.dnd35_wars import magic, reach, singles
 from warhost.rulesets.dnd35_wars.ai_judge import (
     NEAR,
     box,
@@ -123,6 +123,9 @@ def _score(state: WarState, single: Single, order: Order, foes: list[Unit],
         if unit is None:
             return LEAVE
         return 0.05 - 0.1 * stay_danger
+    if kind in magic.CAST_KINDS:
+        value = getattr(magic, "ai_value", None)
+        return LEAVE if value is None else float(value(state, single, order)) - stay_danger
     return LEAVE
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from warhost.core.orders import Order
 from warhost.geometry.grid import side_contacts, translate
-from warhost.rulesets.dnd35_wars import combat, odds, reach, tables
+from warhost.rulesets.dnd35_wars import actions, combat, odds, reach, tables
 from warhost.rulesets.dnd35_wars.ai_judge import (
     NEAR,
     Box,
@@ -169,7 +169,18 @@ def _score(state: WarState, view: View, here: Box, staying: float, order: Order)
         if kind == "pass":
             value -= 1.0
         return value
-    return IDLE
+    plugged = plugin_value(state, view.unit, order)
+    return IDLE if plugged is None else plugged + staying
+
+
+def plugin_value(state: WarState, unit: Unit, order: Order) -> float | None:
+    """The value a plug-in module (siege, tower, ram, unit casting) gives its own order, in
+    expected enemy HP taken; None when no module scores it."""
+    for plugin in actions.PLUGINS:
+        if order.kind in plugin.ORDER_KINDS:
+            value = getattr(plugin, "ai_value", None)
+            return None if value is None else float(value(state, unit, order))
+    return None
 
 
 def _now_value(state: WarState, view: View, order: Order) -> float:

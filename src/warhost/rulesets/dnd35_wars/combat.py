@@ -36,7 +36,7 @@ from warhost.geometry.grid import (
     translate,
     unit_distance,
 )
-from warhost.rulesets.dnd35_wars import damage, defence, morale, reach, tables
+from warhost.rulesets.dnd35_wars import conditions, damage, defence, morale, reach, tables
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("melee", "shoot", "charge")
@@ -94,7 +94,7 @@ def ac_against(state: WarState, target: Unit, attacker: Unit | Single | None, ki
     flyer = isinstance(attacker, Unit) and attacker.flying
     if (kind in MISSILE_KINDS or flyer) and in_forest(state, target):
         ac += FOREST_AC
-    return ac
+    return ac + conditions.modifier(target, "ac")
 
 
 def _bigger(size: str, than: str) -> bool:
@@ -190,6 +190,7 @@ def attack_bonus(state: WarState, attacker: Unit, target: Unit, kind: str, *,
     if flanked:
         total += FLANK_BONUS
     total += higher_ground(state, attacker, target, kind)
+    total += conditions.modifier(attacker, "attack")  # lasting spells (W35-SPELL-03/09)
     return Bonus(total, flanked)
 
 
@@ -228,6 +229,7 @@ def strike(state: WarState, battle: Battle, attacker: Unit, target: Unit, kind: 
     before = target.counters
     per = damage.roll_damage(battle, attack, roll.crit, f"{attacker.id} damage on {target.id}")
     per += damage.extra_damage(battle, attacker, flanked=bonus.flanked)
+    per = max(1, per + conditions.modifier(attacker, "damage"))
     damage.hit_unit(state, battle, target, per, multiplier, source=attacker.id, kind=kind,
                     attacker=attacker, magic=attack.magic)
     if target.on_map:
@@ -388,6 +390,9 @@ def _shelter_problem(state: WarState, target: Unit) -> Refusal | None:
     """A unit in a fortification that is neither guarding the walls nor exposed cannot be
     targeted (W35-STRUCT-03, W35-AMB-45)."""
     if damage.sheltered(state, target):
+        if target.closed_tower:
+            return Refusal(f"{target.label} has total cover in its siege tower until it "
+                           "shoots", rule="W35-AMB-46")
         return Refusal(f"{target.label} is under cover in its fortification",
                        rule="W35-AMB-45")
     return None
@@ -409,7 +414,7 @@ def _single_melee_problem(state: WarState, unit: Unit, single: Single) -> Refusa
 
 def charge_reach(unit: Unit) -> int:
     """How far the charger may go: floor(move rate) squares (W35-AMB-40)."""
-    return int(unit.rate)
+    return int(conditions.points(unit, Fraction(unit.rate)))  # W35-SPELL-08
 
 
 def _difficult(state: WarState, sq: Square) -> bool:
@@ -470,6 +475,8 @@ def _path_problem(state: WarState, unit: Unit, target: Unit | Single, dx: int,
     for sq in entered_squares(path, unit.squares):
         if not state.inside(sq) or state.occupant(sq) is not None:
             return Refusal(f"the charge path is blocked at {sq[0]},{sq[1]}", rule="W35-AMB-40")
+        if sq in state.barrier_at and state.barred(unit.side, sq, charge=True):
+            return Refusal(f"a wall bars the charge at {sq[0]},{sq[1]}", rule="W35-AMB-45")
     if not unit.flying:
         crossed: set[Square] = set().union(*path)
         if any(sq in state.water for sq in crossed.union(unit.squares)):
@@ -529,6 +536,7 @@ def _charge(state: WarState, battle: Battle, unit: Unit, target: Unit | Single, 
     start = tuple(unit.squares)
     final = straight_path(unit.squares, dx, dy)[-1]
     uphill = _elevation(state, tuple(final)) > _elevation(state, start)
+    conditions.shifted(unit, (dx, dy))
     state.place(unit, set(final))
     unit.heading = heading_of(dx, dy)
     unit.bank, unit.bank_step = Fraction(0), None
@@ -761,7 +769,7 @@ def _fire(state: WarState, battle: Battle, unit: Unit, plan: dict[str, int]) -> 
         if penalty is None:
             continue
         crossbow = unit.ranged.crossbow
-        multiplier = reach.ranged_multiplier(count, target.counters, crossbow,
+        multiplier = reach.ranged_multiplier(count, target.targetable, crossbow,
                                              state.options.crossbow_cap_by_target)
         landing = reach.squares_hit(sorted(unit.squares)[:count], target.squares)
         battle.emit("volley_lands", unit=unit.id, target=tid,

@@ -27,7 +27,7 @@ from warhost.geometry.grid import (
     removal_ok,
     removal_order,
 )
-from warhost.rulesets.dnd35_wars import derive, morale, reach, tables
+from warhost.rulesets.dnd35_wars import conditions, derive, morale, reach, tables
 from warhost.rulesets.dnd35_wars.state import (
     SLAIN,
     VANQUISHED,
@@ -185,6 +185,8 @@ def fortification_dr(state: WarState, unit: Unit) -> int | None:
 def sheltered(state: WarState, unit: Unit) -> bool:
     """A unit inside a fortification that neither guards the walls nor has fired or attacked
     since its last turn takes no damage (W35-STRUCT-03, W35-AMB-45)."""
+    if unit.closed_tower:  # total cover until it shoots through the slits (W35-AMB-46)
+        return not unit.exposed
     return not (unit.guarding_walls or unit.exposed) and fortification_dr(state, unit) is not None
 
 
@@ -294,6 +296,10 @@ def apply_to_unit(state: WarState, battle: Battle, unit: Unit, amount: int, sour
         note(state, battle, unit, lost, kind=kind, attacker=attacker)
     gone = unit.counters - tables.counters_left(unit.hp, unit.counter_hp)
     last = set(unit.squares)
+    if gone > 0 and unit.stack and unit.hp > 0:  # a tower's stack loses its top (AMB-77)
+        unit.stack -= gone
+        gone = 0
+        battle.emit("counters_removed", unit=unit.id, squares=[], left=unit.stack)
     if gone > 0:
         chosen = last if gone >= unit.counters else choose_removal(state, battle, unit, gone,
                                                                    attacker)
@@ -565,6 +571,7 @@ def _strike_single(state: WarState, battle: Battle, attacker: Unit, target: Sing
         return 0
     flanked = surrounded and not target.creature.flank_immune
     bonus = attack.bonus + extra_bonus + (FLANKING_BONUS if flanked else 0)
+    bonus += conditions.modifier(attacker, "attack")
     ac = single_ac(target)
     roll = roll_attack(battle, bonus, ac, crit_range=attack.crit_range,
                        crit_ok=crits_allowed(state, attacker, target),
@@ -574,6 +581,7 @@ def _strike_single(state: WarState, battle: Battle, attacker: Unit, target: Sing
         return 0
     per = roll_damage(battle, attack, roll.crit, f"{attacker.id} damage")
     per += extra_damage(battle, attacker, flanked=flanked)
+    per = max(1, per + conditions.modifier(attacker, "damage"))
     return hit_single(state, battle, target, per, source=attacker.id, attacker=attacker,
                       multiplier=count, magic=attack.magic)
 
@@ -616,7 +624,8 @@ def ac_for_single(state: WarState, target: Unit) -> int:
     """A unit's AC against a singular creature: its AC, −2 after its own charge (never
     flat-footed, W35-AMB-85); the combat helper's modifiers come on top."""
     ac = target.ac - (CHARGE_AC_PENALTY if target.charge_ac_penalty else 0)
-    return ac + (TOTAL_DEFENSE_AC if target.siege_defense else 0)  # W35-SWU-13
+    ac += TOTAL_DEFENSE_AC if target.siege_defense else 0  # W35-SWU-13
+    return ac + conditions.modifier(target, "ac")
 
 
 def _charging(attacker: Single, charge: bool) -> int:

@@ -13,7 +13,16 @@ from typing import Any
 from warhost.core.battle import Battle
 from warhost.core.outcome import Outcome, UnitFate
 from warhost.geometry.grid import formation_ok
-from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, morale, singles
+from warhost.rulesets.dnd35_wars import (
+    actions,
+    arrivals,
+    conditions,
+    formation,
+    inunit,
+    morale,
+    singles,
+    tower,
+)
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 from warhost.rulesets.dnd35_wars.tables import counters_left
 
@@ -31,6 +40,7 @@ def play(state: WarState, battle: Battle) -> None:
         state.round += 1
         battle.emit("round_start", round=state.round,
                     seconds=(state.round - 1) * ROUND_SECONDS)
+        conditions.tick(state, battle)
         arrivals.reinforcements(state, battle)
         for aid in list(state.order):
             if state.over:
@@ -58,6 +68,7 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
     unit.charge_ac_penalty = False  # the charge's -2 AC lasts until its next turn
     unit.siege_defense = False  # so does its crew's total defense (W35-AMB-86)
     unit.exposed = False
+    tower.turn_begins(state, unit)
     acts = morale.morale_step(state, battle, unit)
     if not unit.on_map:
         return

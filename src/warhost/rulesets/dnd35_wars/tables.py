@@ -513,3 +513,38 @@ def effective_rate_of_fire(weapon: SiegeWeapon, lost: int) -> int:
 def siege_max_range(weapon: SiegeWeapon) -> int:
     """The weapon's maximum range in feet (W35-SIEGE-10)."""
     return weapon.max_increments * weapon.range_increment
+
+
+# Siege towers and battering rams (W35-TOWER-05/08, W35-RAM-01/02/04, W35-AMB-77)
+# ---------------------------------------------------------------------------------------------
+
+TOWER_CREATURES: Final = 70
+TOWER_COUNTERS: Final = 7
+TOWER_PER_COUNTER: Final = 10
+"""W35-TOWER-05/08, W35-AMB-77: 70 creatures in 7 counters of 10 at every scale."""
+TOWER_SIZES: Final = ("medium", "small")
+"""W35-TOWER-05: the creatures a tower holds."""
+TOWER_HEIGHT_FT: Final = 78
+TOWER_BASE_FT: Final = 15
+TOWER_COST_GP: Final = 2_000
+"""W35-TOWER-05 (descriptive)."""
+
+RAM_CREW: Final[dict[str, int]] = {"small": 16, "medium": 8, "large": 4, "huge": 2,
+                                   "gargantuan": 2, "colossal": 2}
+"""W35-RAM-02: creatures of each size it takes to swing a ram (Huge or larger: 2)."""
+RAM_BASE_DAMAGE: Final = 14
+"""W35-RAM-04: a ram's damage before the swingers' Strength modifiers."""
+RAM_LENGTH_FT: Final = 20
+RAM_COST_GP: Final = 1_000
+"""W35-RAM-01 (descriptive)."""
+
+
+def ram_crew(size: str) -> int | None:
+    """The creatures of ``size`` needed to swing a ram (W35-RAM-02); None: too small."""
+    return RAM_CREW.get(check_size(size))
+
+
+def ram_damage(str_modifiers: int) -> int:
+    """A ram's damage to a structure: 14 + the swingers' Strength modifiers, at least 0
+    before hardness (W35-RAM-04, W35-AMB-45)."""
+    return max(0, RAM_BASE_DAMAGE + str_modifiers)

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from warhost.core.decisions import did_you_mean
 from warhost.core.errors import FieldPath, fail
 from warhost.geometry.grid import Square, chebyshev, chebyshev_field, formation_ok
-from warhost.rulesets.dnd35_wars import tables
+from warhost.rulesets.dnd35_wars import areas, spellbook, tables
 from warhost.rulesets.dnd35_wars.derive import derive
 from warhost.rulesets.dnd35_wars.model import (
     MAP_AREA_MAX,
     Area,
     CharacterSpec,
+    Creature,
     Dnd35WarsScenario,
     UnitSpec,
 )
@@ -80,8 +82,9 @@ def check_scenario(model: Dnd35WarsScenario) -> None:
                  "sides", i, "units")
         for k, zone in enumerate(side.forbidden):
             _on_map(model, zone.rect, ("sides", i, "forbidden", k, "rect"))
-    placed = _units(model)
+    _spells(model)
     _siege_units(model)
+    placed = _units(model)
     _separation(model, placed)
     _forbidden(model, placed)
     _faster_first(model, placed)
@@ -125,6 +128,35 @@ def _fits_a_square(spec: UnitSpec, scale: int, path: FieldPath) -> None:
              f"it as a monster (one square at any scale, W35-MON-04)", *path, "creature", "size")
 
 
+def _machine_crew(spec: UnitSpec, path: FieldPath) -> None:
+    """A siege tower unit is exactly 70 Medium or Small creatures on one square, in play from
+    the start (W35-TOWER-05/08/09, W35-AMB-77); a battering ram unit has exactly the crew its
+    members' size needs (W35-RAM-02/06, W35-AMB-75)."""
+    size = tables.member_size(spec.creature.size, spec.mount is not None, spec.chariot)
+    if spec.siege_tower and spec.ram:
+        fail(f"unit {spec.id!r} cannot be both a siege tower and a ram unit", *path, "ram")
+    if spec.siege_tower:
+        if spec.count != tables.TOWER_CREATURES:
+            fail(f"a siege tower unit holds exactly {tables.TOWER_CREATURES} creatures "
+                 f"(W35-TOWER-08), not {spec.count}", *path, "count")
+        if size not in tables.TOWER_SIZES:
+            fail(f"a siege tower holds only Medium or Small creatures (W35-TOWER-05), not "
+                 f"{size}", *path, "creature", "size")
+        if spec.counters is not None and len(spec.counters) != 1:
+            fail(f"a siege tower unit stands on one square (W35-TOWER-09): list one, not "
+                 f"{len(spec.counters)}", *path, "counters")
+        if spec.enters_round is not None:
+            fail("a siege tower unit starts on the map", *path, "enters_round")
+    if spec.ram:
+        need = tables.ram_crew(size)
+        if need is None:
+            fail(f"{size} creatures cannot swing a battering ram (W35-RAM-02)", *path,
+                 "creature", "size")
+        elif spec.count != need:
+            fail(f"a battering ram unit of {size} creatures has exactly the {need} its ram "
+                 f"needs (W35-RAM-02, W35-AMB-75), not {spec.count}", *path, "count")
+
+
 def _units(model: Dnd35WarsScenario) -> _Placed:
     placed = _Placed()
     ids: set[str] = set()
@@ -136,7 +168,9 @@ def _units(model: Dnd35WarsScenario) -> _Placed:
                 fail(f"id {spec.id!r} is used twice", *path, "id")
             ids.add(spec.id)
             _fits_a_square(spec, model.scale, path)
-            counters = derive(spec, model.scale, model.options).counters
+            _machine_crew(spec, path)
+            counters = 1 if spec.siege_tower else derive(spec, model.scale,
+                                                         model.options).counters
             placed.counters[spec.id] = counters
             total += counters
             if total > COUNTERS_MAX:
@@ -418,6 +452,58 @@ def _characters(model: Dnd35WarsScenario, placed: _Placed) -> None:
                 fail(f"unit {spec.id!r} names {spec.leader!r} as leader, but {named!r} has the "
                      "leader role (one leader a unit, W35-AMB-79)", "sides", i, "units", j,
                      "leader")
+
+
+# ---- spells (spellbook)
+
+
+def _spells(model: Dnd35WarsScenario) -> None:
+    """Spell definitions: no name twice, and the 5-ft squares of every area the table lacks;
+    then every creature's known spells: defined, and of a level its caster level reaches
+    (special abilities excepted)."""
+    seen: dict[str, int] = {}
+    for k, spell in enumerate(model.spells):
+        if spell.name in seen:
+            fail(f"spell {spell.name!r} is defined twice (also spells[{seen[spell.name]}])",
+                 "spells", k, "name")
+        seen[spell.name] = k
+        area = spell.area
+        if area is not None and area.squares is None and not areas.in_table(area.shape,
+                                                                             area.feet):
+            fail(f"a {area.feet}-ft {area.shape} is not in the area table (W35-AOE-03); give "
+                 f"the 5-ft squares it covers as `squares` (W35-AMB-53)", "spells", k, "area")
+    for path, being in _casters(model):
+        _known_spells(model, being, seen, path)
+
+
+def _casters(model: Dnd35WarsScenario) -> list[tuple[FieldPath, Creature]]:
+    """Every creature of the scenario with its field path."""
+    found: list[tuple[FieldPath, Creature]] = []
+    for i, side in enumerate(model.sides):
+        found += [(("sides", i, "units", j, "creature"), u.creature)
+                  for j, u in enumerate(side.units)]
+        for key in ("monsters", "npcs", "pcs"):
+            specs = getattr(side, key)
+            found += [(("sides", i, key, j, "creature"), spec.creature)
+                      for j, spec in enumerate(specs)]
+    return found
+
+
+def _known_spells(model: Dnd35WarsScenario, being: Creature, defined: dict[str, int],
+                  path: FieldPath) -> None:
+    for k, known in enumerate(being.spells):
+        where = (*path, "spells", k)
+        index = defined.get(known.spell)
+        if index is None:
+            fail(f"unknown spell {known.spell!r}{did_you_mean(known.spell, defined)} (define it "
+                 f"under `spells` or include a `spell_library`)", *where, "spell")
+        level = model.spells[index].level
+        highest = spellbook.max_spell_level(being.caster_level)
+        if not known.special and level > highest:
+            reach = (f"spells up to level {highest}" if highest >= 0 else "no spells")
+            fail(f"{known.spell} is a level-{level} spell; a caster of caster level "
+                 f"{being.caster_level} casts {reach} (mark a special ability `special: "
+                 f"true`)", *where, "spell")
 
 
 def _siege_units(model: Dnd35WarsScenario) -> None:

@@ -548,6 +548,170 @@ def _volley_lands(e: Event) -> str:
     return f"{e['unit']}'s volley falls on {len(e['squares'])} counters of {e['target']}"
 
 
+# ---- conditions (conditions.py: lasting spell effects on units)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+@_words("modifier")
+def _modifier(e: Event) -> str:
+    stat = {"ac": "AC", "saves": "saving throws"}.get(e["stat"], e["stat"])
+    if e["amount"] == 0:
+        return f"{e['source']} leaves {e['unit']}'s {stat} unchanged"
+    lasting = f"for {e['rounds']} rounds" if e["rounds"] else "for the rest of the battle"
+    return f"{e['unit']} gets {_signed(e['amount'])} {stat} from {e['source']} {lasting}"
+
+
+@_words("modifier_ends")
+def _modifier_ends(e: Event) -> str:
+    return f"{e['source']}'s effect on {e['unit']}'s {e['stat']} ends"
+
+
+@_words("hindered")
+def _hindered(e: Event) -> str:
+    how = "held in place" if e["speed"] == "zero" else "slowed to half speed"
+    lasting = f"for {e['rounds']} rounds" if e["rounds"] else "for the rest of the battle"
+    return f"{e['counters']} counters of {e['unit']} are {how} by {e['source']} {lasting}"
+
+
+@_words("hindered_ends")
+def _hindered_ends(e: Event) -> str:
+    return f"{e['unit']}'s hindered counters move freely again"
+
+
+@_words("carried")
+def _carried(e: Event) -> str:
+    return f"{e['unit']} carries its {e['counters']} hindered counters behind the line"
+
+
+@_words("disabled")
+def _disabled(e: Event) -> str:
+    lasting = f"for {e['rounds']} rounds" if e["rounds"] else "for the rest of the battle"
+    return (f"{e['source']} takes {e['counters']} counters of {e['unit']} out of the fight "
+            f"{lasting} ({e['hp']} HP, {e['left']} left)")
+
+
+@_words("disabled_return")
+def _disabled_return(e: Event) -> str:
+    parts = []
+    if e["rejoined"]:
+        parts.append(f"{e['rejoined']} rejoin {e['unit']}")
+    if e["new"]:
+        parts.append(f"the rest form {e['new']}")
+    if not parts:
+        parts.append("none can rejoin" if e["counters"] else "none find room")
+    return f"{e['source']} ends: {e['counters']} counters come back; {', '.join(parts)}"
+
+
+@_words("frightened")
+def _frightened(e: Event) -> str:
+    if e["immune"]:
+        return f"{e['unit']} knows no fear: {e['source']} has no effect"
+    reach = "the whole unit" if e["whole"] else "part of the unit"
+    return f"{e['source']} strikes fear into {e['unit']} ({reach})"
+
+
+@_words("turned")
+def _turned(e: Event) -> str:
+    if e["whole"]:
+        return f"{e['who']} turns {e['unit']} ({e['hd']} HD): the whole unit flees"
+    if e["counters"]:
+        return f"{e['who']} turns {e['counters']} counters of {e['unit']} ({e['hd']} HD)"
+    return f"{e['who']}'s turning ({e['hd']} HD) is too weak to move a counter of {e['unit']}"
+
+
+@_words("rout_ends")
+def _rout_ends(e: Event) -> str:
+    return f"{e['unit']} stops fleeing and returns to the fight"
+
+
+# ---- magic
+
+
+def _target_of(e: Event) -> str:
+    return str(e.get("unit") or e.get("who"))
+
+
+@_words("cast")
+def _cast(e: Event) -> str:
+    rounds = f" (a {e['rounds']}-round casting)" if e.get("rounds", 1) > 1 else ""
+    return f"{e['who']} casts {e['spell']} at {e['target']}{rounds}"
+
+
+@_words("casting")
+def _casting(e: Event) -> str:
+    return f"{e['who']} goes on casting {e['spell']} ({e['left']} more round(s))"
+
+
+@_words("spell_lost")
+def _spell_lost(e: Event) -> str:
+    return f"{e['who']}'s {e['spell']} is lost: {e['reason']}"
+
+
+@_words("area")
+def _area(e: Event) -> str:
+    whole = ", the whole unit" if e.get("whole") else ""
+    return f"{e['spell']} from {e['who']} covers {e['counters']} counters of {e['unit']}{whole}"
+
+
+@_words("save")
+def _save(e: Event) -> str:
+    if "failing" in e:
+        return (f"{e['unit']} against {e['spell']} (DC {e['dc']} {e['save']}): "
+                f"{e['failing']} of {e['counters']} counters fail")
+    result = "saves" if e["saved"] else "fails its save"
+    return f"{_target_of(e)} {result} against {e['spell']} (DC {e['dc']} {e['save']})"
+
+
+@_words("spell_damage")
+def _spell_damage(e: Event) -> str:
+    if e.get("counters") is not None:
+        return (f"{e['spell']} rolls {e['per']} a creature on {e['counters']} counters of "
+                f"{e['unit']}: {e['total']} damage")
+    return f"{e['spell']} deals {e['total']} to {_target_of(e)} (rolled {e['per']})"
+
+
+@_words("healed")
+def _healed(e: Event) -> str:
+    back = f", {e['counters']} counters" if e.get("unit") else ""
+    return f"{_target_of(e)} is healed {e['hp']} HP by {e['source']} ({e['left']} HP{back})"
+
+
+_NO_EFFECT = {"immune": "it is not affected", "saved": "it saved",
+              "too few counters": "too few counters are affected",
+              "too few Hit Dice": "too few Hit Dice to affect a counter",
+              "too strong": "it is too strong", "unhurt": "it has lost no HP"}
+
+
+@_words("no_effect")
+def _no_effect(e: Event) -> str:
+    why = _NO_EFFECT.get(e["reason"], e["reason"])
+    return f"{e['spell']} has no effect on {_target_of(e)}: {why}"
+
+
+@_words("hit_dice")
+def _hit_dice(e: Event) -> str:
+    return f"{e['spell']} reaches {e['hd']} Hit Dice: {e['counters']} counters of {e['unit']}"
+
+
+@_words("spell_on")
+def _spell_on(e: Event) -> str:
+    return f"{e['who']} is under {e['spell']} ({e['effect']}) until round {e['until']}"
+
+
+@_words("spell_bound")
+def _spell_bound(e: Event) -> str:
+    return f"{e['who']} cannot act this round ({e['why']})"
+
+
+@_words("turning")
+def _turning(e: Event) -> str:
+    return (f"{e['who']} turns undead at {e['target']}: check {e['check']} turns up to "
+            f"{e['max_hd']} HD, {e['hd']} HD in all")
+
+
 # ---- siege
 
 
@@ -600,3 +764,37 @@ def _machine_unharmed(e: Event) -> str:
 def _machine_destroyed(e: Event) -> str:
     return (f"the {_machine_name(e['machine'])} of {e['unit']} is destroyed; "
             f"{e['unit']} fights on as a plain unit if its nerve holds")
+
+
+# ---- ucast
+
+
+@_words("ucast")
+def _ucast(e: Event) -> str:
+    idle = f" ({e['idle']} cannot)" if e.get("idle") else ""
+    aimed = ", ".join(e["targets"])
+    return f"{e['unit']} casts {e['spell']} from {e['counters']} counters{idle} at {aimed}"
+
+
+@_words("ucast_healing")
+def _ucast_healing(e: Event) -> str:
+    return (f"{e['unit']}'s {e['spell']} heals {e['average']} HP a casting counter "
+            f"x {e['counters']} = {e['hp']} HP")
+
+
+@_words("ucast_area")
+def _ucast_area(e: Event) -> str:
+    return (f"{e['unit']}'s {e['spell']} covers {e['counters']} counters of {e['target']} "
+            f"(DC {e['dc']})")
+
+
+@_words("ucast_lands")
+def _ucast_lands(e: Event) -> str:
+    return (f"{e['unit']}'s {e['spell']}: {e['counters']} of {e['aimed']} casting counters "
+            f"reach {e['target']}")
+
+
+@_words("ucast_save")
+def _ucast_save(e: Event) -> str:
+    result = "saves" if e["saved"] else "fails its save"
+    return f"{e['who']} {result} against {e['spell']} (DC {e['dc']})"
