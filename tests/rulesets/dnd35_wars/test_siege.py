@@ -405,7 +405,7 @@ def test_a_siege_unit_moves_through_allies_but_not_enemies() -> None:
 @pytest.mark.rule("W35-SWU-08")
 def test_no_loading_or_firing_in_a_round_the_unit_moved() -> None:
     state = _state()
-    get(state, "g").bank_round = state.round  # a move this round (W35-AMB-12 bookkeeping)
+    actions.TAKERS["move"](state, make_battle(state), get(state, "g"), Order.parse("move g 0,-1"))
     assert _refusal(_judge(state, "g", "siege_fire g t")).rule == "W35-SWU-08"
     assert not [o for o in actions.legal_actions(state, get(state, "g"))
                 if o.kind == "siege_fire"]

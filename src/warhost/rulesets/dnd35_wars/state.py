@@ -504,7 +504,6 @@ class Machine:
     trained: bool = True  # W35-SWU-06
     bab: int = 0  # the operators' base attack bonus (W35-SIEGE-08)
     operator_size: str = "medium"  # the operating creatures' size (W35-SIEGE-08)
-    moved_round: int = -1  # the last round its unit moved (W35-SWU-08)
     worked_round: int = -1  # the last round its unit loaded or fired it (W35-SWU-11/12)
 
 
