@@ -69,10 +69,11 @@ def explain_refusal(state: object, decision: Decision, order: Order) -> Refusal 
 
 def unit_action_kinds() -> tuple[str, ...]:
     """Every order kind a unit action may take (W35-UMOVE-01): hold, the move, attack and
-    defence actions."""
-    from warhost.rulesets.dnd35_wars import combat, defence, movement
+    defence actions, and the plug-in modules' own (siege weapons, towers, rams, casting)."""
+    from warhost.rulesets.dnd35_wars import actions, combat, defence, movement
 
-    return ("hold", *movement.ORDER_KINDS, *combat.ORDER_KINDS, *defence.ORDER_KINDS)
+    plugged = tuple(kind for plugin in actions.PLUGINS for kind in plugin.ORDER_KINDS)
+    return ("hold", *movement.ORDER_KINDS, *combat.ORDER_KINDS, *defence.ORDER_KINDS, *plugged)
 
 
 def _kinds(decision: Decision) -> list[str]:

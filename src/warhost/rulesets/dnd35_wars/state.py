@@ -497,13 +497,13 @@ class Machine:
     ac: int
     hardness: int
     square: Square
+    anchor: Square | None = None  # its unit's lowest counter when ``square`` was last placed
     # ---- siege weapons (the rate-of-fire cycle, W35-AMB-48)
     loaded: bool = True
     loads_done: int = 0  # loading rounds done since it last fired
     trained: bool = True  # W35-SWU-06
     bab: int = 0  # the operators' base attack bonus (W35-SIEGE-08)
     operator_size: str = "medium"  # the operating creatures' size (W35-SIEGE-08)
-    moved_round: int = -1  # the last round its unit moved (W35-SWU-08)
     worked_round: int = -1  # the last round its unit loaded or fired it (W35-SWU-11/12)
 
 
