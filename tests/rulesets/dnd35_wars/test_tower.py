@@ -23,7 +23,7 @@ from warhost.core.decisions import Refusal
 from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
 from warhost.core.scenario import scenario_from_data
-from warhost.rulesets.dnd35_wars import actions, combat, damage, game, tables, tower
+from warhost.rulesets.dnd35_wars import actions, combat, damage, game, tables, tower, view
 from warhost.rulesets.dnd35_wars.state import MERGED, Unit, UnitAttack, WarState
 
 BOW = {"name": "shortbow", "bonus": 3, "damage": "1d6", "range_increment": 60}
@@ -346,3 +346,16 @@ def test_the_ai_values_a_slit_volley_by_the_damage_it_expects() -> None:
     one = tower.ai_value(state, tw, Order.parse("slits tw n:1"))
     # bow average 3, +1 against AC 15 hits on 14+ (7/20): 3 x 6 x 3/4 = 13 (rounded down)
     assert full == pytest.approx(7 / 20 * 13) and one == pytest.approx(7 / 20 * 2)
+
+
+def test_the_map_key_shows_the_stack_and_the_drawbridge() -> None:
+    state = siege()
+    tw = get(state, "tw")
+
+    def kind() -> str:
+        entry = next(e for e in view.map_view(state)["units"] if e["id"] == "tw")
+        return str(entry["kind"])
+
+    assert "siege tower, 7 counters stacked" in kind() and "drawbridge up" in kind()
+    tower.lower_bridge(state, make_battle(state), tw)
+    assert "drawbridge down" in kind()

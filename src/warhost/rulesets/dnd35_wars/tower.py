@@ -121,12 +121,11 @@ def hit_tower(state: WarState, battle: Battle, unit: Unit, per_hit: int, multipl
     if lost <= 0:
         return 0
     hull.hp -= lost
-    battle.emit("machine_damage", unit=unit.id, machine="tower", source=source, hp=lost,
-                left=hull.hp)
+    battle.emit("tower_damage", unit=unit.id, source=source, hp=lost, left=hull.hp)
     if hull.hp == 0:
         del state.towers[unit.id]
         _stand_down(state, unit)
-        battle.emit("machine_destroyed", unit=unit.id, machine="tower", kind="tower")
+        battle.emit("tower_destroyed", unit=unit.id)
         morale.queue(unit, "tower_lost")
     return lost
 
