@@ -176,13 +176,25 @@ def test_a_tower_unit_cannot_charge() -> None:
     assert isinstance(refusal, Refusal) and refusal.rule == "W35-TOWER-17"
 
 
-@pytest.mark.rule("W35-TOWER-18")
-def test_a_tower_never_moves_through_an_enemy_unit() -> None:
-    state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(5, 6)])])
+@pytest.mark.rule("W35-TOWER-18", "W35-AMB-13")
+def test_a_tower_moves_through_an_ally_at_its_own_pace_but_never_through_an_enemy() -> None:
+    state = make_state([tower_unit(at=(5, 5)), troop("c", "B", [(5, 6)]),
+                        troop("a", "A", [(6, 5)]), troop("x", "A", [(15, 15)])])
     tw = get(state, "tw")
-    refusal = judge(state, "tw", "move tw 0,2")
-    assert isinstance(refusal, Refusal) and refusal.rule == "W35-PLACE-06"
-    assert isinstance(judge(state, "tw", "pass tw 0,2"), Refusal)
+    enemy = judge(state, "tw", "pass tw 1,0")
+    assert isinstance(enemy, Refusal) and enemy.rule == "W35-PLACE-06"
+    battle = make_battle(state, orders={"B": ["pass tw 0,1"] * 4})
+    actions.unit_action(state, battle, tw)
+    assert tw.squares == {(5, 5)} and tw.bank == Fraction(1, 2)  # half a square banked
+    state.round = 2
+    actions.unit_action(state, battle, tw)
+    assert tw.squares == {(5, 6)} and tw.stuck_in == "c"  # inside the ally
+    state.round = 3
+    actions.unit_action(state, battle, tw)
+    state.round = 4
+    actions.unit_action(state, battle, tw)
+    assert tw.squares == {(5, 7)} and tw.stuck_in is None and state.at[(5, 6)] == "c"
+    assert game.check_invariants(state, []) == []
 
 
 # ------------------------------------------------------------------------- cover and slits
