@@ -277,7 +277,8 @@ def test_the_drawbridge_comes_down_only_next_to_a_wall_with_no_enemy_on_it() -> 
     state = siege()
     tw = get(state, "tw")
     state.place(get(state, "d"), {(5, 10)})  # a defender on the wall square by the tower
-    tower.turn_begins(state, tw)
+    game.unit_turn(state, make_battle(state, dice=[20] * 4), tw)  # notes it as its turn begins
+    assert tw.opposed
     refusal = judge(state, "tw", "lower_bridge tw")
     assert isinstance(refusal, Refusal) and refusal.rule == "W35-AMB-76"
     state.place(get(state, "d"), {(8, 10)})  # not next to the tower
