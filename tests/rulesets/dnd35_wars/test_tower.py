@@ -103,12 +103,13 @@ def test_damage_takes_counters_off_the_top_of_the_stack_and_spares_the_tower() -
 # ------------------------------------------------------------------------- the tower itself
 
 
-@pytest.mark.rule("W35-TOWER-05", "W35-TOWER-16", "W35-AMB-46", "W35-TOWER-14")
+@pytest.mark.rule("W35-TOWER-02", "W35-TOWER-05", "W35-TOWER-16", "W35-AMB-46", "W35-TOWER-14")
 def test_the_tower_has_100_hp_ac_3_hardness_5_and_its_loss_is_a_dc_20_check() -> None:
     state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(15, 15)])])
     tw = get(state, "tw")
     hull = tower.hull_of(state, "tw")
     assert hull is not None and (hull.hp, hull.ac, hull.hardness) == (100, 3, 5)
+    assert (tables.TOWER_HEIGHT_FT, tables.TOWER_BASE_FT, tables.TOWER_COST_GP) == (78, 15, 2000)
     battle = make_battle(state)
     assert tower.hit_tower(state, battle, tw, 12, 3, source="a") == 21  # (12 - 5) x 3
     assert hull.hp == 79 and tw.hp == 42
@@ -272,7 +273,7 @@ def siege() -> WarState:
     return state
 
 
-@pytest.mark.rule("W35-TOWER-19", "W35-AMB-76")
+@pytest.mark.rule("W35-TOWER-01", "W35-TOWER-19", "W35-AMB-76")
 def test_the_drawbridge_comes_down_only_next_to_a_wall_with_no_enemy_on_it() -> None:
     state = siege()
     tw = get(state, "tw")
