@@ -373,3 +373,15 @@ def test_the_map_key_shows_the_stack_and_the_drawbridge() -> None:
     assert "siege tower, 7 counters stacked" in kind() and "drawbridge up" in kind()
     tower.lower_bridge(state, make_battle(state), tw)
     assert "drawbridge down" in kind()
+
+
+@pytest.mark.rule("W35-TOWER-14")
+def test_a_stack_whose_tower_was_destroyed_elsewhere_spreads_out_when_its_turn_begins() -> None:
+    state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(15, 15)])])
+    tw = get(state, "tw")
+    tw.machine = None  # as the machines module leaves a unit whose machine it destroyed
+    tower.turn_begins(state, tw)
+    assert tw.stack == 0 and len(tw.squares) == 7 and tw.counters == 7
+    assert tw.rate == 4 and tw.initiative_mod == 0
+    tower.turn_begins(state, tw)
+    assert tw.initiative_mod == 0  # given back once only

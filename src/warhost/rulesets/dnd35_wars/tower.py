@@ -131,15 +131,20 @@ def hit_tower(state: WarState, battle: Battle, unit: Unit, per_hit: int, multipl
 
 
 def _stand_down(state: WarState, unit: Unit) -> None:
-    """The unit is a standard unit from now on (W35-TOWER-14/22): its own move rate and
+    """The unit is a standard unit from now on (W35-TOWER-14): its own move rate and
     initiative modifier. A stack whose tower is gone spreads onto free squares around it."""
-    if unit.machine == "tower":
-        unit.rate = unit.walk_rate
-        unit.initiative_mod -= TOWER_INITIATIVE
+    _as_standard(unit)
     unit.machine = None
     state.bridges.discard(unit.id)
     if unit.stack and unit.squares:
         _spread(state, unit)
+
+
+def _as_standard(unit: Unit) -> None:
+    """Give back the unit's own move rate and initiative modifier, once (W35-TOWER-14/22)."""
+    if unit.walk_rate is not None:
+        unit.rate, unit.walk_rate = unit.walk_rate, None
+        unit.initiative_mod -= TOWER_INITIATIVE
 
 
 def _spread(state: WarState, unit: Unit) -> None:
@@ -183,9 +188,11 @@ def targetable_counters(state: WarState, unit: Unit) -> int:
 
 def turn_begins(state: WarState, unit: Unit) -> None:
     """Note at the start of a tower unit's turn whether an enemy stands on the wall next to
-    it (W35-AMB-76)."""
+    it (W35-AMB-76); a stack whose tower is gone becomes a standard unit (W35-TOWER-14)."""
     if unit.machine == "tower":
         unit.opposed = any(_enemy_on(state, unit, sq) for sq in _walls_next_to(state, unit))
+    elif unit.stack and unit.squares:  # its tower was destroyed elsewhere (machines module)
+        _stand_down(state, unit)
 
 
 def forbids(state: WarState, unit: Unit, order: Order) -> Refusal | None:
@@ -439,8 +446,7 @@ def lower_bridge(state: WarState, battle: Battle, unit: Unit) -> None:
     tower (W35-TOWER-19/22)."""
     unit.bridge_round = state.round
     state.bridges.add(unit.id)
-    unit.rate = unit.walk_rate
-    unit.initiative_mod -= TOWER_INITIATIVE
+    _as_standard(unit)
     battle.emit("bridge_lowered", unit=unit.id)
 
 
@@ -556,7 +562,7 @@ def _wall_unit(state: WarState, source: Unit, sq: Square, hp: int, creatures: in
                   stuck_in=None, passing=False, bank=Fraction(0), bank_step=None, hp=hp,
                   start_hp=source.counter_hp, creatures=creatures, machine=None, stack=0,
                   bridge_round=-1, wall_unit=None, exposed=False, slit_counters=0,
-                  rate=source.walk_rate if source.machine == "tower" else source.rate,
+                  walk_rate=None,
                   initiative_mod=source.initiative_mod, split_round=state.round,
                   split_this_round=True)
     state.units[new.id] = new
