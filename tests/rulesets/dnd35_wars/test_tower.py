@@ -385,3 +385,13 @@ def test_a_stack_whose_tower_was_destroyed_elsewhere_spreads_out_when_its_turn_b
     assert tw.rate == 4 and tw.initiative_mod == 0
     tower.turn_begins(state, tw)
     assert tw.initiative_mod == 0  # given back once only
+
+
+@pytest.mark.rule("W35-TOWER-09")
+def test_a_tower_placed_with_at_takes_one_square_beside_other_units() -> None:
+    entry = tower_unit(at=(5, 5))
+    del entry["counters"]
+    entry["at"] = [5, 5]
+    state = make_state([troop("c", "B", [(6, 5)]), entry, troop("a", "A", [(15, 15)])])
+    assert get(state, "tw").squares == {(5, 5)} and state.at[(6, 5)] == "c"
+    assert game.check_invariants(state, []) == []

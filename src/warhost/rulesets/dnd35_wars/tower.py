@@ -75,8 +75,8 @@ def prepare(state: WarState, scenario: Dnd35WarsScenario) -> None:
 
 
 def make_tower(state: WarState, unit: Unit, spec: UnitSpec) -> None:
-    """Turn a freshly derived unit into a siege tower unit: 7 counters of 10 stacked on the
-    first square the scenario gives, counter HP = typical HP, initiative -4 and the tower's
+    """Turn a freshly derived unit, placed on its one square, into a siege tower unit: 7
+    counters of 10 stacked there, counter HP = typical HP, initiative -4 and the tower's
     movement points (W35-TOWER-03/07/08/09/13, W35-AMB-13/77)."""
     unit.machine = "tower"
     unit.walk_rate = unit.rate
@@ -86,15 +86,10 @@ def make_tower(state: WarState, unit: Unit, spec: UnitSpec) -> None:
     unit.counter_hp = unit.creature.hp
     unit.start_hp = unit.hp = tables.TOWER_COUNTERS * unit.creature.hp
     unit.stack = tables.TOWER_COUNTERS
-    if unit.squares:
-        first = spec.counters[0] if spec.counters else spec.at
-        assert first is not None
-        state.place(unit, {(first[0], first[1])})
     hp = spec.machine_hp or TOWER_HP
-    _register_hull(state, unit, TowerHull(hp, hp, spec.machine_ac if spec.machine_ac is not None
-                                          else TOWER_AC, spec.machine_hardness
-                                          if spec.machine_hardness is not None
-                                          else TOWER_HARDNESS))
+    ac = TOWER_AC if spec.machine_ac is None else spec.machine_ac
+    hardness = TOWER_HARDNESS if spec.machine_hardness is None else spec.machine_hardness
+    _register_hull(state, unit, TowerHull(hp, hp, ac, hardness))
 
 
 # The tower's own HP (W35-TOWER-16). Kept here until the machines module is merged; then these
