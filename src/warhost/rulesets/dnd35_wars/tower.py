@@ -159,7 +159,7 @@ def _spread(state: WarState, unit: Unit) -> None:
             if sq not in cells and state.inside(sq) and sq not in state.at and \
                     not state.barred(unit.side, sq) and formation_ok(cells | {sq}):
                 cells.add(sq)
-    if len(cells) < want:  # no room: the counters that find no square stay counted as HP
+    if len(cells) < want:  # counters that find no free square nearby are lost (engine ruling)
         unit.hp = min(unit.hp, len(cells) * unit.counter_hp)
     state.place(unit, cells)
 
