@@ -153,7 +153,7 @@ class Unit:
     bridge_round: int = -1  # the round its drawbridge came down (-1: still up; W35-TOWER-19)
     crossed_round: int = -1  # the last round a counter of it went onto a wall (TOWER-20/21)
     wall_unit: str | None = None  # the unit its counters formed on the wall (W35-TOWER-20/21)
-    walk_rate: Fraction = Fraction(0)  # its standard move rate, kept while it is a tower
+    walk_rate: Fraction | None = None  # its standard move rate, kept while it is a tower
     # ---- ucast
     spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
     spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back

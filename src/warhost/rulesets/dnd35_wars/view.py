@@ -91,6 +91,7 @@ def _unit_kind(u: Unit) -> str:
     each = str(per.numerator) if per.denominator == 1 else f"{float(per):.3g}"
     flags = [w for w, on in (("mob", u.mob), ("mounted", u.mounted), ("chariots", u.chariot),
                              ("flying", u.flying)) if on]
+    flags += _machine_flags(u)
     extra = f" ({', '.join(flags)})" if flags else ""
     return f"unit of {u.creatures} {u.creature.name}{extra}, {each} a counter"
 
@@ -802,3 +803,57 @@ def _ucast_lands(e: Event) -> str:
 def _ucast_save(e: Event) -> str:
     result = "saves" if e["saved"] else "fails its save"
     return f"{e['who']} {result} against {e['spell']} (DC {e['dc']})"
+
+
+# ---- tower
+
+
+def _machine_flags(u: Unit) -> list[str]:
+    """A siege tower's stack and drawbridge, or a battering ram, for the map key."""
+    if u.machine == "tower":
+        bridge = "drawbridge down" if u.bridge_round >= 0 else "drawbridge up"
+        return [f"siege tower, {u.counters} counters stacked", bridge]
+    if u.machine == "ram":
+        return ["battering ram"]
+    return []
+
+
+@_words("slit_volley")
+def _slit_volley(e: Event) -> str:
+    shots = ", ".join(f"{n} at {t}" for t, _, n in (p.partition(":")
+                                                       for p in str(e["plan"]).split(",")))
+    return f"{e['unit']}'s archers shoot through the tower's slits: {shots}"
+
+
+@_words("tower_damage")
+def _tower_damage(e: Event) -> str:
+    return f"the siege tower of {e['unit']} loses {e['hp']} HP to {e['source']} ({e['left']} left)"
+
+
+@_words("tower_destroyed")
+def _tower_destroyed(e: Event) -> str:
+    return f"the siege tower of {e['unit']} is destroyed; its unit fights on foot"
+
+
+@_words("bridge_lowered")
+def _bridge_lowered(e: Event) -> str:
+    return f"{e['unit']} drops its tower's drawbridge onto the wall"
+
+
+@_words("crossed")
+def _crossed(e: Event) -> str:
+    via = "across its drawbridge" if e["unit"] == e["tower"] else f"up through {e['tower']}"
+    return (f"a counter of {e['unit']} goes {via} onto the wall at {e['at'][0]},{e['at'][1]} "
+            f"as {e['onto']} ({e['left']} counters left behind)")
+
+
+@_words("ram_strike")
+def _ram_strike(e: Event) -> str:
+    return (f"{e['unit']}'s {e['swingers']} swing the ram into {e['structure']} for "
+            f"{e['damage']} damage")
+
+
+@_words("ram_formed")
+def _ram_formed(e: Event) -> str:
+    return (f"{e['creatures']} creatures leave {e['donor']} (costing it {e['donor_hp']} HP) to "
+            f"carry a battering ram as {e['unit']}")
