@@ -131,6 +131,38 @@ SETUP_EVENTS: list[dict[str, Any]] = [
      "hp": 81, "counters": 7},
 ]
 
+CONDITION_EVENTS: list[dict[str, Any]] = [
+    {"type": "modifier", "unit": "fighters", "stat": "ac", "amount": 1, "rounds": 10,
+     "source": "mage armor"},
+    {"type": "modifier", "unit": "orcs", "stat": "attack", "amount": -1, "rounds": 0,
+     "source": "bane"},
+    {"type": "modifier", "unit": "orcs", "stat": "attack", "amount": 0, "rounds": 10,
+     "source": "bane"},
+    {"type": "modifier_ends", "unit": "fighters", "stat": "ac", "source": "mage armor"},
+    {"type": "hindered", "unit": "orcs", "counters": 2, "speed": "zero", "rounds": 5,
+     "source": "hold person"},
+    {"type": "hindered", "unit": "orcs", "counters": 3, "speed": "half", "rounds": 0,
+     "source": "slow"},
+    {"type": "hindered_ends", "unit": "orcs"},
+    {"type": "carried", "unit": "orcs", "counters": 2},
+    {"type": "disabled", "unit": "orcs", "counters": 2, "hp": 20, "left": 40, "rounds": 3,
+     "source": "charm person"},
+    {"type": "disabled_return", "unit": "orcs", "source": "charm person", "rejoined": 1,
+     "new": "orcs-2", "counters": 2},
+    {"type": "disabled_return", "unit": "orcs", "source": "charm person", "rejoined": 0,
+     "new": None, "counters": 0},
+    {"type": "frightened", "unit": "orcs", "whole": True, "source": "fear", "immune": False},
+    {"type": "frightened", "unit": "skeletons", "whole": False, "source": "cause fear",
+     "immune": True},
+    {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 12, "counters": 3,
+     "whole": True},
+    {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 4, "counters": 1,
+     "whole": False},
+    {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 1, "counters": 0,
+     "whole": False},
+    {"type": "rout_ends", "unit": "zombies"},
+]
+
 UCAST_EVENTS: list[dict[str, Any]] = [
     {"type": "ucast", "unit": "mages", "spell": "magic_missile", "counters": 3, "idle": 1,
      "targets": ["orcs"]},
@@ -145,5 +177,5 @@ UCAST_EVENTS: list[dict[str, Any]] = [
 
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS
-    + UCAST_EVENTS
+    + CONDITION_EVENTS + UCAST_EVENTS
 )

@@ -44,6 +44,11 @@ class Dnd35Wars(Ruleset):
 
         return Dnd35WarsScenario
 
+    def include_files(self, data: Any, source: str) -> Any:
+        from warhost.rulesets.dnd35_wars.spellbook import include_libraries
+
+        return include_libraries(data, source)
+
     def check_scenario(self, model: Any) -> None:
         from warhost.rulesets.dnd35_wars.validate import check_scenario
 

@@ -36,7 +36,7 @@ from warhost.geometry.grid import (
     translate,
     unit_distance,
 )
-from warhost.rulesets.dnd35_wars import damage, defence, morale, reach, tables
+from warhost.rulesets.dnd35_wars import conditions, damage, defence, morale, reach, tables
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("melee", "shoot", "charge")
@@ -92,7 +92,7 @@ def ac_against(state: WarState, target: Unit, attacker: Unit | Single | None, ki
     flyer = isinstance(attacker, Unit) and attacker.flying
     if (kind in MISSILE_KINDS or flyer) and in_forest(state, target):
         ac += FOREST_AC
-    return ac
+    return ac + conditions.modifier(target, "ac")
 
 
 def _bigger(size: str, than: str) -> bool:
@@ -188,6 +188,7 @@ def attack_bonus(state: WarState, attacker: Unit, target: Unit, kind: str, *,
     if flanked:
         total += FLANK_BONUS
     total += higher_ground(state, attacker, target, kind)
+    total += conditions.modifier(attacker, "attack")  # lasting spells (W35-SPELL-03/09)
     return Bonus(total, flanked)
 
 
@@ -226,6 +227,7 @@ def strike(state: WarState, battle: Battle, attacker: Unit, target: Unit, kind: 
     before = target.counters
     per = damage.roll_damage(battle, attack, roll.crit, f"{attacker.id} damage on {target.id}")
     per += damage.extra_damage(battle, attacker, flanked=bonus.flanked)
+    per = max(1, per + conditions.modifier(attacker, "damage"))
     damage.hit_unit(state, battle, target, per, multiplier, source=attacker.id, kind=kind,
                     attacker=attacker, magic=attack.magic)
     if target.on_map:
@@ -407,7 +409,7 @@ def _single_melee_problem(state: WarState, unit: Unit, single: Single) -> Refusa
 
 def charge_reach(unit: Unit) -> int:
     """How far the charger may go: floor(move rate) squares (W35-AMB-40)."""
-    return int(unit.rate)
+    return int(conditions.points(unit, Fraction(unit.rate)))  # W35-SPELL-08
 
 
 def _difficult(state: WarState, sq: Square) -> bool:
@@ -527,6 +529,7 @@ def _charge(state: WarState, battle: Battle, unit: Unit, target: Unit | Single, 
     start = tuple(unit.squares)
     final = straight_path(unit.squares, dx, dy)[-1]
     uphill = _elevation(state, tuple(final)) > _elevation(state, start)
+    conditions.shifted(unit, (dx, dy))
     state.place(unit, set(final))
     unit.heading = heading_of(dx, dy)
     unit.bank, unit.bank_step = Fraction(0), None

@@ -27,7 +27,7 @@ from warhost.geometry.grid import (
     removal_ok,
     removal_order,
 )
-from warhost.rulesets.dnd35_wars import derive, morale, reach, tables
+from warhost.rulesets.dnd35_wars import conditions, derive, morale, reach, tables
 from warhost.rulesets.dnd35_wars.state import (
     SLAIN,
     VANQUISHED,
@@ -563,6 +563,7 @@ def _strike_single(state: WarState, battle: Battle, attacker: Unit, target: Sing
         return 0
     flanked = surrounded and not target.creature.flank_immune
     bonus = attack.bonus + extra_bonus + (FLANKING_BONUS if flanked else 0)
+    bonus += conditions.modifier(attacker, "attack")
     ac = single_ac(target)
     roll = roll_attack(battle, bonus, ac, crit_range=attack.crit_range,
                        crit_ok=crits_allowed(state, attacker, target),
@@ -572,6 +573,7 @@ def _strike_single(state: WarState, battle: Battle, attacker: Unit, target: Sing
         return 0
     per = roll_damage(battle, attack, roll.crit, f"{attacker.id} damage")
     per += extra_damage(battle, attacker, flanked=flanked)
+    per = max(1, per + conditions.modifier(attacker, "damage"))
     return hit_single(state, battle, target, per, source=attacker.id, attacker=attacker,
                       multiplier=count, magic=attack.magic)
 
@@ -613,7 +615,8 @@ def single_attacks(single: Single, *, charge: bool = False,
 def ac_for_single(state: WarState, target: Unit) -> int:
     """A unit's AC against a singular creature: its AC, −2 after its own charge (never
     flat-footed, W35-AMB-85); the combat helper's modifiers come on top."""
-    return target.ac - (CHARGE_AC_PENALTY if target.charge_ac_penalty else 0)
+    ac = target.ac - (CHARGE_AC_PENALTY if target.charge_ac_penalty else 0)
+    return ac + conditions.modifier(target, "ac")
 
 
 def _charging(attacker: Single, charge: bool) -> int:

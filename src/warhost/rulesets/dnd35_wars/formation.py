@@ -27,7 +27,7 @@ from warhost.geometry.grid import (
     side_contacts,
     translate,
 )
-from warhost.rulesets.dnd35_wars import movement
+from warhost.rulesets.dnd35_wars import conditions, movement
 from warhost.rulesets.dnd35_wars.state import Unit, WarState
 
 KEEP = "keep"
@@ -90,6 +90,8 @@ def formation_options(state: WarState, unit: Unit) -> list[Order]:
     """``keep``, then the legal blocks of :func:`shapes` anchored on the front rank."""
     keep = Order.of("formation", unit.id, KEEP)
     out = [keep]
+    if conditions.formation_locked(unit):  # nobody free to carry the held (W35-AMB-94)
+        return out
     seen = {frozenset(unit.squares)}
     hx, hy = unit.heading
     axes = [a for a in ((hx, 0), (0, hy)) if a != (0, 0)]
@@ -118,6 +120,9 @@ def _judge(state: WarState, unit: Unit) -> Callable[[Order], Order | Refusal]:
         squares = movement.parse_squares(str(order.args[1]))
         if squares is None:
             return Refusal("give the counters as x,y;x,y;...", rule="W35-FORM-01")
+        if conditions.formation_locked(unit):
+            return Refusal(f"every counter of {unit.label} is held: none can carry the others",
+                           rule="W35-AMB-94")
         refusal = judge_formation(state, unit, squares)
         return order if refusal is None else refusal
     return accept
@@ -147,7 +152,10 @@ def formation_step(state: WarState, battle: Battle, unit: Unit) -> None:
 
 def rearrange(state: WarState, battle: Battle, unit: Unit, squares: set[Square]) -> None:
     """Put the counters on ``squares``; a bank toward the old formation's next square is
-    lost (the square it was for no longer exists)."""
+    lost (the square it was for no longer exists). Hindered counters are carried
+    (W35-AMB-94)."""
+    if unit.held:
+        conditions.carried(state, battle, unit, squares, pinned(state, unit))
     state.place(unit, squares)
     unit.bank, unit.bank_step = Fraction(0), None
     movement.update_contacts(state, unit)

@@ -13,7 +13,15 @@ from typing import Any
 from warhost.core.battle import Battle
 from warhost.core.outcome import Outcome, UnitFate
 from warhost.geometry.grid import formation_ok
-from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, morale, singles
+from warhost.rulesets.dnd35_wars import (
+    actions,
+    arrivals,
+    conditions,
+    formation,
+    inunit,
+    morale,
+    singles,
+)
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 from warhost.rulesets.dnd35_wars.tables import counters_left
 
@@ -31,6 +39,7 @@ def play(state: WarState, battle: Battle) -> None:
         state.round += 1
         battle.emit("round_start", round=state.round,
                     seconds=(state.round - 1) * ROUND_SECONDS)
+        conditions.tick(state, battle)
         arrivals.reinforcements(state, battle)
         for aid in list(state.order):
             if state.over:

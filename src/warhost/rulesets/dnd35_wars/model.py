@@ -161,6 +161,11 @@ class Spell(Strict):
         0, description="Healing added per caster level (cure light: +1).")
     level_cap: Annotated[Whole, Field(ge=1, le=60)] | None = Field(
         None, description="The most caster levels that count for damage or healing.")
+    per_level_step: Annotated[Whole, Field(ge=1, le=20)] = Field(
+        1, description="Caster levels per added `damage_per_level` (magic missile: 2).")
+    per_level_from: Annotated[Whole, Field(ge=1, le=20)] = Field(
+        1, description="The caster level at which `damage_per_level` is first added "
+        "(scorching ray: 3).")
     stat: StatName | None = Field(None, description="The number a buff or penalty changes.")
     amount: Annotated[Whole, Field(ge=-20, le=20)] = Field(
         0, description="A buff's bonus or a penalty (negative) (W35-SPELL-09, W35-AMB-96).")
@@ -415,5 +420,6 @@ class Dnd35WarsScenario(Strict):
         "relative to the scenario.")
     spells: list[Spell] = Field(
         default_factory=list, max_length=500,
-        description="Spell definitions (the included libraries' come first).")
+        description="Spell definitions; the included libraries' follow them, less any spell "
+        "of the same name defined here.")
     sides: list[SideSpec] = Field(min_length=2, max_length=2)

@@ -34,7 +34,7 @@ from warhost.geometry.grid import (
     share_side,
     translate,
 )
-from warhost.rulesets.dnd35_wars import combat, morale, tables
+from warhost.rulesets.dnd35_wars import combat, conditions, morale, tables
 from warhost.rulesets.dnd35_wars.state import FLED, MERGED, Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("move", "disengage", "regroup", "split", "pass")
@@ -204,12 +204,14 @@ def single_step3(state: WarState, single: Single, sq_from: Square, sq_to: Square
 # Points, banking and walking a path (W35-STAT-11/13, W35-TERR-15, W35-AMB-12)
 # ---------------------------------------------------------------------------------------------
 
-def move_points(unit: Unit) -> Fraction:
+def move_points(unit: Unit, *, together: bool = True) -> Fraction:
     """Movement points of one move action: the move rate, halved in a phalanx
-    (W35-DEFEND-10, W35-AMB-67)."""
+    (W35-DEFEND-10, W35-AMB-67); ``together``: as hindered counters allow (W35-SPELL-08)."""
     if unit.phalanx:
-        return tables.phalanx_rate(unit.rate)
-    return unit.rate if isinstance(unit.rate, Fraction) else Fraction(unit.rate)
+        full = tables.phalanx_rate(unit.rate)
+    else:
+        full = unit.rate if isinstance(unit.rate, Fraction) else Fraction(unit.rate)
+    return conditions.points(unit, full) if together and unit.held else full
 
 
 def banked(state: WarState, unit: Unit, first_step: Square) -> Fraction:
@@ -444,6 +446,7 @@ def _shift(state: WarState, battle: Battle, unit: Unit, squares: frozenset[Squar
            moved: Square) -> None:
     """Put the formation on ``squares`` after a move by ``moved``; heading and contacts."""
     before = state.neighbours_of(unit.squares)
+    conditions.shifted(unit, moved)
     state.place(unit, set(squares))
     if moved != (0, 0):
         unit.heading = heading_of(*moved)
@@ -552,6 +555,7 @@ def move_options(state: WarState, unit: Unit) -> list[Order]:
                for (dx, dy), _ in _line_moves(state, unit, passable, bank=True, plain=plain)]
         out += regroup_options(state, unit, plain) + split_options(state, unit)
         out += pass_options(state, unit, plain)
+    out = conditions.allowed_moves(state, unit, out)
     count(OPTIONS, len(out))
     return out
 
@@ -634,18 +638,18 @@ def _split_passable(state: WarState, unit: Unit, group: frozenset[Square]) -> Pa
 def _split_walk(state: WarState, unit: Unit, group: frozenset[Square], dx: int,
                 dy: int) -> Walk:
     """The leaving group's move: its own old squares are free, the rest of the unit is not."""
-    return walk(state, unit, group, _steps(dx, dy), move_points(unit),
+    return walk(state, unit, group, _steps(dx, dy), move_points(unit, together=False),
                 _split_passable(state, unit, group))
 
 
 def split_options(state: WarState, unit: Unit) -> list[Order]:
     """Split-ups: a few groups, each moved one square or as far as it can along 8 lines."""
-    points = move_points(unit)
+    points = move_points(unit, together=False)  # the leaving counters are free (W35-SPELL-07)
     if unit.split_round == state.round or points < 1:
         return []
     out = []
     far = math.floor(points)
-    for group in _split_groups(unit):
+    for group in conditions.split_groups(unit, _split_groups(unit)):
         text = ";".join(f"{x},{y}" for x, y in sorted(group))
         foot = Footing(group)
         passable = _split_passable(state, unit, group)
@@ -703,6 +707,9 @@ def judge_move(state: WarState, unit: Unit, order: Order) -> Order | Refusal:
     if unit.stuck_in is not None and order.kind != "pass":
         return Refusal(f"{unit.label} must first pass on out of {unit.stuck_in}",
                        rule="W35-UMOVE-19")
+    held = conditions.move_refusal(state, unit, order)
+    if held is not None:
+        return held
     judges: dict[str, Callable[[WarState, Unit, Order], Refusal | None]] = {
         "move": _judge_plain, "disengage": _judge_disengage, "regroup": _judge_regroup,
         "split": _judge_split, "pass": _judge_pass,

@@ -15,7 +15,8 @@ One attack of any of the four damage pathways (W35-DMG-01), or one morale check:
 * the counters a unit target loses from its current HP (W35-UNIT-12/13), or the chance a
   creature target falls;
 * a morale check: d20 + modifier against the DC (W35-MORALE-02) with a natural 20/1
-  deciding under option ``morale_natural_rolls`` (W35-AMB-15).
+  deciding under option ``morale_natural_rolls`` (W35-AMB-15);
+* one spell on a unit (situation ``spell``): the counters it removes, see :mod:`spell_odds`.
 
 :class:`~warhost.core.odds.OddsReport` outcomes: ``success`` = the attack hits (the check
 passes), ``failure`` = it misses (fails); the results of a hit are ``counters_N`` (a unit target
@@ -44,6 +45,7 @@ from warhost.core.scenario import Scenario
 from warhost.geometry.grid import Square, forward_most, projection, unit_distance
 from warhost.rulesets.dnd35_wars import combat, damage, morale, reach, tables
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario
+from warhost.rulesets.dnd35_wars.spell_odds import SPELL_KEYS, spell_odds
 from warhost.rulesets.dnd35_wars.state import Single, Unit, UnitAttack, WarState
 
 __all__ = [
@@ -62,8 +64,9 @@ KINDS = (*UNIT_KINDS, *PATHWAYS[1:], "morale")
 SITUATION_KEYS: dict[str, str] = {
     "kind": "melee, charge, free (the Disengage free attack), ranged or crossbow for a unit "
             "attacking a unit; unit_vs_single, single_vs_unit or single_vs_single (a melee "
-            "attack; add ranged=true or charge=true); morale: the defender's morale check "
-            "(default: melee, or the pathway the pair makes)",
+            "attack; add ranged=true or charge=true); morale: the defender's morale check; "
+            "spell: the spell named by spell=NAME (default: melee, or the pathway the pair "
+            "makes)",
     "ranged": "true: the attack on or by a singular creature is its ranged attack",
     "charge": "true: the attacker charges, +2 on the attack (W35-UATK-04, W35-AMB-30)",
     "multiplier": "unit against unit: the attacking counters in contact (melee) or firing "
@@ -79,10 +82,12 @@ SITUATION_KEYS: dict[str, str] = {
                "surrounded by the attacking unit); never against flank-immune targets",
     "trigger": "morale: the circumstance of table W35-MORALE-03 (default first_damage; rally: "
                "the routed unit's check, −4 fleeing)",
-    "dc": "morale: the DC (default: the trigger's)",
+    "dc": "morale: the DC (default: the trigger's); spell: the save DC (default: the "
+          "caster's)",
     "modifier": "morale: source modifiers added to the unit's own terms (W35-MORALE-04)",
     "ignore_position": "accepted for the command's flag; positions only give defaults here",
     "options": "scenario option overrides, name -> value",
+    **SPELL_KEYS,
 }
 """The situation keys :func:`exact_odds` understands, with what each means."""
 
@@ -251,6 +256,8 @@ def exact_odds(scenario: Scenario, attacker: str, defender: str,
 def odds_on_state(state: WarState, att: Actor, dfn: Actor, situation: Mapping[str, Any]
                   ) -> OddsReport:
     """The report of :func:`exact_odds` on any state (the AI may call it)."""
+    if "spell" in situation or str(situation.get("kind", "")).strip().lower() == "spell":
+        return spell_odds(state, att, dfn, situation)
     kind = _kind(att, dfn, situation)
     if kind == "morale":
         return morale_odds(state, att, dfn, situation)

@@ -139,6 +139,14 @@ class Unit:
     # ---- part 2: machines and casting (who owns each field: see the module named)
     machine: str | None = None  # "siege", "tower" or "ram" while it is that unit type
     casts: bool = False  # may cast spells as a unit (ucast: W35-UCAST-01)
+    # ---- conditions
+    modifiers: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    """Lasting spell modifiers: (stat, source) -> (amount, the round at whose start it ends;
+    0: the rest of the battle) (W35-SPELL-03/09)."""
+    held: set[Square] = field(default_factory=set)  # hindered counters (W35-SPELL-06)
+    held_speed: str = ""  # "zero" or "half" while counters are hindered
+    held_ends: int = 0  # the round at whose start the hindrance ends (0: never)
+    forced_ends: int = 0  # the round at whose start a forced rout ends (W35-AMB-73)
     # ---- ucast
     spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
     spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back
@@ -232,6 +240,18 @@ class Structure:
     dr: int
     hardness: int
     max_hp: int | None
+
+
+@dataclass(frozen=True)
+class Absent:
+    """Counters of a unit taken out of the fight by a spell until a round starts
+    (W35-SPELL-10..12, W35-AMB-57): where they stood, and the HP they took with them."""
+
+    unit: str
+    squares: tuple[Square, ...]
+    ends: int
+    source: str
+    hp: int
 
 
 @dataclass(eq=False)
@@ -409,3 +429,5 @@ class WarState:
     """Reinforcements still to enter: wanted squares, and whether the scenario placed them."""
     # ---- part 2: magic and war machines
     spells: dict[str, Spell] = field(default_factory=dict)  # the scenario's spells by name
+    # ---- conditions
+    absent: list[Absent] = field(default_factory=list)  # counters out of the fight (AMB-57)

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from warhost.core.decisions import did_you_mean
 from warhost.core.errors import FieldPath, fail
 from warhost.geometry.grid import Square, chebyshev, chebyshev_field, formation_ok
-from warhost.rulesets.dnd35_wars import tables
+from warhost.rulesets.dnd35_wars import areas, spellbook, tables
 from warhost.rulesets.dnd35_wars.derive import derive
 from warhost.rulesets.dnd35_wars.model import (
     MAP_AREA_MAX,
     Area,
     CharacterSpec,
+    Creature,
     Dnd35WarsScenario,
     UnitSpec,
 )
@@ -80,6 +82,7 @@ def check_scenario(model: Dnd35WarsScenario) -> None:
                  "sides", i, "units")
         for k, zone in enumerate(side.forbidden):
             _on_map(model, zone.rect, ("sides", i, "forbidden", k, "rect"))
+    _spells(model)
     placed = _units(model)
     _separation(model, placed)
     _forbidden(model, placed)
@@ -417,3 +420,55 @@ def _characters(model: Dnd35WarsScenario, placed: _Placed) -> None:
                 fail(f"unit {spec.id!r} names {spec.leader!r} as leader, but {named!r} has the "
                      "leader role (one leader a unit, W35-AMB-79)", "sides", i, "units", j,
                      "leader")
+
+
+# ---- spells (spellbook)
+
+
+def _spells(model: Dnd35WarsScenario) -> None:
+    """Spell definitions: no name twice, and the 5-ft squares of every area the table lacks;
+    then every creature's known spells: defined, and of a level its caster level reaches
+    (special abilities excepted)."""
+    seen: dict[str, int] = {}
+    for k, spell in enumerate(model.spells):
+        if spell.name in seen:
+            fail(f"spell {spell.name!r} is defined twice (also spells[{seen[spell.name]}])",
+                 "spells", k, "name")
+        seen[spell.name] = k
+        area = spell.area
+        if area is not None and area.squares is None and not areas.in_table(area.shape,
+                                                                             area.feet):
+            fail(f"a {area.feet}-ft {area.shape} is not in the area table (W35-AOE-03); give "
+                 f"the 5-ft squares it covers as `squares` (W35-AMB-53)", "spells", k, "area")
+    for path, being in _casters(model):
+        _known_spells(model, being, seen, path)
+
+
+def _casters(model: Dnd35WarsScenario) -> list[tuple[FieldPath, Creature]]:
+    """Every creature of the scenario with its field path."""
+    found: list[tuple[FieldPath, Creature]] = []
+    for i, side in enumerate(model.sides):
+        found += [(("sides", i, "units", j, "creature"), u.creature)
+                  for j, u in enumerate(side.units)]
+        for key in ("monsters", "npcs", "pcs"):
+            specs = getattr(side, key)
+            found += [(("sides", i, key, j, "creature"), spec.creature)
+                      for j, spec in enumerate(specs)]
+    return found
+
+
+def _known_spells(model: Dnd35WarsScenario, being: Creature, defined: dict[str, int],
+                  path: FieldPath) -> None:
+    for k, known in enumerate(being.spells):
+        where = (*path, "spells", k)
+        index = defined.get(known.spell)
+        if index is None:
+            fail(f"unknown spell {known.spell!r}{did_you_mean(known.spell, defined)} (define it "
+                 f"under `spells` or include a `spell_library`)", *where, "spell")
+        level = model.spells[index].level
+        highest = spellbook.max_spell_level(being.caster_level)
+        if not known.special and level > highest:
+            reach = (f"spells up to level {highest}" if highest >= 0 else "no spells")
+            fail(f"{known.spell} is a level-{level} spell; a caster of caster level "
+                 f"{being.caster_level} casts {reach} (mark a special ability `special: "
+                 f"true`)", *where, "spell")

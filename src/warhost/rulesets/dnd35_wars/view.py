@@ -543,6 +543,85 @@ def _volley_lands(e: Event) -> str:
     return f"{e['unit']}'s volley falls on {len(e['squares'])} counters of {e['target']}"
 
 
+# ---- conditions (conditions.py: lasting spell effects on units)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+@_words("modifier")
+def _modifier(e: Event) -> str:
+    stat = {"ac": "AC", "saves": "saving throws"}.get(e["stat"], e["stat"])
+    if e["amount"] == 0:
+        return f"{e['source']} leaves {e['unit']}'s {stat} unchanged"
+    lasting = f"for {e['rounds']} rounds" if e["rounds"] else "for the rest of the battle"
+    return f"{e['unit']} gets {_signed(e['amount'])} {stat} from {e['source']} {lasting}"
+
+
+@_words("modifier_ends")
+def _modifier_ends(e: Event) -> str:
+    return f"{e['source']}'s effect on {e['unit']}'s {e['stat']} ends"
+
+
+@_words("hindered")
+def _hindered(e: Event) -> str:
+    how = "held in place" if e["speed"] == "zero" else "slowed to half speed"
+    lasting = f"for {e['rounds']} rounds" if e["rounds"] else "for the rest of the battle"
+    return f"{e['counters']} counters of {e['unit']} are {how} by {e['source']} {lasting}"
+
+
+@_words("hindered_ends")
+def _hindered_ends(e: Event) -> str:
+    return f"{e['unit']}'s hindered counters move freely again"
+
+
+@_words("carried")
+def _carried(e: Event) -> str:
+    return f"{e['unit']} carries its {e['counters']} hindered counters behind the line"
+
+
+@_words("disabled")
+def _disabled(e: Event) -> str:
+    lasting = f"for {e['rounds']} rounds" if e["rounds"] else "for the rest of the battle"
+    return (f"{e['source']} takes {e['counters']} counters of {e['unit']} out of the fight "
+            f"{lasting} ({e['hp']} HP, {e['left']} left)")
+
+
+@_words("disabled_return")
+def _disabled_return(e: Event) -> str:
+    parts = []
+    if e["rejoined"]:
+        parts.append(f"{e['rejoined']} rejoin {e['unit']}")
+    if e["new"]:
+        parts.append(f"the rest form {e['new']}")
+    if not parts:
+        parts.append("none can rejoin" if e["counters"] else "none find room")
+    return f"{e['source']} ends: {e['counters']} counters come back; {', '.join(parts)}"
+
+
+@_words("frightened")
+def _frightened(e: Event) -> str:
+    if e["immune"]:
+        return f"{e['unit']} knows no fear: {e['source']} has no effect"
+    reach = "the whole unit" if e["whole"] else "part of the unit"
+    return f"{e['source']} strikes fear into {e['unit']} ({reach})"
+
+
+@_words("turned")
+def _turned(e: Event) -> str:
+    if e["whole"]:
+        return f"{e['who']} turns {e['unit']} ({e['hd']} HD): the whole unit flees"
+    if e["counters"]:
+        return f"{e['who']} turns {e['counters']} counters of {e['unit']} ({e['hd']} HD)"
+    return f"{e['who']}'s turning ({e['hd']} HD) is too weak to move a counter of {e['unit']}"
+
+
+@_words("rout_ends")
+def _rout_ends(e: Event) -> str:
+    return f"{e['unit']} stops fleeing and returns to the fight"
+
+
 # ---- ucast
 
 
