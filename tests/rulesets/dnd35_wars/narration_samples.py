@@ -161,7 +161,32 @@ CONDITION_EVENTS: list[dict[str, Any]] = [
     {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 1, "counters": 0,
      "whole": False},
     {"type": "rout_ends", "unit": "zombies"},
-]
+
+
+SIEGE_EVENTS: list[dict[str, Any]] = [
+    {"type": "siege_load", "unit": "gunners", "weapon": "heavy_catapult", "done": 1,
+     "needed": 3, "loaded": False},
+    {"type": "siege_load", "unit": "gunners", "weapon": "ballista", "done": 3, "needed": 3,
+     "loaded": True},
+    {"type": "siege_fire", "unit": "gunners", "weapon": "trebuchet", "target": "gate",
+     "kind": "structure", "feet": 450, "bonus": -2, "roll": 14, "total": 12, "ac": 10,
+     "hit": True, "crit": False, "threat": False, "confirm": None},
+    {"type": "siege_fire", "unit": "gunners", "weapon": "ballista", "target": "giant",
+     "kind": "single", "feet": 150, "bonus": 3, "roll": 19, "total": 22, "ac": 17,
+     "hit": True, "crit": True, "threat": True, "confirm": 15},
+    {"type": "siege_defend", "unit": "gunners", "ac": 4},
+    {"type": "machine_attack", "unit": "archers", "target": "gunners", "machine": "ballista",
+     "kind": "ranged", "roll": 12, "total": 16, "ac": 3, "hit": True, "crit": False,
+     "attackers": 6},
+    {"type": "machine_attack", "who": "ogre", "target": "gunners", "machine": "tower",
+     "kind": "melee", "roll": 2, "total": 10, "ac": 3, "hit": True, "crit": False,
+     "attackers": 1},
+    {"type": "machine_damage", "unit": "gunners", "machine": "light_catapult",
+     "source": "archers", "hp": 12, "left": 68},
+    {"type": "machine_unharmed", "unit": "gunners", "machine": "ballista", "source": "ogre",
+     "reason": "hardness"},
+    {"type": "machine_destroyed", "unit": "gunners", "machine": "trebuchet", "kind": "siege"},
+
 
 UCAST_EVENTS: list[dict[str, Any]] = [
     {"type": "ucast", "unit": "mages", "spell": "magic_missile", "counters": 3, "idle": 1,
@@ -177,5 +202,40 @@ UCAST_EVENTS: list[dict[str, Any]] = [
 
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS
-    + CONDITION_EVENTS + UCAST_EVENTS
+    + CONDITION_EVENTS
+
+
+    + SIEGE_EVENTS
+
+
+    + UCAST_EVENTS
 )
+
+SPELL_EVENTS: list[dict[str, Any]] = [
+    {"type": "cast", "who": "mialee", "spell": "fireball", "target": "orcs", "rounds": 1},
+    {"type": "cast", "who": "mialee", "spell": "summon", "target": "4,5", "rounds": 3},
+    {"type": "casting", "who": "mialee", "spell": "summon", "left": 1},
+    {"type": "spell_lost", "who": "mialee", "spell": "summon", "reason": "no target"},
+    {"type": "area", "who": "mialee", "spell": "fireball", "unit": "orcs", "counters": "4",
+     "whole": False},
+    {"type": "save", "unit": "orcs", "spell": "fireball", "save": "ref", "dc": 16,
+     "saved": False},
+    {"type": "save", "who": "chief", "spell": "fireball", "save": "ref", "dc": 16,
+     "saved": True},
+    {"type": "save", "unit": "orcs", "spell": "fireball", "save": "ref", "dc": 16,
+     "failing": 3, "counters": 4},
+    {"type": "spell_damage", "unit": "orcs", "spell": "fireball", "per": 15, "counters": "4",
+     "total": 60},
+    {"type": "spell_damage", "who": "chief", "spell": "fireball", "per": 15, "total": 7},
+    {"type": "healed", "unit": "fighters", "source": "cure_light_wounds", "hp": 5, "left": 80,
+     "counters": 8, "placed": []},
+    {"type": "healed", "who": "tordek", "source": "cure_light_wounds", "hp": 9, "left": 31},
+    {"type": "no_effect", "unit": "orcs", "spell": "bless", "reason": "too few counters"},
+    {"type": "hit_dice", "unit": "orcs", "spell": "sleep", "hd": 10, "counters": 1},
+    {"type": "spell_on", "who": "ogre", "spell": "hold_person", "effect": "hinder", "until": 6},
+    {"type": "spell_bound", "who": "ogre", "why": "disable"},
+    {"type": "turning", "who": "jozan", "target": "skeletons", "check": 12, "max_hd": 5,
+     "hd": 14},
+]
+
+DND35_WARS_SAMPLES += SPELL_EVENTS

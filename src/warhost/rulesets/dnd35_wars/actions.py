@@ -110,7 +110,8 @@ def unit_action(state: WarState, battle: Battle, unit: Unit) -> None:
     order = battle.ask(unit.side, "unit_action", tuple(options),
                        f"{unit.label}: unit action?", unit.id, default=HOLD,
                        accept=judge(state, unit))
-    unit.set_vs_charge = unit.set_vs_charge and order.kind in defence.ORDER_KINDS + ("hold",)
+    unit.set_vs_charge = unit.set_vs_charge and (
+        order.kind in defence.ORDER_KINDS + ("hold",) or siege.keeps_set(state, unit, order))
     if order == HOLD:
         battle.emit("hold", unit=unit.id)
         return

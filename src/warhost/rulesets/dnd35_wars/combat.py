@@ -84,6 +84,8 @@ def ac_against(state: WarState, target: Unit, attacker: Unit | Single | None, ki
     ac = target.ac
     if target.charge_ac_penalty:
         ac -= 2
+    if target.siege_defense:  # its spare counters in total defense (W35-SWU-13, W35-AMB-86)
+        ac += damage.TOTAL_DEFENSE_AC
     if target.phalanx and kind != "area":
         ranged = kind in ("ranged", "siege")
         ac += defence.PHALANX_RANGED_AC if ranged else defence.PHALANX_OTHER_AC
@@ -388,6 +390,9 @@ def _shelter_problem(state: WarState, target: Unit) -> Refusal | None:
     """A unit in a fortification that is neither guarding the walls nor exposed cannot be
     targeted (W35-STRUCT-03, W35-AMB-45)."""
     if damage.sheltered(state, target):
+        if target.closed_tower:
+            return Refusal(f"{target.label} has total cover in its siege tower until it "
+                           "shoots", rule="W35-AMB-46")
         return Refusal(f"{target.label} is under cover in its fortification",
                        rule="W35-AMB-45")
     return None
@@ -470,6 +475,8 @@ def _path_problem(state: WarState, unit: Unit, target: Unit | Single, dx: int,
     for sq in entered_squares(path, unit.squares):
         if not state.inside(sq) or state.occupant(sq) is not None:
             return Refusal(f"the charge path is blocked at {sq[0]},{sq[1]}", rule="W35-AMB-40")
+        if sq in state.barrier_at and state.barred(unit.side, sq, charge=True):
+            return Refusal(f"a wall bars the charge at {sq[0]},{sq[1]}", rule="W35-AMB-45")
     if not unit.flying:
         crossed: set[Square] = set().union(*path)
         if any(sq in state.water for sq in crossed.union(unit.squares)):
@@ -762,7 +769,7 @@ def _fire(state: WarState, battle: Battle, unit: Unit, plan: dict[str, int]) -> 
         if penalty is None:
             continue
         crossbow = unit.ranged.crossbow
-        multiplier = reach.ranged_multiplier(count, target.counters, crossbow,
+        multiplier = reach.ranged_multiplier(count, target.targetable, crossbow,
                                              state.options.crossbow_cap_by_target)
         landing = reach.squares_hit(sorted(unit.squares)[:count], target.squares)
         battle.emit("volley_lands", unit=unit.id, target=tid,

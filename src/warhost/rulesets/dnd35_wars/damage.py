@@ -185,6 +185,8 @@ def fortification_dr(state: WarState, unit: Unit) -> int | None:
 def sheltered(state: WarState, unit: Unit) -> bool:
     """A unit inside a fortification that neither guards the walls nor has fired or attacked
     since its last turn takes no damage (W35-STRUCT-03, W35-AMB-45)."""
+    if unit.closed_tower:  # total cover until it shoots through the slits (W35-AMB-46)
+        return not unit.exposed
     return not (unit.guarding_walls or unit.exposed) and fortification_dr(state, unit) is not None
 
 
@@ -244,10 +246,12 @@ def hit_unit(state: WarState, battle: Battle, target: Unit, per_hit: int, multip
 
 
 def hit_unit_by_single(state: WarState, battle: Battle, target: Unit, per_hit: int, *,
-                       source: str, attacker: Single | None, magic: bool = False) -> int:
+                       source: str, attacker: Single | None, magic: bool = False,
+                       kind: str = "single") -> int:
     """A singular creature's hit on a unit: after DR, divided by the creatures in one counter
     and rounded down, so a counter holding more creatures than the damage takes nothing
-    (W35-DMG-13/14, W35-AMB-09)."""
+    (W35-DMG-13/14, W35-AMB-09). ``kind``: "siege" for a siege weapon's hit (W35-SIEGE-06),
+    a morale trigger."""
     if not target.on_map or per_hit <= 0:
         return 0
     if sheltered(state, target):
@@ -258,7 +262,7 @@ def hit_unit_by_single(state: WarState, battle: Battle, target: Unit, per_hit: i
     lost = int(Fraction(per) / target.per_counter)
     if lost == 0:
         return _unharmed(battle, target, source, "dr" if per == 0 else "spread")
-    return apply_to_unit(state, battle, target, lost, source, kind="single", attacker=attacker)
+    return apply_to_unit(state, battle, target, lost, source, kind=kind, attacker=attacker)
 
 
 def hit_single(state: WarState, battle: Battle, target: Single, per_hit: int, *, source: str,
@@ -292,6 +296,10 @@ def apply_to_unit(state: WarState, battle: Battle, unit: Unit, amount: int, sour
         note(state, battle, unit, lost, kind=kind, attacker=attacker)
     gone = unit.counters - tables.counters_left(unit.hp, unit.counter_hp)
     last = set(unit.squares)
+    if gone > 0 and unit.stack and unit.hp > 0:  # a tower's stack loses its top (AMB-77)
+        unit.stack -= gone
+        gone = 0
+        battle.emit("counters_removed", unit=unit.id, squares=[], left=unit.stack)
     if gone > 0:
         chosen = last if gone >= unit.counters else choose_removal(state, battle, unit, gone,
                                                                    attacker)
@@ -617,6 +625,9 @@ def ac_for_single(state: WarState, target: Unit) -> int:
     flat-footed, W35-AMB-85); the combat helper's modifiers come on top."""
     ac = target.ac - (CHARGE_AC_PENALTY if target.charge_ac_penalty else 0)
     return ac + conditions.modifier(target, "ac")
+
+
+    return ac + (TOTAL_DEFENSE_AC if target.siege_defense else 0)  # W35-SWU-13
 
 
 def _charging(attacker: Single, charge: bool) -> int:

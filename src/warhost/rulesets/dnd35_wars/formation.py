@@ -58,6 +58,9 @@ def judge_formation(state: WarState, unit: Unit, squares: set[Square],
     for sq in squares:
         if not state.inside(sq) or state.at.get(sq) not in (None, unit.id):
             return Refusal(f"{sq[0]},{sq[1]} is off the map or taken", rule="W35-PLACE-06")
+        if sq in state.barrier_at and state.barred(
+                unit.side, sq, within=movement.sections_under(state, unit.squares)):
+            return Refusal(f"a wall bars {sq[0]},{sq[1]}", rule="W35-AMB-45")
     front = forward_most(unit.squares, unit.heading)
     if any(projection(sq, unit.heading) > front for sq in squares):
         return Refusal("no counter may end further forward than the current front",
@@ -132,8 +135,8 @@ def formation_step(state: WarState, battle: Battle, unit: Unit) -> None:
     """Offer the unit a new arrangement of its counters, or dropping its phalanx
     (W35-FORM-01, W35-AMB-67, W35-DEC-18)."""
     movement.fix_home_edges(state)
-    if unit.routed or not unit.on_map or unit.stuck_in is not None:
-        return
+    if unit.routed or not unit.on_map or unit.stuck_in is not None or unit.stack:
+        return  # a stack in a siege tower has no formation (W35-TOWER-09)
     while True:
         options = formation_options(state, unit)
         if len(options) == 1:

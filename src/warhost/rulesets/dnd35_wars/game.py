@@ -22,6 +22,9 @@ from warhost.rulesets.dnd35_wars import (
     morale,
     singles,
 )
+
+
+from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, morale, singles, tower
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 from warhost.rulesets.dnd35_wars.tables import counters_left
 
@@ -65,7 +68,9 @@ def unit_turn(state: WarState, battle: Battle, unit: Unit) -> None:
         return
     battle.emit("turn", unit=unit.id, round=state.round)
     unit.charge_ac_penalty = False  # the charge's -2 AC lasts until its next turn
+    unit.siege_defense = False  # so does its crew's total defense (W35-AMB-86)
     unit.exposed = False
+    tower.turn_begins(state, unit)
     acts = morale.morale_step(state, battle, unit)
     if not unit.on_map:
         return

@@ -44,7 +44,8 @@ def in_unit_actions(state: WarState, battle: Battle, unit: Unit) -> None:
     for foe in foes:
         free_attack(state, battle, unit, foe)
     for single in acting_order(state, battle, unit):
-        if single.alive and single.host == unit.id and not stays(state, battle, unit, single):
+        if single.alive and single.host == unit.id and not magic.busy(state, battle, single) \
+                and not stays(state, battle, unit, single):
             embedded_action(state, battle, unit, single)
     for foe in singles.intruders(state, unit):
         singles.single_turn(state, battle, foe)

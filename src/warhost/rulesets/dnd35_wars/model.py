@@ -228,6 +228,10 @@ class Creature(Strict):
     fly_speed: Speed | None = None
     incorporeal: bool = False
     cha: Ability = 10
+    str_score: Ability = Field(
+        10, alias="str", description="Strength: a ram's swing adds its modifier (W35-RAM-04).")
+    dex_score: Ability = Field(
+        10, alias="dex", description="Dexterity: a ram unit loses its bonus to AC (W35-RAM-08).")
     int_score: Ability | None = Field(
         10, alias="int", description="Intelligence; null for mindless creatures (W35-STAT-05)."
     )
@@ -313,6 +317,9 @@ class UnitSpec(Strict):
     machine_ac: ArmorClass | None = Field(None, description="The machine's AC (default 3).")
     machine_hardness: Annotated[Whole, Field(ge=0, le=100)] | None = Field(
         None, description="The machine's hardness (default 5).")
+    siege_bab: Annotated[int, Field(ge=0, le=40)] | None = Field(
+        None, description="The operators' base attack bonus for the siege weapon "
+        "(W35-SIEGE-08; default: the best stat-block attack bonus less the size modifier).")
 
 
 class Area(Strict):
@@ -364,6 +371,9 @@ class SideSpec(Strict):
     faster_first: bool = Field(
         False, description="No unit of this side may stand farther from the enemy than a "
         "slower one (W35-PLACE-08, W35-DEC-38).")
+    rams: Annotated[Whole, Field(ge=0, le=20)] = Field(
+        0, description="Battering rams the side may form in play from its most forward unit "
+        "(W35-RAM-06, W35-AMB-75, W35-DEC-26).")
 
 
 class TerrainSpec(Area):

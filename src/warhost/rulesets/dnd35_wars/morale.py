@@ -503,6 +503,16 @@ def regenerate(state: WarState, battle: Battle, unit: Unit) -> int:
     gain = min(tables.regeneration(hit_dice(unit), unit.per_counter), unit.start_hp - unit.hp)
     if gain <= 0:
         return 0
+    gain, placed = restore_hp(state, battle, unit, gain)
+    battle.emit("regenerate", unit=unit.id, hp=gain, left=unit.hp, counters=unit.counters,
+                placed=placed)
+    return gain
+
+
+def restore_hp(state: WarState, battle: Battle, unit: Unit,
+               gain: int) -> tuple[int, list[list[int]]]:
+    """Add ``gain`` HP (already capped at the starting HP) and place the counters they fill
+    again (W35-AMB-27): the HP regained and the squares of the counters placed."""
     unit.hp += gain
     placed: list[list[int]] = []
     for _ in range(tables.counters_left(unit.hp, unit.counter_hp) - unit.counters):
@@ -514,9 +524,7 @@ def regenerate(state: WarState, battle: Battle, unit: Unit) -> int:
     if unit.hp > room:  # no free square for a counter: the HP it would hold are not regained
         gain -= unit.hp - room
         unit.hp = room
-    battle.emit("regenerate", unit=unit.id, hp=gain, left=unit.hp, counters=unit.counters,
-                placed=placed)
-    return gain
+    return gain, placed
 
 
 def regenerate_single(state: WarState, battle: Battle, single: Single) -> int:

@@ -385,13 +385,23 @@ def free_for(state: WarState, unit: Unit, *, allies: bool = False) -> Passable:
     """Squares ``unit`` may step into: on the map and empty or its own, or (``allies``) held
     by an allied unit."""
     at, width, height, uid = state.at, state.width, state.height, unit.id
+    walls, within = state.barrier_at, sections_under(state, unit.squares)
 
     def passable(sq: Square) -> bool:
         if not (0 <= sq[0] < width and 0 <= sq[1] < height):
             return False
+        if sq in walls and state.barred(unit.side, sq, within=within):
+            return False
         other = at.get(sq)
         return other is None or other == uid or allies and _ally(state, unit, other)
     return passable
+
+
+def sections_under(state: WarState, squares: Iterable[Square]) -> frozenset[str]:
+    """The wall and gate sections (W35-AMB-45) that ``squares`` stand on."""
+    if not state.barrier_at:
+        return frozenset()
+    return frozenset(sid for sq in squares if (sid := state.barrier_at.get(sq)) is not None)
 
 
 def _ally(state: WarState, unit: Unit, oid: str) -> bool:
@@ -628,10 +638,12 @@ def _split_passable(state: WarState, unit: Unit, group: frozenset[Square]) -> Pa
     is not."""
     stay = unit.squares - group
     at, width, height, uid = state.at, state.width, state.height, unit.id
+    walls, within = state.barrier_at, sections_under(state, group)
 
     def passable(sq: Square) -> bool:
         return (0 <= sq[0] < width and 0 <= sq[1] < height and sq not in stay
-                and at.get(sq, uid) == uid)
+                and at.get(sq, uid) == uid
+                and not (sq in walls and state.barred(unit.side, sq, within=within)))
     return passable
 
 
@@ -838,6 +850,7 @@ def _judge_pass(state: WarState, unit: Unit, order: Order) -> Refusal | None:
 
 def take_move(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
     """Carry out a move-action order of any of this module's kinds."""
+    unit.moved_round = state.round  # a tower may not attack this round (W35-TOWER-15)
     takers: dict[str, Callable[[WarState, Battle, Unit, Order], None]] = {
         "move": _take_plain, "disengage": _take_disengage, "regroup": take_regroup,
         "split": take_split, "pass": _take_pass,

@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from warhost.core.damage_dice import DamageDice
+from warhost.core.decisions import Refusal
 from warhost.core.errors import WarhostError
 from warhost.core.odds import (
     OddsReport,
@@ -67,6 +68,11 @@ SITUATION_KEYS: dict[str, str] = {
             "attack; add ranged=true or charge=true); morale: the defender's morale check; "
             "spell: the spell named by spell=NAME (default: melee, or the pathway the pair "
             "makes)",
+
+
+            "attack; add ranged=true or charge=true); morale: the defender's morale check "
+            "(default: melee, or the pathway the pair makes); siege_volley: one shot of the "
+            "attacker's siege weapon at a structure section or machine:UNIT (the defender)",
     "ranged": "true: the attack on or by a singular creature is its ranged attack",
     "charge": "true: the attacker charges, +2 on the attack (W35-UATK-04, W35-AMB-30)",
     "multiplier": "unit against unit: the attacking counters in contact (melee) or firing "
@@ -244,6 +250,8 @@ def exact_odds(scenario: Scenario, attacker: str, defender: str,
     model: Dnd35WarsScenario = scenario.model
     model = with_options(model, dict(situation.get("options") or {}), check_scenario)
     state = initial_state(model)
+    if situation.get("kind") == "siege_volley":  # a siege weapon at a structure or machine
+        return siege_volley_on_state(state, _siege_unit(state, attacker), defender)
     att = _actor(state, attacker, "attacker")
     dfn = _actor(state, defender, "defender")
     if att.id == dfn.id:
@@ -782,3 +790,75 @@ def morale_odds(state: WarState, att: Actor, dfn: Actor, situation: Mapping[str,
                       details={"trigger": trigger, "dc": dc, "modifier": modifier,
                                "passes": fraction_json(chance),
                                "routs": fraction_json(1 - chance)})
+
+
+# --------------------------------------------------------------------------- siege volleys
+
+
+def siege_volley_odds(weapon_name: str, bonus: int, ac: int, hardness: int,
+                      hp: int | None = None) -> Distribution:
+    """The exact distribution of the HP a structure section (or a machine) loses to one shot
+    of a siege weapon: d20 + ``bonus`` against ``ac`` (AC 10 for catapults and trebuchets,
+    W35-SIEGE-09), the weapon's dice (a ballista's confirmed critical doubles the roll,
+    W35-AMB-49/89), less ``hardness`` (W35-SIEGE-07, W35-AMB-45), capped at ``hp``."""
+    from warhost.rulesets.dnd35_wars import siege
+
+    weapon = tables.siege_weapon(weapon_name)
+    if weapon.crit is None:
+        ac = tables.CATAPULT_AC
+    attack = siege.weapon_attack(weapon)
+    chances = hit_chances(bonus, ac, crit_range=attack.crit_range,
+                          crit_ok=weapon.crit is not None)
+
+    def lost(rolled: int) -> int:
+        after = max(0, rolled - hardness)
+        return after if hp is None else min(hp, after)
+
+    on_hit = _mapped(per_hit_distribution(attack, chances), lost)
+    return _mix([(1 - chances.hit, {0: Fraction(1)}), (chances.hit, on_hit)])
+
+
+def siege_volley_on_state(state: WarState, unit: Unit, target: str) -> OddsReport:
+    """The ``siege_volley`` situation: one shot of ``unit``'s siege weapon at a structure
+    section or ``machine:UNIT`` as they stand (its bonus, AC, range), with the HP it loses;
+    results ``breached`` (the target reaches 0 HP) and ``holds``."""
+    from warhost.rulesets.dnd35_wars import machines, siege
+
+    machine = siege.siege_machine(state, unit)
+    if machine is None:
+        raise WarhostError(f"{unit.id} carries no siege weapon", field="attacker")
+    aim = siege.aim(state, unit, machine, target)
+    if isinstance(aim, Refusal):
+        raise WarhostError(f"{unit.id} cannot fire at {target}: {aim.reason} ({aim.rule})",
+                           field="defender")
+    if aim.kind not in ("structure", "machine"):
+        raise WarhostError("a siege volley's odds are for a structure or a machine",
+                           field="defender")
+    bonus = siege.shot_bonus(state, machine, aim)
+    ac = siege.target_ac(state, unit, machine, aim)
+    if aim.kind == "machine":
+        hp, hardness = state.machines[aim.id].hp, state.machines[aim.id].hardness
+    else:
+        hp, hardness = state.structure_hp[aim.id], state.structures[aim.id].hardness
+    dist = siege_volley_odds(machine.name, bonus, ac, hardness, hp)
+    weapon = tables.siege_weapon(machine.name)
+    chances = hit_chances(bonus, ac, crit_range=siege.weapon_attack(weapon).crit_range,
+                          crit_ok=weapon.crit is not None)
+    breached = dist.get(hp, Fraction(0)) if hp > 0 else Fraction(0)
+    outcomes = {"success": chances.hit, "failure": 1 - chances.hit, "breached": breached,
+                "holds": chances.hit - breached}
+    details = {"bonus": bonus, "ac": ac, "hardness": hardness, "hp": hp, "feet": aim.feet,
+               "hit": fraction_json(chances.hit), "critical": fraction_json(chances.crit),
+               "hp_lost": _json_dist(dist), "expected_hp_lost": _number(mean(dist))}
+    name = machines.target_text(aim.id) if aim.kind == "machine" else aim.id
+    return OddsReport(attacker=unit.id, defender=name, kind="siege_volley",
+                      modifiers=[f"d20 {bonus:+d} against AC {ac} (W35-SIEGE-08/09/11)"],
+                      outcomes=outcomes, dice=f"1d20{bonus:+d} vs AC {ac}; damage "
+                      f"{weapon.damage} less hardness {hardness}", details=details)
+
+
+def _siege_unit(state: WarState, name: str) -> Unit:
+    actor = _actor(state, name, "attacker")
+    if not isinstance(actor, Unit):
+        raise WarhostError(f"{name} is not a unit", field="attacker")
+    return actor

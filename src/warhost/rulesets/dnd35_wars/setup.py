@@ -168,6 +168,8 @@ def new_state(scenario: Dnd35WarsScenario, battle: Battle) -> WarState:
     state = initial_state(scenario)
     for text in warnings(scenario):
         battle.emit("warning", rule="W35-ARMY-02", message=text)
+    for text in siege.placement_warnings(state):
+        battle.emit("warning", rule="W35-SIEGE-01", message=text)
     placement_order(state, battle, scenario)
     place_unallied(state, battle, scenario)
     roll_initiative(state, battle, [u.id for u in state.units.values() if u.squares]

@@ -24,7 +24,7 @@ from warhost.core.decisions import Refusal
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS8, Square, bresenham, chebyshev
-from warhost.rulesets.dnd35_wars import damage, magic, morale, movement, tables
+from warhost.rulesets.dnd35_wars import damage, machines, magic, morale, movement, tables
 from warhost.rulesets.dnd35_wars.state import FIGHTING, ROUTED, Single, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("smove", "sattack", "sfull", "scharge", "leave", "enter",
@@ -69,7 +69,8 @@ def squad_mates(state: WarState, single: Single) -> list[Single]:
 def rate_of(state: WarState, single: Single) -> Fraction:
     """Squares a round: the W35-STAT-12 rate of its speed; a squad at its slowest member's
     (W35-PC-08)."""
-    return min(tables.move_rate(s.creature.speed, state.scale) for s in squad_mates(state, single))
+    return min(tables.move_rate(s.creature.speed, state.scale) * magic.speed_factor(state, s)
+               for s in squad_mates(state, single))
 
 
 def step_cost(state: WarState, single: Single, frm: Square, to: Square) -> Fraction:
@@ -86,7 +87,7 @@ def side_of(state: WarState, aid: str) -> str | None:
 
 def passable(state: WarState, single: Single, sq: Square) -> bool:
     """On the map and empty or held by allies, who make room (W35-MON-05)."""
-    if not state.inside(sq):
+    if not state.inside(sq) or sq in state.barrier_at and state.barred(single.side, sq):
         return False
     occupant = state.at.get(sq)
     return occupant is None or side_of(state, occupant) == single.side
@@ -115,7 +116,7 @@ def reach3(state: WarState, single: Single, start: Square, budget: Fraction) -> 
     best: dict[Square, int] = {start: 0}
     heap: list[tuple[int, Square]] = [(0, start)]
     at, units, singles_, side = state.at, state.units, state.singles, single.side
-    width, height = state.width, state.height
+    width, height, walls = state.width, state.height, state.barrier_at
     steps = _steps3(state, single)
     ok: dict[Square, bool] = {}  # passable, found once per square
     while heap:
@@ -133,7 +134,8 @@ def reach3(state: WarState, single: Single, start: Square, budget: Fraction) -> 
                 occupant = at.get(nxt)
                 actor = None if occupant is None else units.get(occupant) or singles_.get(occupant)
                 free = ok[nxt] = (0 <= nxt[0] < width and 0 <= nxt[1] < height and (
-                    occupant is None or actor is not None and actor.side == side))
+                    occupant is None or actor is not None and actor.side == side)
+                    and not (nxt in walls and state.barred(side, nxt)))
             if free:
                 best[nxt] = total
                 heapq.heappush(heap, (total, nxt))
@@ -227,7 +229,8 @@ def attack_options(state: WarState, single: Single) -> list[Order]:
     if not single.creature.melee:
         return []
     kind = attack_kind(single)
-    return [Order.of(kind, single.id, target) for target in foe_targets(state, single)]
+    targets = foe_targets(state, single) + machines.single_targets(state, single)
+    return [Order.of(kind, single.id, target) for target in targets]
 
 
 def move_options(state: WarState, single: Single,
@@ -359,6 +362,8 @@ def default_of(options: list[Order]) -> Order:
 def single_turn(state: WarState, battle: Battle, single: Single) -> None:
     """A creature's turn while it stands alone: one action (W35-ROUND-11, W35-AMB-78)."""
     new_turn(single)
+    if magic.busy(state, battle, single):  # a long cast, or held by a spell
+        return
     if single.squad is not None and single.moved_round == state.round:
         battle.emit("squad_follows", who=single.id)
         return
@@ -536,6 +541,9 @@ def attack(state: WarState, battle: Battle, single: Single, target: str, *,
            charge: bool = False) -> int:
     """Attack a unit or a creature; returns the HP it lost."""
     single.attacked_round = state.round
+    mid = machines.named(target)
+    if mid is not None:  # a war machine it stands next to (W35-SIEGE-02)
+        return machines.single_attacks_machine(state, battle, single, mid)
     if target in state.units:
         return hit_unit(state, battle, single, state.units[target], charge=charge)
     return hit_single(state, battle, single, state.singles[target], charge=charge)

@@ -147,6 +147,26 @@ class Unit:
     held_speed: str = ""  # "zero" or "half" while counters are hindered
     held_ends: int = 0  # the round at whose start the hindrance ends (0: never)
     forced_ends: int = 0  # the round at whose start a forced rout ends (W35-AMB-73)
+<<<<<<< HEAD
+=======
+
+
+    # ---- siege
+    siege_defense: bool = False  # non-crew counters in total defense: +4 AC (W35-AMB-86)
+
+
+    # ---- tower
+    stack: int = 0  # counters stacked on its one square (siege tower: W35-TOWER-09, AMB-77)
+    slit_counters: int = 0  # counters that shot through the slits at its last volley (AMB-46)
+    moved_round: int = -1  # the last round it took a move action (W35-TOWER-15)
+    opposed: bool = False  # enemies on the wall next to it at the start of its turn (AMB-76)
+    bridge_round: int = -1  # the round its drawbridge came down (-1: still up; W35-TOWER-19)
+    crossed_round: int = -1  # the last round a counter of it went onto a wall (TOWER-20/21)
+    wall_unit: str | None = None  # the unit its counters formed on the wall (W35-TOWER-20/21)
+    walk_rate: Fraction = Fraction(0)  # its standard move rate, kept while it is a tower
+
+
+>>>>>>> main
     # ---- ucast
     spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
     spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back
@@ -158,8 +178,8 @@ class Unit:
 
     @property
     def counters(self) -> int:
-        """Counters on the map."""
-        return len(self.squares)
+        """Counters on the map (a siege tower's stack counts each counter in its one square)."""
+        return self.stack if self.stack and self.squares else len(self.squares)
 
     @property
     def on_map(self) -> bool:
@@ -175,6 +195,20 @@ class Unit:
     def can_fight(self) -> bool:
         """On the map and not routed."""
         return self.status == FIGHTING and bool(self.squares)
+
+    @property
+    def closed_tower(self) -> bool:
+        """Inside a siege tower whose drawbridge is still up (W35-TOWER-04/22)."""
+        return self.machine == "tower" and self.bridge_round < 0
+
+    @property
+    def targetable(self) -> int:
+        """The counters an attack or area may count (W35-DMG-05): all of them, or, inside a
+        closed siege tower, only those that shot through the slits since its last turn and
+        none when it has not shot (total cover, W35-TOWER-04, W35-AMB-46)."""
+        if not self.closed_tower:
+            return self.counters
+        return min(self.counters, self.slit_counters) if self.exposed else 0
 
     @property
     def derived_creatures(self) -> int:
@@ -212,6 +246,17 @@ class Single:
     moved_round: int = 0  # its squad's counter moved this round (W35-PC-08)
     attacked_round: int = 0
     down_noted: bool = False  # its going down or fleeing reached morale (W35-PC-11)
+    # ---- magic
+    casts_made: dict[str, int] = field(default_factory=dict)  # casts of each spell (uses)
+    last_cast: dict[str, int] = field(default_factory=dict)  # round of each spell's last cast
+    casting: str | None = None  # a cast of several rounds under way (W35-MAGIC-02)
+    cast_ends: int = 0  # the round that cast takes effect
+    turns_made: int = 0  # turning attempts used (W35-SPELL-15)
+    out_until: int = 0  # held out of the fight by a spell (or turned) until this round
+    out_why: str = ""
+    spell_mods: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # spell ->
+    # (stat, amount, last round) of a buff or penalty on it
+    slowed: tuple[str, int] = ("", 0)  # a hindering spell's speed ("zero"/"half"), last round
 
     @property
     def label(self) -> str:
@@ -431,3 +476,58 @@ class WarState:
     spells: dict[str, Spell] = field(default_factory=dict)  # the scenario's spells by name
     # ---- conditions
     absent: list[Absent] = field(default_factory=list)  # counters out of the fight (AMB-57)
+
+
+    # ---- machines
+    machines: dict[str, Machine] = field(default_factory=dict)  # by carrying unit id (SWU-09)
+
+
+@dataclass(eq=False)
+class Machine:
+    """A war machine carried by a unit, with HP of its own (W35-SWU-09, W35-SIEGE-04,
+    W35-TOWER-05): its kind ("siege" or "tower"), its name (the siege weapon, or "tower"),
+    AC, hardness, and the counter its figure stands on (W35-SWU-02)."""
+
+    kind: str
+    name: str
+
+
+    # ---- tower
+    barrier_at: dict[Square, str] = field(default_factory=dict)  # wall/gate squares (AMB-45)
+    barrier_holder: dict[str, str | None] = field(default_factory=dict)  # section -> side
+    gates: set[str] = field(default_factory=set)  # the barrier sections that are gates
+    bridges: set[str] = field(default_factory=set)  # tower units with the drawbridge down
+    rams_left: dict[str, int] = field(default_factory=dict)  # rams a side may still form
+    towers: dict[str, TowerHull] = field(default_factory=dict)  # until machines.py is merged
+
+    def barred(self, side: str, sq: Square, *, charge: bool = False,
+               within: frozenset[str] = frozenset()) -> bool:
+        """Whether an intact wall or gate keeps a mover of ``side`` out of ``sq``: only its
+        holders pass (a charge only through a gate), and a unit already on a section moves
+        within it (``within``: the sections it stands on); a breached section is open."""
+        sid = self.barrier_at.get(sq)
+        if sid is None or self.structure_hp.get(sid, 1) <= 0:
+            return False
+        if self.barrier_holder.get(sid) == side:
+            return charge and sid not in self.gates
+        return sid not in within
+
+
+@dataclass(eq=False)
+class TowerHull:
+    """A siege tower's own hit points, AC and hardness (W35-TOWER-05/16, W35-AMB-46): kept
+    here only until the machines module carries every machine."""
+
+    hp: int
+    max_hp: int
+    ac: int
+    hardness: int
+    square: Square
+    # ---- siege weapons (the rate-of-fire cycle, W35-AMB-48)
+    loaded: bool = True
+    loads_done: int = 0  # loading rounds done since it last fired
+    trained: bool = True  # W35-SWU-06
+    bab: int = 0  # the operators' base attack bonus (W35-SIEGE-08)
+    operator_size: str = "medium"  # the operating creatures' size (W35-SIEGE-08)
+    moved_round: int = -1  # the last round its unit moved (W35-SWU-08)
+    worked_round: int = -1  # the last round its unit loaded or fired it (W35-SWU-11/12)

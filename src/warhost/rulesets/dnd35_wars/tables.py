@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final, TypeAlias
 
@@ -433,3 +434,117 @@ def max_increments(thrown: bool) -> int:
 def in_range(feet: int, increment: int, thrown: bool = False) -> bool:
     """Whether a target ``feet`` away is within the weapon's maximum range (W35-AMB-36)."""
     return feet <= max_increments(thrown) * increment
+
+
+# ---------------------------------------------------------------------------------------------
+# Siege weapons (W35-SIEGE-04, W35-SIEGE-10, W35-SIEGE-16, W35-AMB-49/50/87)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SiegeWeapon:
+    """One row of table W35-SIEGE-16: damage, critical (threat from, multiplier; None: no
+    critical, W35-AMB-49), range increment and minimum range in feet, rate of fire and crew
+    (W35-AMB-50), size, space in feet, cost in gp, and the most range increments
+    (W35-SIEGE-10)."""
+
+    name: str
+    damage: str
+    crit: tuple[int, int] | None
+    range_increment: int
+    minimum_range: int
+    rate_of_fire: int
+    crew: int
+    size: str
+    space: int
+    cost: int
+    max_increments: int
+
+
+SIEGE_WEAPONS: Final[dict[str, SiegeWeapon]] = {
+    "ballista": SiegeWeapon("ballista", "3d8", (19, 2), 120, 0, 4, 3, "large", 5, 500, 10),
+    "light_catapult": SiegeWeapon("light_catapult", "4d6", None, 150, 100, 3, 2, "large", 10,
+                                  550, 5),
+    "heavy_catapult": SiegeWeapon("heavy_catapult", "6d6", None, 200, 100, 4, 4, "huge", 15,
+                                  800, 5),
+    "trebuchet": SiegeWeapon("trebuchet", "8d6", None, 300, 150, 3, 4, "huge", 15, 1_200, 5),
+}
+"""Table W35-SIEGE-16."""
+
+SIEGE_AC: Final = 3
+SIEGE_HARDNESS: Final = 5
+SIEGE_HP: Final = 80
+"""W35-SIEGE-04: every siege weapon's AC, hardness and hit points."""
+
+SIEGE_FEET_PER_ROUND: Final = 15
+"""W35-SWU-07: a siege weapon unit moves 15 ft a round (points: :func:`siege_move_points`)."""
+
+CATAPULT_AC: Final = 10
+"""W35-SIEGE-09: catapults and trebuchets treat every target as AC 10."""
+
+UNTRAINED_SIEGE: Final = -4
+"""W35-SWU-06: untrained operators fire at -4."""
+
+
+def siege_weapon(name: str) -> SiegeWeapon:
+    """The W35-SIEGE-16 row of ``name`` (a ValueError for an unknown weapon)."""
+    try:
+        return SIEGE_WEAPONS[name]
+    except KeyError:
+        raise ValueError(f"unknown siege weapon {name!r}") from None
+
+
+def circle_crew(weapon: SiegeWeapon) -> int:
+    """Creatures needed to circle the weapon (W35-AMB-87): 4 x (space / 5 ft) + 4."""
+    return 4 * (weapon.space // 5) + 4
+
+
+def crew_lost(weapon: SiegeWeapon, survivors: int) -> int:
+    """Crew lost (W35-AMB-48): crew less the surviving creatures, at least 0."""
+    return max(0, weapon.crew - survivors)
+
+
+def effective_rate_of_fire(weapon: SiegeWeapon, lost: int) -> int:
+    """Rounds to fire and reload once (W35-SIEGE-13..15, W35-AMB-48): the listed rate doubled
+    for each crew member lost beyond floor(crew / 4)."""
+    return weapon.rate_of_fire * (1 << max(0, lost - weapon.crew // 4))
+
+
+def siege_max_range(weapon: SiegeWeapon) -> int:
+    """The weapon's maximum range in feet (W35-SIEGE-10)."""
+    return weapon.max_increments * weapon.range_increment
+
+
+# Siege towers and battering rams (W35-TOWER-05/08, W35-RAM-01/02/04, W35-AMB-77)
+# ---------------------------------------------------------------------------------------------
+
+TOWER_CREATURES: Final = 70
+TOWER_COUNTERS: Final = 7
+TOWER_PER_COUNTER: Final = 10
+"""W35-TOWER-05/08, W35-AMB-77: 70 creatures in 7 counters of 10 at every scale."""
+TOWER_SIZES: Final = ("medium", "small")
+"""W35-TOWER-05: the creatures a tower holds."""
+TOWER_HEIGHT_FT: Final = 78
+TOWER_BASE_FT: Final = 15
+TOWER_COST_GP: Final = 2_000
+"""W35-TOWER-05 (descriptive)."""
+
+RAM_CREW: Final[dict[str, int]] = {"small": 16, "medium": 8, "large": 4, "huge": 2,
+                                   "gargantuan": 2, "colossal": 2}
+"""W35-RAM-02: creatures of each size it takes to swing a ram (Huge or larger: 2)."""
+RAM_BASE_DAMAGE: Final = 14
+"""W35-RAM-04: a ram's damage before the swingers' Strength modifiers."""
+RAM_LENGTH_FT: Final = 20
+RAM_COST_GP: Final = 1_000
+"""W35-RAM-01 (descriptive)."""
+
+
+def ram_crew(size: str) -> int | None:
+    """The creatures of ``size`` needed to swing a ram (W35-RAM-02); None: too small."""
+    return RAM_CREW.get(check_size(size))
+
+
+def ram_damage(str_modifiers: int) -> int:
+    """A ram's damage to a structure: 14 + the swingers' Strength modifiers, at least 0
+    before hardness (W35-RAM-04, W35-AMB-45)."""
+    return max(0, RAM_BASE_DAMAGE + str_modifiers)

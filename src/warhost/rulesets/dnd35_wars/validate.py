@@ -84,6 +84,7 @@ def check_scenario(model: Dnd35WarsScenario) -> None:
             _on_map(model, zone.rect, ("sides", i, "forbidden", k, "rect"))
     _spells(model)
     placed = _units(model)
+    _siege_units(model)
     _separation(model, placed)
     _forbidden(model, placed)
     _faster_first(model, placed)
@@ -127,6 +128,35 @@ def _fits_a_square(spec: UnitSpec, scale: int, path: FieldPath) -> None:
              f"it as a monster (one square at any scale, W35-MON-04)", *path, "creature", "size")
 
 
+def _machine_crew(spec: UnitSpec, path: FieldPath) -> None:
+    """A siege tower unit is exactly 70 Medium or Small creatures on one square, in play from
+    the start (W35-TOWER-05/08/09, W35-AMB-77); a battering ram unit has exactly the crew its
+    members' size needs (W35-RAM-02/06, W35-AMB-75)."""
+    size = tables.member_size(spec.creature.size, spec.mount is not None, spec.chariot)
+    if spec.siege_tower and spec.ram:
+        fail(f"unit {spec.id!r} cannot be both a siege tower and a ram unit", *path, "ram")
+    if spec.siege_tower:
+        if spec.count != tables.TOWER_CREATURES:
+            fail(f"a siege tower unit holds exactly {tables.TOWER_CREATURES} creatures "
+                 f"(W35-TOWER-08), not {spec.count}", *path, "count")
+        if size not in tables.TOWER_SIZES:
+            fail(f"a siege tower holds only Medium or Small creatures (W35-TOWER-05), not "
+                 f"{size}", *path, "creature", "size")
+        if spec.counters is not None and len(spec.counters) != 1:
+            fail(f"a siege tower unit stands on one square (W35-TOWER-09): list one, not "
+                 f"{len(spec.counters)}", *path, "counters")
+        if spec.enters_round is not None:
+            fail("a siege tower unit starts on the map", *path, "enters_round")
+    if spec.ram:
+        need = tables.ram_crew(size)
+        if need is None:
+            fail(f"{size} creatures cannot swing a battering ram (W35-RAM-02)", *path,
+                 "creature", "size")
+        elif spec.count != need:
+            fail(f"a battering ram unit of {size} creatures has exactly the {need} its ram "
+                 f"needs (W35-RAM-02, W35-AMB-75), not {spec.count}", *path, "count")
+
+
 def _units(model: Dnd35WarsScenario) -> _Placed:
     placed = _Placed()
     ids: set[str] = set()
@@ -138,7 +168,9 @@ def _units(model: Dnd35WarsScenario) -> _Placed:
                 fail(f"id {spec.id!r} is used twice", *path, "id")
             ids.add(spec.id)
             _fits_a_square(spec, model.scale, path)
-            counters = derive(spec, model.scale, model.options).counters
+            _machine_crew(spec, path)
+            counters = 1 if spec.siege_tower else derive(spec, model.scale,
+                                                         model.options).counters
             placed.counters[spec.id] = counters
             total += counters
             if total > COUNTERS_MAX:
@@ -472,3 +504,23 @@ def _known_spells(model: Dnd35WarsScenario, being: Creature, defined: dict[str, 
             fail(f"{known.spell} is a level-{level} spell; a caster of caster level "
                  f"{being.caster_level} casts {reach} (mark a special ability `special: "
                  f"true`)", *where, "spell")
+
+
+def _siege_units(model: Dnd35WarsScenario) -> None:
+    """A unit carries at most one machine: a siege weapon (one, W35-SWU-02), a siege tower
+    or a ram; a siege weapon unit holds at least the weapon's crew (W35-SWU-05)."""
+    for i, side in enumerate(model.sides):
+        for j, spec in enumerate(side.units):
+            kinds = [name for name, on in (("siege_weapon", spec.siege_weapon is not None),
+                                           ("siege_tower", spec.siege_tower),
+                                           ("ram", spec.ram)) if on]
+            if len(kinds) > 1:
+                fail(f"unit {spec.id!r} is both {' and '.join(kinds)}: a unit carries one "
+                     f"machine (W35-SWU-02)", "sides", i, "units", j, kinds[1])
+            if spec.siege_weapon is None:
+                continue
+            crew = tables.siege_weapon(spec.siege_weapon).crew
+            if spec.count < crew:
+                fail(f"unit {spec.id!r}: siege weapon without crew: a {spec.siege_weapon} "
+                     f"needs {crew} creatures, the unit has {spec.count} (W35-SWU-05)",
+                     "sides", i, "units", j, "count")

@@ -77,6 +77,11 @@ def _unit_entry(state: WarState, u: Unit) -> dict[str, Any]:
                      health=round(u.hp / u.start_hp, 3))
         if u.status == FIGHTING:
             entry["facing"] = list(u.heading)
+        machine = state.machines.get(u.id)
+        if machine is not None:  # its figure on the counter carrying it (W35-SWU-02)
+            x, y = machine.square if machine.square in u.squares else (x, y)
+            entry["machine"] = {"kind": machine.kind, "name": machine.name, "x": x, "y": y,
+                                "hp": machine.hp, "max_hp": machine.max_hp}
     return entry
 
 
@@ -620,6 +625,145 @@ def _turned(e: Event) -> str:
 @_words("rout_ends")
 def _rout_ends(e: Event) -> str:
     return f"{e['unit']} stops fleeing and returns to the fight"
+
+
+# ---- magic
+
+
+def _target_of(e: Event) -> str:
+    return str(e.get("unit") or e.get("who"))
+
+
+@_words("cast")
+def _cast(e: Event) -> str:
+    rounds = f" (a {e['rounds']}-round casting)" if e.get("rounds", 1) > 1 else ""
+    return f"{e['who']} casts {e['spell']} at {e['target']}{rounds}"
+
+
+@_words("casting")
+def _casting(e: Event) -> str:
+    return f"{e['who']} goes on casting {e['spell']} ({e['left']} more round(s))"
+
+
+@_words("spell_lost")
+def _spell_lost(e: Event) -> str:
+    return f"{e['who']}'s {e['spell']} is lost: {e['reason']}"
+
+
+@_words("area")
+def _area(e: Event) -> str:
+    whole = ", the whole unit" if e.get("whole") else ""
+    return f"{e['spell']} from {e['who']} covers {e['counters']} counters of {e['unit']}{whole}"
+
+
+@_words("save")
+def _save(e: Event) -> str:
+    if "failing" in e:
+        return (f"{e['unit']} against {e['spell']} (DC {e['dc']} {e['save']}): "
+                f"{e['failing']} of {e['counters']} counters fail")
+    result = "saves" if e["saved"] else "fails its save"
+    return f"{_target_of(e)} {result} against {e['spell']} (DC {e['dc']} {e['save']})"
+
+
+@_words("spell_damage")
+def _spell_damage(e: Event) -> str:
+    if e.get("counters") is not None:
+        return (f"{e['spell']} rolls {e['per']} a creature on {e['counters']} counters of "
+                f"{e['unit']}: {e['total']} damage")
+    return f"{e['spell']} deals {e['total']} to {_target_of(e)} (rolled {e['per']})"
+
+
+@_words("healed")
+def _healed(e: Event) -> str:
+    back = f", {e['counters']} counters" if e.get("unit") else ""
+    return f"{_target_of(e)} is healed {e['hp']} HP by {e['source']} ({e['left']} HP{back})"
+
+
+_NO_EFFECT = {"immune": "it is not affected", "saved": "it saved",
+              "too few counters": "too few counters are affected",
+              "too few Hit Dice": "too few Hit Dice to affect a counter",
+              "too strong": "it is too strong", "unhurt": "it has lost no HP"}
+
+
+@_words("no_effect")
+def _no_effect(e: Event) -> str:
+    why = _NO_EFFECT.get(e["reason"], e["reason"])
+    return f"{e['spell']} has no effect on {_target_of(e)}: {why}"
+
+
+@_words("hit_dice")
+def _hit_dice(e: Event) -> str:
+    return f"{e['spell']} reaches {e['hd']} Hit Dice: {e['counters']} counters of {e['unit']}"
+
+
+@_words("spell_on")
+def _spell_on(e: Event) -> str:
+    return f"{e['who']} is under {e['spell']} ({e['effect']}) until round {e['until']}"
+
+
+@_words("spell_bound")
+def _spell_bound(e: Event) -> str:
+    return f"{e['who']} cannot act this round ({e['why']})"
+
+
+@_words("turning")
+def _turning(e: Event) -> str:
+    return (f"{e['who']} turns undead at {e['target']}: check {e['check']} turns up to "
+            f"{e['max_hd']} HD, {e['hd']} HD in all")
+
+
+# ---- siege
+
+
+def _machine_name(name: str) -> str:
+    return name.replace("_", " ")
+
+
+@_words("siege_load")
+def _siege_load(e: Event) -> str:
+    if e["loaded"]:
+        return f"{e['unit']} loads its {_machine_name(e['weapon'])}: ready to fire"
+    return (f"{e['unit']} works at loading its {_machine_name(e['weapon'])} "
+            f"({e['done']} of {e['needed']} rounds)")
+
+
+@_words("siege_fire")
+def _siege_fire(e: Event) -> str:
+    result = "critical hit" if e["crit"] else ("hit" if e["hit"] else "miss")
+    return (f"{e['unit']} fires its {_machine_name(e['weapon'])} at {e['target']} "
+            f"({e['feet']} ft): d20 {e['roll']} → {e['total']} vs AC {e['ac']}, {result}")
+
+
+@_words("siege_defend")
+def _siege_defend(e: Event) -> str:
+    return f"{e['unit']}'s spare counters take total defense (+{e['ac']} AC)"
+
+
+@_words("machine_attack")
+def _machine_attack(e: Event) -> str:
+    who = e.get("unit") or e.get("who")
+    result = "critical hit" if e["crit"] else ("hit" if e["hit"] else "miss")
+    many = f" with {e['attackers']} attackers" if e.get("attackers", 1) != 1 else ""
+    return (f"{who} attacks the {_machine_name(e['machine'])} of {e['target']}{many}: "
+            f"d20 {e['roll']} → {e['total']} vs AC {e['ac']}, {result}")
+
+
+@_words("machine_damage")
+def _machine_damage(e: Event) -> str:
+    return (f"the {_machine_name(e['machine'])} of {e['unit']} takes {e['hp']} damage from "
+            f"{e['source']} ({e['left']} HP left)")
+
+
+@_words("machine_unharmed")
+def _machine_unharmed(e: Event) -> str:
+    return (f"the {_machine_name(e['machine'])} of {e['unit']} shrugs off {e['source']}'s "
+            f"blow ({e['reason']})")
+
+
+@_words("machine_destroyed")
+def _machine_destroyed(e: Event) -> str:
+    return (f"the {_machine_name(e['machine'])} of {e['unit']} is destroyed; "
+            f"{e['unit']} fights on as a plain unit if its nerve holds")
 
 
 # ---- ucast
