@@ -147,8 +147,6 @@ class Unit:
     held_speed: str = ""  # "zero" or "half" while counters are hindered
     held_ends: int = 0  # the round at whose start the hindrance ends (0: never)
     forced_ends: int = 0  # the round at whose start a forced rout ends (W35-AMB-73)
-<<<<<<< HEAD
-=======
 
 
     # ---- siege
@@ -166,7 +164,6 @@ class Unit:
     walk_rate: Fraction = Fraction(0)  # its standard move rate, kept while it is a tower
 
 
->>>>>>> main
     # ---- ucast
     spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
     spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back
