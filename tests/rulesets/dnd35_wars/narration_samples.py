@@ -197,7 +197,6 @@ UCAST_EVENTS: list[dict[str, Any]] = [
      "counters": 6, "dc": 17},
     {"type": "ucast_lands", "unit": "mages", "spell": "scorching_ray", "target": "orcs",
      "counters": 2, "aimed": 3},
-    {"type": "ucast_save", "who": "hero", "spell": "fireball", "dc": 16, "saved": False},
 ]
 
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (

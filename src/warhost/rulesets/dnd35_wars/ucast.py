@@ -27,7 +27,7 @@ from warhost.core.damage_dice import DamageDice
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, chebyshev, unit_distance
-from warhost.rulesets.dnd35_wars import damage, reach
+from warhost.rulesets.dnd35_wars import areas, damage, magic, reach, singles, spellbook
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, KnownSpell, Spell
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
@@ -79,8 +79,6 @@ class Plan:
 def _castable(state: WarState, unit: Unit, known: KnownSpell) -> bool:
     """The creature casts ``known``: a special ability, or a spell of a level its caster level
     reaches (W35-MAGIC-01); a spell the scenario does not define is never cast."""
-    from warhost.rulesets.dnd35_wars import spellbook
-
     spell = state.spells.get(known.spell)
     if spell is None:
         return False
@@ -120,6 +118,8 @@ def _spell_problem(state: WarState, unit: Unit, name: str) -> Refusal | tuple[Sp
                        rule="W35-UCAST-01")
     if not unit.casts or not unit.can_fight:
         return Refusal(f"{unit.label} cannot cast spells", rule="W35-UCAST-01")
+    if unit.phalanx:
+        return Refusal("a phalanx attacks only with reach weapons", rule="W35-DEFEND-14")
     if name not in unit.spell_uses:
         return Refusal(f"{unit.label} does not cast {name}", rule="W35-MAGIC-01")
     known = _known(unit, name)
@@ -148,8 +148,6 @@ def reach_squares(state: WarState, unit: Unit, spell: Spell) -> int | None:
     """How far the spell reaches in squares from a casting counter: touch 1 (contact,
     W35-MAGIC-07), else the range in feet ÷ scale, rounded down (W35-MAGIC-08, W35-AMB-36);
     None for a personal spell."""
-    from warhost.rulesets.dnd35_wars import spellbook
-
     feet = spellbook.range_feet(spell, unit.creature.caster_level)
     if feet is None:
         return 1
@@ -381,7 +379,7 @@ def options(state: WarState, unit: Unit) -> list[Order]:
     itself for heals (when hurt) and buffs, else every enemy unit or lone enemy creature in
     range and sight (W35-UCAST-09..11). Each names only the target: the counters able to
     cast do (W35-DEC-27)."""
-    if not unit.casts or not unit.can_fight or not state.options.units_cast_spells:
+    if not unit.casts or not unit.can_fight or unit.phalanx:
         return []
     out: list[Order] = []
     spells = ready_spells(state, unit)
@@ -420,8 +418,6 @@ def area_dc(base: int, casting: int) -> int:
 
 def average_healing(spell: Spell, caster_level: int) -> int:
     """One creature's average healing from ``spell`` (floor)."""
-    from warhost.rulesets.dnd35_wars import spellbook
-
     expr = spellbook.heal_amount_expr(spell, caster_level)
     return DamageDice.parse(expr).average if expr else 0
 
@@ -499,16 +495,12 @@ def take(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
 
 
 def _dc(unit: Unit, plan: Plan) -> int:
-    from warhost.rulesets.dnd35_wars import spellbook
-
     return spellbook.save_dc(plan.spell, plan.known, unit.creature)
 
 
 def _on_itself(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     """A heal adds average healing × casting counters (W35-SPELL-05, capped: W35-AMB-27); a
     buff reaches every casting counter."""
-    from warhost.rulesets.dnd35_wars import magic
-
     level = unit.creature.caster_level
     casting = len(plan.aims)
     if plan.spell.effect == "heal":
@@ -525,8 +517,6 @@ def _area(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     """An area spell from the counters with range and sight, covering the 5-ft column's
     squares capped at the target's counters, DC +1 per extra casting counter (W35-UCAST-11..13,
     W35-AMB-59); resolved once."""
-    from warhost.rulesets.dnd35_wars import areas, magic
-
     assert plan.spell.area is not None
     [tid] = plan.targets
     dc = area_dc(_dc(unit, plan), len(plan.aims))
@@ -541,16 +531,20 @@ def _area(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     hit = areas.unit_cast_counters(plan.spell.area, target.counters)
     battle.emit("ucast_area", unit=unit.id, spell=plan.spell.name, target=tid, counters=hit,
                 dc=dc)
-    if hit > 0:
-        magic.resolve_on_unit(state, battle, plan.spell, target, Fraction(hit), dc, caster=unit,
-                              caster_level=level, source=unit.id)
+    if hit <= 0:
+        return
+    whole = areas.covers_whole(Fraction(hit), target.counters)
+    inside = state.singles_in(target) + singles.intruders(state, target) if whole else []
+    magic.resolve_on_unit(state, battle, plan.spell, target, Fraction(hit), dc, caster=unit,
+                          caster_level=level, source=unit.id)
+    for creature in inside:  # the area covers every counter (W35-AOE-04)
+        magic.resolve_on_single(state, battle, plan.spell, creature, dc, caster=unit,
+                                caster_level=level, source=unit.id)
 
 
 def _single_target(state: WarState, battle: Battle, unit: Unit, plan: Plan, tid: str) -> None:
     """A single-target spell at one target: against a unit, its effect on as many counters as
     casting counters landed (W35-UCAST-10); against a lone creature, see :func:`_on_single`."""
-    from warhost.rulesets.dnd35_wars import magic
-
     target: Unit | Single = state.units[tid] if tid in state.units else state.singles[tid]
     if isinstance(target, Unit) and not target.on_map:
         return
@@ -579,30 +573,27 @@ def casters_of(unit: Unit, counters: int) -> int:
 def _on_single(state: WarState, battle: Battle, unit: Unit, plan: Plan, target: Single,
                landed: int) -> None:
     """A unit's single-target spell at a lone creature. Hit-point damage is worked out as for
-    a unit's attack on a creature (W35-SPELL-01 with W35-DMG-09): one damage roll and one
-    save, the damage times the casting creatures of the counters that landed. Any other
+    a unit's attack on a creature (W35-SPELL-01 with W35-DMG-09): one save and one damage
+    roll, the damage times the casting creatures of the counters that landed. Any other
     spell has its standard effect once (W35-MAGIC-04)."""
-    from warhost.rulesets.dnd35_wars import magic, spellbook
-
     spell, level = plan.spell, unit.creature.caster_level
     dc = _dc(unit, plan)
     if spell.effect != "damage":
         magic.resolve_on_single(state, battle, spell, target, dc, caster=unit,
                                 caster_level=level, source=unit.id)
         return
-    expr = spellbook.damage_expr(spell, level)
-    if expr is None or not spellbook.affects(spell, target.creature):
+    if not spellbook.affects(spell, target.creature):
+        battle.emit("no_effect", who=target.id, spell=spell.name, reason="immune")
         return
-    per = max(1, battle.dice.roll(expr, f"{unit.id} {spell.name} damage"))
-    if spell.save != "none":
-        saved = damage.roll_save(battle, spellbook.save_bonus(target, spell.save), dc,
-                                 f"{target.id} saves against {spell.name}")
-        battle.emit("ucast_save", who=target.id, spell=spell.name, dc=dc, saved=saved)
-        if saved:
-            per = per // 2 if spell.on_save == "half" else 0
-    if per > 0:
-        damage.hit_single(state, battle, target, per, source=unit.id, attacker=unit,
-                          multiplier=casters_of(unit, landed), magic=True)
+    saved = magic.single_save(state, battle, spell, target, dc)
+    rolled = magic.roll_amount(battle, spellbook.damage_expr(spell, level),
+                               f"{spell.name} damage")
+    per = (rolled // 2 if spell.on_save == "half" else 0) if saved else rolled
+    total = per * casters_of(unit, landed)
+    battle.emit("spell_damage", who=target.id, spell=spell.name, per=per, total=total)
+    was_alive = target.alive
+    damage.apply_to_single(state, battle, target, total, unit.id, attacker=unit)
+    singles.fallen(state, battle, target, was_alive)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -631,8 +622,6 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
     """The expected HP a casting takes from the enemy (or restores to the unit): average
     damage per counter affected, weighed by the save and the touch rolls; counters taken out
     count their HP. 0 for an order that is not a legal casting."""
-    from warhost.rulesets.dnd35_wars import areas, spellbook
-
     plan = read_plan(state, unit, order)
     if isinstance(plan, Refusal):
         return 0.0
@@ -665,8 +654,6 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
 
 def _worth_on(spell: Spell, level: int, unit: Unit, target: Unit | Single, counters: float,
               share: float) -> float:
-    from warhost.rulesets.dnd35_wars import spellbook
-
     if spell.effect == "damage":
         expr = spellbook.damage_expr(spell, level)
         per = DamageDice.parse(expr).average if expr else 0

@@ -792,9 +792,3 @@ def _ucast_area(e: Event) -> str:
 def _ucast_lands(e: Event) -> str:
     return (f"{e['unit']}'s {e['spell']}: {e['counters']} of {e['aimed']} casting counters "
             f"reach {e['target']}")
-
-
-@_words("ucast_save")
-def _ucast_save(e: Event) -> str:
-    result = "saves" if e["saved"] else "fails its save"
-    return f"{e['who']} {result} against {e['spell']} (DC {e['dc']})"
