@@ -309,6 +309,43 @@ def test_an_area_spell_gets_one_dc_for_every_casting_counter_after_the_first(
     assert ucast.area_dc(15, 1) == 15 and ucast.area_dc(15, 7) == 21
 
 
+def tough_orcs(squares: list[tuple[int, int]]) -> dict[str, Any]:
+    """Orcs of 30 HP, Reflex +1, no DR: 30 HP a counter."""
+    return unit("orcs", "B", squares=squares, creature=creature("orc", hp=30, ref=1))
+
+
+@pytest.mark.rule("W35-UCAST-12", "W35-UCAST-13", "W35-AMB-59")
+def test_a_units_fire_ball_burns_every_covered_counter_once_at_the_raised_dc() -> None:
+    state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("ball")),
+                        tough_orcs(block(4, 8, 4, 1))],
+                       options={"units_cast_spells": True}, spells=SPELLS)
+    # Reflex 5 + 1 = 6 fails DC 17; 3d6 = 12 on each of the 4 counters: 48 of 120 HP
+    battle = cast(state, "ucast mages ball orcs", dice=[5, 3, 4, 5])
+    [save] = events(battle, "save")
+    assert (save["dc"], save["saved"]) == (17, False)
+    assert get(state, "orcs").hp == 72
+    again = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("ball")),
+                        tough_orcs(block(4, 8, 4, 1))],
+                       options={"units_cast_spells": True}, spells=SPELLS)
+    # a natural 18 saves: half of 12 on each counter, 24
+    cast(again, "ucast mages ball orcs", dice=[18, 3, 4, 5])
+    assert get(again, "orcs").hp == 96
+
+
+@pytest.mark.rule("W35-AOE-04", "W35-UCAST-02")
+def test_a_units_area_spell_over_a_whole_unit_reaches_the_creatures_inside() -> None:
+    captain = single("captain", "B", kind="npc", unit="orcs",
+                     creature=creature("captain", hp=40, ref=2))
+    state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("cone")),
+                        tough_orcs(block(4, 7, 4, 1))],
+                       options={"units_cast_spells": True}, spells=SPELLS, singles=[captain])
+    # the 15-ft cone covers 6 squares: all 4 counters. The unit fails (2) and takes 2d4 = 5
+    # a counter; the captain fails too (3 + 2 < 16) and takes 2d4 = 7.
+    cast(state, "ucast mages cone orcs", dice=[2, 2, 3, 3, 3, 4])
+    assert get(state, "orcs").hp == 120 - 20
+    assert who(state, "captain").hp == 33
+
+
 # ---- heals on itself (W35-SPELL-05, W35-UCAST-03) -----------------------------------------
 
 
@@ -328,6 +365,16 @@ def test_a_units_heal_adds_average_healing_times_its_casting_counters(
     [event] = events(battle, "ucast_healing")
     assert (event["average"], event["counters"], event["hp"]) == (7, 3, 21)
     assert calls.calls[0]["args"][2:4] == (mages, 21)
+
+
+@pytest.mark.rule("W35-SPELL-05", "W35-AMB-27")
+def test_a_units_heal_never_lifts_it_above_its_starting_hp() -> None:
+    state = casting_state(block(4, 4, 2, 2), [(12, 12)], "mend")
+    mages = get(state, "mages")
+    mages.hp = 35
+    battle = cast(state, "ucast mages mend mages")
+    assert events(battle, "ucast_healing")[0]["hp"] == 28  # 7 x 4 counters
+    assert mages.hp == 40 and events(battle, "healed")[0]["hp"] == 5
 
 
 @pytest.mark.rule("W35-SPELL-04", "W35-UCAST-02")
