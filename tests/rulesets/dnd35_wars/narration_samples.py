@@ -161,7 +161,7 @@ CONDITION_EVENTS: list[dict[str, Any]] = [
     {"type": "turned", "unit": "zombies", "who": "cleric", "hd": 1, "counters": 0,
      "whole": False},
     {"type": "rout_ends", "unit": "zombies"},
-
+]
 
 SIEGE_EVENTS: list[dict[str, Any]] = [
     {"type": "siege_load", "unit": "gunners", "weapon": "heavy_catapult", "done": 1,
@@ -186,7 +186,7 @@ SIEGE_EVENTS: list[dict[str, Any]] = [
     {"type": "machine_unharmed", "unit": "gunners", "machine": "ballista", "source": "ogre",
      "reason": "hardness"},
     {"type": "machine_destroyed", "unit": "gunners", "machine": "trebuchet", "kind": "siege"},
-
+]
 
 UCAST_EVENTS: list[dict[str, Any]] = [
     {"type": "ucast", "unit": "mages", "spell": "magic_missile", "counters": 3, "idle": 1,
@@ -201,13 +201,7 @@ UCAST_EVENTS: list[dict[str, Any]] = [
 
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS
-    + CONDITION_EVENTS
-
-
-    + SIEGE_EVENTS
-
-
-    + UCAST_EVENTS
+    + CONDITION_EVENTS + SIEGE_EVENTS + UCAST_EVENTS
 )
 
 SPELL_EVENTS: list[dict[str, Any]] = [

@@ -624,10 +624,8 @@ def ac_for_single(state: WarState, target: Unit) -> int:
     """A unit's AC against a singular creature: its AC, −2 after its own charge (never
     flat-footed, W35-AMB-85); the combat helper's modifiers come on top."""
     ac = target.ac - (CHARGE_AC_PENALTY if target.charge_ac_penalty else 0)
+    ac += TOTAL_DEFENSE_AC if target.siege_defense else 0  # W35-SWU-13
     return ac + conditions.modifier(target, "ac")
-
-
-    return ac + (TOTAL_DEFENSE_AC if target.siege_defense else 0)  # W35-SWU-13
 
 
 def _charging(attacker: Single, charge: bool) -> int:

@@ -21,10 +21,8 @@ from warhost.rulesets.dnd35_wars import (
     inunit,
     morale,
     singles,
+    tower,
 )
-
-
-from warhost.rulesets.dnd35_wars import actions, arrivals, formation, inunit, morale, singles, tower
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 from warhost.rulesets.dnd35_wars.tables import counters_left
 

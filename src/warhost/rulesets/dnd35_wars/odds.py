@@ -66,13 +66,9 @@ SITUATION_KEYS: dict[str, str] = {
     "kind": "melee, charge, free (the Disengage free attack), ranged or crossbow for a unit "
             "attacking a unit; unit_vs_single, single_vs_unit or single_vs_single (a melee "
             "attack; add ranged=true or charge=true); morale: the defender's morale check; "
-            "spell: the spell named by spell=NAME (default: melee, or the pathway the pair "
-            "makes)",
-
-
-            "attack; add ranged=true or charge=true); morale: the defender's morale check "
-            "(default: melee, or the pathway the pair makes); siege_volley: one shot of the "
-            "attacker's siege weapon at a structure section or machine:UNIT (the defender)",
+            "spell: the spell named by spell=NAME; siege_volley: one shot of the attacker's "
+            "siege weapon at a structure section or machine:UNIT (the defender) (default: "
+            "melee, or the pathway the pair makes)",
     "ranged": "true: the attack on or by a singular creature is its ranged attack",
     "charge": "true: the attacker charges, +2 on the attack (W35-UATK-04, W35-AMB-30)",
     "multiplier": "unit against unit: the attacking counters in contact (melee) or firing "

@@ -120,14 +120,10 @@ class Unit:
     melee_round: int = -1  # the last round it made a melee attack (W35-UATK-11)
     cleave_round: int = -1  # the round its Cleave extra attacks were counted in (W35-AMB-28)
     cleaves_used: int = 0
-
-
     # ---- singles
     intruders: list[str] = field(default_factory=list)  # enemy singles inside (W35-INUNIT-06)
     # ---- damage
     hit_counters: int = 0  # counters when the latest hit on it landed (W35-AMB-33)
-
-
     # ---- morale
     rout_fresh: bool = False  # routed since its last turn began: no rally yet (W35-MORALE-07)
     morale_effects: dict[str, int] = field(default_factory=dict)  # by source (W35-AMB-81)
@@ -147,12 +143,8 @@ class Unit:
     held_speed: str = ""  # "zero" or "half" while counters are hindered
     held_ends: int = 0  # the round at whose start the hindrance ends (0: never)
     forced_ends: int = 0  # the round at whose start a forced rout ends (W35-AMB-73)
-
-
     # ---- siege
     siege_defense: bool = False  # non-crew counters in total defense: +4 AC (W35-AMB-86)
-
-
     # ---- tower
     stack: int = 0  # counters stacked on its one square (siege tower: W35-TOWER-09, AMB-77)
     slit_counters: int = 0  # counters that shot through the slits at its last volley (AMB-46)
@@ -162,8 +154,6 @@ class Unit:
     crossed_round: int = -1  # the last round a counter of it went onto a wall (TOWER-20/21)
     wall_unit: str | None = None  # the unit its counters formed on the wall (W35-TOWER-20/21)
     walk_rate: Fraction = Fraction(0)  # its standard move rate, kept while it is a tower
-
-
     # ---- ucast
     spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
     spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back
@@ -235,8 +225,6 @@ class Single:
     charge_ac_penalty: bool = False
     # ---- morale
     last_square: Square | None = None  # where its figure stood before leaving the map (AMB-21)
-
-
     # ---- singles
     inside: str | None = None  # the enemy unit it fought its way into (W35-MON-07)
     stays: bool = False  # spends this turn keeping up with its unit (W35-INUNIT-05)
@@ -473,22 +461,8 @@ class WarState:
     spells: dict[str, Spell] = field(default_factory=dict)  # the scenario's spells by name
     # ---- conditions
     absent: list[Absent] = field(default_factory=list)  # counters out of the fight (AMB-57)
-
-
     # ---- machines
     machines: dict[str, Machine] = field(default_factory=dict)  # by carrying unit id (SWU-09)
-
-
-@dataclass(eq=False)
-class Machine:
-    """A war machine carried by a unit, with HP of its own (W35-SWU-09, W35-SIEGE-04,
-    W35-TOWER-05): its kind ("siege" or "tower"), its name (the siege weapon, or "tower"),
-    AC, hardness, and the counter its figure stands on (W35-SWU-02)."""
-
-    kind: str
-    name: str
-
-
     # ---- tower
     barrier_at: dict[Square, str] = field(default_factory=dict)  # wall/gate squares (AMB-45)
     barrier_holder: dict[str, str | None] = field(default_factory=dict)  # section -> side
@@ -511,10 +485,13 @@ class Machine:
 
 
 @dataclass(eq=False)
-class TowerHull:
-    """A siege tower's own hit points, AC and hardness (W35-TOWER-05/16, W35-AMB-46): kept
-    here only until the machines module carries every machine."""
+class Machine:
+    """A war machine carried by a unit, with HP of its own (W35-SWU-09, W35-SIEGE-04,
+    W35-TOWER-05): its kind ("siege" or "tower"), its name (the siege weapon, or "tower"),
+    AC, hardness, and the counter its figure stands on (W35-SWU-02)."""
 
+    kind: str
+    name: str
     hp: int
     max_hp: int
     ac: int
@@ -528,3 +505,14 @@ class TowerHull:
     operator_size: str = "medium"  # the operating creatures' size (W35-SIEGE-08)
     moved_round: int = -1  # the last round its unit moved (W35-SWU-08)
     worked_round: int = -1  # the last round its unit loaded or fired it (W35-SWU-11/12)
+
+
+@dataclass(eq=False)
+class TowerHull:
+    """A siege tower's own hit points, AC and hardness (W35-TOWER-05/16, W35-AMB-46): kept
+    here only until the machines module carries every machine."""
+
+    hp: int
+    max_hp: int
+    ac: int
+    hardness: int

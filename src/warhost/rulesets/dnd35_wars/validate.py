@@ -83,8 +83,8 @@ def check_scenario(model: Dnd35WarsScenario) -> None:
         for k, zone in enumerate(side.forbidden):
             _on_map(model, zone.rect, ("sides", i, "forbidden", k, "rect"))
     _spells(model)
-    placed = _units(model)
     _siege_units(model)
+    placed = _units(model)
     _separation(model, placed)
     _forbidden(model, placed)
     _faster_first(model, placed)
