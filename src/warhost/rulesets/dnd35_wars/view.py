@@ -773,7 +773,8 @@ def _machine_destroyed(e: Event) -> str:
 def _ucast(e: Event) -> str:
     idle = f" ({e['idle']} cannot)" if e.get("idle") else ""
     aimed = ", ".join(e["targets"])
-    return f"{e['unit']} casts {e['spell']} from {e['counters']} counters{idle} at {aimed}"
+    counters = "1 counter" if e["counters"] == 1 else f"{e['counters']} counters"
+    return f"{e['unit']} casts {e['spell']} from {counters}{idle} at {aimed}"
 
 
 @_words("ucast_healing")
