@@ -27,7 +27,7 @@ from warhost.core.damage_dice import DamageDice
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, chebyshev, unit_distance
-from warhost.rulesets.dnd35_wars import areas, damage, magic, reach, singles, spellbook
+from warhost.rulesets.dnd35_wars import areas, damage, magic, morale, reach, singles, spellbook
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, KnownSpell, Spell
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
@@ -97,6 +97,15 @@ def prepare(state: WarState, scenario: Dnd35WarsScenario) -> None:
             unit.spell_uses = uses
 
 
+def caster_level(unit: Unit, known: KnownSpell) -> int:
+    """The caster level of the unit's creatures for ``known``; a special ability of creatures
+    without one uses their Hit Dice (as for a singular creature)."""
+    level = unit.creature.caster_level
+    if known.special and level <= 0:
+        return morale.hit_dice(unit)
+    return level
+
+
 def _known(unit: Unit, name: str) -> KnownSpell | None:
     return next((k for k in unit.creature.spells if k.spell == name), None)
 
@@ -144,11 +153,11 @@ def _blocks(state: WarState) -> Callable[[Square], bool]:
     return lambda sq: sq in at or sq in terrain
 
 
-def reach_squares(state: WarState, unit: Unit, spell: Spell) -> int | None:
+def reach_squares(state: WarState, unit: Unit, spell: Spell, known: KnownSpell) -> int | None:
     """How far the spell reaches in squares from a casting counter: touch 1 (contact,
     W35-MAGIC-07), else the range in feet ÷ scale, rounded down (W35-MAGIC-08, W35-AMB-36);
     None for a personal spell."""
-    feet = spellbook.range_feet(spell, unit.creature.caster_level)
+    feet = spellbook.range_feet(spell, caster_level(unit, known))
     if feet is None:
         return 1
     if feet <= 0:
@@ -255,7 +264,7 @@ def default_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     squares = _target_squares(state, unit, tid)
     if isinstance(squares, Refusal):
         return squares
-    span = reach_squares(state, unit, spell)
+    span = reach_squares(state, unit, spell, known)
     if span is None or unit_distance(unit.squares, squares) > span:
         return Refusal(f"{tid} is beyond the range of {spell.name}", rule="W35-UCAST-09")
     sights = seen.get((tid, span)) if seen is not None else None
@@ -308,14 +317,15 @@ def _parse_aims(state: WarState, unit: Unit, text: str) -> list[Aim] | Refusal:
     return aims
 
 
-def aims_problem(state: WarState, unit: Unit, spell: Spell, aims: list[Aim]) -> Refusal | None:
+def aims_problem(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
+                 aims: list[Aim]) -> Refusal | None:
     """Why explicit aims are not a legal casting (W35-UCAST-04/09..12)."""
     counters = [a.counter for a in aims]
     if len(set(counters)) != len(counters):
         return Refusal("the creatures of a counter cast at one target", rule="W35-UCAST-04")
     if spell.area is not None and len({a.target for a in aims}) > 1:
         return Refusal("a unit's area spell is placed on one target", rule="W35-UCAST-12")
-    span = reach_squares(state, unit, spell)
+    span = reach_squares(state, unit, spell, known)
     sight = "W35-UCAST-11" if spell.area is not None else "W35-UCAST-09"
     for aim in aims:
         if not _in_reach(aim.counter, aim.square, span):
@@ -354,7 +364,7 @@ def read_plan(state: WarState, unit: Unit, order: Order) -> Plan | Refusal:
     aims = _parse_aims(state, unit, text)
     if isinstance(aims, Refusal):
         return aims
-    return aims_problem(state, unit, spell, aims) or Plan(spell, known, tuple(aims))
+    return aims_problem(state, unit, spell, known, aims) or Plan(spell, known, tuple(aims))
 
 
 def plan_text(plan: Plan) -> str:
@@ -501,7 +511,7 @@ def _dc(unit: Unit, plan: Plan) -> int:
 def _on_itself(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     """A heal adds average healing × casting counters (W35-SPELL-05, capped: W35-AMB-27); a
     buff reaches every casting counter."""
-    level = unit.creature.caster_level
+    level = caster_level(unit, plan.known)
     casting = len(plan.aims)
     if plan.spell.effect == "heal":
         amount = healing_from(plan.spell, level, casting)
@@ -520,7 +530,7 @@ def _area(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     assert plan.spell.area is not None
     [tid] = plan.targets
     dc = area_dc(_dc(unit, plan), len(plan.aims))
-    level = unit.creature.caster_level
+    level = caster_level(unit, plan.known)
     if tid in state.singles:
         battle.emit("ucast_area", unit=unit.id, spell=plan.spell.name, target=tid, counters=1,
                     dc=dc)
@@ -560,7 +570,7 @@ def _single_target(state: WarState, battle: Battle, unit: Unit, plan: Plan, tid:
         _on_single(state, battle, unit, plan, target, landed)
         return
     magic.resolve_on_unit(state, battle, plan.spell, target, Fraction(min(landed, target.counters)),
-                          _dc(unit, plan), caster=unit, caster_level=unit.creature.caster_level,
+                          _dc(unit, plan), caster=unit, caster_level=caster_level(unit, plan.known),
                           source=unit.id)
 
 
@@ -576,7 +586,7 @@ def _on_single(state: WarState, battle: Battle, unit: Unit, plan: Plan, target: 
     a unit's attack on a creature (W35-SPELL-01 with W35-DMG-09): one save and one damage
     roll, the damage times the casting creatures of the counters that landed. Any other
     spell has its standard effect once (W35-MAGIC-04)."""
-    spell, level = plan.spell, unit.creature.caster_level
+    spell, level = plan.spell, caster_level(unit, plan.known)
     dc = _dc(unit, plan)
     if spell.effect != "damage":
         magic.resolve_on_single(state, battle, spell, target, dc, caster=unit,
@@ -625,10 +635,12 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
     plan = read_plan(state, unit, order)
     if isinstance(plan, Refusal):
         return 0.0
-    spell, level = plan.spell, unit.creature.caster_level
+    spell, level = plan.spell, caster_level(unit, plan.known)
     if spell.effect == "heal":
         return float(min(healing_from(spell, level, len(plan.aims)), unit.start_hp - unit.hp))
     if spell.effect == "buff":
+        if spell.stat is None or (spell.stat, spell.name) in unit.modifiers:
+            return 0.0  # the same spell does not stack with itself
         return 0.5 * abs(spell.amount) * len(plan.aims)
     worth = 0.0
     for tid in plan.targets:
@@ -648,18 +660,21 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
             counters_f = float(counters)
         share = _save_share(spell, dc, spellbook.save_bonus(target, spell.save)
                             if spell.save != "none" else 0)
-        worth += _worth_on(spell, level, unit, target, counters_f, share)
+        if isinstance(target, Single):  # one creature: the casters multiply only a bolt
+            counters_f *= 1 if spell.area is not None else casters_of(unit, aims)
+        worth += _worth_on(spell, level, target, counters_f, share)
     return worth
 
 
-def _worth_on(spell: Spell, level: int, unit: Unit, target: Unit | Single, counters: float,
+def _worth_on(spell: Spell, level: int, target: Unit | Single, times: float,
               share: float) -> float:
+    """Expected HP taken from ``target`` by ``times`` counters' (or creatures') worth of the
+    spell, of which ``share`` gets through the save."""
     if spell.effect == "damage":
         expr = spellbook.damage_expr(spell, level)
         per = DamageDice.parse(expr).average if expr else 0
-        if isinstance(target, Single):
-            return min(float(target.hp), per * share * casters_of(unit, round(counters) or 1))
-        return min(float(target.hp), per * share * counters)
-    hp = target.counter_hp if isinstance(target, Unit) else target.hp
+        return min(float(target.hp), per * share * times)
+    if isinstance(target, Single):
+        return 0.5 * target.hp * share  # held, out or frightened: half its worth
     factor = 0.5 if spell.effect in ("penalty", "hinder") else 1.0
-    return min(float(target.hp), factor * hp * counters * share)
+    return min(float(target.hp), factor * target.counter_hp * times * share)
