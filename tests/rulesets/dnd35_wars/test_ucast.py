@@ -122,6 +122,29 @@ def test_a_spell_the_creature_does_not_cast_is_refused() -> None:
     assert refused(state, "ucast mages ball orcs").rule == "W35-MAGIC-01"
 
 
+@pytest.mark.rule("W35-ABIL-06", "W35-ABIL-07", "W35-UCAST-01")
+def test_a_unit_of_monsters_breathes_its_special_ability_as_an_area_spell(
+        on_unit: Calls) -> None:
+    breath = {"name": "breath", "level": 3, "effect": "damage", "range": 30, "save": "ref",
+              "on_save": "half", "damage_per_level": "1d6",
+              "area": {"shape": "cone", "feet": 15}}
+    hounds = creature("hell hound", hd=4, caster_level=0,
+                      spells=[{"spell": "breath", "special": True, "recharge": 2, "dc": 13}])
+    state = make_state([unit("hounds", squares=block(4, 5, 2, 1), creature=hounds),
+                        unit("orcs", "B", squares=block(4, 7, 3, 1))],
+                       options={"units_cast_spells": True}, spells=[breath])
+    assert get(state, "hounds").casts  # no caster level, but a special ability
+    battle = cast(state, "ucast hounds breath orcs", uid="hounds")
+    [area] = events(battle, "ucast_area")
+    assert (area["counters"], area["dc"]) == (3, 14)  # cone 15 ft: 6, capped at 3; DC 13 + 1
+    assert on_unit.calls[0]["caster_level"] == 4  # its Hit Dice
+    state.round = 3  # two rounds between uses: back in round 4
+    assert casts(state, "hounds") == set()
+    assert refused(state, "ucast hounds breath orcs", "hounds").rule == "W35-ABIL-06"
+    state.round = 4
+    assert casts(state, "hounds") == {"ucast hounds breath orcs"}
+
+
 # ---- the slot and the idle counters (W35-UCAST-05, W35-UCAST-02, W35-MAGIC-03) -------------
 
 
