@@ -175,6 +175,47 @@ def test_casting_is_the_units_one_action_among_its_others(on_unit: Calls) -> Non
     assert len(on_unit.calls) == 1
 
 
+@pytest.mark.rule("W35-MAGIC-02", "W35-UCAST-02")
+def test_a_cast_of_several_rounds_takes_the_units_action_until_it_takes_effect(
+        on_unit: Calls) -> None:
+    rite = {"name": "rite", "level": 1, "effect": "damage", "range": 60, "damage": "1d6",
+            "casting_rounds": 3}
+    state = make_state([unit("mages", squares=[(5, 5)], creature=mage("rite")),
+                        unit("orcs", "B", squares=[(5, 8)])],
+                       options={"units_cast_spells": True}, spells=[rite])
+    mages = get(state, "mages")
+    battle = cast(state, "ucast mages rite orcs")
+    assert events(battle, "ucast_begins")[0]["round"] == 3
+    assert mages.spell_uses["rite"] == 1 and on_unit.calls == []
+    state.round = 2
+    offered = {str(o) for o in actions.legal_actions(state, mages)}
+    assert offered == {"hold", "ucast mages rite orcs"}  # no moving or fighting meanwhile
+    assert ucast.forbids(state, mages, Order.parse("move mages 0 1")) is not None
+    cast(state, "ucast mages rite orcs")
+    assert on_unit.calls == []
+    state.round = 3
+    battle = cast(state, "ucast mages rite orcs")
+    assert len(on_unit.calls) == 1 and events(battle, "ucast")[0]["counters"] == 1
+    state.round = 4
+    assert ucast.forbids(state, mages, Order.parse("move mages 0 1")) is None
+    assert mages.spell_uses["rite"] == 1
+
+
+@pytest.mark.rule("W35-MAGIC-02")
+def test_a_cast_of_several_rounds_is_lost_when_its_target_is_gone(on_unit: Calls) -> None:
+    rite = {"name": "rite", "level": 1, "effect": "damage", "range": 60, "damage": "1d6",
+            "casting_rounds": 2}
+    state = make_state([unit("mages", squares=[(5, 5)], creature=mage("rite")),
+                        unit("orcs", "B", squares=[(5, 8)])],
+                       options={"units_cast_spells": True}, spells=[rite])
+    cast(state, "ucast mages rite orcs")
+    state.lift(get(state, "orcs"))
+    get(state, "orcs").squares = set()
+    state.round = 2
+    battle = cast(state, "ucast mages rite orcs")
+    assert events(battle, "ucast_lost")[0]["spell"] == "rite" and on_unit.calls == []
+
+
 # ---- sight and range (W35-UCAST-06, W35-UCAST-09, W35-AMB-35) -----------------------------
 
 

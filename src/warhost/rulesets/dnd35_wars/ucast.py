@@ -121,7 +121,8 @@ def ready_spells(state: WarState, unit: Unit) -> list[tuple[Spell, KnownSpell]]:
     return out
 
 
-def _spell_problem(state: WarState, unit: Unit, name: str) -> Refusal | tuple[Spell, KnownSpell]:
+def _spell_problem(state: WarState, unit: Unit, name: str,
+                   spent: bool = False) -> Refusal | tuple[Spell, KnownSpell]:
     if not state.options.units_cast_spells:
         return Refusal("units do not cast spells in this battle (option units_cast_spells)",
                        rule="W35-UCAST-01")
@@ -133,6 +134,8 @@ def _spell_problem(state: WarState, unit: Unit, name: str) -> Refusal | tuple[Sp
         return Refusal(f"{unit.label} does not cast {name}", rule="W35-MAGIC-01")
     known = _known(unit, name)
     assert known is not None
+    if spent:  # a cast of several rounds under way: its use is spent already
+        return state.spells[name], known
     if unit.spell_uses[name] == 0:
         return Refusal(f"{unit.label} has no uses of {name} left", rule="W35-UCAST-05")
     back = unit.spell_ready.get(name, 0)
@@ -342,11 +345,21 @@ def aims_problem(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     return None
 
 
+def under_way(state: WarState, unit: Unit) -> str | None:
+    """The order of the unit's cast of several rounds still under way, if any (W35-MAGIC-02)."""
+    if unit.casting is None or unit.casting[1] < state.round or not unit.can_fight:
+        return None
+    return unit.casting[0]
+
+
 def read_plan(state: WarState, unit: Unit, order: Order) -> Plan | Refusal:
     """The casting an order asks for, or why it may not be cast."""
     if len(order.args) != 3 or str(order.args[0]) != unit.id:
         return Refusal(f"a cast is 'ucast {unit.id} SPELL PLAN'", rule="W35-DEC-27")
-    found = _spell_problem(state, unit, str(order.args[1]))
+    going = under_way(state, unit)
+    if going is not None and going != str(order):
+        return Refusal(f"{unit.label} is still casting: {going}", rule="W35-MAGIC-02")
+    found = _spell_problem(state, unit, str(order.args[1]), spent=going is not None)
     if isinstance(found, Refusal):
         return found
     spell, known = found
@@ -391,6 +404,9 @@ def options(state: WarState, unit: Unit) -> list[Order]:
     cast do (W35-DEC-27)."""
     if not unit.casts or not unit.can_fight or unit.phalanx:
         return []
+    going = under_way(state, unit)
+    if going is not None:
+        return [Order.parse(going)]
     out: list[Order] = []
     spells = ready_spells(state, unit)
     if not spells:
@@ -412,7 +428,11 @@ def judge(state: WarState, unit: Unit, order: Order) -> Order | Refusal | None:
 
 
 def forbids(state: WarState, unit: Unit, order: Order) -> Refusal | None:
-    """A unit that can cast may still take every other action (W35-UCAST-02)."""
+    """A unit that can cast may take every other action (W35-UCAST-02), except while a cast
+    of several rounds is under way: it takes the unit's action every round (W35-MAGIC-02)."""
+    going = under_way(state, unit)
+    if going is not None:
+        return Refusal(f"{unit.label} is still casting: {going}", rule="W35-MAGIC-02")
     return None
 
 
@@ -487,11 +507,41 @@ def _touches(state: WarState, battle: Battle, unit: Unit, plan: Plan,
 def take(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
     """Cast: spend the use, then resolve the spell on each target (the unit's attack action,
     W35-MAGIC-03 via W35-UCAST-02)."""
+    if under_way(state, unit) is not None:
+        _carry_on(state, battle, unit, order)
+        return
     plan = read_plan(state, unit, order)
     if not isinstance(plan, Plan):  # the unit action judged it: only a caller's mistake
         raise ValueError(f"{order}: {plan.reason}")  # noqa: TRY004
     _spend(state, unit, plan)
     unit.exposed = True  # it attacked since its last turn (W35-AMB-45)
+    if plan.spell.casting_rounds > 1:
+        last = state.round + plan.spell.casting_rounds - 1
+        unit.casting = (str(order), last)
+        battle.emit("ucast_begins", unit=unit.id, spell=plan.spell.name, round=last)
+        return
+    _resolve(state, battle, unit, plan)
+
+
+def _carry_on(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
+    """A round of a cast under way; in its last round the spell takes effect, if its plan is
+    still legal (else it is lost) (W35-MAGIC-02)."""
+    assert unit.casting is not None
+    name, last = str(order.args[1]), unit.casting[1]
+    if state.round < last:
+        battle.emit("ucast_continues", unit=unit.id, spell=name, round=last)
+        return
+    plan = read_plan(state, unit, order)
+    unit.casting = None
+    if isinstance(plan, Refusal):
+        battle.emit("ucast_lost", unit=unit.id, spell=name, reason=plan.reason)
+        return
+    unit.exposed = True
+    _resolve(state, battle, unit, plan)
+
+
+def _resolve(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
+    """The spell takes effect from its casting counters."""
     casting = len(plan.aims)
     battle.emit("ucast", unit=unit.id, spell=plan.spell.name, counters=casting,
                 idle=unit.counters - casting, targets=list(plan.targets))

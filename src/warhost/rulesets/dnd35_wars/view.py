@@ -793,3 +793,18 @@ def _ucast_area(e: Event) -> str:
 def _ucast_lands(e: Event) -> str:
     return (f"{e['unit']}'s {e['spell']}: {e['counters']} of {e['aimed']} casting counters "
             f"reach {e['target']}")
+
+
+@_words("ucast_begins")
+def _ucast_begins(e: Event) -> str:
+    return f"{e['unit']} begins casting {e['spell']}: it takes effect in round {e['round']}"
+
+
+@_words("ucast_continues")
+def _ucast_continues(e: Event) -> str:
+    return f"{e['unit']} keeps casting {e['spell']} (until round {e['round']})"
+
+
+@_words("ucast_lost")
+def _ucast_lost(e: Event) -> str:
+    return f"{e['unit']}'s {e['spell']} is lost: {e['reason']}"
