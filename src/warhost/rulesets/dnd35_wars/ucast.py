@@ -278,7 +278,7 @@ def default_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     if tid in state.units and spell.area is None:
         chosen = _matching(sights)
     else:
-        chosen = {c: seen[0] for c, seen in sights.items()}
+        chosen = {c: aimable[0] for c, aimable in sights.items()}
     if not chosen:
         rule = "W35-UCAST-11" if spell.area is not None else "W35-UCAST-09"
         return Refusal(f"no counter of {unit.label} has range and sight to {tid}", rule=rule)
