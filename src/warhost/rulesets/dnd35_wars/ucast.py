@@ -178,17 +178,24 @@ def can_aim(state: WarState, counter: Square, sq: Square, squares: int | None) -
     return _in_reach(counter, sq, squares) and reach.line_of_sight(counter, sq, _blocks(state))
 
 
-def _sights(state: WarState, unit: Unit, targets: Iterable[Square],
-            squares: int | None) -> dict[Square, list[Square]]:
-    """For each counter of ``unit``, the target squares it may aim at, nearest first."""
+def _sights(state: WarState, unit: Unit, targets: Iterable[Square], squares: int | None,
+            first: bool = False) -> dict[Square, list[Square]]:
+    """For each counter of ``unit``, the target squares it may aim at, nearest first (with
+    ``first``, only the nearest)."""
     blocked = _blocks(state)
-    wanted = sorted(targets)
+    wanted = tuple(targets)
     out: dict[Square, list[Square]] = {}
     for counter in sorted(unit.squares):
-        seen = [t for t in wanted if _in_reach(counter, t, squares)
-                and reach.line_of_sight(counter, t, blocked)]
+        seen: list[Square] = []
+        for t in sorted(wanted, key=lambda t: _nearness(counter, t)):
+            if not _in_reach(counter, t, squares):
+                break  # nearest first: the rest are farther still
+            if reach.line_of_sight(counter, t, blocked):
+                seen.append(t)
+                if first:
+                    break
         if seen:
-            out[counter] = sorted(seen, key=lambda t: _nearness(counter, t))
+            out[counter] = seen
     return out
 
 
@@ -252,7 +259,7 @@ def _own_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     return Plan(spell, known, tuple(Aim(c, unit.id, c) for c in sorted(unit.squares)))
 
 
-Sights = dict[tuple[str, int], dict[Square, list[Square]]]
+Sights = dict[tuple[str, int, bool], dict[Square, list[Square]]]
 """Each counter's aimable squares of a target within a reach, kept while options are made."""
 
 
@@ -270,12 +277,14 @@ def default_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     span = reach_squares(state, unit, spell, known)
     if span is None or unit_distance(unit.squares, squares) > span:
         return Refusal(f"{tid} is beyond the range of {spell.name}", rule="W35-UCAST-09")
-    sights = seen.get((tid, span)) if seen is not None else None
+    matched = tid in state.units and spell.area is None  # W35-UCAST-10
+    key = (tid, span, not matched)
+    sights = seen.get(key) if seen is not None else None
     if sights is None:
-        sights = _sights(state, unit, squares, span)
+        sights = _sights(state, unit, squares, span, first=not matched)
         if seen is not None:
-            seen[(tid, span)] = sights
-    if tid in state.units and spell.area is None:
+            seen[key] = sights
+    if matched:
         chosen = _matching(sights)
     else:
         chosen = {c: aimable[0] for c, aimable in sights.items()}
