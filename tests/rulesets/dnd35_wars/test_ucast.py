@@ -247,6 +247,22 @@ def test_a_casting_counter_must_be_within_range_of_its_target_square() -> None:
     assert casts(near) == {"ucast mages missile orcs"}
 
 
+@pytest.mark.rule("W35-UCAST-09", "W35-MAGIC-07")
+def test_a_touch_spell_is_cast_only_by_counters_in_contact_with_their_target(
+        on_unit: Calls) -> None:
+    shock = {"name": "shock", "level": 1, "effect": "damage", "range": "touch",
+             "damage": "1d6"}
+    state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("shock")),
+                        unit("orcs", "B", squares=[(3, 6), (4, 6)])],
+                       options={"units_cast_spells": True}, spells=[shock])
+    # (4,5) touches both orc counters, (5,5) only (4,6) by a corner, (6,5) neither
+    assert refused(state, "ucast mages shock 6,5@4,6").rule == "W35-UCAST-09"
+    battle = cast(state, "ucast mages shock orcs")
+    [event] = events(battle, "ucast")
+    assert (event["counters"], event["idle"]) == (2, 1)
+    assert on_unit.calls[0]["args"][4] == Fraction(2)
+
+
 # ---- targets (W35-UCAST-04, W35-UCAST-07, W35-UCAST-10) -----------------------------------
 
 
