@@ -203,9 +203,24 @@ UCAST_EVENTS: list[dict[str, Any]] = [
      "reason": "orcs is not an enemy unit on the map"},
 ]
 
+TOWER_EVENTS: list[dict[str, Any]] = [
+    {"type": "slit_volley", "unit": "tower", "plan": "spears:4,bows:2"},
+    {"type": "tower_damage", "unit": "tower", "source": "catapult", "hp": 23, "left": 77},
+    {"type": "tower_destroyed", "unit": "tower"},
+    {"type": "bridge_lowered", "unit": "tower"},
+    {"type": "crossed", "unit": "tower", "tower": "tower", "onto": "tower-wall", "at": [5, 10],
+     "left": 6},
+    {"type": "crossed", "unit": "pikes", "tower": "tower", "onto": "pikes-wall", "at": [4, 10],
+     "left": 3},
+    {"type": "ram_strike", "unit": "rammers", "structure": "gate", "damage": 38,
+     "swingers": 8},
+    {"type": "ram_formed", "unit": "pikes-ram", "donor": "pikes", "creatures": 8, "hp": 10,
+     "donor_hp": 9},
+]
+
 DND35_WARS_SAMPLES: list[dict[str, Any]] = (
     TURN_EVENTS + MOVE_EVENTS + COMBAT_EVENTS + MORALE_EVENTS + SINGLES_EVENTS + SETUP_EVENTS
-    + CONDITION_EVENTS + SIEGE_EVENTS + UCAST_EVENTS
+    + CONDITION_EVENTS + SIEGE_EVENTS + UCAST_EVENTS + TOWER_EVENTS
 )
 
 SPELL_EVENTS: list[dict[str, Any]] = [

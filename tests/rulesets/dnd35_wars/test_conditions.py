@@ -20,6 +20,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.rulesets.dnd35_wars import (
+    areas,
     combat,
     conditions,
     damage,
@@ -62,10 +63,10 @@ def test_buffs_change_the_attack_roll_damage_and_ac_of_a_fought_round() -> None:
     state = facing(block(0, 0, 3, 1), block(0, 1, 3, 2))
     battle = make_battle(state, dice=[12, 5], orders={"A": ["melee a b"]})
     a, b = get(state, "a"), get(state, "b")
-    assert conditions.proportional(2, 3, 6) == 1
+    assert areas.proportional_modifier(2, 3, 6) == 1
     conditions.add_modifier(state, battle, a, "attack", 1, 3, "bless")
     conditions.add_modifier(state, battle, a, "damage", 1, 3, "divine favor")
-    conditions.add_modifier(state, battle, b, "ac", conditions.proportional(2, 3, 6), 3,
+    conditions.add_modifier(state, battle, b, "ac", areas.proportional_modifier(2, 3, 6), 3,
                             "shield of faith")
     unit_action(state, battle, a)
     [attack] = events(battle, "attack")
@@ -103,7 +104,7 @@ def test_a_penalty_on_part_of_a_unit_is_shared_and_rounded_toward_zero(
     state = facing(block(0, 0, 5, 1), block(0, 1, 5, 2))
     battle = make_battle(state, dice=[11, 1], orders={"B": ["melee b a"]})
     b = get(state, "b")
-    amount = conditions.proportional(-2, affected, b.counters)
+    amount = areas.proportional_modifier(-2, affected, b.counters)
     assert amount == penalty
     conditions.add_modifier(state, battle, b, "attack", amount, 5, "bane")
     assert conditions.modifier(b, "attack") == penalty
@@ -211,6 +212,18 @@ def test_the_free_counters_may_split_off_acting_at_initiative_minus_one() -> Non
     assert "move" not in kinds(state, "a")
 
 
+@pytest.mark.rule("W35-DEC-21", "W35-AMB-37")
+def test_an_engaged_unit_is_not_offered_the_split() -> None:
+    state = facing(block(0, 0, 3, 2), block(0, 2, 3, 1))
+    state.engage("a", "b")
+    battle = make_battle(state)
+    seen = record(battle)
+    a = get(state, "a")
+    conditions.hinder(state, battle, a, 3, "zero", 2, "hold person")
+    assert conditions.held_counters(a) == {(0, 1), (1, 1), (2, 1)}
+    assert not [d for d in seen if d.kind == "hindered"] and "a-2" not in state.units
+
+
 @pytest.mark.rule("W35-AMB-94", "W35-SPELL-07")
 def test_a_held_unit_may_later_split_up_leaving_only_its_held_counters() -> None:
     state = facing(block(0, 2, 3, 2), block(0, 7, 3, 1))
@@ -298,6 +311,21 @@ def test_charmed_counters_leave_like_damage_and_rejoin_when_the_spell_ends() -> 
     assert a.squares == set(block(0, 0, 3, 2)) and a.hp == 60
     [back] = events(battle, "disabled_return")
     assert (back["rejoined"], back["new"], back["counters"]) == (2, None, 2)
+
+
+@pytest.mark.rule("W35-AMB-57", "W35-AMB-62")
+def test_counters_rejoining_a_unit_that_split_meanwhile_bring_their_hp_back() -> None:
+    state = facing(block(0, 0, 3, 2), block(0, 9, 3, 1))
+    battle = make_battle(state)
+    a = get(state, "a")
+    conditions.disable(state, battle, a, 1, 2, "charm person")
+    assert a.squares == {(1, 0), (2, 0), (0, 1), (1, 1), (2, 1)} and a.hp == 50
+    movement.take_split(state, battle, a, Order.parse("split a 2,0;2,1 2,0"))
+    assert (a.hp, a.start_hp) == (30, 30)
+    state.round = 3
+    conditions.tick(state, battle)
+    assert a.squares == {(0, 0), (1, 0), (0, 1), (1, 1)}
+    assert (a.hp, a.start_hp) == (40, 40)
 
 
 @pytest.mark.rule("W35-SPELL-12", "W35-DEC-22", "W35-AMB-57")

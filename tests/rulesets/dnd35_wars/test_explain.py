@@ -63,7 +63,8 @@ def test_the_decision_rules_are_the_catalog_decisions() -> None:
         "melee_split": "W35-DEC-15", "fire_plan": "W35-DEC-16", "cleave": "W35-DEC-28",
         "single_action": "W35-DEC-33", "in_unit_order": "W35-DEC-29",
         "stay_with_unit": "W35-DEC-30", "front_line": "W35-DEC-31", "pc_stays": "W35-DEC-34",
-        "squad_leave": "W35-DEC-35", "place_counter": "W35-DEC-18"}
+        "squad_leave": "W35-DEC-35", "place_counter": "W35-DEC-18", "hindered": "W35-DEC-21",
+        "return_square": "W35-DEC-22", "charmed_new_unit": "W35-DEC-22"}
 
 
 @pytest.mark.rule("W35-DEC-12", "W35-UMOVE-01")

@@ -173,3 +173,25 @@ def test_the_ai_values_a_volley_at_a_machine() -> None:
     state = _ringed(unit("arch", "B", squares=[(5, 12)], creature=swords))
     value = machines.ai_value(state, get(state, "arch"), Order.parse("shoot_machine arch g"))
     assert value == pytest.approx(19 / 20 * (9 - 5) * 3)
+
+
+@pytest.mark.rule("W35-AMB-97")
+def test_a_creature_that_fought_its_way_inside_may_strike_the_weapon() -> None:
+    state = make_state([unit("g", squares=block(3, 5, 5, 1), siege_weapon="ballista"),
+                        unit("t", "B", squares=[(5, 12)])],
+                       singles=[single("ogre", "B", kind="monster", at=(9, 9))])
+    ogre = who(state, "ogre")
+    assert state.machines["g"].square == (5, 5)
+    state.put_single(ogre, None)
+    ogre.square, ogre.inside = (7, 5), "g"  # two counters from the weapon, inside its unit
+    assert Order.parse("sattack ogre machine:g") in singles.turn_options(state, ogre)
+    ogre.inside = None
+    assert Order.parse("sattack ogre machine:g") not in singles.turn_options(state, ogre)
+
+
+def test_the_figure_moves_with_its_formation() -> None:
+    state = make_state([unit("g", squares=block(4, 5, 3, 1), siege_weapon="ballista"),
+                        unit("t", "B", squares=[(5, 20)])])
+    state.place(get(state, "g"), {(x + 1, 5) for x in range(4, 7)})  # one square east
+    machine = machines.machine_of(state, "g")
+    assert machine is not None and machine.square == (6, 5)  # still the middle counter

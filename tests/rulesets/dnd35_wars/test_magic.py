@@ -4,6 +4,7 @@ W35-AOE-04, W35-ABIL-06/07, W35-AMB-54/58/96, W35-SPELL-15)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +22,11 @@ from tests.rulesets.dnd35_wars.helpers import (
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.dice import SeededDice
+from warhost.core.engine import run_battle
 from warhost.core.orders import Order
-from warhost.rulesets.dnd35_wars import conditions, magic, singles
+from warhost.core.registry import get_ruleset
+from warhost.core.scenario import load_scenario
+from warhost.rulesets.dnd35_wars import ai_singles, conditions, inunit, magic, singles
 from warhost.rulesets.dnd35_wars.state import WarState
 
 FIREBALL = {"name": "fireball", "level": 3, "effect": "damage", "range": "long",
@@ -51,8 +55,16 @@ BIG = {"name": "big_spell", "level": 4, "effect": "damage", "range": "long", "da
 BREATH = {"name": "breath", "level": 3, "effect": "damage", "range": 30,
           "area": {"shape": "cone", "feet": 30}, "save": "ref", "on_save": "half",
           "damage": "6d10"}
+SLEEP = {"name": "sleep", "level": 1, "effect": "hd", "range": "medium",
+         "area": {"shape": "circle", "feet": 10}, "save": "will", "hit_dice": "4d4",
+         "max_hd": 4, "duration_per_level": 10}
+TERROR = {"name": "terror", "level": 3, "effect": "fear", "range": 30,
+          "area": {"shape": "cone", "feet": 30}, "save": "will", "duration_per_level": 1}
+CURSE = {"name": "curse", "level": 1, "effect": "penalty", "stat": "attack", "amount": -2,
+         "range": "medium", "area": {"shape": "circle", "feet": 20}, "save": "will",
+         "duration": 10}
 SPELLS = [FIREBALL, MISSILE, HOLD, WEB, GRASP, BOLT, SLOWFIRE, CURE, MASS_CURE, BLESS, MIGHT,
-          BIG, BREATH]
+          BIG, BREATH, SLEEP, TERROR, CURSE]
 
 
 def wizard(*known: dict[str, Any], caster_level: int = 5, **kw: Any) -> dict[str, Any]:
@@ -125,7 +137,7 @@ def test_a_caster_offers_the_spells_it_can_cast_and_spends_its_uses() -> None:
     assert listed(state, "w") == ["cast w fireball b"]
     assert refusal(state, "cast w big_spell b").rule == "W35-MAGIC-01"  # level 4 at CL 5
     assert refusal(state, "cast w lightning b").rule == "W35-MAGIC-01"
-    cast(state, [5, 3, 3, 3, 3, 3], "cast w fireball b")
+    cast(state, [3, 3, 3, 3, 3, 5], "cast w fireball b")
     assert who(state, "w").casts_made == {"fireball": 1}
     assert listed(state, "w") == []
     assert "no uses" in refusal(state, "cast w fireball b").reason
@@ -178,6 +190,25 @@ def test_a_hold_on_a_lone_creature_has_its_standard_effect() -> None:
     assert "smove" not in [o.kind for o in singles.turn_options(state, who(state, "o"))]
     state.round = 7
     assert magic.speed_factor(state, who(state, "o")) == 1
+
+
+@pytest.mark.rule("W35-MAGIC-04", "W35-SPELL-02")
+def test_a_penalty_on_a_lone_creature_lowers_its_attack_rolls_and_saves() -> None:
+    hex_ = dict(CURSE, name="hex", area=None, stat="attack")
+    doom = dict(CURSE, name="doom", area=None, stat="saves")
+    ogre = single("o", "B", "monster", at=(10, 11), creature=creature(
+        "ogre", hp=30, will=0, melee=[{"bonus": 8, "damage": "2d8+7"}]))
+    state = make_state([foes([(30, 20)])], spells=[*SPELLS, hex_, doom], singles=[
+        caster("w", "A", (10, 10), {"spell": "hex"}, {"spell": "doom"}), ogre])
+    cast(state, [2], "cast w hex o")
+    cast(state, [2], "cast w doom o")
+    battle = make_battle(state, dice=[2, 15])
+    singles.attack(state, battle, who(state, "o"), "w")
+    assert first(events(battle), "attack")["total"] == 2 + 8 - 2
+    fireball = state.spells["fireball"]
+    assert not magic.single_save(state, battle, fireball, who(state, "o"), 15)  # 15 + 1 - 2
+    state.round = 12  # both ended after round 11
+    assert magic.single_modifier(state, who(state, "o"), "attack") == 0
 
 
 @pytest.mark.rule("W35-SPELL-17", "W35-MAGIC-04")
@@ -249,15 +280,16 @@ def fireball_state(**kw: Any) -> WarState:
 @pytest.mark.rule("W35-SPELL-01", "W35-AMB-54", "W35-MAGIC-09", "W35-MAGIC-10")
 def test_a_fireball_burns_each_counter_it_covers_once_per_creature() -> None:
     state = fireball_state()
-    seen = cast(state, [5, 3, 3, 3, 3, 3], "cast w fireball b")  # Reflex 5 + 1 < DC 16
+    seen = cast(state, [3, 3, 3, 3, 3, 5], "cast w fireball b")  # Reflex 5 + 1 < DC 16
     assert first(seen, "area")["counters"] == "4"
     assert get(state, "b").hp == 100 - 15 * 4
+    assert "siege_or_area" in get(state, "b").pending  # an area attack: a DC 15 check
 
 
 @pytest.mark.rule("W35-AMB-54", "W35-MAGIC-10")
 def test_a_unit_that_saves_takes_half_on_every_counter() -> None:
     state = fireball_state()
-    cast(state, [15, 3, 3, 3, 3, 3], "cast w fireball b")  # 15 + 1 = DC 16
+    cast(state, [3, 3, 3, 3, 3, 15], "cast w fireball b")  # 15 + 1 = DC 16
     assert get(state, "b").hp == 100 - 7 * 4
 
 
@@ -266,8 +298,8 @@ def test_damage_reduction_comes_off_each_creature_after_the_save_halves() -> Non
     failed, saved = fireball_state(), fireball_state()
     for state in (failed, saved):
         get(state, "b").dr = 5
-    cast(failed, [5, 3, 3, 3, 3, 3], "cast w fireball b")
-    cast(saved, [15, 3, 3, 3, 3, 3], "cast w fireball b")
+    cast(failed, [3, 3, 3, 3, 3, 5], "cast w fireball b")
+    cast(saved, [3, 3, 3, 3, 3, 15], "cast w fireball b")
     assert get(failed, "b").hp == 100 - 10 * 4 and get(saved, "b").hp == 100 - 2 * 4
 
 
@@ -285,7 +317,7 @@ def test_under_proportional_saves_failing_and_saving_counters_are_counted_apart(
 def test_an_area_below_one_counter_scales_the_damage() -> None:
     state = state_with([foes(block(10, 14, 5, 2), per_counter=100)],
                        [caster("w", "A", (10, 10), {"spell": "fireball"})], scale=50)
-    cast(state, [5, 3, 3, 3, 3, 3], "cast w fireball b")  # 20-ft radius at 50 ft: 1/2
+    cast(state, [3, 3, 3, 3, 3, 5], "cast w fireball b")  # 20-ft radius at 50 ft: 1/2
     assert get(state, "b").hp == 100 - 7
 
 
@@ -306,9 +338,9 @@ def test_an_area_covering_the_whole_unit_catches_the_creatures_inside() -> None:
     chief = single("c", "B", "npc", unit="b", creature=creature("chief", hp=40, ref=1))
     state = state_with([foes(block(10, 14, 2, 2))],
                        [caster("w", "A", (10, 10), {"spell": "fireball"}), chief])
-    seen = cast(state, [5, 1, 1, 1, 1, 1, 2, 6, 6, 6, 6, 6], "cast w fireball b")
-    assert get(state, "b").hp == 40 - 5 * 4
-    assert who(state, "c").hp == 40 - 30
+    seen = cast(state, [2, 2, 2, 2, 2, 15, 2], "cast w fireball b")  # one roll: 10
+    assert get(state, "b").hp == 40 - 5 * 4  # the unit saves: half on its 4 counters
+    assert who(state, "c").hp == 40 - 10  # the chief fails its own save
     assert {"type": "save", "who": "c", "spell": "fireball", "save": "ref", "dc": 16,
             "saved": False} in seen
 
@@ -318,7 +350,7 @@ def test_an_area_covering_part_of_the_unit_spares_the_creatures_inside() -> None
     chief = single("c", "B", "npc", unit="b", creature=creature("chief", hp=40))
     state = state_with([foes(block(10, 14, 3, 2))],
                        [caster("w", "A", (10, 10), {"spell": "fireball"}), chief])
-    cast(state, [5, 1, 1, 1, 1, 1], "cast w fireball b")
+    cast(state, [1, 1, 1, 1, 1, 5], "cast w fireball b")
     assert who(state, "c").hp == 40 and get(state, "b").hp == 60 - 5 * 4
 
 
@@ -331,6 +363,31 @@ def test_a_hindering_area_holds_the_counters_it_covers() -> None:
                        [caster("w", "A", (10, 10), {"spell": "web"})])
     cast(state, [2], "cast w web b")
     assert len(conditions.held_counters(get(state, "b"))) == 4
+
+
+@pytest.mark.rule("W35-SPELL-02")
+def test_a_sleep_spell_takes_out_the_counters_its_hit_dice_reach() -> None:
+    state = state_with([foes(block(10, 14, 3, 2))],
+                       [caster("w", "A", (10, 10), {"spell": "sleep"})])
+    seen = cast(state, [4, 4, 4, 4, 5], "cast w sleep b")  # 16 HD: 1 counter of 10; Will fails
+    assert first(seen, "hit_dice")["counters"] == 1
+    assert first(seen, "disabled")["counters"] == 1 and get(state, "b").counters == 5
+
+
+@pytest.mark.rule("W35-SPELL-02")
+def test_a_fear_spell_covering_the_whole_unit_routs_it_when_it_fails() -> None:
+    state = state_with([foes(block(10, 12, 3, 1))],
+                       [caster("w", "A", (10, 10), {"spell": "terror"})])
+    cast(state, [2], "cast w terror b")  # a 30-ft cone covers 3 counters
+    assert get(state, "b").routed
+
+
+@pytest.mark.rule("W35-SPELL-02")
+def test_a_penalty_on_a_unit_is_shared_by_the_counters_that_failed() -> None:
+    state = state_with([foes(block(10, 14, 4, 2))],
+                       [caster("w", "A", (10, 10), {"spell": "curse"})])
+    cast(state, [2], "cast w curse b")  # 4 of 8 counters: -2 x 4/8 = -1
+    assert conditions.modifier(get(state, "b"), "attack") == -1
 
 
 def clerics_unit(spell: dict[str, Any], per_counter: int = 2, counters: int = 4,
@@ -368,6 +425,24 @@ def test_a_heal_on_many_creatures_heals_each_affected_counter_and_brings_counter
     assert unit_a.hp == 40 and unit_a.counters == 4
 
 
+@pytest.mark.rule("W35-MAGIC-01", "W35-MAGIC-03", "W35-SPELL-04")
+def test_a_creature_inside_a_unit_casts_as_its_in_unit_action() -> None:
+    state = clerics_unit(CURE)
+    get(state, "a").hp = 20
+    battle = make_battle(state, dice=[8], orders={"A": ["sact c", "cast c cure_light_wounds a"]})
+    inunit.in_unit_actions(state, battle, get(state, "a"))
+    assert get(state, "a").hp == 25 and who(state, "c").casts_made == {"cure_light_wounds": 1}
+
+
+@pytest.mark.rule("W35-PC-11")
+def test_a_pc_spell_that_takes_a_tenth_of_a_unit_is_a_deed() -> None:
+    pc = single("p", "A", "pc", unit="a", creature=wizard({"spell": "fireball"}))
+    state = state_with([unit("a", "A", squares=block(10, 9, 2, 1), count=20),
+                        foes(block(10, 14, 5, 2))], [pc])
+    seen = cast(state, [1, 1, 1, 1, 1, 5], "cast p fireball b")  # 20 of 100 HP
+    assert first(seen, "pc_deed") == {"type": "pc_deed", "who": "p", "what": "slew_tenth"}
+
+
 @pytest.mark.rule("W35-SPELL-03", "W35-AMB-96")
 def test_a_buff_goes_to_the_casters_own_unit_in_proportion() -> None:
     state = clerics_unit(BLESS)
@@ -395,7 +470,7 @@ def test_a_monsters_breath_is_an_area_spell_with_a_recharge() -> None:
             {"spell": "magic_missile"}]))
     state = state_with([foes(block(10, 13, 5, 2))], [dragon])
     assert listed(state, "d") == ["cast d breath b"]  # no caster level: no true spell
-    cast(state, [3] + [5] * 6, "cast d breath b")  # cone 30 ft at 15 ft: 3 counters
+    cast(state, [5] * 6 + [3], "cast d breath b")  # cone 30 ft at 15 ft: 3 counters
     assert get(state, "b").hp == 100 - 30 * 3
     for round_, offered in ((1, False), (2, False), (3, False), (4, True)):
         state.round = round_
@@ -428,6 +503,37 @@ def test_turning_converts_the_hit_dice_rolled_to_counters() -> None:
 
 
 @pytest.mark.rule("W35-SPELL-15")
+def test_a_turned_undead_creature_flees_for_ten_rounds() -> None:
+    wight = single("u", "B", "monster", at=(10, 12), creature=creature(
+        "wight", hp=26, level=4, undead=True))
+    cleric = single("c", "A", "monster", at=(10, 10), creature=creature(
+        "cleric", hp=30, cha=10, level=5, turning_level=5, turning_uses=2))
+    state = state_with([foes([(30, 20)])], [cleric, wight])
+    seen = cast(state, [7, 1, 1], "turn c u")  # check 7: up to 4 HD; 2d6 + 5 = 7 HD
+    assert first(seen, "spell_on") == {"type": "spell_on", "who": "u", "spell": "turning",
+                                       "effect": "fear", "until": 11}
+    battle = make_battle(state)
+    state.round = 11
+    singles.single_turn(state, battle, who(state, "u"))
+    assert events(battle) == [{"type": "spell_bound", "who": "u", "why": "turned"}]
+    weak = make_state([foes([(30, 20)])], spells=SPELLS, singles=[cleric, wight])
+    assert first(cast(weak, [6, 1, 1], "turn c u"), "no_effect")["reason"] == "too strong"
+
+
+@pytest.mark.rule("W35-MAGIC-02")
+def test_a_long_cast_is_lost_when_its_target_is_gone() -> None:
+    ogre = single("o", "B", "monster", at=(10, 13), creature=creature("ogre", hp=30))
+    state = state_with([foes([(30, 20)])], [caster("w", "A", (10, 10), {"spell": "slowfire"}),
+                                           ogre])
+    battle = make_battle(state)
+    magic.take_cast(state, battle, who(state, "w"), Order.parse("cast w slowfire o"))
+    state.put_single(who(state, "o"), (10, 29))  # it ran off out of range
+    state.round = 2
+    assert magic.busy(state, battle, who(state, "w"))
+    assert events(battle)[-1]["type"] == "spell_lost" and who(state, "o").hp == 30
+
+
+@pytest.mark.rule("W35-SPELL-15")
 def test_undead_beyond_60_feet_cannot_be_turned() -> None:
     bones = creature("skeleton", hp=6, level=1, undead=True)
     cleric = single("c", "A", "monster", at=(10, 10), creature=creature(
@@ -455,9 +561,59 @@ def test_a_unit_saves_as_often_as_the_d20_allows() -> None:
 # ---- the AI's worth of a cast
 
 
+def test_the_worth_of_turning_is_the_hp_of_the_counters_it_drives_off() -> None:
+    bones = creature("skeleton", hp=6, level=1, undead=True)
+    cleric = single("c", "A", "monster", at=(10, 10), creature=creature(
+        "cleric", hp=30, cha=14, level=5, turning_level=5, turning_uses=1))
+    state = state_with([unit("s", "B", squares=block(10, 13, 4, 1), count=40, creature=bones)],
+                       [cleric])
+    # 2d6 + 5 + 2 averages 14 HD: 1 counter of 6 HP, and every check turns 1 HD
+    assert magic.ai_value(state, who(state, "c"), Order.parse("turn c s")) == 6
+
+
 def test_the_worth_of_a_fireball_is_the_hp_it_is_expected_to_take() -> None:
     state = fireball_state()
     order = Order.parse("cast w fireball b")
     # 5d6 averages 17 (8 on a save); a save on 15+ (6 in 20); 4 counters
     assert magic.ai_value(state, who(state, "w"), order) == pytest.approx(
         4 * (0.7 * 17 + 0.3 * 8))
+
+
+# ---- whole battles with casters
+
+
+SPELLCASTERS = Path(__file__).parent / "data" / "spellcasters.yaml"
+
+
+@pytest.mark.parametrize("kind", ["random", "ai"])
+def test_battles_with_spellcasters_keep_the_invariants(kind: str) -> None:
+    ruleset = get_ruleset("dnd35-wars")
+    scenario = load_scenario(SPELLCASTERS)
+    sides = ruleset.side_names(scenario.model)
+    problems: list[str] = []
+    casts: list[str] = []
+
+    def check(round_number: int, state: object) -> None:
+        problems.extend(f"round {round_number}: {p}"
+                        for p in ruleset.check_invariants(state, []))
+
+    for seed in range(3):
+        result = run_battle(scenario, seed, {s: kind for s in sides}, observers=[check])
+        casts += [e["spell"] for e in result.log.of_type("cast")]
+        casts += ["turning" for _ in result.log.of_type("turning")]
+    assert problems == []
+    if kind == "ai":
+        assert {"fireball", "red_dragon_breath_young"} <= set(casts)
+
+
+def test_the_ai_stops_to_cast_a_spell_worth_casting_and_casts_the_best() -> None:
+    mage = single("m", "A", "npc", unit="a", creature=wizard({"spell": "fireball", "uses": 1},
+                                                             {"spell": "magic_missile"}))
+    state = state_with([unit("a", "A", squares=block(10, 9, 2, 1), count=20),
+                        foes(block(10, 14, 5, 2))], [mage])
+    stay, act = Order.parse("sstay m"), Order.parse("sact m")
+    assert ai_singles.stay_with_unit(state, who(state, "m"), (stay, act)) == act
+    options = tuple(magic.cast_options(state, who(state, "m")))
+    assert str(ai_singles.action(state, who(state, "m"), options)) == "cast m fireball b"
+    who(state, "m").casts_made["fireball"] = 1  # spent: 1d4+1 over 10 a counter is worth 0
+    assert ai_singles.stay_with_unit(state, who(state, "m"), (stay, act)) == stay

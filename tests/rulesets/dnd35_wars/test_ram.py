@@ -20,9 +20,9 @@ from tests.rulesets.dnd35_wars.helpers import (
 from warhost.core.decisions import Refusal
 from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
-from warhost.core.registry import get_ruleset
 from warhost.core.scenario import scenario_from_data
-from warhost.rulesets.dnd35_wars import actions, game, ram, tables
+from warhost.rulesets.dnd35_wars import actions, game, ram, tables, view
+from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario
 from warhost.rulesets.dnd35_wars.setup import initial_state
 from warhost.rulesets.dnd35_wars.state import WarState
 
@@ -50,7 +50,7 @@ def defender() -> dict[str, Any]:
 def state_with(units: list[dict[str, Any]], rams: int = 0) -> WarState:
     data = scenario_data(units, width=20, height=20, structures=[WALL])
     data["sides"][1]["rams"] = rams
-    state = initial_state(get_ruleset("dnd35-wars").scenario_model.model_validate(data))
+    state = initial_state(Dnd35WarsScenario.model_validate(data))
     state.round = 1
     state.order = [u["id"] for u in units]
     state.initiative = {u["id"]: 20 - i for i, u in enumerate(units)}
@@ -177,3 +177,9 @@ def test_a_donor_too_small_for_a_crew_cannot_form_a_ram() -> None:
 def test_the_ai_values_a_strike_by_the_structure_hp_it_takes() -> None:
     state = make_state([ram_unit(), defender()], width=20, height=20, structures=[WALL])
     assert ram.ai_value(state, get(state, "r"), Order.parse("ram r wall")) == 30.0
+
+
+def test_the_map_key_names_a_ram_unit() -> None:
+    state = make_state([ram_unit(), defender()], width=20, height=20, structures=[WALL])
+    entry = next(e for e in view.map_view(state)["units"] if e["id"] == "r")
+    assert "battering ram" in entry["kind"]

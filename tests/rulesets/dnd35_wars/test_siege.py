@@ -24,12 +24,13 @@ from tests.rulesets.dnd35_wars.helpers import (
     who,
 )
 from warhost.core.commanders import FirstOptionCommander
-from warhost.core.decisions import Refusal
+from warhost.core.decisions import Decision, Refusal
 from warhost.core.dice import SeededDice
 from warhost.core.engine import Battle
 from warhost.core.errors import WarhostError
 from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
+from warhost.core.scenario import scenario_from_data
 from warhost.rulesets.dnd35_wars import (
     actions,
     combat,
@@ -40,6 +41,8 @@ from warhost.rulesets.dnd35_wars import (
     siege,
     tables,
 )
+from warhost.rulesets.dnd35_wars.explain import explain_refusal
+from warhost.rulesets.dnd35_wars.setup import new_state
 from warhost.rulesets.dnd35_wars.state import WarState
 from warhost.rulesets.dnd35_wars.validate import check_scenario
 from warhost.rulesets.dnd35_wars.view import map_view
@@ -402,7 +405,7 @@ def test_a_siege_unit_moves_through_allies_but_not_enemies() -> None:
 @pytest.mark.rule("W35-SWU-08")
 def test_no_loading_or_firing_in_a_round_the_unit_moved() -> None:
     state = _state()
-    get(state, "g").bank_round = state.round  # a move this round (W35-AMB-12 bookkeeping)
+    actions.TAKERS["move"](state, make_battle(state), get(state, "g"), Order.parse("move g 0,-1"))
     assert _refusal(_judge(state, "g", "siege_fire g t")).rule == "W35-SWU-08"
     assert not [o for o in actions.legal_actions(state, get(state, "g"))
                 if o.kind == "siege_fire"]
@@ -564,3 +567,43 @@ def test_the_volley_situation_matches_a_seeded_run_of_the_real_fire_path() -> No
         state.structure_hp["wall"], machine.loaded = 500, True
         total += siege.fire(state, battle, g, machine, "wall")
     assert abs(total / trials - mu) < 4 * sd / math.sqrt(trials)
+
+
+@pytest.mark.rule("W35-SIEGE-07")
+@pytest.mark.rule("W35-SIEGE-12")
+def test_the_odds_hook_takes_the_siege_volley_situation() -> None:
+    def report(y: int) -> Any:
+        wall = {"id": "wall", "type": "wooden", "rect": [[3, y], [7, y]], "hp": 10,
+                "hardness": 6}
+        data = scenario_data([unit("g", siege_weapon="trebuchet"), unit("t", "B", [(5, 25)])],
+                             structures=[wall])
+        return odds.exact_odds(scenario_from_data(data), "g", "wall", {"kind": "siege_volley"})
+
+    far = report(16)  # 165 ft: d20 + 4 against AC 10 hits on 6..20
+    at_least_16 = sum(p for v, p in odds.dice_distribution("8d6").items() if v >= 16)
+    assert far.outcomes["success"] == Fraction(3, 4)
+    assert far.outcomes["breached"] == Fraction(3, 4) * at_least_16  # 8d6 - 6 >= 10 HP
+    with pytest.raises(WarhostError, match="W35-SIEGE-12"):
+        report(14)  # 135 ft: inside the minimum range
+
+
+@pytest.mark.rule("W35-SIEGE-01")
+def test_setup_reports_the_placement_warning_as_a_battle_event() -> None:
+    model = _model([unit("g", siege_weapon="ballista"), unit("foot", squares=[(5, 2)]),
+                    unit("t", "B", [(5, 20)])])
+    commanders = {side: OrdersByKind([], FirstOptionCommander()) for side in ("A", "B")}
+    battle = Battle(get_ruleset("dnd35-wars"), None, 0, commanders,  # type: ignore[arg-type]
+                    dice=SeededDice(3))
+    new_state(model, battle)
+    warned = [e for e in events(battle, "warning") if e["rule"] == "W35-SIEGE-01"]
+    assert len(warned) == 1 and "foot" in warned[0]["message"]
+
+
+@pytest.mark.rule("W35-SIEGE-12")
+def test_a_refused_siege_order_is_explained_with_its_rule() -> None:
+    state = _state(target_at=(5, 11))  # 90 ft: inside the minimum range
+    g = get(state, "g")
+    decision = Decision("A", "unit_action", tuple(actions.legal_actions(state, g)), "?", "g",
+                        accept=actions.judge(state, g))
+    found = explain_refusal(state, decision, Order.parse("siege_fire g t"))
+    assert isinstance(found, Refusal) and found.rule == "W35-SIEGE-12"

@@ -285,6 +285,16 @@ def test_a_bad_library_names_its_file_and_line(tmp_path: Path, text: str | None,
     assert_user_error(run("battle", path, "--seed", "1"), str(lib), words)
 
 
+def test_an_unknown_shipped_library_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(json.dumps(data_with(creature()) | {"spell_library": ["cor"]}),
+                    encoding="utf-8")
+    result = run("validate", path)
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert "spell_library[0]: no shipped spell library 'cor'; did you mean core?" in (
+        result.output)
+
+
 # ---------------------------------------------------------------- validate
 
 

@@ -23,7 +23,7 @@ from warhost.core.decisions import Refusal
 from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
 from warhost.core.scenario import scenario_from_data
-from warhost.rulesets.dnd35_wars import actions, combat, damage, game, tables, tower
+from warhost.rulesets.dnd35_wars import actions, combat, damage, game, tables, tower, view
 from warhost.rulesets.dnd35_wars.state import MERGED, Unit, UnitAttack, WarState
 
 BOW = {"name": "shortbow", "bonus": 3, "damage": "1d6", "range_increment": 60}
@@ -103,12 +103,13 @@ def test_damage_takes_counters_off_the_top_of_the_stack_and_spares_the_tower() -
 # ------------------------------------------------------------------------- the tower itself
 
 
-@pytest.mark.rule("W35-TOWER-05", "W35-TOWER-16", "W35-AMB-46", "W35-TOWER-14")
+@pytest.mark.rule("W35-TOWER-02", "W35-TOWER-05", "W35-TOWER-16", "W35-AMB-46", "W35-TOWER-14")
 def test_the_tower_has_100_hp_ac_3_hardness_5_and_its_loss_is_a_dc_20_check() -> None:
     state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(15, 15)])])
     tw = get(state, "tw")
     hull = tower.hull_of(state, "tw")
     assert hull is not None and (hull.hp, hull.ac, hull.hardness) == (100, 3, 5)
+    assert (tables.TOWER_HEIGHT_FT, tables.TOWER_BASE_FT, tables.TOWER_COST_GP) == (78, 15, 2000)
     battle = make_battle(state)
     assert tower.hit_tower(state, battle, tw, 12, 3, source="a") == 21  # (12 - 5) x 3
     assert hull.hp == 79 and tw.hp == 42
@@ -176,13 +177,25 @@ def test_a_tower_unit_cannot_charge() -> None:
     assert isinstance(refusal, Refusal) and refusal.rule == "W35-TOWER-17"
 
 
-@pytest.mark.rule("W35-TOWER-18")
-def test_a_tower_never_moves_through_an_enemy_unit() -> None:
-    state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(5, 6)])])
+@pytest.mark.rule("W35-TOWER-18", "W35-AMB-13")
+def test_a_tower_moves_through_an_ally_at_its_own_pace_but_never_through_an_enemy() -> None:
+    state = make_state([tower_unit(at=(5, 5)), troop("c", "B", [(5, 6)]),
+                        troop("a", "A", [(6, 5)]), troop("x", "A", [(15, 15)])])
     tw = get(state, "tw")
-    refusal = judge(state, "tw", "move tw 0,2")
-    assert isinstance(refusal, Refusal) and refusal.rule == "W35-PLACE-06"
-    assert isinstance(judge(state, "tw", "pass tw 0,2"), Refusal)
+    enemy = judge(state, "tw", "pass tw 1,0")
+    assert isinstance(enemy, Refusal) and enemy.rule == "W35-PLACE-06"
+    battle = make_battle(state, orders={"B": ["pass tw 0,1"] * 4})
+    actions.unit_action(state, battle, tw)
+    assert tw.squares == {(5, 5)} and tw.bank == Fraction(1, 2)  # half a square banked
+    state.round = 2
+    actions.unit_action(state, battle, tw)
+    assert tw.squares == {(5, 6)} and tw.stuck_in == "c"  # inside the ally
+    state.round = 3
+    actions.unit_action(state, battle, tw)
+    state.round = 4
+    actions.unit_action(state, battle, tw)
+    assert tw.squares == {(5, 7)} and tw.stuck_in is None and state.at[(5, 6)] == "c"
+    assert game.check_invariants(state, []) == []
 
 
 # ------------------------------------------------------------------------- cover and slits
@@ -260,12 +273,13 @@ def siege() -> WarState:
     return state
 
 
-@pytest.mark.rule("W35-TOWER-19", "W35-AMB-76")
+@pytest.mark.rule("W35-TOWER-01", "W35-TOWER-19", "W35-AMB-76")
 def test_the_drawbridge_comes_down_only_next_to_a_wall_with_no_enemy_on_it() -> None:
     state = siege()
     tw = get(state, "tw")
     state.place(get(state, "d"), {(5, 10)})  # a defender on the wall square by the tower
-    tower.turn_begins(state, tw)
+    game.unit_turn(state, make_battle(state, dice=[20] * 4), tw)  # notes it as its turn begins
+    assert tw.opposed
     refusal = judge(state, "tw", "lower_bridge tw")
     assert isinstance(refusal, Refusal) and refusal.rule == "W35-AMB-76"
     state.place(get(state, "d"), {(8, 10)})  # not next to the tower
@@ -346,3 +360,38 @@ def test_the_ai_values_a_slit_volley_by_the_damage_it_expects() -> None:
     one = tower.ai_value(state, tw, Order.parse("slits tw n:1"))
     # bow average 3, +1 against AC 15 hits on 14+ (7/20): 3 x 6 x 3/4 = 13 (rounded down)
     assert full == pytest.approx(7 / 20 * 13) and one == pytest.approx(7 / 20 * 2)
+
+
+def test_the_map_key_shows_the_stack_and_the_drawbridge() -> None:
+    state = siege()
+    tw = get(state, "tw")
+
+    def kind() -> str:
+        entry = next(e for e in view.map_view(state)["units"] if e["id"] == "tw")
+        return str(entry["kind"])
+
+    assert "siege tower, 7 counters stacked" in kind() and "drawbridge up" in kind()
+    tower.lower_bridge(state, make_battle(state), tw)
+    assert "drawbridge down" in kind()
+
+
+@pytest.mark.rule("W35-TOWER-14")
+def test_a_stack_whose_tower_was_destroyed_elsewhere_spreads_out_when_its_turn_begins() -> None:
+    state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(15, 15)])])
+    tw = get(state, "tw")
+    tw.machine = None  # as the machines module leaves a unit whose machine it destroyed
+    tower.turn_begins(state, tw)
+    assert tw.stack == 0 and len(tw.squares) == 7 and tw.counters == 7
+    assert tw.rate == 4 and tw.initiative_mod == 0
+    tower.turn_begins(state, tw)
+    assert tw.initiative_mod == 0  # given back once only
+
+
+@pytest.mark.rule("W35-TOWER-09")
+def test_a_tower_placed_with_at_takes_one_square_beside_other_units() -> None:
+    entry = tower_unit(at=(5, 5))
+    del entry["counters"]
+    entry["at"] = [5, 5]
+    state = make_state([troop("c", "B", [(6, 5)]), entry, troop("a", "A", [(15, 15)])])
+    assert get(state, "tw").squares == {(5, 5)} and state.at[(6, 5)] == "c"
+    assert game.check_invariants(state, []) == []

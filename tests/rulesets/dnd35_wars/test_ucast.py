@@ -134,10 +134,11 @@ def test_a_unit_of_monsters_breathes_its_special_ability_as_an_area_spell(
                         unit("orcs", "B", squares=block(4, 7, 3, 1))],
                        options={"units_cast_spells": True}, spells=[breath])
     assert get(state, "hounds").casts  # no caster level, but a special ability
-    battle = cast(state, "ucast hounds breath orcs", uid="hounds")
+    battle = cast(state, "ucast hounds breath orcs", dice=[1, 2, 3, 4], uid="hounds")
     [area] = events(battle, "ucast_area")
     assert (area["counters"], area["dc"]) == (3, 14)  # cone 15 ft: 6, capped at 3; DC 13 + 1
-    assert on_unit.calls[0]["caster_level"] == 4  # its Hit Dice
+    assert on_unit.calls[0]["caster_level"] == 4  # its Hit Dice: 4d6 rolled
+    assert on_unit.calls[0]["rolled"] == 10
     state.round = 3  # two rounds between uses: back in round 4
     assert casts(state, "hounds") == set()
     assert refused(state, "ucast hounds breath orcs", "hounds").rule == "W35-ABIL-06"
@@ -343,7 +344,7 @@ def test_when_every_touch_attack_misses_the_spell_does_nothing(on_unit: Calls) -
 def test_an_area_spell_comes_only_from_counters_with_sight_and_range(on_unit: Calls) -> None:
     state = casting_state([(5, 5), (5, 4)], block(4, 8, 4, 1), "ball")
     assert refused(state, "ucast mages ball 5,4@5,8").rule == "W35-UCAST-11"
-    battle = cast(state, "ucast mages ball orcs")
+    battle = cast(state, "ucast mages ball orcs", dice=[1, 1, 1])
     [event] = events(battle, "ucast")
     assert (event["counters"], event["idle"]) == (1, 1)
     [area] = events(battle, "ucast_area")
@@ -358,10 +359,10 @@ def test_an_area_spell_covers_the_five_foot_column_capped_by_the_target(on_unit:
                         unit("orcs", "B", squares=block(2, 7, 5, 2)),
                         unit("wolves", "B", squares=block(12, 7, 4, 1))],
                        options={"units_cast_spells": True}, spells=SPELLS)
-    cast(state, "ucast mages cone orcs")
+    cast(state, "ucast mages cone orcs", dice=[1, 1])
     assert on_unit.calls[-1]["args"][4] == Fraction(6)
     state.round = 2
-    cast(state, "ucast mages ball wolves")
+    cast(state, "ucast mages ball wolves", dice=[1, 1, 1])
     assert on_unit.calls[-1]["args"][4] == Fraction(4)
     assert on_unit.calls[-1]["args"][3] is get(state, "wolves")
 
@@ -379,12 +380,12 @@ def test_a_units_area_spell_is_placed_on_one_target() -> None:
 def test_an_area_spell_gets_one_dc_for_every_casting_counter_after_the_first(
         on_unit: Calls) -> None:
     state = casting_state(block(4, 5, 3, 1), block(4, 8, 4, 1), "ball")
-    battle = cast(state, "ucast mages ball orcs")
+    battle = cast(state, "ucast mages ball orcs", dice=[1, 1, 1])
     [area] = events(battle, "ucast_area")
     assert (area["counters"], area["dc"]) == (4, 17)  # 15 + 2 more casting counters
     assert on_unit.calls[0]["args"][5] == 17
     two = casting_state(block(4, 5, 3, 1), block(4, 8, 4, 1), "ball")
-    cast(two, "ucast mages ball 4,5@4,8+5,5@4,8")
+    cast(two, "ucast mages ball 4,5@4,8+5,5@4,8", dice=[1, 1, 1])
     assert on_unit.calls[-1]["args"][5] == 16
     assert ucast.area_dc(15, 1) == 15 and ucast.area_dc(15, 7) == 21
 
@@ -399,8 +400,8 @@ def test_a_units_fire_ball_burns_every_covered_counter_once_at_the_raised_dc() -
     state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("ball")),
                         tough_orcs(block(4, 8, 4, 1))],
                        options={"units_cast_spells": True}, spells=SPELLS)
-    # Reflex 5 + 1 = 6 fails DC 17; 3d6 = 12 on each of the 4 counters: 48 of 120 HP
-    battle = cast(state, "ucast mages ball orcs", dice=[5, 3, 4, 5])
+    # 3d6 = 12; Reflex 5 + 1 = 6 fails DC 17: 12 on each of the 4 counters, 48 of 120 HP
+    battle = cast(state, "ucast mages ball orcs", dice=[3, 4, 5, 5])
     [save] = events(battle, "save")
     assert (save["dc"], save["saved"]) == (17, False)
     assert get(state, "orcs").hp == 72
@@ -408,7 +409,7 @@ def test_a_units_fire_ball_burns_every_covered_counter_once_at_the_raised_dc() -
                         tough_orcs(block(4, 8, 4, 1))],
                        options={"units_cast_spells": True}, spells=SPELLS)
     # a natural 18 saves: half of 12 on each counter, 24
-    cast(again, "ucast mages ball orcs", dice=[18, 3, 4, 5])
+    cast(again, "ucast mages ball orcs", dice=[3, 4, 5, 18])
     assert get(again, "orcs").hp == 96
 
 
@@ -419,11 +420,12 @@ def test_a_units_area_spell_over_a_whole_unit_reaches_the_creatures_inside() -> 
     state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("cone")),
                         tough_orcs(block(4, 7, 4, 1))],
                        options={"units_cast_spells": True}, spells=SPELLS, singles=[captain])
-    # the 15-ft cone covers 6 squares: all 4 counters. The unit fails (2) and takes 2d4 = 5
-    # a counter; the captain fails too (3 + 2 < 16) and takes 2d4 = 7.
-    cast(state, "ucast mages cone orcs", dice=[2, 2, 3, 3, 3, 4])
+    # the 15-ft cone covers 6 squares: all 4 counters. One roll, 2d4 = 5, for everything it
+    # catches: the unit fails (2 + 1 < 16) and loses 5 a counter; the captain saves (17 + 2)
+    # and takes half, 2.
+    cast(state, "ucast mages cone orcs", dice=[2, 3, 2, 17])
     assert get(state, "orcs").hp == 120 - 20
-    assert who(state, "captain").hp == 33
+    assert who(state, "captain").hp == 38
 
 
 # ---- heals on itself (W35-SPELL-05, W35-UCAST-03) -----------------------------------------

@@ -31,6 +31,9 @@ LEAVE = -50.0
 """Leaving its unit is never wanted by the AI (the unit protects it)."""
 FIGHT_THROUGH = -5.0
 """Fighting into an enemy unit (W35-MON-07) puts the creature among many attackers."""
+CAST_WORTH = 10.0
+"""An embedded caster stops keeping up with its unit to cast a spell expected to be worth at
+least this many HP (any spell worth something once its unit is in a fight)."""
 
 
 def _parse(text: object) -> Square | None:
@@ -124,8 +127,7 @@ def _score(state: WarState, single: Single, order: Order, foes: list[Unit],
             return LEAVE
         return 0.05 - 0.1 * stay_danger
     if kind in magic.CAST_KINDS:
-        value = getattr(magic, "ai_value", None)
-        return LEAVE if value is None else float(value(state, single, order)) - stay_danger
+        return magic.ai_value(state, single, order) - stay_danger
     return LEAVE
 
 
@@ -146,7 +148,7 @@ def _approach(state: WarState, single: Single, sq: Square) -> float:
 
 def stay_with_unit(state: WarState, single: Single, options: tuple[Order, ...]) -> Order:
     """Keep up with the unit (W35-INUNIT-05) unless it is in a fight it will not leave and an
-    enemy is in the creature's reach."""
+    enemy is in the creature's reach, or it has a spell worth casting."""
     stay = next((o for o in options if o.kind == "sstay"), options[0])
     act = next((o for o in options if o.kind == "sact"), None)
     unit = state.units.get(single.host) if single.host is not None else None
@@ -155,6 +157,10 @@ def stay_with_unit(state: WarState, single: Single, options: tuple[Order, ...]) 
     fighting = bool(state.foes_engaged(unit.id)) or any(
         share_side(unit.squares, foe.squares) for foe in _foes_near(state, single))
     if fighting and singles.foe_targets(state, single):
+        return act
+    best_cast = max((magic.ai_value(state, single, o) for o in magic.cast_options(state, single)),
+                    default=0.0)
+    if best_cast >= CAST_WORTH or (fighting and best_cast > 0):
         return act
     return stay
 

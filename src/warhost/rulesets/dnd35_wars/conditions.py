@@ -39,7 +39,7 @@ from warhost.geometry.grid import (
     projection,
     removal_order,
 )
-from warhost.rulesets.dnd35_wars import damage, morale, movement
+from warhost.rulesets.dnd35_wars import areas, damage, morale, movement
 from warhost.rulesets.dnd35_wars.state import FIGHTING, ROUTED, Absent, Single, Unit, WarState
 
 STATS: tuple[str, ...] = ("attack", "ac", "saves", "damage", "morale")
@@ -99,16 +99,6 @@ def modifier(unit: Unit, stat: str) -> int:
     if not unit.modifiers:
         return 0
     return sum(amount for (name, _), (amount, _) in unit.modifiers.items() if name == stat)
-
-
-def proportional(amount: int, affected: int | Fraction, counters: int) -> int:
-    """A buff or penalty on some of a unit's counters given to the whole unit: amount x
-    affected counters ÷ its counters, its size rounded down, toward zero (W35-SPELL-09,
-    W35-AMB-56/96). (A copy of the spellbook's ``areas.proportional_modifier`` until the
-    merge.)"""
-    if counters <= 0:
-        return 0
-    return int(Fraction(amount) * min(Fraction(affected), Fraction(counters)) / counters)
 
 
 def save_modifier(unit: Unit) -> int:
@@ -455,7 +445,10 @@ def _return(state: WarState, battle: Battle, absent: Absent) -> None:
             placed.append(spot)
     joined = _rejoining(unit, placed)
     if joined:
-        unit.hp = min(unit.start_hp, unit.hp + len(joined) * unit.counter_hp)
+        # Ruling: after a split in the meantime the unit's starting HP (W35-AMB-62) may be
+        # too small for the rejoining counters: it grows to hold them.
+        unit.hp += len(joined) * unit.counter_hp
+        unit.start_hp = max(unit.start_hp, unit.hp)
         state.place(unit, unit.squares | joined)
     rest = [sq for sq in placed if sq not in joined]
     new_id = None
@@ -490,15 +483,6 @@ def frighten(state: WarState, battle: Battle, unit: Unit, whole: bool, source: s
         morale.rout(state, battle, unit, "fear")
 
 
-def counters_from_hd(hd_affected: int, typical_hd: int, per_counter: Fraction) -> int:
-    """W35-SPELL-14: floor((HD affected ÷ the typical creature's HD) ÷ creatures per counter).
-    (The spellbook's ``areas.counters_from_hd`` is the shared one; this copy serves until the
-    merge.)"""
-    if typical_hd <= 0 or per_counter <= 0:
-        return 0
-    return int(Fraction(hd_affected, typical_hd) / per_counter)
-
-
 def turn_undead(state: WarState, battle: Battle, cleric: Single, unit: Unit,
                 hd_affected: int) -> None:
     """A turning attempt affecting ``hd_affected`` Hit Dice (W35-SPELL-15): enough for every
@@ -507,7 +491,7 @@ def turn_undead(state: WarState, battle: Battle, cleric: Single, unit: Unit,
     for the 10 rounds (as W35-AMB-57)."""
     if not unit.on_map:
         return
-    counters = counters_from_hd(hd_affected, morale.hit_dice(unit), unit.per_counter)
+    counters = areas.counters_from_hd(hd_affected, morale.hit_dice(unit), unit.per_counter)
     whole = counters >= unit.counters
     battle.emit("turned", unit=unit.id, who=cleric.id, hd=hd_affected, counters=counters,
                 whole=whole)
@@ -524,7 +508,7 @@ def force_rout(state: WarState, battle: Battle, unit: Unit, rounds: int, why: st
     unit.forced_ends = state.round + rounds
 
 
-def _forced_rout(battle: Battle, state: WarState, unit: Unit) -> None:
+def _forced_rout(state: WarState, battle: Battle, unit: Unit) -> None:
     """A forced rout runs on (the rally step is skipped) or ends, the unit back to normal."""
     if state.round < unit.forced_ends:
         unit.rout_fresh = True  # no rally check this turn (morale.rally_step)
@@ -550,7 +534,7 @@ def tick(state: WarState, battle: Battle) -> None:
         if unit.held_speed and unit.held_ends and unit.held_ends <= state.round:
             _end_hindrance(battle, unit)
         if unit.forced_ends:
-            _forced_rout(battle, state, unit)
+            _forced_rout(state, battle, unit)
     if state.absent:
         due = [a for a in state.absent if a.ends and a.ends <= state.round]
         state.absent = [a for a in state.absent if a not in due]

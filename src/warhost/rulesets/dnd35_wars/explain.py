@@ -37,6 +37,9 @@ DECISION_RULES: dict[str, str] = {
     "single_action": "W35-DEC-33",
     "pc_stays": "W35-DEC-34",
     "squad_leave": "W35-DEC-35",
+    "hindered": "W35-DEC-21",
+    "return_square": "W35-DEC-22",
+    "charmed_new_unit": "W35-DEC-22",
 }
 """The catalog decision behind each decision kind put to a commander."""
 
@@ -66,10 +69,11 @@ def explain_refusal(state: object, decision: Decision, order: Order) -> Refusal 
 
 def unit_action_kinds() -> tuple[str, ...]:
     """Every order kind a unit action may take (W35-UMOVE-01): hold, the move, attack and
-    defence actions."""
-    from warhost.rulesets.dnd35_wars import combat, defence, movement
+    defence actions, and the plug-in modules' own (siege weapons, towers, rams, casting)."""
+    from warhost.rulesets.dnd35_wars import actions, combat, defence, movement
 
-    return ("hold", *movement.ORDER_KINDS, *combat.ORDER_KINDS, *defence.ORDER_KINDS)
+    plugged = tuple(kind for plugin in actions.PLUGINS for kind in plugin.ORDER_KINDS)
+    return ("hold", *movement.ORDER_KINDS, *combat.ORDER_KINDS, *defence.ORDER_KINDS, *plugged)
 
 
 def _kinds(decision: Decision) -> list[str]:

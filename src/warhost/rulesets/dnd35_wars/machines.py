@@ -28,6 +28,8 @@ W35-TOWER-14: DC 20; the DCs are in ``tables.MORALE_DC``)."""
 
 def register(state: WarState, unit: Unit, machine: Machine) -> None:
     """Give ``unit`` its machine (called by the owning module's ``prepare``)."""
+    if machine.anchor is None and unit.squares:
+        machine.anchor = min(unit.squares)
     state.machines[unit.id] = machine
 
 
@@ -36,12 +38,20 @@ def _nearest(squares: set[Square], to: Square) -> Square:
 
 
 def carrier(state: WarState, unit: Unit, machine: Machine) -> Square | None:
-    """The counter the machine's figure stands on. When that counter has moved or been
-    removed, the figure goes to the unit's counter nearest its old square (engine ruling)."""
+    """The counter the machine's figure stands on. It moves with the formation (shifted as
+    the unit's lowest counter shifted); when that counter is gone, the figure goes to the
+    counter nearest where it would be (engine ruling)."""
     if not unit.squares:
         return None
+    anchor = min(unit.squares)
+    if machine.anchor is not None and anchor != machine.anchor:
+        moved = (machine.square[0] + anchor[0] - machine.anchor[0],
+                 machine.square[1] + anchor[1] - machine.anchor[1])
+        if moved in unit.squares or machine.square not in unit.squares:
+            machine.square = moved
     if machine.square not in unit.squares:
         machine.square = _nearest(unit.squares, machine.square)
+    machine.anchor = anchor
     return machine.square
 
 

@@ -24,9 +24,11 @@ Rulings of this module (beyond the catalog):
 * ``on_save: half`` halves only damage; for other effects a save negates.
 * A singular creature's standard effects: held (speed zero or half), taken out of the fight
   (charm, sleep, ``disable``/``hd``) or frightened (it flees: it loses its actions) for the
-  spell's duration; buffs and penalties are kept on the creature (:func:`single_modifier`).
+  spell's duration; buffs and penalties are kept on the creature (:func:`single_modifier`:
+  its attack rolls and saves read them).
 * No casts inside a phalanx (casting is an attack action, W35-MAGIC-03, W35-DEFEND-16).
 * A special ability (``special``) uses the creature's caster level, else its Hit Dice.
+* An area spell's damage is rolled once for the unit and every creature it catches.
 """
 
 from __future__ import annotations
@@ -168,7 +170,7 @@ def _own_unit(single: Single, unit: Unit) -> bool:
 
 def kind_problem(state: WarState, single: Single, spell: Spell, target: Target) -> Refusal | None:
     """Whether the spell may be aimed at that kind of target at all."""
-    if spell.range == "personal" and target is not single:
+    if spell.range == "personal" and spell.area is None and target is not single:
         return Refusal(f"{spell.name} affects only its caster", rule="W35-MAGIC-01")
     if isinstance(target, Single):
         if target is not single and (target.host is not None or target.inside is not None):
@@ -270,9 +272,9 @@ def target_problem(state: WarState, single: Single, name: str, text: str) -> Ref
 
 def _candidates(state: WarState, single: Single, spell: Spell) -> list[Target]:
     """Sensible targets to list: enemies for harmful spells, friends for heals and buffs."""
-    if spell.range == "personal":
-        return [single]
     host = state.units.get(single.host) if single.host is not None else None
+    if spell.range == "personal":  # on itself, or an area around it on its own unit
+        return ([host] if host is not None and spell.area is not None else []) + [single]
     if spell.effect in HARMLESS:
         friends: list[Target] = [host] if host is not None else []
         friends += [] if single.independent else [single]
@@ -364,18 +366,23 @@ def complete(state: WarState, battle: Battle, single: Single, name: str, text: s
     if isinstance(target, Single):
         resolve_on_single(state, battle, spell, target, dc, caster=single, caster_level=level,
                           source=single.id)
-    elif spell.area is not None:
+        return
+    before = target.hp
+    if spell.area is not None:
         area_on_unit(state, battle, single, spell, target, dc, level)
     else:
         resolve_on_unit(state, battle, spell, target, _single_counters(spell, target), dc,
                         caster=single, caster_level=level, source=single.id,
                         single_target=spell.targets == 1)
+    if single.kind == "pc" and target.side != single.side and (
+            10 * (before - target.hp) >= target.start_hp):
+        singles.pc_deed(state, battle, single, "slew_tenth")  # W35-PC-11, W35-AMB-21
 
 
 def _single_counters(spell: Spell, unit: Unit) -> Fraction:
     """Counters a non-area spell on several creatures of a unit affects: creatures ÷
     creatures per counter, rounded down (W35-AMB-96)."""
-    return Fraction(int(Fraction(spell.targets) / unit.per_counter))
+    return Fraction(min(int(Fraction(spell.targets) / unit.per_counter), unit.counters))
 
 
 def area_on_unit(state: WarState, battle: Battle, caster: Single, spell: Spell, unit: Unit,
@@ -390,12 +397,15 @@ def area_on_unit(state: WarState, battle: Battle, caster: Single, spell: Spell, 
     inside = state.singles_in(unit) + singles.intruders(state, unit) if whole else []
     battle.emit("area", who=caster.id, spell=spell.name, unit=unit.id,
                 counters=str(counters), whole=whole)
+    rolled = None  # one damage roll for everything in the area (standard 3.5)
+    if spell.effect == "damage":
+        rolled = roll_amount(battle, spellbook.damage_expr(spell, level), f"{spell.name} damage")
     result = resolve_on_unit(state, battle, spell, unit, counters, dc, caster=caster,
-                             caster_level=level, source=caster.id)
+                             caster_level=level, source=caster.id, rolled=rolled)
     for creature in inside:
         if creature.alive:
             resolve_on_single(state, battle, spell, creature, dc, caster=caster,
-                              caster_level=level, source=caster.id)
+                              caster_level=level, source=caster.id, rolled=rolled)
     return result
 
 
@@ -430,9 +440,10 @@ def unit_save(state: WarState, battle: Battle, spell: Spell, unit: Unit, counter
 
 def resolve_on_unit(state: WarState, battle: Battle, spell: Spell, target: Unit,
                     counters: Fraction, dc: int, *, caster: Caster, caster_level: int,
-                    source: str, single_target: bool = False) -> int:
+                    source: str, single_target: bool = False, rolled: int | None = None) -> int:
     """Everything ``spell`` does to ``target`` once the counters it reaches are known: the
-    save, then its effect. Returns the HP lost (or healed)."""
+    save, then its effect. Returns the HP lost (or healed). ``rolled``: the spell's damage
+    roll when it was already made for the whole area."""
     if not target.on_map:
         return 0
     if not spellbook.affects(spell, target.creature):
@@ -445,7 +456,10 @@ def resolve_on_unit(state: WarState, battle: Battle, spell: Spell, target: Unit,
     split = unit_save(state, battle, spell, target, counters, dc, single_target=single_target)
     effect = spell.effect
     if effect == "damage":
-        return _damage_unit(state, battle, spell, target, split, caster, caster_level, source,
+        if rolled is None:
+            rolled = roll_amount(battle, spellbook.damage_expr(spell, caster_level),
+                                 f"{spell.name} damage")
+        return _damage_unit(state, battle, spell, target, split, caster, rolled, source,
                             single_target)
     if effect == "heal":
         return _heal_by_spell(state, battle, spell, target, counters, caster_level,
@@ -463,12 +477,11 @@ def roll_amount(battle: Battle, expr: str | None, why: str) -> int:
 
 
 def _damage_unit(state: WarState, battle: Battle, spell: Spell, unit: Unit, split: Split,
-                 caster: Caster, level: int, source: str, single_target: bool) -> int:
+                 caster: Caster, rolled: int, source: str, single_target: bool) -> int:
     """W35-SPELL-01, W35-AMB-54: a single-target spell from a creature is divided like its
     blow (W35-DMG-13); an area spell gives each affected counter the per-creature damage after
     DR, halved per creature on a save for half; a fraction of a counter scales it
     (W35-AMB-53)."""
-    rolled = roll_amount(battle, spellbook.damage_expr(spell, level), f"{spell.name} damage")
     half = rolled // 2 if spell.on_save == "half" else 0
     attacker = caster if isinstance(caster, Single) else None
     if single_target:
@@ -570,9 +583,11 @@ def heal_unit(state: WarState, battle: Battle, unit: Unit, amount: int, source: 
 
 
 def resolve_on_single(state: WarState, battle: Battle, spell: Spell, target: Single, dc: int,
-                      *, caster: Caster, caster_level: int, source: str) -> None:
+                      *, caster: Caster, caster_level: int, source: str,
+                      rolled: int | None = None) -> None:
     """The standard effect of ``spell`` on one creature: its save, then damage, healing, a
-    modifier, or being held, taken out or frightened for the spell's duration."""
+    modifier, or being held, taken out or frightened for the spell's duration. ``rolled``:
+    the damage roll already made for a whole area."""
     if not target.alive:
         return
     if not spellbook.affects(spell, target.creature) or (
@@ -582,7 +597,10 @@ def resolve_on_single(state: WarState, battle: Battle, spell: Spell, target: Sin
     saved = single_save(state, battle, spell, target, dc)
     effect = spell.effect
     if effect == "damage":
-        _damage_single(state, battle, spell, target, saved, caster, caster_level, source)
+        if rolled is None:
+            rolled = roll_amount(battle, spellbook.damage_expr(spell, caster_level),
+                                 f"{spell.name} damage")
+        _damage_single(state, battle, spell, target, saved, caster, rolled, source)
     elif saved:
         battle.emit("no_effect", who=target.id, spell=spell.name, reason="saved")
     elif effect == "heal":
@@ -610,8 +628,7 @@ def single_save(state: WarState, battle: Battle, spell: Spell, target: Single, d
 
 
 def _damage_single(state: WarState, battle: Battle, spell: Spell, target: Single, saved: bool,
-                   caster: Caster, level: int, source: str) -> None:
-    rolled = roll_amount(battle, spellbook.damage_expr(spell, level), f"{spell.name} damage")
+                   caster: Caster, rolled: int, source: str) -> None:
     amount = (rolled // 2 if spell.on_save == "half" else 0) if saved else rolled
     battle.emit("spell_damage", who=target.id, spell=spell.name, per=rolled, total=amount)
     was_alive = target.alive
@@ -756,15 +773,14 @@ def ai_value(state: WarState, single: Single, order: Order) -> float:
     """Expected enemy HP a cast takes (or own HP it heals); conditions count by the counters'
     HP they take out of the fight, at half worth; a turning attempt by the undead's HP."""
     if order.kind == TURN:
-        target = state.units.get(str(order.args[1])) or state.singles.get(str(order.args[1]))
-        if isinstance(target, Unit):
-            return 0.5 * target.hp
-        return 0.5 * target.hp if target is not None else 0.0
+        return _turning_value(state, single, str(order.args[1]))
     name, text = str(order.args[1]), str(order.args[2])
     entry, target = known(single, name), find_target(state, text)
     if entry is None or target is None or name not in state.spells:
         return 0.0
     spell = state.spells[name]
+    if not spellbook.affects(spell, target.creature):
+        return 0.0
     level = caster_level(single, entry)
     dc = spellbook.save_dc(spell, entry, single.creature)
     fail = Fraction(1) if spell.save == "none" or spell.effect in HARMLESS else (
@@ -772,6 +788,25 @@ def ai_value(state: WarState, single: Single, order: Order) -> float:
     if isinstance(target, Single):
         return _value_on_single(spell, target, level, fail)
     return _value_on_unit(state, spell, target, level, fail)
+
+
+def _turning_value(state: WarState, cleric: Single, tid: str) -> float:
+    """HP of the undead a turning attempt is expected to drive off: over the 20 checks, the
+    counters (or the creature) its average turning damage reaches."""
+    target = state.units.get(tid) or state.singles.get(tid)
+    if target is None:
+        return 0.0
+    cha = derive.ability_modifier(cleric.creature.cha)
+    level = cleric.creature.turning_level
+    hd = 7 + level + cha  # 2d6 averages 7
+    own = morale.hit_dice(target)
+    if isinstance(target, Unit):
+        reached = min(areas.counters_from_hd(hd, own, target.per_counter), target.counters)
+        worth = reached * target.counter_hp
+    else:
+        worth = target.hp if own <= hd else 0
+    turned = sum(1 for roll in range(1, 21) if own <= turning_max_hd(level, roll + cha))
+    return worth * turned / 20
 
 
 def _value_on_single(spell: Spell, target: Single, level: int, fail: Fraction) -> float:

@@ -695,14 +695,19 @@ def pass_options(state: WarState, unit: Unit, plain: list[Line] | None = None) -
                 lines.append((steps, whole, first.taken + 1))  # earlier steps are plain moves
     out = []
     foot = Footing(unit.squares)
+    tower = unit.machine == "tower"
     for steps, whole_only, first_pass in lines:
-        result = walk(state, unit, foot, steps, points, through)
-        for n in range(max(first_pass, 1), result.taken + 1):
+        result = walk(state, unit, foot, steps,
+                      pass_points(state, unit, steps[0]) if tower else points, through)
+        last = result.taken
+        if tower and not whole_only and result.short_of is not None and not result.blocked:
+            last += 1  # a tower may pass banking toward its next step (W35-TOWER-18)
+        for n in range(max(first_pass, 1), last + 1):
             if whole_only and n < len(steps):
                 continue
             dx, dy = sum(s[0] for s in steps[:n]), sum(s[1] for s in steps[:n])
             inside = _allies_on(state, unit, translate(unit.squares, dx, dy))
-            if not inside or unit.stuck_in is not None and len(inside) == 1:
+            if not inside or (unit.stuck_in is not None or tower) and len(inside) == 1:
                 out.append(Order.of("pass", unit.id, f"{dx},{dy}"))
     return out
 
@@ -835,8 +840,9 @@ def _judge_pass(state: WarState, unit: Unit, order: Order) -> Refusal | None:
     if state.foes_engaged(unit.id):
         return Refusal(f"{unit.label} is engaged: only Disengage moves it away",
                        rule="W35-AMB-37")
-    bad = _judge_path(state, unit, *off, free_for(state, unit, allies=True), move_points(unit),
-                      may_bank=False)
+    bad = _judge_path(state, unit, *off, free_for(state, unit, allies=True),
+                      pass_points(state, unit, _steps(*off)[0]) if off != (0, 0)
+                      else move_points(unit), may_bank=unit.machine == "tower")
     if bad is not None:
         return bad
     if len(_allies_on(state, unit, translate(unit.squares, *off))) > 1:
@@ -909,10 +915,16 @@ def _take_pass(state: WarState, battle: Battle, unit: Unit, order: Order) -> Non
     off = _order_offset(order, 1)
     assert off is not None
     old = state.units.get(unit.stuck_in) if unit.stuck_in else None
-    result = walk(state, unit, unit.squares, _steps(*off), move_points(unit),
-                  free_for(state, unit, allies=True))
+    steps = _steps(*off)
+    through = free_for(state, unit, allies=True)
+    result = walk(state, unit, unit.squares, steps, pass_points(state, unit, steps[0]),
+                  through)
     allies = _allies_on(state, unit, result.squares)
     unit.bank, unit.bank_step = Fraction(0), None
+    if unit.machine == "tower":  # a tower banks toward its pass too (W35-TOWER-18, AMB-13)
+        _keep_bank(state, unit, result, steps[-1], through)
+        if not result.taken:
+            return
     start, end = min(unit.squares), min(result.squares)
     _shift(state, battle, unit, result.squares, (end[0] - start[0], end[1] - start[1]))
     inside = [state.units[a] for a in sorted(allies) if state.units[a].squares & unit.squares]
@@ -925,6 +937,14 @@ def _take_pass(state: WarState, battle: Battle, unit: Unit, order: Order) -> Non
         unit.stuck_in, unit.passing = inside[0].id, True
         inside[0].stuck_in = unit.id
         battle.emit("pass_stuck", unit=unit.id, inside=inside[0].id)
+
+
+def pass_points(state: WarState, unit: Unit, first_step: Square) -> Fraction:
+    """Points for a pass through allies: the action's own, plus, for a siege tower (which
+    moves through allies at 7.5 ft a round, W35-TOWER-18, W35-AMB-13), its bank."""
+    if unit.machine == "tower":
+        return move_points(unit) + banked(state, unit, first_step)
+    return move_points(unit)
 
 
 def _unstick(state: WarState, unit: Unit, host: Unit) -> None:

@@ -111,6 +111,8 @@ def _units(state: WarState, side: SideSpec, scenario: Dnd35WarsScenario) -> None
         unit = new_unit(spec, side.name, scenario)
         state.units[unit.id] = unit
         counters = unit.start_hp // unit.counter_hp  # W35-UNIT-08
+        if spec.siege_tower:
+            counters = 1  # the whole stack stands on its tower's square (W35-TOWER-09)
         if spec.enters_round is not None and spec.enters_round > 1:
             state.arrivals[unit.id] = entry_shape(spec, counters)
             continue  # a reinforcement waits off the map (W35-AMB-95)

@@ -305,7 +305,7 @@ def work_problem(state: WarState, unit: Unit) -> Refusal | None:
         return Refusal(f"{unit.label} carries no siege weapon", rule="W35-SWU-01")
     if not unit.can_fight:
         return Refusal(f"{unit.label} cannot fight now", rule="W35-AMB-65")
-    if unit.bank_round == state.round:
+    if unit.moved_round == state.round:
         return Refusal(f"{unit.label} moved this round", rule="W35-SWU-08")
     if unit.melee_round == state.round:
         return Refusal(f"{unit.label} attacked with personal weapons this round",

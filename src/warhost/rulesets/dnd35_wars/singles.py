@@ -562,7 +562,8 @@ def hit_unit(state: WarState, battle: Battle, single: Single, unit: Unit, *,
              charge: bool = False) -> int:
     """The creature's attack on a unit (W35-DMG-13/14), with a PC's morale deeds and kills."""
     before_hp, before_count = unit.hp, unit.derived_creatures if unit.on_map else 0
-    lost = damage.single_attacks_unit(state, battle, single, unit, charge=charge)
+    lost = damage.single_attacks_unit(state, battle, single, unit, charge=charge,
+                                      extra_bonus=magic.single_modifier(state, single, "attack"))
     if single.kind == "pc" and lost:
         if 10 * (before_hp - unit.hp) >= unit.start_hp:
             pc_deed(state, battle, single, "slew_tenth")
@@ -576,7 +577,8 @@ def hit_single(state: WarState, battle: Battle, single: Single, target: Single, 
                charge: bool = False) -> int:
     """One creature against another on the standard rules (W35-DMG-15/16)."""
     was_alive = target.alive
-    lost = damage.single_attacks_single(state, battle, single, target, charge=charge)
+    lost = damage.single_attacks_single(state, battle, single, target, charge=charge,
+                                        extra_bonus=magic.single_modifier(state, single, "attack"))
     fallen(state, battle, target, was_alive, by=single)
     return lost
 

@@ -200,6 +200,10 @@ def spell_odds(state: WarState, att: Unit | Single, dfn: Unit | Single,
         lines.append(f"{dfn.id} saves: d20 {bonus:+d} ({spell.save}) against DC {dc}; a "
                      f"natural 20 saves and a natural 1 fails (W35-MAGIC-09/10)")
     shares = _shares(state, att, dfn, spell, situation, lines, notes)
+    if spell.effect == "hd":
+        lines.append(f"{spell.hit_dice} HD ÷ {spellbook.creature_hd(dfn.creature)} HD a "
+                     f"creature ÷ {dfn.per_counter} creatures a counter, rounded down, at most "
+                     f"the counters affected (W35-SPELL-14)")
     proportional = situation_flag(situation, "proportional", state.options.proportional_saves)
     both = {mode: _removed(state, dfn, spell, level, shares, dc=dc, bonus=bonus,
                            p_save=p_save, proportional=mode == "proportional", notes=notes)
@@ -218,8 +222,8 @@ def spell_odds(state: WarState, att: Unit | Single, dfn: Unit | Single,
         "save": spell.save, "save_bonus": bonus, "saves": fraction_json(p_save),
         "counters_hit": {str(k): fraction_json(p) for k, p in shares.items()},
         "mode": "proportional" if proportional else "single_save",
-        "counters_removed": {mode: {str(k): fraction_json(p) for k, p in dist.items()}
-                             for mode, dist in both.items()},
+        **{f"counters_removed_{mode}": {str(k): fraction_json(p) for k, p in dist.items()}
+           for mode, dist in both.items()},
         "expected_counters_removed": {mode: float(sum(k * p for k, p in dist.items()))
                                       for mode, dist in both.items()},
         "hp": dfn.hp, "counter_hp": dfn.counter_hp, "counters": dfn.counters,

@@ -200,10 +200,21 @@ def affects(spell: Spell, creature: Creature) -> bool:
 # ---------------------------------------------------------------------- spell libraries
 
 
-def library_path(entry: str, source: str) -> Path:
+def shipped_libraries() -> list[str]:
+    """The names of the spell libraries shipped with the ruleset."""
+    return sorted(path.stem for path in SPELLS_DIR.glob("*.yaml"))
+
+
+def library_path(entry: str, source: str, index: int = 0) -> Path:
     """The file a ``spell_library`` entry names: a shipped library by name (``core``), or a
     path relative to the scenario file."""
     if "/" not in entry and "\\" not in entry and not entry.endswith((".yaml", ".yml")):
+        if entry not in shipped_libraries():
+            raise ScenarioError(f"no shipped spell library {entry!r}"
+                                f"{did_you_mean(entry, shipped_libraries())} (shipped: "
+                                f"{', '.join(shipped_libraries())}; a file of your own is "
+                                f"named by its path, e.g. spells/mine.yaml)",
+                                file=source, field=f"spell_library[{index}]")
         return SPELLS_DIR / f"{entry}.yaml"
     return Path(source).parent / entry
 
@@ -256,8 +267,8 @@ def include_libraries(data: Any, source: str) -> Any:
         return data
     own_names = {s.get("name") for s in own if isinstance(s, dict)}
     merged: dict[str, dict[str, Any]] = {}
-    for entry in entries:
-        for spell in load_library(library_path(entry, source)):
+    for index, entry in enumerate(entries):
+        for spell in load_library(library_path(entry, source, index)):
             if spell["name"] not in own_names:
                 merged[spell["name"]] = spell
     # the scenario's own spells keep their places, so their problems are named at their lines

@@ -153,7 +153,7 @@ class Unit:
     bridge_round: int = -1  # the round its drawbridge came down (-1: still up; W35-TOWER-19)
     crossed_round: int = -1  # the last round a counter of it went onto a wall (TOWER-20/21)
     wall_unit: str | None = None  # the unit its counters formed on the wall (W35-TOWER-20/21)
-    walk_rate: Fraction = Fraction(0)  # its standard move rate, kept while it is a tower
+    walk_rate: Fraction | None = None  # its standard move rate, kept while it is a tower
     # ---- ucast
     spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
     spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back
@@ -498,13 +498,13 @@ class Machine:
     ac: int
     hardness: int
     square: Square
+    anchor: Square | None = None  # its unit's lowest counter when ``square`` was last placed
     # ---- siege weapons (the rate-of-fire cycle, W35-AMB-48)
     loaded: bool = True
     loads_done: int = 0  # loading rounds done since it last fired
     trained: bool = True  # W35-SWU-06
     bab: int = 0  # the operators' base attack bonus (W35-SIEGE-08)
     operator_size: str = "medium"  # the operating creatures' size (W35-SIEGE-08)
-    moved_round: int = -1  # the last round its unit moved (W35-SWU-08)
     worked_round: int = -1  # the last round its unit loaded or fired it (W35-SWU-11/12)
 
 

@@ -75,8 +75,8 @@ def prepare(state: WarState, scenario: Dnd35WarsScenario) -> None:
 
 
 def make_tower(state: WarState, unit: Unit, spec: UnitSpec) -> None:
-    """Turn a freshly derived unit into a siege tower unit: 7 counters of 10 stacked on the
-    first square the scenario gives, counter HP = typical HP, initiative -4 and the tower's
+    """Turn a freshly derived unit, placed on its one square, into a siege tower unit: 7
+    counters of 10 stacked there, counter HP = typical HP, initiative -4 and the tower's
     movement points (W35-TOWER-03/07/08/09/13, W35-AMB-13/77)."""
     unit.machine = "tower"
     unit.walk_rate = unit.rate
@@ -86,15 +86,10 @@ def make_tower(state: WarState, unit: Unit, spec: UnitSpec) -> None:
     unit.counter_hp = unit.creature.hp
     unit.start_hp = unit.hp = tables.TOWER_COUNTERS * unit.creature.hp
     unit.stack = tables.TOWER_COUNTERS
-    if unit.squares:
-        first = spec.counters[0] if spec.counters else spec.at
-        assert first is not None
-        state.place(unit, {(first[0], first[1])})
     hp = spec.machine_hp or TOWER_HP
-    _register_hull(state, unit, TowerHull(hp, hp, spec.machine_ac if spec.machine_ac is not None
-                                          else TOWER_AC, spec.machine_hardness
-                                          if spec.machine_hardness is not None
-                                          else TOWER_HARDNESS))
+    ac = TOWER_AC if spec.machine_ac is None else spec.machine_ac
+    hardness = TOWER_HARDNESS if spec.machine_hardness is None else spec.machine_hardness
+    _register_hull(state, unit, TowerHull(hp, hp, ac, hardness))
 
 
 # The tower's own HP (W35-TOWER-16). Kept here until the machines module is merged; then these
@@ -121,26 +116,30 @@ def hit_tower(state: WarState, battle: Battle, unit: Unit, per_hit: int, multipl
     if lost <= 0:
         return 0
     hull.hp -= lost
-    battle.emit("machine_damage", unit=unit.id, machine="tower", source=source, hp=lost,
-                left=hull.hp)
+    battle.emit("tower_damage", unit=unit.id, source=source, hp=lost, left=hull.hp)
     if hull.hp == 0:
         del state.towers[unit.id]
         _stand_down(state, unit)
-        battle.emit("machine_destroyed", unit=unit.id, machine="tower", kind="tower")
+        battle.emit("tower_destroyed", unit=unit.id)
         morale.queue(unit, "tower_lost")
     return lost
 
 
 def _stand_down(state: WarState, unit: Unit) -> None:
-    """The unit is a standard unit from now on (W35-TOWER-14/22): its own move rate and
+    """The unit is a standard unit from now on (W35-TOWER-14): its own move rate and
     initiative modifier. A stack whose tower is gone spreads onto free squares around it."""
-    if unit.machine == "tower":
-        unit.rate = unit.walk_rate
-        unit.initiative_mod -= TOWER_INITIATIVE
+    _as_standard(unit)
     unit.machine = None
     state.bridges.discard(unit.id)
     if unit.stack and unit.squares:
         _spread(state, unit)
+
+
+def _as_standard(unit: Unit) -> None:
+    """Give back the unit's own move rate and initiative modifier, once (W35-TOWER-14/22)."""
+    if unit.walk_rate is not None:
+        unit.rate, unit.walk_rate = unit.walk_rate, None
+        unit.initiative_mod -= TOWER_INITIATIVE
 
 
 def _spread(state: WarState, unit: Unit) -> None:
@@ -160,7 +159,7 @@ def _spread(state: WarState, unit: Unit) -> None:
             if sq not in cells and state.inside(sq) and sq not in state.at and \
                     not state.barred(unit.side, sq) and formation_ok(cells | {sq}):
                 cells.add(sq)
-    if len(cells) < want:  # no room: the counters that find no square stay counted as HP
+    if len(cells) < want:  # counters that find no free square nearby are lost (engine ruling)
         unit.hp = min(unit.hp, len(cells) * unit.counter_hp)
     state.place(unit, cells)
 
@@ -184,9 +183,11 @@ def targetable_counters(state: WarState, unit: Unit) -> int:
 
 def turn_begins(state: WarState, unit: Unit) -> None:
     """Note at the start of a tower unit's turn whether an enemy stands on the wall next to
-    it (W35-AMB-76)."""
+    it (W35-AMB-76); a stack whose tower is gone becomes a standard unit (W35-TOWER-14)."""
     if unit.machine == "tower":
         unit.opposed = any(_enemy_on(state, unit, sq) for sq in _walls_next_to(state, unit))
+    elif unit.stack and unit.squares:  # its tower was destroyed elsewhere (machines module)
+        _stand_down(state, unit)
 
 
 def forbids(state: WarState, unit: Unit, order: Order) -> Refusal | None:
@@ -440,8 +441,7 @@ def lower_bridge(state: WarState, battle: Battle, unit: Unit) -> None:
     tower (W35-TOWER-19/22)."""
     unit.bridge_round = state.round
     state.bridges.add(unit.id)
-    unit.rate = unit.walk_rate
-    unit.initiative_mod -= TOWER_INITIATIVE
+    _as_standard(unit)
     battle.emit("bridge_lowered", unit=unit.id)
 
 
@@ -557,7 +557,7 @@ def _wall_unit(state: WarState, source: Unit, sq: Square, hp: int, creatures: in
                   stuck_in=None, passing=False, bank=Fraction(0), bank_step=None, hp=hp,
                   start_hp=source.counter_hp, creatures=creatures, machine=None, stack=0,
                   bridge_round=-1, wall_unit=None, exposed=False, slit_counters=0,
-                  rate=source.walk_rate if source.machine == "tower" else source.rate,
+                  walk_rate=None,
                   initiative_mod=source.initiative_mod, split_round=state.round,
                   split_this_round=True)
     state.units[new.id] = new

@@ -604,11 +604,16 @@ def _area(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
         return
     whole = areas.covers_whole(Fraction(hit), target.counters)
     inside = state.singles_in(target) + singles.intruders(state, target) if whole else []
+    rolled = None  # one damage roll for everything in the area, as for a creature's area
+    if plan.spell.effect == "damage":
+        rolled = magic.roll_amount(battle, spellbook.damage_expr(plan.spell, level),
+                                   f"{plan.spell.name} damage")
     magic.resolve_on_unit(state, battle, plan.spell, target, Fraction(hit), dc, caster=unit,
-                          caster_level=level, source=unit.id)
+                          caster_level=level, source=unit.id, rolled=rolled)
     for creature in inside:  # the area covers every counter (W35-AOE-04)
-        magic.resolve_on_single(state, battle, plan.spell, creature, dc, caster=unit,
-                                caster_level=level, source=unit.id)
+        if creature.alive:
+            magic.resolve_on_single(state, battle, plan.spell, creature, dc, caster=unit,
+                                    caster_level=level, source=unit.id, rolled=rolled)
 
 
 def _single_target(state: WarState, battle: Battle, unit: Unit, plan: Plan, tid: str) -> None:

@@ -91,6 +91,7 @@ def _unit_kind(u: Unit) -> str:
     each = str(per.numerator) if per.denominator == 1 else f"{float(per):.3g}"
     flags = [w for w, on in (("mob", u.mob), ("mounted", u.mounted), ("chariots", u.chariot),
                              ("flying", u.flying)) if on]
+    flags += _machine_flags(u)
     extra = f" ({', '.join(flags)})" if flags else ""
     return f"unit of {u.creatures} {u.creature.name}{extra}, {each} a counter"
 
@@ -551,22 +552,26 @@ def _volley_lands(e: Event) -> str:
 # ---- conditions (conditions.py: lasting spell effects on units)
 
 
+_STAT_WORDS = {"ac": "AC", "saves": "saving throws", "attack": "attack rolls",
+               "damage": "damage rolls"}
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
 @_words("modifier")
 def _modifier(e: Event) -> str:
-    stat = {"ac": "AC", "saves": "saving throws"}.get(e["stat"], e["stat"])
+    stat = _STAT_WORDS.get(e["stat"], e["stat"])
     if e["amount"] == 0:
         return f"{e['source']} leaves {e['unit']}'s {stat} unchanged"
     lasting = f"for {e['rounds']} rounds" if e["rounds"] else "for the rest of the battle"
-    return f"{e['unit']} gets {_signed(e['amount'])} {stat} from {e['source']} {lasting}"
+    return f"{e['unit']} gets {_signed(e['amount'])} to {stat} from {e['source']} {lasting}"
 
 
 @_words("modifier_ends")
 def _modifier_ends(e: Event) -> str:
-    return f"{e['source']}'s effect on {e['unit']}'s {e['stat']} ends"
+    return f"{e['source']} no longer changes {e['unit']}'s {_STAT_WORDS.get(e['stat'], e['stat'])}"
 
 
 @_words("hindered")
@@ -610,7 +615,7 @@ def _frightened(e: Event) -> str:
     if e["immune"]:
         return f"{e['unit']} knows no fear: {e['source']} has no effect"
     reach = "the whole unit" if e["whole"] else "part of the unit"
-    return f"{e['source']} strikes fear into {e['unit']} ({reach})"
+    return f"{e['unit']} is gripped by {e['source']} ({reach})"
 
 
 @_words("turned")
@@ -668,7 +673,7 @@ def _save(e: Event) -> str:
 @_words("spell_damage")
 def _spell_damage(e: Event) -> str:
     if e.get("counters") is not None:
-        return (f"{e['spell']} rolls {e['per']} a creature on {e['counters']} counters of "
+        return (f"{e['spell']} deals {e['per']} a creature to {e['counters']} counters of "
                 f"{e['unit']}: {e['total']} damage")
     return f"{e['spell']} deals {e['total']} to {_target_of(e)} (rolled {e['per']})"
 
@@ -808,3 +813,57 @@ def _ucast_continues(e: Event) -> str:
 @_words("ucast_lost")
 def _ucast_lost(e: Event) -> str:
     return f"{e['unit']}'s {e['spell']} is lost: {e['reason']}"
+
+
+# ---- tower
+
+
+def _machine_flags(u: Unit) -> list[str]:
+    """A siege tower's stack and drawbridge, or a battering ram, for the map key."""
+    if u.machine == "tower":
+        bridge = "drawbridge down" if u.bridge_round >= 0 else "drawbridge up"
+        return [f"siege tower, {u.counters} counters stacked", bridge]
+    if u.machine == "ram":
+        return ["battering ram"]
+    return []
+
+
+@_words("slit_volley")
+def _slit_volley(e: Event) -> str:
+    shots = ", ".join(f"{n} at {t}" for t, _, n in (p.partition(":")
+                                                       for p in str(e["plan"]).split(",")))
+    return f"{e['unit']}'s archers shoot through the tower's slits: {shots}"
+
+
+@_words("tower_damage")
+def _tower_damage(e: Event) -> str:
+    return f"the siege tower of {e['unit']} loses {e['hp']} HP to {e['source']} ({e['left']} left)"
+
+
+@_words("tower_destroyed")
+def _tower_destroyed(e: Event) -> str:
+    return f"the siege tower of {e['unit']} is destroyed; its unit fights on foot"
+
+
+@_words("bridge_lowered")
+def _bridge_lowered(e: Event) -> str:
+    return f"{e['unit']} drops its tower's drawbridge onto the wall"
+
+
+@_words("crossed")
+def _crossed(e: Event) -> str:
+    via = "across its drawbridge" if e["unit"] == e["tower"] else f"up through {e['tower']}"
+    return (f"a counter of {e['unit']} goes {via} onto the wall at {e['at'][0]},{e['at'][1]} "
+            f"as {e['onto']} ({e['left']} counters left behind)")
+
+
+@_words("ram_strike")
+def _ram_strike(e: Event) -> str:
+    return (f"{e['unit']}'s {e['swingers']} swing the ram into {e['structure']} for "
+            f"{e['damage']} damage")
+
+
+@_words("ram_formed")
+def _ram_formed(e: Event) -> str:
+    return (f"{e['creatures']} creatures leave {e['donor']} (costing it {e['donor_hp']} HP) to "
+            f"carry a battering ram as {e['unit']}")
