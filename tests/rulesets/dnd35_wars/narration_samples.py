@@ -197,7 +197,10 @@ UCAST_EVENTS: list[dict[str, Any]] = [
      "counters": 6, "dc": 17},
     {"type": "ucast_lands", "unit": "mages", "spell": "scorching_ray", "target": "orcs",
      "counters": 2, "aimed": 3},
-    {"type": "ucast_save", "who": "hero", "spell": "fireball", "dc": 16, "saved": False},
+    {"type": "ucast_begins", "unit": "druids", "spell": "call_storm", "round": 4},
+    {"type": "ucast_continues", "unit": "druids", "spell": "call_storm", "round": 4},
+    {"type": "ucast_lost", "unit": "druids", "spell": "call_storm",
+     "reason": "orcs is not an enemy unit on the map"},
 ]
 
 TOWER_EVENTS: list[dict[str, Any]] = [

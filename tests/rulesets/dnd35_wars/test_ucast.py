@@ -122,6 +122,30 @@ def test_a_spell_the_creature_does_not_cast_is_refused() -> None:
     assert refused(state, "ucast mages ball orcs").rule == "W35-MAGIC-01"
 
 
+@pytest.mark.rule("W35-ABIL-06", "W35-ABIL-07", "W35-UCAST-01")
+def test_a_unit_of_monsters_breathes_its_special_ability_as_an_area_spell(
+        on_unit: Calls) -> None:
+    breath = {"name": "breath", "level": 3, "effect": "damage", "range": 30, "save": "ref",
+              "on_save": "half", "damage_per_level": "1d6",
+              "area": {"shape": "cone", "feet": 15}}
+    hounds = creature("hell hound", hd=4, caster_level=0,
+                      spells=[{"spell": "breath", "special": True, "recharge": 2, "dc": 13}])
+    state = make_state([unit("hounds", squares=block(4, 5, 2, 1), creature=hounds),
+                        unit("orcs", "B", squares=block(4, 7, 3, 1))],
+                       options={"units_cast_spells": True}, spells=[breath])
+    assert get(state, "hounds").casts  # no caster level, but a special ability
+    battle = cast(state, "ucast hounds breath orcs", dice=[1, 2, 3, 4], uid="hounds")
+    [area] = events(battle, "ucast_area")
+    assert (area["counters"], area["dc"]) == (3, 14)  # cone 15 ft: 6, capped at 3; DC 13 + 1
+    assert on_unit.calls[0]["caster_level"] == 4  # its Hit Dice: 4d6 rolled
+    assert on_unit.calls[0]["rolled"] == 10
+    state.round = 3  # two rounds between uses: back in round 4
+    assert casts(state, "hounds") == set()
+    assert refused(state, "ucast hounds breath orcs", "hounds").rule == "W35-ABIL-06"
+    state.round = 4
+    assert casts(state, "hounds") == {"ucast hounds breath orcs"}
+
+
 # ---- the slot and the idle counters (W35-UCAST-05, W35-UCAST-02, W35-MAGIC-03) -------------
 
 
@@ -150,6 +174,47 @@ def test_casting_is_the_units_one_action_among_its_others(on_unit: Calls) -> Non
     # the cast was the unit action: no dart volley, no move, one casting resolved
     assert events(battle, "volley") == [] and events(battle, "move") == []
     assert len(on_unit.calls) == 1
+
+
+@pytest.mark.rule("W35-MAGIC-02", "W35-UCAST-02")
+def test_a_cast_of_several_rounds_takes_the_units_action_until_it_takes_effect(
+        on_unit: Calls) -> None:
+    rite = {"name": "rite", "level": 1, "effect": "damage", "range": 60, "damage": "1d6",
+            "casting_rounds": 3}
+    state = make_state([unit("mages", squares=[(5, 5)], creature=mage("rite")),
+                        unit("orcs", "B", squares=[(5, 8)])],
+                       options={"units_cast_spells": True}, spells=[rite])
+    mages = get(state, "mages")
+    battle = cast(state, "ucast mages rite orcs")
+    assert events(battle, "ucast_begins")[0]["round"] == 3
+    assert mages.spell_uses["rite"] == 1 and on_unit.calls == []
+    state.round = 2
+    offered = {str(o) for o in actions.legal_actions(state, mages)}
+    assert offered == {"hold", "ucast mages rite orcs"}  # no moving or fighting meanwhile
+    assert ucast.forbids(state, mages, Order.parse("move mages 0 1")) is not None
+    cast(state, "ucast mages rite orcs")
+    assert on_unit.calls == []
+    state.round = 3
+    battle = cast(state, "ucast mages rite orcs")
+    assert len(on_unit.calls) == 1 and events(battle, "ucast")[0]["counters"] == 1
+    state.round = 4
+    assert ucast.forbids(state, mages, Order.parse("move mages 0 1")) is None
+    assert mages.spell_uses["rite"] == 1
+
+
+@pytest.mark.rule("W35-MAGIC-02")
+def test_a_cast_of_several_rounds_is_lost_when_its_target_is_gone(on_unit: Calls) -> None:
+    rite = {"name": "rite", "level": 1, "effect": "damage", "range": 60, "damage": "1d6",
+            "casting_rounds": 2}
+    state = make_state([unit("mages", squares=[(5, 5)], creature=mage("rite")),
+                        unit("orcs", "B", squares=[(5, 8)])],
+                       options={"units_cast_spells": True}, spells=[rite])
+    cast(state, "ucast mages rite orcs")
+    state.lift(get(state, "orcs"))
+    get(state, "orcs").squares = set()
+    state.round = 2
+    battle = cast(state, "ucast mages rite orcs")
+    assert events(battle, "ucast_lost")[0]["spell"] == "rite" and on_unit.calls == []
 
 
 # ---- sight and range (W35-UCAST-06, W35-UCAST-09, W35-AMB-35) -----------------------------
@@ -181,6 +246,22 @@ def test_a_casting_counter_must_be_within_range_of_its_target_square() -> None:
     assert refusal.rule == "W35-UCAST-09" and "out of range" in refusal.reason
     near = casting_state([(5, 5)], [(5, 9), (6, 9)], "missile")
     assert casts(near) == {"ucast mages missile orcs"}
+
+
+@pytest.mark.rule("W35-UCAST-09", "W35-MAGIC-07")
+def test_a_touch_spell_is_cast_only_by_counters_in_contact_with_their_target(
+        on_unit: Calls) -> None:
+    shock = {"name": "shock", "level": 1, "effect": "damage", "range": "touch",
+             "damage": "1d6"}
+    state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("shock")),
+                        unit("orcs", "B", squares=[(3, 6), (4, 6)])],
+                       options={"units_cast_spells": True}, spells=[shock])
+    # (4,5) touches both orc counters, (5,5) only (4,6) by a corner, (6,5) neither
+    assert refused(state, "ucast mages shock 6,5@4,6").rule == "W35-UCAST-09"
+    battle = cast(state, "ucast mages shock orcs")
+    [event] = events(battle, "ucast")
+    assert (event["counters"], event["idle"]) == (2, 1)
+    assert on_unit.calls[0]["args"][4] == Fraction(2)
 
 
 # ---- targets (W35-UCAST-04, W35-UCAST-07, W35-UCAST-10) -----------------------------------
@@ -263,7 +344,7 @@ def test_when_every_touch_attack_misses_the_spell_does_nothing(on_unit: Calls) -
 def test_an_area_spell_comes_only_from_counters_with_sight_and_range(on_unit: Calls) -> None:
     state = casting_state([(5, 5), (5, 4)], block(4, 8, 4, 1), "ball")
     assert refused(state, "ucast mages ball 5,4@5,8").rule == "W35-UCAST-11"
-    battle = cast(state, "ucast mages ball orcs")
+    battle = cast(state, "ucast mages ball orcs", dice=[1, 1, 1])
     [event] = events(battle, "ucast")
     assert (event["counters"], event["idle"]) == (1, 1)
     [area] = events(battle, "ucast_area")
@@ -278,10 +359,10 @@ def test_an_area_spell_covers_the_five_foot_column_capped_by_the_target(on_unit:
                         unit("orcs", "B", squares=block(2, 7, 5, 2)),
                         unit("wolves", "B", squares=block(12, 7, 4, 1))],
                        options={"units_cast_spells": True}, spells=SPELLS)
-    cast(state, "ucast mages cone orcs")
+    cast(state, "ucast mages cone orcs", dice=[1, 1])
     assert on_unit.calls[-1]["args"][4] == Fraction(6)
     state.round = 2
-    cast(state, "ucast mages ball wolves")
+    cast(state, "ucast mages ball wolves", dice=[1, 1, 1])
     assert on_unit.calls[-1]["args"][4] == Fraction(4)
     assert on_unit.calls[-1]["args"][3] is get(state, "wolves")
 
@@ -299,14 +380,52 @@ def test_a_units_area_spell_is_placed_on_one_target() -> None:
 def test_an_area_spell_gets_one_dc_for_every_casting_counter_after_the_first(
         on_unit: Calls) -> None:
     state = casting_state(block(4, 5, 3, 1), block(4, 8, 4, 1), "ball")
-    battle = cast(state, "ucast mages ball orcs")
+    battle = cast(state, "ucast mages ball orcs", dice=[1, 1, 1])
     [area] = events(battle, "ucast_area")
     assert (area["counters"], area["dc"]) == (4, 17)  # 15 + 2 more casting counters
     assert on_unit.calls[0]["args"][5] == 17
     two = casting_state(block(4, 5, 3, 1), block(4, 8, 4, 1), "ball")
-    cast(two, "ucast mages ball 4,5@4,8+5,5@4,8")
+    cast(two, "ucast mages ball 4,5@4,8+5,5@4,8", dice=[1, 1, 1])
     assert on_unit.calls[-1]["args"][5] == 16
     assert ucast.area_dc(15, 1) == 15 and ucast.area_dc(15, 7) == 21
+
+
+def tough_orcs(squares: list[tuple[int, int]]) -> dict[str, Any]:
+    """Orcs of 30 HP, Reflex +1, no DR: 30 HP a counter."""
+    return unit("orcs", "B", squares=squares, creature=creature("orc", hp=30, ref=1))
+
+
+@pytest.mark.rule("W35-UCAST-12", "W35-UCAST-13", "W35-AMB-59")
+def test_a_units_fire_ball_burns_every_covered_counter_once_at_the_raised_dc() -> None:
+    state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("ball")),
+                        tough_orcs(block(4, 8, 4, 1))],
+                       options={"units_cast_spells": True}, spells=SPELLS)
+    # 3d6 = 12; Reflex 5 + 1 = 6 fails DC 17: 12 on each of the 4 counters, 48 of 120 HP
+    battle = cast(state, "ucast mages ball orcs", dice=[3, 4, 5, 5])
+    [save] = events(battle, "save")
+    assert (save["dc"], save["saved"]) == (17, False)
+    assert get(state, "orcs").hp == 72
+    again = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("ball")),
+                        tough_orcs(block(4, 8, 4, 1))],
+                       options={"units_cast_spells": True}, spells=SPELLS)
+    # a natural 18 saves: half of 12 on each counter, 24
+    cast(again, "ucast mages ball orcs", dice=[3, 4, 5, 18])
+    assert get(again, "orcs").hp == 96
+
+
+@pytest.mark.rule("W35-AOE-04", "W35-UCAST-02")
+def test_a_units_area_spell_over_a_whole_unit_reaches_the_creatures_inside() -> None:
+    captain = single("captain", "B", kind="npc", unit="orcs",
+                     creature=creature("captain", hp=40, ref=2))
+    state = make_state([unit("mages", squares=block(4, 5, 3, 1), creature=mage("cone")),
+                        tough_orcs(block(4, 7, 4, 1))],
+                       options={"units_cast_spells": True}, spells=SPELLS, singles=[captain])
+    # the 15-ft cone covers 6 squares: all 4 counters. One roll, 2d4 = 5, for everything it
+    # catches: the unit fails (2 + 1 < 16) and loses 5 a counter; the captain saves (17 + 2)
+    # and takes half, 2.
+    cast(state, "ucast mages cone orcs", dice=[2, 3, 2, 17])
+    assert get(state, "orcs").hp == 120 - 20
+    assert who(state, "captain").hp == 38
 
 
 # ---- heals on itself (W35-SPELL-05, W35-UCAST-03) -----------------------------------------
@@ -328,6 +447,16 @@ def test_a_units_heal_adds_average_healing_times_its_casting_counters(
     [event] = events(battle, "ucast_healing")
     assert (event["average"], event["counters"], event["hp"]) == (7, 3, 21)
     assert calls.calls[0]["args"][2:4] == (mages, 21)
+
+
+@pytest.mark.rule("W35-SPELL-05", "W35-AMB-27")
+def test_a_units_heal_never_lifts_it_above_its_starting_hp() -> None:
+    state = casting_state(block(4, 4, 2, 2), [(12, 12)], "mend")
+    mages = get(state, "mages")
+    mages.hp = 35
+    battle = cast(state, "ucast mages mend mages")
+    assert events(battle, "ucast_healing")[0]["hp"] == 28  # 7 x 4 counters
+    assert mages.hp == 40 and events(battle, "healed")[0]["hp"] == 5
 
 
 @pytest.mark.rule("W35-SPELL-04", "W35-UCAST-02")

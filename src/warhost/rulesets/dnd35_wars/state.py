@@ -157,6 +157,7 @@ class Unit:
     # ---- ucast
     spell_uses: dict[str, int | None] = field(default_factory=dict)  # casts left (None: at will)
     spell_ready: dict[str, int] = field(default_factory=dict)  # round a recharging spell is back
+    casting: tuple[str, int] | None = None  # a cast of several rounds: its order, the last round
 
     @property
     def label(self) -> str:

@@ -27,7 +27,7 @@ from warhost.core.damage_dice import DamageDice
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import Square, chebyshev, unit_distance
-from warhost.rulesets.dnd35_wars import damage, reach
+from warhost.rulesets.dnd35_wars import areas, damage, magic, morale, reach, singles, spellbook
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, KnownSpell, Spell
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
@@ -79,8 +79,6 @@ class Plan:
 def _castable(state: WarState, unit: Unit, known: KnownSpell) -> bool:
     """The creature casts ``known``: a special ability, or a spell of a level its caster level
     reaches (W35-MAGIC-01); a spell the scenario does not define is never cast."""
-    from warhost.rulesets.dnd35_wars import spellbook
-
     spell = state.spells.get(known.spell)
     if spell is None:
         return False
@@ -99,6 +97,15 @@ def prepare(state: WarState, scenario: Dnd35WarsScenario) -> None:
             unit.spell_uses = uses
 
 
+def caster_level(unit: Unit, known: KnownSpell) -> int:
+    """The caster level of the unit's creatures for ``known``; a special ability of creatures
+    without one uses their Hit Dice (as for a singular creature)."""
+    level = unit.creature.caster_level
+    if known.special and level <= 0:
+        return morale.hit_dice(unit)
+    return level
+
+
 def _known(unit: Unit, name: str) -> KnownSpell | None:
     return next((k for k in unit.creature.spells if k.spell == name), None)
 
@@ -114,16 +121,21 @@ def ready_spells(state: WarState, unit: Unit) -> list[tuple[Spell, KnownSpell]]:
     return out
 
 
-def _spell_problem(state: WarState, unit: Unit, name: str) -> Refusal | tuple[Spell, KnownSpell]:
+def _spell_problem(state: WarState, unit: Unit, name: str,
+                   spent: bool = False) -> Refusal | tuple[Spell, KnownSpell]:
     if not state.options.units_cast_spells:
         return Refusal("units do not cast spells in this battle (option units_cast_spells)",
                        rule="W35-UCAST-01")
     if not unit.casts or not unit.can_fight:
         return Refusal(f"{unit.label} cannot cast spells", rule="W35-UCAST-01")
+    if unit.phalanx:
+        return Refusal("a phalanx attacks only with reach weapons", rule="W35-DEFEND-14")
     if name not in unit.spell_uses:
         return Refusal(f"{unit.label} does not cast {name}", rule="W35-MAGIC-01")
     known = _known(unit, name)
     assert known is not None
+    if spent:  # a cast of several rounds under way: its use is spent already
+        return state.spells[name], known
     if unit.spell_uses[name] == 0:
         return Refusal(f"{unit.label} has no uses of {name} left", rule="W35-UCAST-05")
     back = unit.spell_ready.get(name, 0)
@@ -144,13 +156,11 @@ def _blocks(state: WarState) -> Callable[[Square], bool]:
     return lambda sq: sq in at or sq in terrain
 
 
-def reach_squares(state: WarState, unit: Unit, spell: Spell) -> int | None:
+def reach_squares(state: WarState, unit: Unit, spell: Spell, known: KnownSpell) -> int | None:
     """How far the spell reaches in squares from a casting counter: touch 1 (contact,
     W35-MAGIC-07), else the range in feet ÷ scale, rounded down (W35-MAGIC-08, W35-AMB-36);
     None for a personal spell."""
-    from warhost.rulesets.dnd35_wars import spellbook
-
-    feet = spellbook.range_feet(spell, unit.creature.caster_level)
+    feet = spellbook.range_feet(spell, caster_level(unit, known))
     if feet is None:
         return 1
     if feet <= 0:
@@ -168,17 +178,24 @@ def can_aim(state: WarState, counter: Square, sq: Square, squares: int | None) -
     return _in_reach(counter, sq, squares) and reach.line_of_sight(counter, sq, _blocks(state))
 
 
-def _sights(state: WarState, unit: Unit, targets: Iterable[Square],
-            squares: int | None) -> dict[Square, list[Square]]:
-    """For each counter of ``unit``, the target squares it may aim at, nearest first."""
+def _sights(state: WarState, unit: Unit, targets: Iterable[Square], squares: int | None,
+            first: bool = False) -> dict[Square, list[Square]]:
+    """For each counter of ``unit``, the target squares it may aim at, nearest first (with
+    ``first``, only the nearest)."""
     blocked = _blocks(state)
-    wanted = sorted(targets)
+    wanted = tuple(targets)
     out: dict[Square, list[Square]] = {}
     for counter in sorted(unit.squares):
-        seen = [t for t in wanted if _in_reach(counter, t, squares)
-                and reach.line_of_sight(counter, t, blocked)]
+        seen: list[Square] = []
+        for t in sorted(wanted, key=lambda t: _nearness(counter, t)):
+            if not _in_reach(counter, t, squares):
+                break  # nearest first: the rest are farther still
+            if reach.line_of_sight(counter, t, blocked):
+                seen.append(t)
+                if first:
+                    break
         if seen:
-            out[counter] = sorted(seen, key=lambda t: _nearness(counter, t))
+            out[counter] = seen
     return out
 
 
@@ -242,7 +259,7 @@ def _own_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     return Plan(spell, known, tuple(Aim(c, unit.id, c) for c in sorted(unit.squares)))
 
 
-Sights = dict[tuple[str, int], dict[Square, list[Square]]]
+Sights = dict[tuple[str, int, bool], dict[Square, list[Square]]]
 """Each counter's aimable squares of a target within a reach, kept while options are made."""
 
 
@@ -257,18 +274,20 @@ def default_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     squares = _target_squares(state, unit, tid)
     if isinstance(squares, Refusal):
         return squares
-    span = reach_squares(state, unit, spell)
+    span = reach_squares(state, unit, spell, known)
     if span is None or unit_distance(unit.squares, squares) > span:
         return Refusal(f"{tid} is beyond the range of {spell.name}", rule="W35-UCAST-09")
-    sights = seen.get((tid, span)) if seen is not None else None
+    matched = tid in state.units and spell.area is None  # W35-UCAST-10
+    key = (tid, span, not matched)
+    sights = seen.get(key) if seen is not None else None
     if sights is None:
-        sights = _sights(state, unit, squares, span)
+        sights = _sights(state, unit, squares, span, first=not matched)
         if seen is not None:
-            seen[(tid, span)] = sights
-    if tid in state.units and spell.area is None:
+            seen[key] = sights
+    if matched:
         chosen = _matching(sights)
     else:
-        chosen = {c: seen[0] for c, seen in sights.items()}
+        chosen = {c: aimable[0] for c, aimable in sights.items()}
     if not chosen:
         rule = "W35-UCAST-11" if spell.area is not None else "W35-UCAST-09"
         return Refusal(f"no counter of {unit.label} has range and sight to {tid}", rule=rule)
@@ -310,14 +329,15 @@ def _parse_aims(state: WarState, unit: Unit, text: str) -> list[Aim] | Refusal:
     return aims
 
 
-def aims_problem(state: WarState, unit: Unit, spell: Spell, aims: list[Aim]) -> Refusal | None:
+def aims_problem(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
+                 aims: list[Aim]) -> Refusal | None:
     """Why explicit aims are not a legal casting (W35-UCAST-04/09..12)."""
     counters = [a.counter for a in aims]
     if len(set(counters)) != len(counters):
         return Refusal("the creatures of a counter cast at one target", rule="W35-UCAST-04")
     if spell.area is not None and len({a.target for a in aims}) > 1:
         return Refusal("a unit's area spell is placed on one target", rule="W35-UCAST-12")
-    span = reach_squares(state, unit, spell)
+    span = reach_squares(state, unit, spell, known)
     sight = "W35-UCAST-11" if spell.area is not None else "W35-UCAST-09"
     for aim in aims:
         if not _in_reach(aim.counter, aim.square, span):
@@ -334,11 +354,21 @@ def aims_problem(state: WarState, unit: Unit, spell: Spell, aims: list[Aim]) -> 
     return None
 
 
+def under_way(state: WarState, unit: Unit) -> str | None:
+    """The order of the unit's cast of several rounds still under way, if any (W35-MAGIC-02)."""
+    if unit.casting is None or unit.casting[1] < state.round or not unit.can_fight:
+        return None
+    return unit.casting[0]
+
+
 def read_plan(state: WarState, unit: Unit, order: Order) -> Plan | Refusal:
     """The casting an order asks for, or why it may not be cast."""
     if len(order.args) != 3 or str(order.args[0]) != unit.id:
         return Refusal(f"a cast is 'ucast {unit.id} SPELL PLAN'", rule="W35-DEC-27")
-    found = _spell_problem(state, unit, str(order.args[1]))
+    going = under_way(state, unit)
+    if going is not None and going != str(order):
+        return Refusal(f"{unit.label} is still casting: {going}", rule="W35-MAGIC-02")
+    found = _spell_problem(state, unit, str(order.args[1]), spent=going is not None)
     if isinstance(found, Refusal):
         return found
     spell, known = found
@@ -356,7 +386,7 @@ def read_plan(state: WarState, unit: Unit, order: Order) -> Plan | Refusal:
     aims = _parse_aims(state, unit, text)
     if isinstance(aims, Refusal):
         return aims
-    return aims_problem(state, unit, spell, aims) or Plan(spell, known, tuple(aims))
+    return aims_problem(state, unit, spell, known, aims) or Plan(spell, known, tuple(aims))
 
 
 def plan_text(plan: Plan) -> str:
@@ -381,8 +411,11 @@ def options(state: WarState, unit: Unit) -> list[Order]:
     itself for heals (when hurt) and buffs, else every enemy unit or lone enemy creature in
     range and sight (W35-UCAST-09..11). Each names only the target: the counters able to
     cast do (W35-DEC-27)."""
-    if not unit.casts or not unit.can_fight or not state.options.units_cast_spells:
+    if not unit.casts or not unit.can_fight or unit.phalanx:
         return []
+    going = under_way(state, unit)
+    if going is not None:
+        return [Order.parse(going)]
     out: list[Order] = []
     spells = ready_spells(state, unit)
     if not spells:
@@ -404,7 +437,11 @@ def judge(state: WarState, unit: Unit, order: Order) -> Order | Refusal | None:
 
 
 def forbids(state: WarState, unit: Unit, order: Order) -> Refusal | None:
-    """A unit that can cast may still take every other action (W35-UCAST-02)."""
+    """A unit that can cast may take every other action (W35-UCAST-02), except while a cast
+    of several rounds is under way: it takes the unit's action every round (W35-MAGIC-02)."""
+    going = under_way(state, unit)
+    if going is not None:
+        return Refusal(f"{unit.label} is still casting: {going}", rule="W35-MAGIC-02")
     return None
 
 
@@ -420,8 +457,6 @@ def area_dc(base: int, casting: int) -> int:
 
 def average_healing(spell: Spell, caster_level: int) -> int:
     """One creature's average healing from ``spell`` (floor)."""
-    from warhost.rulesets.dnd35_wars import spellbook
-
     expr = spellbook.heal_amount_expr(spell, caster_level)
     return DamageDice.parse(expr).average if expr else 0
 
@@ -481,11 +516,41 @@ def _touches(state: WarState, battle: Battle, unit: Unit, plan: Plan,
 def take(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
     """Cast: spend the use, then resolve the spell on each target (the unit's attack action,
     W35-MAGIC-03 via W35-UCAST-02)."""
+    if under_way(state, unit) is not None:
+        _carry_on(state, battle, unit, order)
+        return
     plan = read_plan(state, unit, order)
     if not isinstance(plan, Plan):  # the unit action judged it: only a caller's mistake
         raise ValueError(f"{order}: {plan.reason}")  # noqa: TRY004
     _spend(state, unit, plan)
     unit.exposed = True  # it attacked since its last turn (W35-AMB-45)
+    if plan.spell.casting_rounds > 1:
+        last = state.round + plan.spell.casting_rounds - 1
+        unit.casting = (str(order), last)
+        battle.emit("ucast_begins", unit=unit.id, spell=plan.spell.name, round=last)
+        return
+    _resolve(state, battle, unit, plan)
+
+
+def _carry_on(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
+    """A round of a cast under way; in its last round the spell takes effect, if its plan is
+    still legal (else it is lost) (W35-MAGIC-02)."""
+    assert unit.casting is not None
+    name, last = str(order.args[1]), unit.casting[1]
+    if state.round < last:
+        battle.emit("ucast_continues", unit=unit.id, spell=name, round=last)
+        return
+    plan = read_plan(state, unit, order)
+    unit.casting = None
+    if isinstance(plan, Refusal):
+        battle.emit("ucast_lost", unit=unit.id, spell=name, reason=plan.reason)
+        return
+    unit.exposed = True
+    _resolve(state, battle, unit, plan)
+
+
+def _resolve(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
+    """The spell takes effect from its casting counters."""
     casting = len(plan.aims)
     battle.emit("ucast", unit=unit.id, spell=plan.spell.name, counters=casting,
                 idle=unit.counters - casting, targets=list(plan.targets))
@@ -499,17 +564,13 @@ def take(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
 
 
 def _dc(unit: Unit, plan: Plan) -> int:
-    from warhost.rulesets.dnd35_wars import spellbook
-
     return spellbook.save_dc(plan.spell, plan.known, unit.creature)
 
 
 def _on_itself(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     """A heal adds average healing × casting counters (W35-SPELL-05, capped: W35-AMB-27); a
     buff reaches every casting counter."""
-    from warhost.rulesets.dnd35_wars import magic
-
-    level = unit.creature.caster_level
+    level = caster_level(unit, plan.known)
     casting = len(plan.aims)
     if plan.spell.effect == "heal":
         amount = healing_from(plan.spell, level, casting)
@@ -525,12 +586,10 @@ def _area(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     """An area spell from the counters with range and sight, covering the 5-ft column's
     squares capped at the target's counters, DC +1 per extra casting counter (W35-UCAST-11..13,
     W35-AMB-59); resolved once."""
-    from warhost.rulesets.dnd35_wars import areas, magic
-
     assert plan.spell.area is not None
     [tid] = plan.targets
     dc = area_dc(_dc(unit, plan), len(plan.aims))
-    level = unit.creature.caster_level
+    level = caster_level(unit, plan.known)
     if tid in state.singles:
         battle.emit("ucast_area", unit=unit.id, spell=plan.spell.name, target=tid, counters=1,
                     dc=dc)
@@ -541,16 +600,25 @@ def _area(state: WarState, battle: Battle, unit: Unit, plan: Plan) -> None:
     hit = areas.unit_cast_counters(plan.spell.area, target.counters)
     battle.emit("ucast_area", unit=unit.id, spell=plan.spell.name, target=tid, counters=hit,
                 dc=dc)
-    if hit > 0:
-        magic.resolve_on_unit(state, battle, plan.spell, target, Fraction(hit), dc, caster=unit,
-                              caster_level=level, source=unit.id)
+    if hit <= 0:
+        return
+    whole = areas.covers_whole(Fraction(hit), target.counters)
+    inside = state.singles_in(target) + singles.intruders(state, target) if whole else []
+    rolled = None  # one damage roll for everything in the area, as for a creature's area
+    if plan.spell.effect == "damage":
+        rolled = magic.roll_amount(battle, spellbook.damage_expr(plan.spell, level),
+                                   f"{plan.spell.name} damage")
+    magic.resolve_on_unit(state, battle, plan.spell, target, Fraction(hit), dc, caster=unit,
+                          caster_level=level, source=unit.id, rolled=rolled)
+    for creature in inside:  # the area covers every counter (W35-AOE-04)
+        if creature.alive:
+            magic.resolve_on_single(state, battle, plan.spell, creature, dc, caster=unit,
+                                    caster_level=level, source=unit.id, rolled=rolled)
 
 
 def _single_target(state: WarState, battle: Battle, unit: Unit, plan: Plan, tid: str) -> None:
     """A single-target spell at one target: against a unit, its effect on as many counters as
     casting counters landed (W35-UCAST-10); against a lone creature, see :func:`_on_single`."""
-    from warhost.rulesets.dnd35_wars import magic
-
     target: Unit | Single = state.units[tid] if tid in state.units else state.singles[tid]
     if isinstance(target, Unit) and not target.on_map:
         return
@@ -566,7 +634,7 @@ def _single_target(state: WarState, battle: Battle, unit: Unit, plan: Plan, tid:
         _on_single(state, battle, unit, plan, target, landed)
         return
     magic.resolve_on_unit(state, battle, plan.spell, target, Fraction(min(landed, target.counters)),
-                          _dc(unit, plan), caster=unit, caster_level=unit.creature.caster_level,
+                          _dc(unit, plan), caster=unit, caster_level=caster_level(unit, plan.known),
                           source=unit.id)
 
 
@@ -579,30 +647,27 @@ def casters_of(unit: Unit, counters: int) -> int:
 def _on_single(state: WarState, battle: Battle, unit: Unit, plan: Plan, target: Single,
                landed: int) -> None:
     """A unit's single-target spell at a lone creature. Hit-point damage is worked out as for
-    a unit's attack on a creature (W35-SPELL-01 with W35-DMG-09): one damage roll and one
-    save, the damage times the casting creatures of the counters that landed. Any other
+    a unit's attack on a creature (W35-SPELL-01 with W35-DMG-09): one save and one damage
+    roll, the damage times the casting creatures of the counters that landed. Any other
     spell has its standard effect once (W35-MAGIC-04)."""
-    from warhost.rulesets.dnd35_wars import magic, spellbook
-
-    spell, level = plan.spell, unit.creature.caster_level
+    spell, level = plan.spell, caster_level(unit, plan.known)
     dc = _dc(unit, plan)
     if spell.effect != "damage":
         magic.resolve_on_single(state, battle, spell, target, dc, caster=unit,
                                 caster_level=level, source=unit.id)
         return
-    expr = spellbook.damage_expr(spell, level)
-    if expr is None or not spellbook.affects(spell, target.creature):
+    if not spellbook.affects(spell, target.creature):
+        battle.emit("no_effect", who=target.id, spell=spell.name, reason="immune")
         return
-    per = max(1, battle.dice.roll(expr, f"{unit.id} {spell.name} damage"))
-    if spell.save != "none":
-        saved = damage.roll_save(battle, spellbook.save_bonus(target, spell.save), dc,
-                                 f"{target.id} saves against {spell.name}")
-        battle.emit("ucast_save", who=target.id, spell=spell.name, dc=dc, saved=saved)
-        if saved:
-            per = per // 2 if spell.on_save == "half" else 0
-    if per > 0:
-        damage.hit_single(state, battle, target, per, source=unit.id, attacker=unit,
-                          multiplier=casters_of(unit, landed), magic=True)
+    saved = magic.single_save(state, battle, spell, target, dc)
+    rolled = magic.roll_amount(battle, spellbook.damage_expr(spell, level),
+                               f"{spell.name} damage")
+    per = (rolled // 2 if spell.on_save == "half" else 0) if saved else rolled
+    total = per * casters_of(unit, landed)
+    battle.emit("spell_damage", who=target.id, spell=spell.name, per=per, total=total)
+    was_alive = target.alive
+    damage.apply_to_single(state, battle, target, total, unit.id, attacker=unit)
+    singles.fallen(state, battle, target, was_alive)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -631,15 +696,15 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
     """The expected HP a casting takes from the enemy (or restores to the unit): average
     damage per counter affected, weighed by the save and the touch rolls; counters taken out
     count their HP. 0 for an order that is not a legal casting."""
-    from warhost.rulesets.dnd35_wars import areas, spellbook
-
     plan = read_plan(state, unit, order)
     if isinstance(plan, Refusal):
         return 0.0
-    spell, level = plan.spell, unit.creature.caster_level
+    spell, level = plan.spell, caster_level(unit, plan.known)
     if spell.effect == "heal":
         return float(min(healing_from(spell, level, len(plan.aims)), unit.start_hp - unit.hp))
     if spell.effect == "buff":
+        if spell.stat is None or (spell.stat, spell.name) in unit.modifiers:
+            return 0.0  # the same spell does not stack with itself
         return 0.5 * abs(spell.amount) * len(plan.aims)
     worth = 0.0
     for tid in plan.targets:
@@ -659,20 +724,21 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
             counters_f = float(counters)
         share = _save_share(spell, dc, spellbook.save_bonus(target, spell.save)
                             if spell.save != "none" else 0)
-        worth += _worth_on(spell, level, unit, target, counters_f, share)
+        if isinstance(target, Single):  # one creature: the casters multiply only a bolt
+            counters_f *= 1 if spell.area is not None else casters_of(unit, aims)
+        worth += _worth_on(spell, level, target, counters_f, share)
     return worth
 
 
-def _worth_on(spell: Spell, level: int, unit: Unit, target: Unit | Single, counters: float,
+def _worth_on(spell: Spell, level: int, target: Unit | Single, times: float,
               share: float) -> float:
-    from warhost.rulesets.dnd35_wars import spellbook
-
+    """Expected HP taken from ``target`` by ``times`` counters' (or creatures') worth of the
+    spell, of which ``share`` gets through the save."""
     if spell.effect == "damage":
         expr = spellbook.damage_expr(spell, level)
         per = DamageDice.parse(expr).average if expr else 0
-        if isinstance(target, Single):
-            return min(float(target.hp), per * share * casters_of(unit, round(counters) or 1))
-        return min(float(target.hp), per * share * counters)
-    hp = target.counter_hp if isinstance(target, Unit) else target.hp
+        return min(float(target.hp), per * share * times)
+    if isinstance(target, Single):
+        return 0.5 * target.hp * share  # held, out or frightened: half its worth
     factor = 0.5 if spell.effect in ("penalty", "hinder") else 1.0
-    return min(float(target.hp), factor * hp * counters * share)
+    return min(float(target.hp), factor * target.counter_hp * times * share)

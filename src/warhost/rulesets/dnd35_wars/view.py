@@ -778,7 +778,8 @@ def _machine_destroyed(e: Event) -> str:
 def _ucast(e: Event) -> str:
     idle = f" ({e['idle']} cannot)" if e.get("idle") else ""
     aimed = ", ".join(e["targets"])
-    return f"{e['unit']} casts {e['spell']} from {e['counters']} counters{idle} at {aimed}"
+    counters = "1 counter" if e["counters"] == 1 else f"{e['counters']} counters"
+    return f"{e['unit']} casts {e['spell']} from {counters}{idle} at {aimed}"
 
 
 @_words("ucast_healing")
@@ -799,10 +800,19 @@ def _ucast_lands(e: Event) -> str:
             f"reach {e['target']}")
 
 
-@_words("ucast_save")
-def _ucast_save(e: Event) -> str:
-    result = "saves" if e["saved"] else "fails its save"
-    return f"{e['who']} {result} against {e['spell']} (DC {e['dc']})"
+@_words("ucast_begins")
+def _ucast_begins(e: Event) -> str:
+    return f"{e['unit']} begins casting {e['spell']}: it takes effect in round {e['round']}"
+
+
+@_words("ucast_continues")
+def _ucast_continues(e: Event) -> str:
+    return f"{e['unit']} keeps casting {e['spell']} (until round {e['round']})"
+
+
+@_words("ucast_lost")
+def _ucast_lost(e: Event) -> str:
+    return f"{e['unit']}'s {e['spell']} is lost: {e['reason']}"
 
 
 # ---- tower
