@@ -193,6 +193,17 @@ def spaces_touch(a: Collection[Square], b: Collection[Square]) -> bool:
     return space_distance(a, b) == 1
 
 
+def square_of_text(text: object) -> Square | None:
+    """The square written ``x,y`` (as orders write them), or None if it is not one."""
+    parts = str(text).split(",")
+    if len(parts) != 2:
+        return None
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        return None
+
+
 def in_bounds(sq: Square, width: int, height: int) -> bool:
     """True when ``sq`` lies on a ``width`` x ``height`` board with squares from (0, 0)."""
     return 0 <= sq[0] < width and 0 <= sq[1] < height

@@ -26,6 +26,7 @@ from warhost.geometry.grid import (
     formation_ok,
     removal_ok,
     removal_order,
+    square_of_text,
 )
 from warhost.rulesets.dnd35_wars import conditions, derive, morale, reach, tables
 from warhost.rulesets.dnd35_wars.state import (
@@ -444,22 +445,13 @@ def removal_order_of(unit: Unit, squares: Iterable[Square]) -> Order:
     return Order.of(REMOVE, unit.id, *(f"{x},{y}" for x, y in sorted(squares)))
 
 
-def _parse_square(text: str) -> Square | None:
-    parts = text.split(",")
-    if len(parts) != 2:
-        return None
-    try:
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        return None
-
 
 def judge_removal(unit: Unit, k: int, legal_exists: bool, order: Order) -> Order | Refusal:
     """Whether ``order`` removes exactly ``k`` distinct counters of ``unit`` and, when a legal
     removal exists, leaves a connected formation without holes (W35-DMG-18, W35-AMB-90)."""
     if order.kind != REMOVE or not order.args or str(order.args[0]) != unit.id:
         return Refusal(f"name {k} counters of {unit.id} to remove", rule="W35-DMG-18")
-    squares = [_parse_square(str(a)) for a in order.args[1:]]
+    squares = [square_of_text(str(a)) for a in order.args[1:]]
     picked = {sq for sq in squares if sq is not None}
     if None in squares or len(picked) != len(squares) or not picked <= unit.squares:
         return Refusal(f"squares must be distinct counters of {unit.id}", rule="W35-DMG-18")
@@ -501,7 +493,7 @@ def choose_removal(state: WarState, battle: Battle, unit: Unit, k: int,
     judged = judge_removal(unit, k, True, order)
     if isinstance(judged, Refusal):  # only when no legal set exists
         judged = order
-    return {sq for sq in (_parse_square(str(a)) for a in judged.args[1:]) if sq is not None}
+    return {sq for sq in (square_of_text(str(a)) for a in judged.args[1:]) if sq is not None}
 
 
 # --------------------------------------------------- units against singles (DMG-08..12)

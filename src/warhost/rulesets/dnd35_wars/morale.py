@@ -22,6 +22,7 @@ from warhost.geometry.grid import (
     Square,
     formation_ok,
     projection,
+    square_of_text,
     unit_distance,
 )
 from warhost.rulesets.dnd35_wars import tables
@@ -343,13 +344,6 @@ def _square_arg(sq: Square) -> str:
     return f"{sq[0]},{sq[1]}"
 
 
-def _parse_square(arg: object) -> Square | None:
-    try:
-        x, y = (int(v) for v in str(arg).split(","))
-    except ValueError:
-        return None
-    return (x, y)
-
 
 def _leave_unit(state: WarState, unit: Unit, single: Single, sq: Square) -> None:
     """``single`` leaves ``unit`` and stands alone on ``sq``, acting from the next round just
@@ -379,7 +373,7 @@ def _pc_stays(state: WarState, battle: Battle, unit: Unit, pc: Single) -> None:
                        pc.id, default=flee, accept=accept)
     if order.kind != "pc_stay":
         return
-    sq = _parse_square(order.args[1])
+    sq = square_of_text(order.args[1])
     assert sq is not None
     _leave_unit(state, unit, pc, sq)
     battle.emit("stays_behind", who=pc.id, unit=unit.id, at=list(sq))
@@ -487,7 +481,7 @@ def _place_counter(state: WarState, battle: Battle, unit: Unit) -> Square | None
     order = battle.ask(unit.side, "place_counter", options,
                        f"{unit.label}: where does the restored counter go?", unit.id,
                        default=options[0], accept=accept)
-    sq = _parse_square(order.args[1])
+    sq = square_of_text(order.args[1])
     assert sq is not None
     unit.squares.add(sq)
     state.at[sq] = unit.id

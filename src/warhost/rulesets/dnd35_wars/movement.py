@@ -14,9 +14,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields, replace
 from fractions import Fraction
-from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
@@ -1055,15 +1053,6 @@ def _new_id(state: WarState, unit: Unit) -> str:
     return f"{unit.id}-{n}"
 
 
-def _copied_containers(unit: Unit) -> dict[str, Any]:
-    """Fresh copies of the unit's mutable fields, so a split-off unit shares none of them."""
-    out: dict[str, Any] = {}
-    for f in fields(unit):
-        value = getattr(unit, f.name)
-        if isinstance(value, (set, list, dict)):
-            out[f.name] = value.copy()
-    return out
-
 
 def take_split(state: WarState, battle: Battle, unit: Unit, order: Order) -> None:
     """Some counters leave as a new unit with HP = counters x counter HP, acting at the
@@ -1072,12 +1061,11 @@ def take_split(state: WarState, battle: Battle, unit: Unit, order: Order) -> Non
     off = _order_offset(order, 2)
     assert group is not None and off is not None
     result = _split_walk(state, unit, frozenset(group), *off)
-    new = replace(unit, **_copied_containers(unit))
-    new = replace(new, id=_new_id(state, unit), squares=set(), singles=[], leader=None,
-                  pending=set(), morale_mods=[], approached_by=set(), stuck_in=None,
-                  passing=False, bank=Fraction(0),
-                  bank_step=None, hp=len(group) * unit.counter_hp,
-                  creatures=min(unit.creatures - 1, max(1, int(len(group) * unit.per_counter))))
+    new = unit.offshoot(id=_new_id(state, unit), squares=set(), singles=[], leader=None,
+                        pending=set(), morale_mods=[], approached_by=set(), stuck_in=None,
+                        passing=False, bank=Fraction(0),
+                        bank_step=None, hp=len(group) * unit.counter_hp,
+                        creatures=min(unit.creatures - 1, max(1, int(len(group) * unit.per_counter))))
     unit.creatures -= new.creatures
     state.remove_counters(unit, group)
     unit.hp -= new.hp

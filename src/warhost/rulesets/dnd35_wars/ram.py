@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import fields, replace
 from fractions import Fraction
-from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
@@ -223,14 +221,6 @@ def form_problem(state: WarState, unit: Unit, order: Order) -> Refusal | None:
     return None
 
 
-def _copy(unit: Unit) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in fields(unit):
-        value = getattr(unit, f.name)
-        if isinstance(value, (set, list, dict)):
-            out[f.name] = value.copy()
-    return out
-
 
 def _shrink(state: WarState, donor: Unit) -> None:
     """Counters the donor's HP no longer fill go, those farthest from the target first."""
@@ -255,13 +245,12 @@ def form(state: WarState, battle: Battle, donor: Unit) -> Unit:
     n = 1
     while f"{donor.id}-ram{'' if n == 1 else n}" in state.units:
         n += 1
-    new = replace(donor, **_copy(donor))
-    new = replace(new, id=f"{donor.id}-ram{'' if n == 1 else n}", squares=set(), singles=[],
-                  leader=None, pending=set(), morale_mods=[], approached_by=set(),
-                  stuck_in=None, passing=False, bank=Fraction(0), bank_step=None,
-                  creatures=crew, per_counter=Fraction(crew, counters),
-                  counter_hp=tables.starting_counter_hp(hp, counters), hp=hp, start_hp=hp,
-                  split_round=state.round, exposed=False)
+    new = donor.offshoot(id=f"{donor.id}-ram{'' if n == 1 else n}", squares=set(), singles=[],
+                         leader=None, pending=set(), morale_mods=[], approached_by=set(),
+                         stuck_in=None, passing=False, bank=Fraction(0), bank_step=None,
+                         creatures=crew, per_counter=Fraction(crew, counters),
+                         counter_hp=tables.starting_counter_hp(hp, counters), hp=hp, start_hp=hp,
+                         split_round=state.round, exposed=False)
     make_ram(new)
     donor.hp -= loss
     donor.creatures -= crew

@@ -23,7 +23,7 @@ from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.metering import GEOMETRY, OPTIONS, count
 from warhost.core.orders import Order
-from warhost.geometry.grid import DIRECTIONS8, Square, bresenham, chebyshev
+from warhost.geometry.grid import DIRECTIONS8, Square, bresenham, chebyshev, square_of_text
 from warhost.rulesets.dnd35_wars import damage, machines, magic, morale, movement, tables
 from warhost.rulesets.dnd35_wars.state import FIGHTING, ROUTED, Single, Unit, WarState
 
@@ -51,9 +51,11 @@ def square_text(sq: Square) -> str:
 
 
 def parse_square(text: str) -> Square:
-    """An order argument ``x,y`` as a square."""
-    x, y = (int(v) for v in text.split(","))
-    return (x, y)
+    """An order argument ``x,y`` as a square (a ValueError if it is not one)."""
+    sq = square_of_text(text)
+    if sq is None:
+        raise ValueError(f"not a square: {text!r}")
+    return sq
 
 
 # ---- movement (W35-MON-05/09, W35-PC-03/08, W35-TERR-16)

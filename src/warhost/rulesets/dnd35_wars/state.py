@@ -9,7 +9,7 @@ neighbours of a unit looks at its own squares, never at the whole army.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -163,6 +163,13 @@ class Unit:
     def label(self) -> str:
         """Its name with its id."""
         return self.name if self.name == self.id else f"{self.name} ({self.id})"
+
+    def offshoot(self, **changes: Any) -> Unit:
+        """A new unit copied from this one (a split, a ram crew, counters leaving a tower):
+        its sets, lists and dicts are fresh copies, then ``changes`` apply."""
+        copies = {f.name: value.copy() for f in fields(self)
+                  if isinstance(value := getattr(self, f.name), (set, list, dict))}
+        return replace(self, **{**copies, **changes})
 
     @property
     def counters(self) -> int:

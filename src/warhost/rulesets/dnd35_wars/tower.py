@@ -14,9 +14,7 @@ same rate. The tower's own hit points are kept apart from the unit's (W35-TOWER-
 from __future__ import annotations
 
 import math
-from dataclasses import fields, replace
 from fractions import Fraction
-from typing import Any
 
 from warhost.core.battle import Battle
 from warhost.core.damage_dice import DamageDice
@@ -535,15 +533,6 @@ def climb_options(state: WarState, unit: Unit) -> list[Order]:
     return out
 
 
-def _copy(unit: Unit) -> dict[str, Any]:
-    """Fresh copies of the unit's mutable fields, so a new unit shares none of them."""
-    out: dict[str, Any] = {}
-    for f in fields(unit):
-        value = getattr(unit, f.name)
-        if isinstance(value, (set, list, dict)):
-            out[f.name] = value.copy()
-    return out
-
 
 def _wall_unit(state: WarState, source: Unit, sq: Square, hp: int, creatures: int) -> Unit:
     """A new standard unmounted unit of one counter on the wall (W35-TOWER-20/22), acting at
@@ -551,15 +540,14 @@ def _wall_unit(state: WarState, source: Unit, sq: Square, hp: int, creatures: in
     n = 2
     while f"{source.id}-wall{'' if n == 2 else n}" in state.units:
         n += 1
-    new = replace(source, **_copy(source))
-    new = replace(new, id=f"{source.id}-wall{'' if n == 2 else n}", squares=set(), singles=[],
-                  leader=None, pending=set(), morale_mods=[], approached_by=set(),
-                  stuck_in=None, passing=False, bank=Fraction(0), bank_step=None, hp=hp,
-                  start_hp=source.counter_hp, creatures=creatures, machine=None, stack=0,
-                  bridge_round=-1, wall_unit=None, exposed=False, slit_counters=0,
-                  walk_rate=None,
-                  initiative_mod=source.initiative_mod, split_round=state.round,
-                  split_this_round=True)
+    new = source.offshoot(id=f"{source.id}-wall{'' if n == 2 else n}", squares=set(), singles=[],
+                          leader=None, pending=set(), morale_mods=[], approached_by=set(),
+                          stuck_in=None, passing=False, bank=Fraction(0), bank_step=None, hp=hp,
+                          start_hp=source.counter_hp, creatures=creatures, machine=None, stack=0,
+                          bridge_round=-1, wall_unit=None, exposed=False, slit_counters=0,
+                          walk_rate=None,
+                          initiative_mod=source.initiative_mod, split_round=state.round,
+                          split_this_round=True)
     state.units[new.id] = new
     state.place(new, {sq})
     state.act_after(source.id, new.id)

@@ -26,7 +26,7 @@ from warhost.core.battle import Battle
 from warhost.core.damage_dice import DamageDice
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.geometry.grid import Square, chebyshev, unit_distance
+from warhost.geometry.grid import Square, chebyshev, square_of_text, unit_distance
 from warhost.rulesets.dnd35_wars import areas, damage, magic, morale, reach, singles, spellbook
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, KnownSpell, Spell
 from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
@@ -294,15 +294,6 @@ def default_plan(state: WarState, unit: Unit, spell: Spell, known: KnownSpell,
     return Plan(spell, known, tuple(Aim(c, tid, chosen[c]) for c in sorted(chosen)))
 
 
-def _square(text: str) -> Square | None:
-    parts = text.split(",")
-    if len(parts) != 2:
-        return None
-    try:
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        return None
-
 
 def _aim_target(state: WarState, unit: Unit, sq: Square) -> str | Refusal:
     """Who stands on ``sq``: an enemy unit's counter or a lone enemy creature (W35-UCAST-04)."""
@@ -317,7 +308,7 @@ def _parse_aims(state: WarState, unit: Unit, text: str) -> list[Aim] | Refusal:
     aims: list[Aim] = []
     for part in text.split(JOIN):
         left, _, right = part.partition(AIM)
-        counter, sq = _square(left), _square(right)
+        counter, sq = square_of_text(left), square_of_text(right)
         if counter is None or sq is None:
             return Refusal(f"{part!r} is not an aim x,y{AIM}x,y", rule="W35-DEC-27")
         if counter not in unit.squares:
@@ -374,7 +365,7 @@ def read_plan(state: WarState, unit: Unit, order: Order) -> Plan | Refusal:
     spell, known = found
     text = str(order.args[2])
     if AIM not in text:
-        sq = _square(text)
+        sq = square_of_text(text)
         if sq is not None:
             target = _aim_target(state, unit, sq)
             if isinstance(target, Refusal):
