@@ -825,16 +825,6 @@ def _slit_volley(e: Event) -> str:
     return f"{e['unit']}'s archers shoot through the tower's slits: {shots}"
 
 
-@_words("tower_damage")
-def _tower_damage(e: Event) -> str:
-    return f"the siege tower of {e['unit']} loses {e['hp']} HP to {e['source']} ({e['left']} left)"
-
-
-@_words("tower_destroyed")
-def _tower_destroyed(e: Event) -> str:
-    return f"the siege tower of {e['unit']} is destroyed; its unit fights on foot"
-
-
 @_words("bridge_lowered")
 def _bridge_lowered(e: Event) -> str:
     return f"{e['unit']} drops its tower's drawbridge onto the wall"
