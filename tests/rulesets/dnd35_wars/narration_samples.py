@@ -249,3 +249,10 @@ SPELL_EVENTS: list[dict[str, Any]] = [
 ]
 
 DND35_WARS_SAMPLES += SPELL_EVENTS
+
+INTEGRATE_EVENTS: list[dict[str, Any]] = [
+    {"type": "spell_at_machine", "who": "mialee", "spell": "magic_missile", "unit": "gunners",
+     "per": 9},
+]
+
+DND35_WARS_SAMPLES += INTEGRATE_EVENTS

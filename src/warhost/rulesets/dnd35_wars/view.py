@@ -847,3 +847,11 @@ def _ram_strike(e: Event) -> str:
 def _ram_formed(e: Event) -> str:
     return (f"{e['creatures']} creatures leave {e['donor']} (costing it {e['donor_hp']} HP) to "
             f"carry a battering ram as {e['unit']}")
+
+
+# ---- integrate: spells at a war machine
+
+
+@_words("spell_at_machine")
+def _spell_at_machine(e: Event) -> str:
+    return f"{e['who']}'s {e['spell']} strikes the machine of {e['unit']} (rolled {e['per']})"

@@ -1,0 +1,123 @@
+"""Where the part-2 pieces of dnd35-wars meet: spells aimed at war machines (W35-SIEGE-03,
+W35-AMB-97), spell modifiers on a lone creature's AC and damage (W35-MAGIC-04), and walls
+wherever a counter is put down (W35-AMB-45)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.battle_watch import events
+from tests.rulesets.dnd35_wars.helpers import (
+    block,
+    creature,
+    get,
+    make_battle,
+    make_state,
+    single,
+    unit,
+    who,
+)
+from warhost.core.decisions import Refusal
+from warhost.core.orders import Order
+from warhost.rulesets.dnd35_wars import machines, magic
+from warhost.rulesets.dnd35_wars.state import WarState
+
+BIG = {"name": "big_spell", "level": 4, "effect": "damage", "range": "long", "damage": "4d6"}
+MISSILE = {"name": "magic_missile", "level": 1, "effect": "damage", "range": "medium",
+           "damage": "1d4+1"}
+FIREBALL = {"name": "fireball", "level": 3, "effect": "damage", "range": "long",
+            "area": {"shape": "circle", "feet": 20}, "save": "ref", "on_save": "half",
+            "damage_per_level": "1d6", "level_cap": 10}
+HOLD = {"name": "hold_person", "level": 3, "effect": "hinder", "speed": "zero",
+        "range": "medium", "save": "will", "duration_per_level": 1}
+CLOSE = {"name": "shocking_touch", "level": 1, "effect": "damage", "range": "touch",
+         "damage": "1d6"}
+SPELLS = [BIG, MISSILE, FIREBALL, HOLD, CLOSE]
+
+
+def wizard(*names: str, caster_level: int = 7) -> dict[str, Any]:
+    return creature("wizard", hp=20, ac=12, level=caster_level, caster_level=caster_level,
+                    casting_modifier=3, spells=[{"spell": n} for n in names])
+
+
+def siege_field(*names: str, at: tuple[int, int] = (11, 10)) -> WarState:
+    """Wizard ``w`` (side A) at ``at``; ballista unit ``g`` (side B), a 3x3 block on
+    (10..12, 14..16) with its weapon on the middle counter (11, 15)."""
+    return make_state([unit("g", "B", squares=block(10, 14, 3, 3), siege_weapon="ballista"),
+                       unit("a", "A", squares=[(30, 5)])],
+                      singles=[single("w", "A", "monster", at=at, creature=wizard(*names))],
+                      spells=SPELLS)
+
+
+def judged(state: WarState, text: str) -> Order | Refusal | None:
+    order = Order.parse(text)
+    return magic.judge_cast(state, who(state, str(order.args[0])), order)
+
+
+def rule_of(result: object) -> str:
+    assert isinstance(result, Refusal), result
+    return str(result.rule)
+
+
+# ---- spells at a war machine
+
+
+@pytest.mark.rule("W35-SIEGE-03", "W35-AMB-97", "W35-AMB-88", "W35-SIEGE-04")
+def test_a_targeted_damage_spell_strikes_the_weapon_inside_its_unit_less_hardness() -> None:
+    state = siege_field("big_spell")
+    w = who(state, "w")
+    order = Order.parse("cast w big_spell machine:g")
+    assert order in magic.cast_options(state, w)  # over the unit's own front counters
+    battle = make_battle(state, dice=[6, 5, 4, 3])  # 4d6 = 18, less hardness 5
+    magic.take_cast(state, battle, w, order)
+    assert state.machines["g"].hp == 80 - 13
+    assert get(state, "g").hp == get(state, "g").start_hp  # the unit is not touched
+    assert events(battle, "spell_at_machine")[0]["per"] == 18
+    assert not events(battle, "save")  # an object makes no save
+
+
+@pytest.mark.rule("W35-AMB-88", "W35-SIEGE-03")
+def test_a_spell_below_the_hardness_does_nothing_and_a_strong_one_destroys_it() -> None:
+    state = siege_field("magic_missile", "big_spell")
+    battle = make_battle(state, dice=[4, 6, 6, 6, 6])
+    magic.take_cast(state, battle, who(state, "w"), Order.parse("cast w magic_missile machine:g"))
+    assert state.machines["g"].hp == 80 and events(battle, "machine_unharmed")  # 5 - 5
+    state.machines["g"].hp = 10
+    who(state, "w").last_cast.clear()
+    magic.take_cast(state, battle, who(state, "w"), Order.parse("cast w big_spell machine:g"))
+    assert machines.machine_of(state, "g") is None and "siege_weapon_lost" in get(
+        state, "g").pending
+
+
+@pytest.mark.rule("W35-AMB-97", "W35-MAGIC-06", "W35-MAGIC-07", "W35-SIEGE-03")
+def test_only_a_targeted_damage_spell_in_range_reaches_an_enemy_machine() -> None:
+    state = siege_field("fireball", "hold_person", "shocking_touch", "big_spell")
+    assert rule_of(judged(state, "cast w fireball machine:g")) == "W35-AMB-97"
+    assert rule_of(judged(state, "cast w hold_person machine:g")) == "W35-AMB-97"
+    assert rule_of(judged(state, "cast w shocking_touch machine:g")) == "W35-MAGIC-07"
+    assert rule_of(judged(state, "cast w big_spell machine:a")) == "W35-SIEGE-03"
+    listed = {str(o) for o in magic.cast_options(state, who(state, "w"))}
+    assert "cast w big_spell machine:g" in listed
+    assert not {t for t in listed if "machine:" in t and "big_spell" not in t}
+    own = make_state([unit("g", "A", squares=block(10, 14, 3, 3), siege_weapon="ballista"),
+                      unit("b", "B", squares=[(30, 5)])],
+                     singles=[single("w", "A", "monster", at=(11, 10),
+                                     creature=wizard("big_spell"))], spells=SPELLS)
+    assert rule_of(judged(own, "cast w big_spell machine:g")) == "W35-SIEGE-03"
+
+
+@pytest.mark.rule("W35-SIEGE-03", "W35-TOWER-16", "W35-AMB-46")
+def test_a_spell_may_strike_a_siege_tower_whose_unit_has_total_cover() -> None:
+    archers = creature("archer", hp=6, ac=12,
+                       ranged=[{"bonus": 3, "damage": "1d6", "range_increment": 60}])
+    state = make_state([unit("tw", "B", [(11, 15)], count=70, creature=archers,
+                             siege_tower=True), unit("a", "A", squares=[(30, 5)])],
+                       singles=[single("w", "A", "monster", at=(11, 10),
+                                       creature=wizard("big_spell"))], spells=SPELLS)
+    assert rule_of(judged(state, "cast w big_spell tw")) == "W35-AMB-46"  # the unit is hidden
+    battle = make_battle(state, dice=[6, 6, 6, 6])
+    magic.take_cast(state, battle, who(state, "w"), Order.parse("cast w big_spell machine:tw"))
+    assert machines.machine_of(state, "tw").hp == 100 - 19  # type: ignore[union-attr]
+    assert get(state, "tw").hp == 42
