@@ -21,7 +21,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.rulesets.dnd35_wars import machines, magic
+from warhost.rulesets.dnd35_wars import damage, machines, magic, singles
 from warhost.rulesets.dnd35_wars.state import WarState
 
 BIG = {"name": "big_spell", "level": 4, "effect": "damage", "range": "long", "damage": "4d6"}
@@ -121,3 +121,62 @@ def test_a_spell_may_strike_a_siege_tower_whose_unit_has_total_cover() -> None:
     magic.take_cast(state, battle, who(state, "w"), Order.parse("cast w big_spell machine:tw"))
     assert machines.machine_of(state, "tw").hp == 100 - 19  # type: ignore[union-attr]
     assert get(state, "tw").hp == 42
+
+
+# ---- spell modifiers on a lone creature's AC and damage (W35-MAGIC-04)
+
+BARKSKIN = {"name": "barkskin", "level": 2, "effect": "buff", "stat": "ac", "amount": 3,
+            "range": "touch", "duration": 10}
+MIGHT = {"name": "might", "level": 1, "effect": "buff", "stat": "damage", "amount": 2,
+         "range": "touch", "duration": 10}
+WEAKEN = {"name": "weaken", "level": 1, "effect": "penalty", "stat": "damage", "amount": -4,
+          "range": "close", "save": "will", "duration": 10}
+
+
+def duel() -> WarState:
+    """Wizard ``w`` (side A, AC 12, a +2 dagger 1d4) beside ogre ``o`` (side B, AC 14, +8
+    greatclub 2d8+7), unit ``b`` of side B to its west."""
+    w = wizard("barkskin", "might", "weaken")
+    w["melee"] = [{"name": "dagger", "bonus": 2, "damage": "1d4"}]
+    ogre = creature("ogre", hp=30, ac=14, will=0, melee=[{"bonus": 8, "damage": "2d8+7"}])
+    return make_state([unit("b", "B", squares=[(9, 10)]), unit("a", "A", squares=[(30, 5)])],
+                      singles=[single("w", "A", "monster", at=(10, 10), creature=w),
+                               single("o", "B", "monster", at=(10, 11), creature=ogre)],
+                      spells=[BARKSKIN, MIGHT, WEAKEN])
+
+
+def cast_now(state: WarState, text: str, dice: list[int]) -> None:
+    order = Order.parse(text)
+    caster = who(state, str(order.args[0]))
+    assert magic.judge_cast(state, caster, order) == order
+    magic.take_cast(state, make_battle(state, dice=dice), caster, order)
+    caster.last_cast.clear()
+
+
+@pytest.mark.rule("W35-MAGIC-04", "W35-SPELL-02")
+def test_a_buff_to_a_creatures_ac_counts_against_creatures_and_units() -> None:
+    state = duel()
+    cast_now(state, "cast w barkskin w", [])
+    battle = make_battle(state, dice=[6, 3, 3])  # 6 + 8 = 14: hits AC 12, misses 15
+    singles.attack(state, battle, who(state, "o"), "w")
+    hit = events(battle, "attack")[0]
+    assert (hit["total"], hit["ac"], hit["hit"]) == (14, 15, False)
+    assert who(state, "w").hp == 20
+    battle = make_battle(state, dice=[10])
+    damage.unit_attacks_single(state, battle, get(state, "b"), who(state, "w"), ranged=False)
+    assert events(battle, "attack")[0]["ac"] == 15  # a unit's blows meet it too
+    state.round = 12  # the buff is over
+    assert damage.single_ac(who(state, "w"), state) == 12
+
+
+@pytest.mark.rule("W35-MAGIC-04", "W35-SPELL-02")
+def test_a_buff_or_penalty_to_a_creatures_damage_counts_on_its_blows() -> None:
+    state = duel()
+    cast_now(state, "cast w might w", [])
+    battle = make_battle(state, dice=[15, 3])  # 15 + 2 hits AC 14; 1d4 = 3, +2
+    singles.attack(state, battle, who(state, "w"), "o")
+    assert who(state, "o").hp == 30 - 5
+    cast_now(state, "cast w weaken o", [2])  # Will 0 + 2 fails DC 14
+    battle = make_battle(state, dice=[15, 1, 1])  # 2d8+7 = 9, -4
+    singles.attack(state, battle, who(state, "o"), "w")
+    assert who(state, "w").hp == 20 - 5
