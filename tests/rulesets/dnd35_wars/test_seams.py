@@ -21,7 +21,8 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.rulesets.dnd35_wars import damage, machines, magic, singles
+from warhost.rulesets.dnd35_wars import conditions, damage, machines, magic, morale, movement, singles
+from warhost.rulesets.dnd35_wars.arrivals import reinforcements
 from warhost.rulesets.dnd35_wars.state import WarState
 
 BIG = {"name": "big_spell", "level": 4, "effect": "damage", "range": "long", "damage": "4d6"}
@@ -180,3 +181,78 @@ def test_a_buff_or_penalty_to_a_creatures_damage_counts_on_its_blows() -> None:
     battle = make_battle(state, dice=[15, 1, 1])  # 2d8+7 = 9, -4
     singles.attack(state, battle, who(state, "o"), "w")
     assert who(state, "w").hp == 20 - 5
+
+
+# ---- walls wherever a counter is put down (W35-AMB-45)
+
+
+def wall_at(y: int, held_by: str, x0: int = 0, x1: int = 19) -> dict[str, Any]:
+    """An intact stone wall section along row ``y``."""
+    return {"id": f"wall{y}", "rect": [[x0, y], [x1, y]], "type": "light_stone", "hp": 60,
+            "hardness": 8, "barrier": True, "held_by": held_by}
+
+
+def late_unit(**fields: Any) -> dict[str, Any]:
+    entry = unit("late", "A", count=40, enters_round=2, enters_edge="south", columns=2,
+                 **fields)
+    del entry["counters"]
+    return entry
+
+
+@pytest.mark.rule("W35-AMB-45", "W35-AMB-95")
+@pytest.mark.parametrize("holder, arrives", [("B", False), ("A", True)])
+def test_a_reinforcement_never_enters_onto_the_enemys_wall(holder: str, arrives: bool) -> None:
+    state = make_state([unit("a", squares=[(2, 5)]), unit("b", "B", squares=[(2, 25)]),
+                        late_unit()], width=20, structures=[wall_at(0, holder)])
+    state.order = ["a", "b"]
+    state.initiative = {"a": 12, "b": 8}
+    state.round = 2
+    battle = make_battle(state, dice=[10])
+    reinforcements(state, battle)  # every square of the south edge is wall
+    late = get(state, "late")
+    assert bool(late.squares) is arrives
+    assert bool(events(battle, "reinforcement_delayed")) is not arrives
+
+
+def merging(wall_holder: str) -> WarState:
+    """Units ``a`` (5,9) and ``p`` (6,9) of side A, 1 counter each of 10 and 13 HP, both
+    hurt; their merger needs 3 counters (23 HP at 11 a counter), one more square than they
+    hold. A wall runs along y = 8."""
+    state = make_state([unit("a", squares=[(5, 9)]), unit("p", squares=[(6, 9)]),
+                        unit("b", "B", squares=[(15, 25)])],
+                       width=20, structures=[wall_at(8, wall_holder)])
+    a, p = get(state, "a"), get(state, "p")
+    a.counter_hp, a.start_hp, a.hp = 10, 20, 10
+    p.counter_hp, p.start_hp, p.hp = 13, 26, 13
+    return state
+
+
+@pytest.mark.rule("W35-AMB-45", "W35-UMOVE-10")
+def test_a_regroup_grows_its_formation_off_the_enemys_wall() -> None:
+    for holder, grown in (("B", (4, 9)), ("A", (5, 8))):
+        state = merging(holder)
+        order = Order.parse("regroup a p 0,0")
+        battle = make_battle(state, orders={"A": [str(order)]})
+        movement.take_regroup(state, battle, get(state, "a"), order)
+        assert get(state, "a").squares == {(5, 9), (6, 9), grown}, holder
+
+
+@pytest.mark.rule("W35-AMB-45", "W35-AMB-27", "W35-ABIL-09")
+def test_a_restored_counter_is_never_put_on_the_enemys_wall() -> None:
+    state = merging("B")
+    a = get(state, "a")
+    assert all(sq[1] != 8 for sq in morale.restore_squares(state, a))
+    gain, placed = morale.restore_hp(state, make_battle(state), a, 10)
+    assert gain == 10 and placed and placed[0][1] != 8
+    own = merging("A")  # its own side's wall takes the counter, rearmost first
+    assert morale.restore_squares(own, get(own, "a"))[0] == (5, 8)
+
+
+@pytest.mark.rule("W35-AMB-45", "W35-SPELL-12", "W35-AMB-57")
+def test_a_returning_counter_finds_a_square_off_the_enemys_wall() -> None:
+    state = merging("B")
+    a = get(state, "a")
+    state.place(get(state, "p"), {(5, 10)})  # its old square taken; the nearest are walls too
+    assert conditions._free(state, a, (5, 9), set(), walls=False) is False  # a stands there
+    assert conditions._free(state, a, (4, 8), set()) is False
+    assert conditions._free(state, a, (4, 9), set()) is True
