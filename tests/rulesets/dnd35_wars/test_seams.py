@@ -21,7 +21,15 @@ from tests.rulesets.dnd35_wars.helpers import (
 )
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
-from warhost.rulesets.dnd35_wars import conditions, damage, machines, magic, morale, movement, singles
+from warhost.rulesets.dnd35_wars import (
+    conditions,
+    damage,
+    machines,
+    magic,
+    morale,
+    movement,
+    singles,
+)
 from warhost.rulesets.dnd35_wars.arrivals import reinforcements
 from warhost.rulesets.dnd35_wars.state import WarState
 

@@ -285,16 +285,16 @@ def _walls(model: Dnd35WarsScenario, placed: _Placed) -> None:
     one its side does not hold (only the holders stand on their walls)."""
     names = [s.name for s in model.sides]
     holder: dict[Square, tuple[str | None, str]] = {}
-    for k, spec in enumerate(model.map.structures):
-        if not spec.barrier:
+    for k, section in enumerate(model.map.structures):
+        if not section.barrier:
             continue
-        if spec.held_by is not None and spec.held_by not in names:
-            fail(f"wall {spec.id!r} is held by {spec.held_by!r}, not one of the sides: "
+        if section.held_by is not None and section.held_by not in names:
+            fail(f"wall {section.id!r} is held by {section.held_by!r}, not one of the sides: "
                  f"{', '.join(names)}", "map", "structures", k, "held_by")
-        (x0, y0), (x1, y1) = spec.rect
+        (x0, y0), (x1, y1) = section.rect
         for x in range(min(x0, x1), max(x0, x1) + 1):
             for y in range(min(y0, y1), max(y0, y1) + 1):
-                holder[(x, y)] = (spec.held_by, spec.id)
+                holder[(x, y)] = (section.held_by, section.id)
     if not holder:
         return
     for i, side in enumerate(model.sides):
