@@ -174,6 +174,19 @@ def test_a_creature_beside_the_tower_strikes_it_and_a_unit_beside_it_melees_it()
     assert Order.parse("melee_machine a tw") in actions.legal_actions(state, get(state, "a"))
 
 
+@pytest.mark.rule("W35-SIEGE-07", "W35-AMB-51", "W35-TOWER-16")
+def test_a_ballista_shoots_the_tower_for_its_full_damage_less_hardness() -> None:
+    state = make_state([tower_unit(at=(5, 20)),
+                        unit("g", "A", squares=block(4, 4, 3, 3), siege_weapon="ballista")])
+    g = get(state, "g")
+    order = Order.parse("siege_fire g machine:tw")
+    assert order in actions.legal_actions(state, g)  # a tower counts as Colossal
+    battle = make_battle(state, dice=[15, 8, 7, 6])  # hits AC 3; 3d8 = 21, less 5
+    actions.TAKERS[order.kind](state, battle, g, order)
+    assert machines.machine_of(state, "tw").hp == 100 - 16  # type: ignore[union-attr]
+    assert get(state, "tw").hp == 42
+
+
 @pytest.mark.rule("W35-TOWER-14", "W35-SIEGE-02")
 def test_a_tower_shot_to_pieces_leaves_a_standard_unit_after_its_dc_20_check() -> None:
     state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(5, 12)], creature=archer())])
