@@ -264,3 +264,22 @@ def test_a_returning_counter_finds_a_square_off_the_enemys_wall() -> None:
     assert conditions._free(state, a, (5, 9), set(), walls=False) is False  # a stands there
     assert conditions._free(state, a, (4, 8), set()) is False
     assert conditions._free(state, a, (4, 9), set()) is True
+
+
+# ---- a lone creature and a unit under cover (W35-AMB-45/46)
+
+
+@pytest.mark.rule("W35-AMB-46", "W35-TOWER-16")
+def test_a_creature_beside_a_closed_tower_strikes_the_tower_not_the_hidden_unit() -> None:
+    archers = creature("archer", hp=6, ac=12,
+                       ranged=[{"bonus": 3, "damage": "1d6", "range_increment": 60}])
+    state = make_state([unit("tw", "B", [(5, 5)], count=70, creature=archers,
+                             siege_tower=True), unit("a", "A", squares=[(30, 5)])],
+                       singles=[single("ogre", "A", "monster", at=(6, 6)),
+                                single("far", "A", "monster", at=(5, 9))])
+    targets = {str(o) for o in singles.turn_options(state, who(state, "ogre"))}
+    assert "sattack ogre machine:tw" in targets and "sattack ogre tw" not in targets
+    charges = {str(o) for o in singles.turn_options(state, who(state, "far"))}
+    assert not any(t.startswith("scharge far tw ") for t in charges)
+    get(state, "tw").exposed = True  # it shot through its slits since its last turn
+    assert "sattack ogre tw" in {str(o) for o in singles.turn_options(state, who(state, "ogre"))}
