@@ -29,6 +29,7 @@ from warhost.rulesets.dnd35_wars import (
     morale,
     movement,
     singles,
+    ucast,
 )
 from warhost.rulesets.dnd35_wars.arrivals import reinforcements
 from warhost.rulesets.dnd35_wars.state import WarState
@@ -283,3 +284,21 @@ def test_a_creature_beside_a_closed_tower_strikes_the_tower_not_the_hidden_unit(
     assert not any(t.startswith("scharge far tw ") for t in charges)
     get(state, "tw").exposed = True  # it shot through its slits since its last turn
     assert "sattack ogre tw" in {str(o) for o in singles.turn_options(state, who(state, "ogre"))}
+
+
+@pytest.mark.rule("W35-AMB-46", "W35-UCAST-04")
+def test_a_casting_unit_cannot_aim_at_a_closed_tower_until_it_shoots() -> None:
+    mages = creature("apprentice", caster_level=3, casting_modifier=3,
+                     spells=[{"spell": "magic_missile", "uses": 2}])
+    archers = creature("archer", hp=6, ac=12,
+                       ranged=[{"bonus": 3, "damage": "1d6", "range_increment": 60}])
+    state = make_state([unit("mages", squares=[(5, 5)], creature=mages),
+                        unit("tw", "B", [(5, 9)], count=70, creature=archers,
+                             siege_tower=True)],
+                       options={"units_cast_spells": True}, spells=SPELLS)
+    verdict = ucast.judge(state, get(state, "mages"), Order.parse("ucast mages magic_missile tw"))
+    assert isinstance(verdict, Refusal) and verdict.rule == "W35-AMB-46"
+    assert not ucast.options(state, get(state, "mages"))
+    get(state, "tw").exposed = True
+    assert {str(o) for o in ucast.options(state, get(state, "mages"))} == {
+        "ucast mages magic_missile tw"}
