@@ -302,3 +302,24 @@ def test_a_casting_unit_cannot_aim_at_a_closed_tower_until_it_shoots() -> None:
     get(state, "tw").exposed = True
     assert {str(o) for o in ucast.options(state, get(state, "mages"))} == {
         "ucast mages magic_missile tw"}
+
+
+@pytest.mark.rule("W35-SIEGE-03", "W35-AMB-97", "W35-MAGIC-02")
+def test_an_embedded_caster_aims_over_its_own_unit_and_a_long_cast_is_lost_with_the_machine(
+        ) -> None:
+    slow = {"name": "slow_bolt", "level": 2, "effect": "damage", "range": "long",
+            "damage": "3d6", "casting_rounds": 2}
+    state = make_state([unit("g", "B", squares=block(10, 14, 3, 3), siege_weapon="ballista"),
+                        unit("own", "A", squares=block(9, 8, 5, 2))],
+                       singles=[single("w", "A", "npc", unit="own",
+                                       creature=wizard("big_spell", "slow_bolt"))],
+                       spells=[*SPELLS, slow])
+    w = who(state, "w")
+    listed = {str(o) for o in magic.cast_options(state, w)}
+    assert {"cast w big_spell machine:g", "cast w slow_bolt machine:g"} <= listed
+    battle = make_battle(state)
+    magic.take_cast(state, battle, w, Order.parse("cast w slow_bolt machine:g"))
+    machines.destroy(state, battle, get(state, "g"))  # gone before the spell goes off
+    state.round += 1
+    assert magic.busy(state, battle, w)
+    assert events(battle, "spell_lost") and not events(battle, "spell_at_machine")
