@@ -84,3 +84,88 @@ def test_the_same_checks_as_validate(tmp_path: Path) -> None:
     line = assert_user_error(run("units", overlap), "W35-PLACE-06")
     validated = run("validate", overlap)
     assert validated.exit_code == 2 and line.removeprefix("error: ") in validated.stdout
+
+
+# ---- part 2: machines and casters, as the battle starts
+
+SIEGE = EXAMPLES / "dnd35-wars" / "siege-of-a-keep.yaml"
+HORDE = EXAMPLES / "dnd35-wars" / "necromancer-horde.yaml"
+
+
+def _block(out: str, title: str) -> dict[str, str]:
+    """The rows of the table titled ``title`` (its first line), as field -> value."""
+    start = out.index(title)
+    rows: dict[str, str] = {}
+    for line in out[start:].splitlines()[2:]:
+        if not line.startswith("│"):
+            break
+        cells = [c.strip() for c in line.strip("│").split("│")]
+        rows[cells[0]] = cells[1]
+    return rows
+
+
+@pytest.mark.rule("W35-TOWER-07", "W35-TOWER-09", "W35-TOWER-13", "W35-AMB-13", "W35-AMB-46",
+                  "W35-TOWER-05")
+def test_a_siege_tower_unit_shows_its_stack_initiative_move_and_tower() -> None:
+    result = run("units", SIEGE)
+    assert result.exit_code == 0, result.output
+    tower = _block(result.stdout, "Siege tower (tower, Besiegers)")
+    assert tower["Counters"].startswith("7 x 10 = 70 human soldier, stacked on one square")
+    assert tower["Init"].startswith("-4")  # the soldiers' +0, -4 in the tower
+    assert tower["Move Rate"].startswith("1/2 squares (7.5 ft a round")
+    assert tower["Siege Tower"].startswith("100 HP, AC 3, hardness 5")
+    data = json.loads(run("units", SIEGE, "--json").stdout)
+    unit = next(u for u in data["units"] if u["id"] == "tower")
+    assert (unit["counters"], unit["initiative"], unit["move_rate"]) == (7, -4, "1/2")
+    assert unit["machine"] == {"kind": "tower", "name": "tower", "hp": 100, "ac": 3,
+                               "hardness": 5}
+
+
+@pytest.mark.rule("W35-SWU-05", "W35-SWU-07", "W35-AMB-13", "W35-SIEGE-13", "W35-SIEGE-16",
+                  "W35-AMB-50", "W35-SIEGE-04")
+def test_a_siege_weapon_unit_shows_its_weapon_crew_rate_of_fire_and_move() -> None:
+    out = run("units", SIEGE).stdout
+    catapult = _block(out, "Heavy catapult (catapult, Besiegers)")
+    assert catapult["Move Rate"].startswith("1 squares (15 ft a round")
+    assert catapult["Crew"].startswith("4 of 10")
+    assert catapult["Rate of Fire"].startswith("4 rounds")
+    assert catapult["Siege Weapon"].startswith("heavy catapult 6d6, 200 ft, min 100 ft; 80 HP, "
+                                               "AC 3, hardness 5")
+    ballista = _block(out, "Ballista (ballista, Besiegers)")
+    assert ballista["Crew"].startswith("3 of") and "19-20/x2, 120 ft" in ballista["Siege Weapon"]
+    data = json.loads(run("units", SIEGE, "--json").stdout)
+    unit = next(u for u in data["units"] if u["id"] == "catapult")
+    assert (unit["crew"], unit["rate_of_fire"], unit["move_rate"]) == (4, 4, "1")
+
+
+@pytest.mark.rule("W35-RAM-04", "W35-RAM-08")
+def test_a_ram_unit_shows_its_ac_without_dex_and_its_blow(tmp_path: Path) -> None:
+    text = SIEGE.read_text(encoding="utf-8").replace("dex: 11", "dex: 14", 1)
+    nimble = tmp_path / "siege.yaml"
+    nimble.write_text(text, encoding="utf-8")
+    ram = _block(run("units", nimble).stdout, "Ram crew (ram, Besiegers)")
+    # AC 13 with Dex 14 (+2) loses it: 11, touch 8
+    assert ram["AC"] == "11, touch 8 (no Dex, W35-RAM-08)"
+    assert ram["Ram"].startswith("14 + 8 x +2 Str = 30 a blow")  # Str 15: +2 each
+    unit = next(u for u in json.loads(run("units", nimble, "--json").stdout)["units"]
+                if u["id"] == "ram")
+    assert (unit["ac"], unit["touch_ac"], unit["ram_damage"]) == (11, 8, 30)
+
+
+@pytest.mark.rule("W35-MAGIC-01")
+def test_the_casters_table_lists_each_spell_with_level_uses_and_dc() -> None:
+    result = run("units", HORDE)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    table = out[out.index("Spellcasters"):out.index("Scale:")]
+    rows = [[c.strip() for c in ln.strip("│").split("│")] for ln in table.splitlines()
+            if ln.startswith("│")]
+    # DC 10 + spell level + casting modifier 4; no DC for a spell with no save
+    assert ["necromancer", "Dead of Vhal", "skeletons", "9", "fireball", "3", "2", "17"] in rows
+    assert ["necromancer", "Dead of Vhal", "skeletons", "9", "fear", "4", "2", "18"] in rows
+    assert ["high-cleric", "Order of the Dawn", "maces", "9", "bless", "1", "2", "-"] in rows
+    assert ["high-cleric", "Order of the Dawn", "maces", "9", "turn undead", "cleric 9", "5",
+            "-"] in rows
+    data = json.loads(run("units", HORDE, "--json").stdout)
+    fireball = next(c for c in data["casters"] if c["spell"] == "fireball")
+    assert (fireball["level"], fireball["uses"], fireball["dc"]) == (3, 2, 17)

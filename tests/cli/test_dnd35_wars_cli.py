@@ -14,8 +14,7 @@ from tests.cli_helpers import assert_user_error, run
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "dnd35-wars"
 REGIMENT = EXAMPLES / "regiment-and-horde.yaml"
 SIDES = {"regiment-and-horde": ("Humans", "Orcs"), "giant-and-goblins": ("Border army", "Hill folk"),
-         "village-militia": ("Village", "Raiders"),
-         "siege-of-a-keep": ("Besiegers", "Garrison"),
+         "village-militia": ("Village", "Raiders"), "siege-of-a-keep": ("Besiegers", "Garrison"),
          "necromancer-horde": ("Order of the Dawn", "Dead of Vhal")}
 """Every example and its two sides (add each new example here)."""
 

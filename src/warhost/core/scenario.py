@@ -196,7 +196,14 @@ def scenario_from_data(
         raise ScenarioError(
             exc.message, file=source, line=lines.get(("ruleset",), 1), field="ruleset"
         ) from None
-    data = ruleset.include_files(data, source)
+    try:
+        data = ruleset.include_files(data, source)
+    except ScenarioError as exc:  # a SetupError names the scenario field it comes from
+        path = getattr(exc, "path", None)
+        if path is not None and exc.file in (None, source):
+            exc.field = exc.field or field_name(path)
+            exc.line = exc.line or lines.get(path)
+        raise exc.located(file=source, line=1) from None
     try:
         model = ruleset.scenario_model.model_validate(data)
     except ValidationError as exc:

@@ -205,8 +205,9 @@ UCAST_EVENTS: list[dict[str, Any]] = [
 
 TOWER_EVENTS: list[dict[str, Any]] = [
     {"type": "slit_volley", "unit": "tower", "plan": "spears:4,bows:2"},
-    {"type": "tower_damage", "unit": "tower", "source": "catapult", "hp": 23, "left": 77},
-    {"type": "tower_destroyed", "unit": "tower"},
+    {"type": "machine_damage", "unit": "tower", "machine": "tower", "source": "catapult",
+     "hp": 23, "left": 77},
+    {"type": "machine_destroyed", "unit": "tower", "machine": "tower", "kind": "tower"},
     {"type": "bridge_lowered", "unit": "tower"},
     {"type": "crossed", "unit": "tower", "tower": "tower", "onto": "tower-wall", "at": [5, 10],
      "left": 6},
@@ -251,3 +252,10 @@ SPELL_EVENTS: list[dict[str, Any]] = [
 ]
 
 DND35_WARS_SAMPLES += SPELL_EVENTS
+
+INTEGRATE_EVENTS: list[dict[str, Any]] = [
+    {"type": "spell_at_machine", "who": "mialee", "spell": "magic_missile", "unit": "gunners",
+     "per": 9},
+]
+
+DND35_WARS_SAMPLES += INTEGRATE_EVENTS

@@ -17,13 +17,25 @@ from tests.rulesets.dnd35_wars.helpers import (
     make_battle,
     make_state,
     scenario_data,
+    single,
     unit,
+    who,
 )
 from warhost.core.decisions import Refusal
 from warhost.core.errors import ScenarioError
 from warhost.core.orders import Order
 from warhost.core.scenario import scenario_from_data
-from warhost.rulesets.dnd35_wars import actions, combat, damage, game, tables, tower, view
+from warhost.rulesets.dnd35_wars import (
+    actions,
+    combat,
+    damage,
+    game,
+    machines,
+    singles,
+    tables,
+    tower,
+    view,
+)
 from warhost.rulesets.dnd35_wars.state import MERGED, Unit, UnitAttack, WarState
 
 BOW = {"name": "shortbow", "bonus": 3, "damage": "1d6", "range_increment": 60}
@@ -46,6 +58,10 @@ def troop(uid: str, side: str, squares: list[tuple[int, int]], **fields: Any) ->
 def wall(held_by: str = "A") -> dict[str, Any]:
     return {"id": "wall", "rect": [[0, 10], [19, 10]], "type": "light_stone", "hp": 60,
             "hardness": 8, "barrier": True, "held_by": held_by}
+
+
+def tower_orders(state: WarState, unit: Unit) -> list[Order]:
+    return tower.options(state, unit)
 
 
 def judge(state: WarState, uid: str, text: str) -> Order | Refusal | None:
@@ -94,7 +110,7 @@ def test_damage_takes_counters_off_the_top_of_the_stack_and_spares_the_tower() -
     battle = make_battle(state)
     assert damage.apply_to_unit(state, battle, tw, 15, "test") == 15
     assert tw.hp == 27 and tw.counters == 5 and tw.squares == {(5, 9)}
-    assert tower.hull_of(state, "tw").hp == 100  # type: ignore[union-attr]
+    assert machines.machine_of(state, "tw").hp == 100  # type: ignore[union-attr]
     assert events(battle, "counters_removed")[-1]["left"] == 5
     damage.apply_to_unit(state, battle, tw, 27, "test")
     assert not tw.on_map and events(battle, "vanquished")
@@ -103,30 +119,96 @@ def test_damage_takes_counters_off_the_top_of_the_stack_and_spares_the_tower() -
 # ------------------------------------------------------------------------- the tower itself
 
 
-@pytest.mark.rule("W35-TOWER-02", "W35-TOWER-05", "W35-TOWER-16", "W35-AMB-46", "W35-TOWER-14")
+@pytest.mark.rule("W35-TOWER-02", "W35-TOWER-05", "W35-TOWER-16", "W35-AMB-46", "W35-TOWER-14",
+                  "W35-AMB-88")
 def test_the_tower_has_100_hp_ac_3_hardness_5_and_its_loss_is_a_dc_20_check() -> None:
     state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(15, 15)])])
     tw = get(state, "tw")
-    hull = tower.hull_of(state, "tw")
-    assert hull is not None and (hull.hp, hull.ac, hull.hardness) == (100, 3, 5)
+    hull = machines.machine_of(state, "tw")
+    assert hull is not None and (hull.kind, hull.hp, hull.ac, hull.hardness) == (
+        "tower", 100, 3, 5)
+    assert hull.square == (5, 5)
     assert (tables.TOWER_HEIGHT_FT, tables.TOWER_BASE_FT, tables.TOWER_COST_GP) == (78, 15, 2000)
     battle = make_battle(state)
-    assert tower.hit_tower(state, battle, tw, 12, 3, source="a") == 21  # (12 - 5) x 3
+    assert machines.hit_machine(state, battle, tw, 12, 3, source="a") == 21  # (12 - 5) x 3
     assert hull.hp == 79 and tw.hp == 42
-    assert tower.hit_tower(state, battle, tw, 5, 10, source="a") == 0  # hardness eats it all
-    assert tower.hit_tower(state, battle, tw, 105, 1, source="a") == 79
-    assert tower.hull_of(state, "tw") is None and "tower_lost" in tw.pending
+    assert machines.hit_machine(state, battle, tw, 5, 10, source="a") == 0  # hardness eats it
+    assert machines.hit_machine(state, battle, tw, 105, 1, source="a") == 79
+    assert machines.machine_of(state, "tw") is None and "tower_lost" in tw.pending
     assert tables.MORALE_DC["tower_lost"] == 20
-    # a standard unit now: its own rate, no stack, its 7 counters on 7 squares
-    assert tw.machine is None and tw.rate == 4 and tw.counters == 7 and len(tw.squares) == 7
+    assert tw.machine is None and tw.closed_tower is False
+    # at its next turn a standard unit: its own rate and initiative, its 7 counters spread
+    tower.turn_begins(state, tw)
+    assert tw.rate == 4 and tw.counters == 7 and len(tw.squares) == 7 and tw.stack == 0
+    assert tw.initiative_mod == get(state, "a").initiative_mod
     assert (5, 5) in tw.squares and game.check_invariants(state, []) == []
+
+
+@pytest.mark.rule("W35-SIEGE-02", "W35-SIEGE-03", "W35-TOWER-16", "W35-AMB-46", "W35-AMB-88")
+def test_a_unit_shoots_the_tower_and_it_loses_the_damage_less_hardness() -> None:
+    state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(5, 12)], creature=archer())])
+    tw, a = get(state, "tw"), get(state, "a")
+    order = Order.parse("shoot_machine a tw")
+    assert order in actions.legal_actions(state, a)  # the tower, though its unit has cover
+    assert isinstance(combat.target_problem(state, a, "tw"), Refusal)
+    # 7 squares = 105 ft: -2; 15 + 3 - 2 = 16 hits AC 3; 1d6 = 6, less hardness 5
+    battle = make_battle(state, dice=[15, 6])
+    actions.TAKERS[order.kind](state, battle, a, order)
+    hit = events(battle, "machine_attack")[0]
+    assert (hit["total"], hit["ac"], hit["machine"]) == (16, 3, "tower")
+    assert hit["attackers"] == 3  # 3 creatures a side (W35-AMB-32), one side facing it
+    assert machines.machine_of(state, "tw").hp == 100 - (6 - 5) * 3  # type: ignore[union-attr]
+    assert tw.hp == 42  # the unit's HP are its own
+
+
+@pytest.mark.rule("W35-SIEGE-02", "W35-TOWER-16", "W35-AMB-46")
+def test_a_creature_beside_the_tower_strikes_it_and_a_unit_beside_it_melees_it() -> None:
+    state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(5, 4)])],
+                       singles=[single("ogre", "A", kind="monster", at=(6, 6))])
+    ogre = who(state, "ogre")
+    order = Order.parse("sattack ogre machine:tw")
+    assert order in singles.turn_options(state, ogre)
+    battle = make_battle(state, dice=[10, 5])  # 10 + 9 hits; 1d8+3 = 8, less 5
+    singles.take(state, battle, ogre, order)
+    assert machines.machine_of(state, "tw").hp == 97  # type: ignore[union-attr]
+    assert Order.parse("melee_machine a tw") in actions.legal_actions(state, get(state, "a"))
+
+
+@pytest.mark.rule("W35-SIEGE-07", "W35-AMB-51", "W35-TOWER-16")
+def test_a_ballista_shoots_the_tower_for_its_full_damage_less_hardness() -> None:
+    state = make_state([tower_unit(at=(5, 20)),
+                        unit("g", "A", squares=block(4, 4, 3, 3), siege_weapon="ballista")])
+    g = get(state, "g")
+    order = Order.parse("siege_fire g machine:tw")
+    assert order in actions.legal_actions(state, g)  # a tower counts as Colossal
+    battle = make_battle(state, dice=[15, 8, 7, 6])  # hits AC 3; 3d8 = 21, less 5
+    actions.TAKERS[order.kind](state, battle, g, order)
+    assert machines.machine_of(state, "tw").hp == 100 - 16  # type: ignore[union-attr]
+    assert get(state, "tw").hp == 42
+
+
+@pytest.mark.rule("W35-TOWER-14", "W35-SIEGE-02")
+def test_a_tower_shot_to_pieces_leaves_a_standard_unit_after_its_dc_20_check() -> None:
+    state = make_state([tower_unit(at=(5, 5)), troop("a", "A", [(5, 12)], creature=archer())])
+    tw = get(state, "tw")
+    machines.machine_of(state, "tw").hp = 3  # type: ignore[union-attr]
+    battle = make_battle(state, dice=[15, 6, 20])
+    actions.TAKERS["shoot_machine"](state, battle, get(state, "a"),
+                                    Order.parse("shoot_machine a tw"))
+    assert machines.machine_of(state, "tw") is None and events(battle, "machine_destroyed")
+    assert tw.machine is None and "tower_lost" in tw.pending
+    state.round = 2
+    game.unit_turn(state, battle, tw)
+    assert events(battle, "morale_check")[0]["dc"] == 20
+    assert not tw.routed and tw.stack == 0 and len(tw.squares) == 7 and tw.counters == 7
+    assert tw.rate == 4 and "charge" not in {o.kind for o in tower_orders(state, tw)}
 
 
 @pytest.mark.rule("W35-AMB-46")
 def test_the_scenario_may_give_the_tower_other_hit_points_ac_and_hardness() -> None:
     state = make_state([tower_unit(machine_hp=150, machine_ac=5, machine_hardness=7),
                         troop("a", "A", [(15, 15)])])
-    hull = tower.hull_of(state, "tw")
+    hull = machines.machine_of(state, "tw")
     assert hull is not None and (hull.hp, hull.ac, hull.hardness) == (150, 5, 7)
 
 
@@ -161,6 +243,8 @@ def test_a_tower_moves_one_15_ft_square_every_other_round_and_shoots_in_neither(
     state.round = 2
     actions.unit_action(state, battle, tw)
     assert tw.squares == {(5, 6)}
+    hull = machines.machine_of(state, "tw")  # the tower's own record moves with its stack
+    assert hull is not None and hull.square == (5, 6)
     assert isinstance(tower.forbids(state, tw, Order.parse("shoot tw a")), Refusal)
     state.round = 3
     assert tower.slit_problem(state, tw, Order.parse("slits tw a:6")) is None
@@ -256,7 +340,7 @@ def test_the_unit_inside_can_be_targeted_only_after_shooting_and_only_its_shoote
     combat.take_attack(state, battle, north, Order.parse("shoot n tw"))
     # 9 counters fire but only the 2 that shot count (W35-DMG-05): 5 x 2
     assert events(battle, "unit_damage")[-1]["hp"] == 10
-    assert tower.hull_of(state, "tw").hp == 100  # type: ignore[union-attr]
+    assert machines.machine_of(state, "tw").hp == 100  # type: ignore[union-attr]
     game.unit_turn(state, make_battle(state, dice=[20] * 4), tw)  # next turn: cover again
     assert tower.targetable_counters(state, tw) == 0
 

@@ -34,7 +34,7 @@ def reinforcements(state: WarState, battle: Battle) -> None:
         if unit.enters_round is None or unit.enters_round > state.round:
             continue
         edge = unit.enters_edge or "south"
-        squares = entry_squares(state, wanted, edge, centred=not placed)
+        squares = entry_squares(state, wanted, edge, centred=not placed, side=unit.side)
         if squares is None:
             unit.enters_round = state.round + 1  # still to come: the side is not yet beaten
             battle.emit("reinforcement_delayed", unit=uid, edge=edge)
@@ -65,10 +65,11 @@ def _to_edge(squares: list[Square], edge: str, width: int, height: int) -> list[
     return sorted(translate(squares, dx, dy))
 
 
-def entry_squares(state: WarState, wanted: list[Square], edge: str,
-                  centred: bool) -> list[Square] | None:
+def entry_squares(state: WarState, wanted: list[Square], edge: str, centred: bool,
+                  side: str | None = None) -> list[Square] | None:
     """Free squares on the map for ``wanted`` touching ``edge``: slid along the edge by the
-    smallest shift that fits (from the middle of the edge when ``centred``), or None."""
+    smallest shift that fits (from the middle of the edge when ``centred``), or None. With
+    ``side``, never on an intact wall or gate the other side holds (W35-AMB-45)."""
     shape = _to_edge(wanted, edge, state.width, state.height)
     along_x = edge in ("north", "south")
     length = state.width if along_x else state.height
@@ -79,9 +80,15 @@ def entry_squares(state: WarState, wanted: list[Square], edge: str,
     for k in range(length + 1):
         for shift in ((k, -k) if k else (0,)):
             moved = translate(shape, shift, 0) if along_x else translate(shape, 0, shift)
-            if all(state.inside(sq) and sq not in state.at for sq in moved):
+            if all(state.inside(sq) and sq not in state.at and not _walled(state, side, sq)
+                   for sq in moved):
                 return sorted(moved)
     return None
+
+
+def _walled(state: WarState, side: str | None, sq: Square) -> bool:
+    """An intact wall or gate of the other side stands on ``sq`` (W35-AMB-45)."""
+    return side is not None and sq in state.barrier_at and state.barred(side, sq)
 
 
 def _present(state: WarState, unit: Unit) -> list[Single]:

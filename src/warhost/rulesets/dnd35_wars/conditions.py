@@ -322,9 +322,16 @@ def disable(state: WarState, battle: Battle, unit: Unit, counters: int, rounds: 
         damage.vanquish(state, battle, unit, last)
 
 
-def _free(state: WarState, unit: Unit, sq: Square, taken: set[Square]) -> bool:
-    return (state.inside(sq) and sq not in state.at and sq not in taken
-            and (unit.water_native or sq not in state.water))
+def _free(state: WarState, unit: Unit, sq: Square, taken: set[Square], *,
+          walls: bool = True) -> bool:
+    """``sq`` may take a returning counter: on the map, empty, not water (unless native), and
+    (``walls``) not on an intact wall or gate the other side holds, but within a section the
+    unit stands on (W35-AMB-45)."""
+    if not (state.inside(sq) and sq not in state.at and sq not in taken
+            and (unit.water_native or sq not in state.water)):
+        return False
+    return not (walls and sq in state.barrier_at and state.barred(
+        unit.side, sq, within=movement.sections_under(state, unit.squares)))
 
 
 def _nearest_free(state: WarState, unit: Unit, sq: Square,
@@ -343,9 +350,9 @@ def _nearest_free(state: WarState, unit: Unit, sq: Square,
 
 def _return_square(state: WarState, battle: Battle, unit: Unit, sq: Square,
                    taken: set[Square]) -> Square | None:
-    """Its old square if free, else one of the nearest free squares, chosen by the commander
-    (W35-DEC-22)."""
-    if _free(state, unit, sq, taken):
+    """Its old square if free (it stood there before, wall or not), else one of the nearest
+    free squares, chosen by the commander (W35-DEC-22)."""
+    if _free(state, unit, sq, taken, walls=False):
         return sq
     spots = _nearest_free(state, unit, sq, taken)
     if not spots:

@@ -541,14 +541,26 @@ def attackers_against(state: WarState, attacker: Unit, target: Single, sq: Squar
                                      attacker.derived_creatures)
 
 
-def single_ac(target: Single) -> int:
+def spell_modifier(state: WarState, single: Single, stat: str) -> int:
+    """The spells' lasting modifier to one of a creature's numbers (its standard effect,
+    W35-MAGIC-04), as the magic rules keep it."""
+    if not single.spell_mods:
+        return 0
+    from warhost.rulesets.dnd35_wars import magic  # magic builds on this module
+
+    return magic.single_modifier(state, single, stat)
+
+
+def single_ac(target: Single, state: WarState | None = None) -> int:
     """A singular creature's AC: −2 after its charge, +4 in total defense (no flat-footed
-    against units, W35-AMB-85)."""
+    against units, W35-AMB-85); with ``state``, the spells' modifiers to its AC too."""
     ac = target.creature.ac
     if target.charge_ac_penalty:
         ac -= CHARGE_AC_PENALTY
     if target.total_defense:
         ac += TOTAL_DEFENSE_AC
+    if state is not None:
+        ac += spell_modifier(state, target, "ac")
     return ac
 
 
@@ -564,7 +576,7 @@ def _strike_single(state: WarState, battle: Battle, attacker: Unit, target: Sing
     flanked = surrounded and not target.creature.flank_immune
     bonus = attack.bonus + extra_bonus + (FLANKING_BONUS if flanked else 0)
     bonus += conditions.modifier(attacker, "attack")
-    ac = single_ac(target)
+    ac = single_ac(target, state)
     roll = roll_attack(battle, bonus, ac, crit_range=attack.crit_range,
                        crit_ok=crits_allowed(state, attacker, target),
                        why=f"{attacker.id} attacks {target.id}")
@@ -650,12 +662,16 @@ def single_attacks_unit(state: WarState, battle: Battle, attacker: Single, targe
 def _blow(state: WarState, battle: Battle, attacker: Single, target: Unit | Single,
           attack: UnitAttack, bonus: int, ac: int) -> int | None:
     """One attack roll of a singular creature against ``ac``, reported; its damage roll on a
-    hit (None on a miss)."""
+    hit, with the spells' modifier to its damage (at least 1), or None on a miss."""
     roll = roll_attack(battle, attack.bonus + bonus, ac, crit_range=attack.crit_range,
                        crit_ok=crits_allowed(state, attacker, target),
                        why=f"{attacker.id} attacks {target.id}")
     emit_attack(battle, attacker, target, roll, ac)
-    return roll_damage(battle, attack, roll.crit, f"{attacker.id} damage") if roll.hit else None
+    if not roll.hit:
+        return None
+    per = roll_damage(battle, attack, roll.crit, f"{attacker.id} damage")
+    mod = spell_modifier(state, attacker, "damage")
+    return max(1, per + mod) if mod else per
 
 
 def single_attacks_single(state: WarState, battle: Battle, attacker: Single, target: Single,
@@ -668,7 +684,8 @@ def single_attacks_single(state: WarState, battle: Battle, attacker: Single, tar
     for attack in single_attacks(attacker, charge=charge, ranged=ranged):
         if not target.alive:
             break
-        per = _blow(state, battle, attacker, target, attack, bonus, single_ac(target))
+        per = _blow(state, battle, attacker, target, attack, bonus,
+                     single_ac(target, state))
         if per is not None:
             lost += hit_single(state, battle, target, per, source=attacker.id,
                                attacker=attacker, magic=attack.magic)

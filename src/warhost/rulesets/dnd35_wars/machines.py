@@ -351,11 +351,12 @@ def single_attacks_machine(state: WarState, battle: Battle, single: Single, mid:
     damage less hardness (W35-SIEGE-02, W35-DMG-15, W35-AMB-88); the HP it lost."""
     owner = state.units.get(mid)
     lost = 0
+    spelled = damage.spell_modifier(state, single, "attack")  # its standard effect
     for attack in damage.single_attacks(single):
         machine = machine_of(state, mid)
         if owner is None or machine is None:
             break
-        roll = damage.roll_attack(battle, attack.bonus, machine.ac,
+        roll = damage.roll_attack(battle, attack.bonus + spelled, machine.ac,
                                   crit_range=attack.crit_range,
                                   why=f"{single.id} attacks the machine of {mid}")
         battle.emit("machine_attack", who=single.id, target=mid, machine=machine.name,
@@ -363,6 +364,7 @@ def single_attacks_machine(state: WarState, battle: Battle, single: Single, mid:
                     hit=roll.hit, crit=roll.crit, attackers=1)
         if roll.hit:
             per = damage.roll_damage(battle, attack, roll.crit, f"{single.id} damage")
+            per = max(1, per + damage.spell_modifier(state, single, "damage"))
             lost += hit_machine(state, battle, owner, per, 1, source=single.id)
     return lost
 

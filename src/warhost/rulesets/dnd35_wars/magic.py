@@ -29,6 +29,11 @@ Rulings of this module (beyond the catalog):
 * No casts inside a phalanx (casting is an attack action, W35-MAGIC-03, W35-DEFEND-16).
 * A special ability (``special``) uses the creature's caster level, else its Hit Dice.
 * An area spell's damage is rolled once for the unit and every creature it catches.
+* A targeted (non-area) hit-point damage spell may be aimed at an enemy war machine,
+  ``machine:UNIT``, even inside its unit (W35-SIEGE-03, W35-AMB-97): range and sight to the
+  machine's counter, the carrying unit's own counters not blocking; the machine makes no save
+  (an object, standard 3.5) and its hardness comes off the roll (W35-AMB-88). Energy types are
+  not modelled, so the 3.5 halving of fire and electricity against objects is not applied.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from warhost.rulesets.dnd35_wars import (
     conditions,
     damage,
     derive,
+    machines,
     morale,
     reach,
     singles,
@@ -189,6 +195,10 @@ def kind_problem(state: WarState, single: Single, spell: Spell, target: Target) 
     if spell.area is None and spell.effect != "damage":
         return Refusal(f"{spell.name} deals no hit-point damage and has no area: it cannot be "
                        "aimed at a unit", rule="W35-AMB-58")
+    if damage.sheltered(state, target):
+        rule = "W35-AMB-46" if target.closed_tower else "W35-AMB-45"
+        return Refusal(f"{target.label} is under cover and has not shown itself",
+                       rule=rule)
     return None
 
 
@@ -255,6 +265,8 @@ def reach_problem(state: WarState, single: Single, spell: Spell, level: int,
 
 def target_problem(state: WarState, single: Single, name: str, text: str) -> Refusal | None:
     """Why the target named ``text`` is not legal for ``name`` (the spell's uses aside)."""
+    if machines.named(text) is not None:
+        return machine_problem(state, single, name, text)
     target = find_target(state, text)
     if target is None:
         return Refusal(f"nothing to aim {name} at on {text}", rule="W35-MAGIC-04")
@@ -297,6 +309,7 @@ def cast_options(state: WarState, single: Single) -> list[Order]:
         for target in _candidates(state, single, spell):
             if target_problem(state, single, entry.spell, target.id) is None:
                 out.append(Order.of(CAST, single.id, entry.spell, target.id))
+        out += machine_options(state, single, entry.spell)
     out += turn_options(state, single)
     return out
 
@@ -353,6 +366,9 @@ def busy(state: WarState, battle: Battle, single: Single) -> bool:
 def complete(state: WarState, battle: Battle, single: Single, name: str, text: str) -> None:
     """The spell takes effect on its target, if still legal (else it is lost)."""
     problem = target_problem(state, single, name, text)
+    if problem is None and machines.named(text) is not None:
+        at_machine(state, battle, single, name, str(machines.named(text)))
+        return
     target = find_target(state, text)
     if problem is not None or target is None:
         battle.emit("spell_lost", who=single.id, spell=name,
@@ -407,6 +423,60 @@ def area_on_unit(state: WarState, battle: Battle, caster: Single, spell: Spell, 
             resolve_on_single(state, battle, spell, creature, dc, caster=caster,
                               caster_level=level, source=caster.id, rolled=rolled)
     return result
+
+
+# ---- spells at a war machine (W35-SIEGE-03, W35-AMB-97, W35-AMB-88)
+
+
+def _aims_at_machines(spell: Spell) -> bool:
+    """A targeted hit-point damage spell (no area, not on the caster alone)."""
+    return spell.effect == "damage" and spell.area is None and spell.range != "personal"
+
+
+def machine_problem(state: WarState, single: Single, name: str, text: str) -> Refusal | None:
+    """Why ``single`` may not aim ``name`` at the machine ``text`` (``machine:UNIT``): it
+    must be a targeted damage spell, at an enemy machine on the map, in range and in sight of
+    the machine's counter (the carrying unit's counters do not block: W35-AMB-97)."""
+    entry = known(single, name)
+    if entry is None or name not in state.spells:
+        return Refusal(f"{single.label} does not know {name}", rule="W35-MAGIC-01")
+    spell = state.spells[name]
+    if not _aims_at_machines(spell):
+        return Refusal(f"only a targeted hit-point damage spell may be aimed at a machine; "
+                       f"{name} is not one", rule="W35-AMB-97")
+    mid = machines.named(text) or ""
+    owner = state.units.get(mid)
+    machine = machines.machine_of(state, mid)
+    if owner is None or machine is None or not owner.on_map:
+        return Refusal(f"{mid} carries no machine", rule="W35-SIEGE-03")
+    if owner.side == single.side:
+        return Refusal(f"the machine of {owner.label} is not an enemy's", rule="W35-SIEGE-03")
+    return reach_problem(state, single, spell, caster_level(single, entry), {machine.square},
+                         owner.id)
+
+
+def machine_options(state: WarState, single: Single, name: str) -> list[Order]:
+    """The casts of ``name`` at each enemy machine in reach ([] for other spells)."""
+    if not state.machines or not _aims_at_machines(state.spells[name]):
+        return []
+    out = []
+    for owner, _machine in machines.enemy_machines(state, single.side):
+        text = machines.target_text(owner.id)
+        if machine_problem(state, single, name, text) is None:
+            out.append(Order.of(CAST, single.id, name, text))
+    return out
+
+
+def at_machine(state: WarState, battle: Battle, single: Single, name: str, mid: str) -> int:
+    """The spell's damage on the machine carried by ``mid``: no save, hardness off the roll,
+    destroyed at 0 HP (:func:`machines.hit_machine`); the HP it lost."""
+    entry = known(single, name)
+    assert entry is not None
+    spell = state.spells[name]
+    rolled = roll_amount(battle, spellbook.damage_expr(spell, caster_level(single, entry)),
+                         f"{spell.name} damage")
+    battle.emit("spell_at_machine", who=single.id, spell=name, unit=mid, per=rolled)
+    return machines.hit_machine(state, battle, state.units[mid], rolled, 1, source=single.id)
 
 
 # ---- spells on a unit (W35-MAGIC-09/10, W35-PROP, W35-SPELL, W35-AMB-53/54/96)

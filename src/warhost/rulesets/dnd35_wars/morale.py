@@ -333,6 +333,13 @@ def _free(state: WarState, unit: Unit | None, sq: Square) -> bool:
     return state.inside(sq) and sq not in state.at and (water_ok or sq not in state.water)
 
 
+def _sections(state: WarState, squares: Iterable[Square]) -> frozenset[str]:
+    """The wall and gate sections ``squares`` stand on (W35-AMB-45)."""
+    if not state.barrier_at:
+        return frozenset()
+    return frozenset(sid for sq in squares if (sid := state.barrier_at.get(sq)) is not None)
+
+
 def _around(squares: Iterable[Square]) -> list[Square]:
     """The squares sharing a side with ``squares`` but not among them, sorted."""
     own = frozenset(squares)
@@ -457,9 +464,13 @@ def hit_dice(single_or_unit: Unit | Single) -> int:
 
 def restore_squares(state: WarState, unit: Unit) -> list[Square]:
     """Free squares where a restored counter may go (W35-AMB-27): in side contact with the
-    unit and keeping it side-connected and hole-free, rearmost first (then by square)."""
+    unit and keeping it side-connected and hole-free, never on a wall or gate the other side
+    holds (W35-AMB-45, but within a section the unit stands on), rearmost first (then by
+    square)."""
     own = unit.squares
-    legal = [sq for sq in _around(own) if _free(state, unit, sq) and formation_ok(own | {sq})]
+    within = _sections(state, own)
+    legal = [sq for sq in _around(own) if _free(state, unit, sq) and formation_ok(own | {sq})
+             and not (sq in state.barrier_at and state.barred(unit.side, sq, within=within))]
     heading = unit.heading
     legal.sort(key=lambda sq: (projection(sq, heading), sq))
     return legal

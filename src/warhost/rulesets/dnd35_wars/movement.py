@@ -990,8 +990,14 @@ def _merged_squares(state: WarState, unit: Unit, partner: Unit,
     need = _merged_numbers(unit, partner)[2]
     cells = set(dest) | partner.squares
     mine = {unit.id, partner.id}
+    within = sections_under(state, cells)
+
+    def open_to(sq: Square) -> bool:  # no new counter on the other side's wall (W35-AMB-45)
+        return state.at.get(sq) in (None, *mine) and not (
+            sq in state.barrier_at and state.barred(unit.side, sq, within=within))
+
     for sq in holes(cells):
-        if state.at.get(sq) in (None, *mine):
+        if open_to(sq):
             cells.add(sq)
     if len(cells) > need:
         foes = [sq for u in state.units_of(state.other(unit.side)) for sq in u.squares]
@@ -999,7 +1005,7 @@ def _merged_squares(state: WarState, unit: Unit, partner: Unit,
     while len(cells) < need:
         grow = sorted({(x + dx, y + dy) for x, y in cells for dx, dy in DIRECTIONS4}
                       - cells, key=lambda s: (s[1], s[0]))
-        pick = next((sq for sq in grow if state.inside(sq) and state.at.get(sq) in (None, *mine)
+        pick = next((sq for sq in grow if state.inside(sq) and open_to(sq)
                      and formation_ok(cells | {sq})), None)
         if pick is None:
             return None

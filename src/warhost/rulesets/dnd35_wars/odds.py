@@ -383,7 +383,7 @@ def _target_ac(state: WarState, att: Actor, dfn: Actor, kind: str,
     if "ac" in situation:
         return _whole(situation, "ac", 0, low=None)
     if isinstance(dfn, Single):
-        return damage.single_ac(dfn)
+        return damage.single_ac(dfn, state)
     ac_against = getattr(combat, "ac_against", None)
     if ac_against is not None and isinstance(att, Unit):
         return int(ac_against(state, dfn, att, kind))

@@ -270,7 +270,7 @@ def target_ac(state: WarState, unit: Unit, machine: Machine, target: Aim) -> int
     if weapon.crit is None:
         return tables.CATAPULT_AC
     if target.kind == "single":
-        return damage.single_ac(state.singles[target.id])
+        return damage.single_ac(state.singles[target.id], state)
     if target.kind == "machine":
         return state.machines[target.id].ac
     if target.kind == "unit":  # never for a ballista (W35-SIEGE-17); kept for completeness

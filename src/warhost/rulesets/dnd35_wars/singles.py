@@ -184,15 +184,16 @@ def around(sq: Square) -> Iterable[Square]:
 
 def foe_targets(state: WarState, single: Single) -> list[str]:
     """Enemy units and creatures ``single`` may melee now: those in its square or the eight
-    around it; inside an enemy unit, also the creatures embedded there. Creatures embedded
-    among their own allies are reached only from inside their unit."""
+    around it, but not a unit under cover that has not shown itself (W35-AMB-45/46); inside
+    an enemy unit, also the creatures embedded there. Creatures embedded among their own
+    allies are reached only from inside their unit."""
     if single.square is None:
         return []
     found: list[str] = []
     for sq in around(single.square):
         occupant = state.at.get(sq)
         if occupant is not None and occupant not in found and side_of(state, occupant) not in (
-                None, single.side):
+                None, single.side) and not _covered(state, occupant):
             found.append(occupant)
     inside = single.inside or single.host
     if inside is not None and inside in state.units:
@@ -202,6 +203,13 @@ def foe_targets(state: WarState, single: Single) -> list[str]:
         crowd = state.singles_in(unit) if unit.side != single.side else intruders(state, unit)
         found += [s.id for s in crowd if s.side != single.side and s.id not in found]
     return found
+
+
+def _covered(state: WarState, oid: str) -> bool:
+    """``oid`` is a unit that cannot be targeted now: in a fortification or a closed siege
+    tower, neither guarding the walls nor having fired since its last turn (W35-AMB-45/46)."""
+    unit = state.units.get(oid)
+    return unit is not None and damage.sheltered(state, unit)
 
 
 def intruders(state: WarState, unit: Unit) -> list[Single]:
@@ -293,7 +301,7 @@ def _adjacent_foes(state: WarState, single: Single, sq: Square) -> list[str]:
     for dx, dy in DIRECTIONS8:
         occupant = state.at.get((sq[0] + dx, sq[1] + dy))
         if occupant is not None and occupant not in found and side_of(state, occupant) not in (
-                None, single.side):
+                None, single.side) and not _covered(state, occupant):
             found.append(occupant)
     return found
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from warhost.core.battle import Battle
 from warhost.core.damage_dice import DamageDice
 from warhost.core.decisions import did_you_mean
-from warhost.core.errors import FieldPath, ScenarioError, read_user_file
+from warhost.core.errors import FieldPath, ScenarioError, SetupError, read_user_file
 from warhost.core.scenario import field_name, read_yaml, validation_problem
 from warhost.rulesets.dnd35_wars.damage import roll_save
 from warhost.rulesets.dnd35_wars.model import Creature, KnownSpell, Spell
@@ -210,11 +210,13 @@ def library_path(entry: str, source: str, index: int = 0) -> Path:
     path relative to the scenario file."""
     if "/" not in entry and "\\" not in entry and not entry.endswith((".yaml", ".yml")):
         if entry not in shipped_libraries():
-            raise ScenarioError(f"no shipped spell library {entry!r}"
-                                f"{did_you_mean(entry, shipped_libraries())} (shipped: "
-                                f"{', '.join(shipped_libraries())}; a file of your own is "
-                                f"named by its path, e.g. spells/mine.yaml)",
-                                file=source, field=f"spell_library[{index}]")
+            problem = SetupError(f"no shipped spell library {entry!r}"
+                                 f"{did_you_mean(entry, shipped_libraries())} (shipped: "
+                                 f"{', '.join(shipped_libraries())}; a file of your own is "
+                                 f"named by its path, e.g. spells/mine.yaml)",
+                                 ("spell_library", index))
+            problem.file = source  # the loader adds the entry's line
+            raise problem
         return SPELLS_DIR / f"{entry}.yaml"
     return Path(source).parent / entry
 

@@ -477,7 +477,6 @@ class WarState:
     gates: set[str] = field(default_factory=set)  # the barrier sections that are gates
     bridges: set[str] = field(default_factory=set)  # tower units with the drawbridge down
     rams_left: dict[str, int] = field(default_factory=dict)  # rams a side may still form
-    towers: dict[str, TowerHull] = field(default_factory=dict)  # until machines.py is merged
 
     def barred(self, side: str, sq: Square, *, charge: bool = False,
                within: frozenset[str] = frozenset()) -> bool:
@@ -513,14 +512,3 @@ class Machine:
     bab: int = 0  # the operators' base attack bonus (W35-SIEGE-08)
     operator_size: str = "medium"  # the operating creatures' size (W35-SIEGE-08)
     worked_round: int = -1  # the last round its unit loaded or fired it (W35-SWU-11/12)
-
-
-@dataclass(eq=False)
-class TowerHull:
-    """A siege tower's own hit points, AC and hardness (W35-TOWER-05/16, W35-AMB-46): kept
-    here only until the machines module carries every machine."""
-
-    hp: int
-    max_hp: int
-    ac: int
-    hardness: int

@@ -8,7 +8,10 @@ through the slits, and then only its shooting counters count. The counters above
 one shoot at up to 4 targets, one per side of the tower, at -2, their damage cut to 3/4.
 Next to an enemy wall and unopposed it lowers its drawbridge; from the next round one counter
 a round crosses onto the wall, and other units next to the tower may climb through it at the
-same rate. The tower's own hit points are kept apart from the unit's (W35-TOWER-16).
+same rate. The tower itself is a war machine of the ``machines`` module (kind "tower"): its
+own hit points apart from the unit's (W35-TOWER-16), attacked by units and creatures as any
+machine (W35-SIEGE-02/03); when it is destroyed the unit checks morale at DC 20 and its stack
+spreads at its next turn as a standard unit (W35-TOWER-14).
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from warhost.core.damage_dice import DamageDice
 from warhost.core.decisions import Refusal
 from warhost.core.orders import Order
 from warhost.geometry.grid import DIRECTIONS4, Square, chebyshev, formation_ok, share_side
-from warhost.rulesets.dnd35_wars import combat, damage, morale, movement, reach, tables
+from warhost.rulesets.dnd35_wars import combat, damage, machines, movement, reach, tables
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario, UnitSpec
-from warhost.rulesets.dnd35_wars.state import MERGED, TowerHull, Unit, WarState
+from warhost.rulesets.dnd35_wars.state import MERGED, Machine, Unit, WarState
 
 ORDER_KINDS: tuple[str, ...] = ("slits", "lower_bridge", "cross", "climb")
 """The unit-action order kinds this module carries out."""
@@ -87,45 +90,14 @@ def make_tower(state: WarState, unit: Unit, spec: UnitSpec) -> None:
     hp = spec.machine_hp or TOWER_HP
     ac = TOWER_AC if spec.machine_ac is None else spec.machine_ac
     hardness = TOWER_HARDNESS if spec.machine_hardness is None else spec.machine_hardness
-    _register_hull(state, unit, TowerHull(hp, hp, ac, hardness))
-
-
-# The tower's own HP (W35-TOWER-16). Kept here until the machines module is merged; then these
-# two functions become machines.register / machines.hit_machine and nothing else changes.
-
-def _register_hull(state: WarState, unit: Unit, hull: TowerHull) -> None:
-    state.towers[unit.id] = hull
-
-
-def hull_of(state: WarState, uid: str) -> TowerHull | None:
-    """The tower carried by unit ``uid`` (None: none, or destroyed)."""
-    return state.towers.get(uid)
-
-
-def hit_tower(state: WarState, battle: Battle, unit: Unit, per_hit: int, multiplier: int, *,
-              source: str) -> int:
-    """Damage to the tower itself: its hardness off each hit, then times ``multiplier``; at 0
-    HP it is destroyed, the unit becomes a standard unit and checks morale at DC 20
-    (W35-TOWER-14/16, W35-AMB-46). Returns the HP lost."""
-    hull = state.towers.get(unit.id)
-    if hull is None or per_hit <= 0 or multiplier <= 0:
-        return 0
-    lost = min(hull.hp, max(0, per_hit - hull.hardness) * multiplier)
-    if lost <= 0:
-        return 0
-    hull.hp -= lost
-    battle.emit("tower_damage", unit=unit.id, source=source, hp=lost, left=hull.hp)
-    if hull.hp == 0:
-        del state.towers[unit.id]
-        _stand_down(state, unit)
-        battle.emit("tower_destroyed", unit=unit.id)
-        morale.queue(unit, "tower_lost")
-    return lost
+    square = min(unit.squares, default=(0, 0))  # a reinforcement's tower finds its square later
+    machines.register(state, unit, Machine("tower", "tower", hp, hp, ac, hardness, square))
 
 
 def _stand_down(state: WarState, unit: Unit) -> None:
     """The unit is a standard unit from now on (W35-TOWER-14): its own move rate and
-    initiative modifier. A stack whose tower is gone spreads onto free squares around it."""
+    initiative modifier, no drawbridge. A stack whose tower is gone spreads onto free squares
+    around it."""
     _as_standard(unit)
     unit.machine = None
     state.bridges.discard(unit.id)

@@ -236,6 +236,10 @@ def _target_squares(state: WarState, unit: Unit, tid: str) -> set[Square] | Refu
         target = state.units[tid]
         if target.side == unit.side or not target.on_map:
             return Refusal(f"{tid} is not an enemy unit on the map", rule="W35-UCAST-04")
+        if damage.sheltered(state, target):  # not targeted until it shows itself
+            rule = "W35-AMB-46" if target.closed_tower else "W35-AMB-45"
+            return Refusal(f"{target.label} is under cover and has not shown itself",
+                           rule=rule)
         return set(target.squares)
     single = state.singles.get(tid)
     if single is None:

@@ -85,6 +85,7 @@ def check_scenario(model: Dnd35WarsScenario) -> None:
     _spells(model)
     _siege_units(model)
     placed = _units(model)
+    _walls(model, placed)
     _separation(model, placed)
     _forbidden(model, placed)
     _faster_first(model, placed)
@@ -277,6 +278,43 @@ def _separation(model: Dnd35WarsScenario, placed: _Placed) -> None:
                      f"{names[first]}; {who} and must keep every unit at least "
                      f"{SECOND_SIDE_GAP} squares from every enemy unit (W35-PLACE-07)",
                      "sides", second, "units", j)
+
+
+def _walls(model: Dnd35WarsScenario, placed: _Placed) -> None:
+    """W35-AMB-45: a wall or gate names a side as its holder, and no unit or monster starts on
+    one its side does not hold (only the holders stand on their walls)."""
+    names = [s.name for s in model.sides]
+    holder: dict[Square, tuple[str | None, str]] = {}
+    for k, section in enumerate(model.map.structures):
+        if not section.barrier:
+            continue
+        if section.held_by is not None and section.held_by not in names:
+            fail(f"wall {section.id!r} is held by {section.held_by!r}, not one of the sides: "
+                 f"{', '.join(names)}", "map", "structures", k, "held_by")
+        (x0, y0), (x1, y1) = section.rect
+        for x in range(min(x0, x1), max(x0, x1) + 1):
+            for y in range(min(y0, y1), max(y0, y1) + 1):
+                holder[(x, y)] = (section.held_by, section.id)
+    if not holder:
+        return
+    for i, side in enumerate(model.sides):
+        for j, spec in enumerate(side.units):
+            for sq in placed.units[i].get(spec.id, ()):
+                _on_enemy_wall(holder, side.name, sq, f"unit {spec.id!r}",
+                               ("sides", i, "units", j,
+                                "counters" if spec.counters is not None else "at"))
+        for j, mon in enumerate(side.monsters):
+            _on_enemy_wall(holder, side.name, (mon.at[0], mon.at[1]), f"monster {mon.id!r}",
+                           ("sides", i, "monsters", j, "at"))
+
+
+def _on_enemy_wall(holder: dict[Square, tuple[str | None, str]], side: str, sq: Square,
+                   who: str, path: FieldPath) -> None:
+    held = holder.get(sq)
+    if held is not None and held[0] != side:
+        owner = f"held by {held[0]}" if held[0] is not None else "held by no side"
+        fail(f"{who} starts on {list(sq)}, on wall {held[1]!r} {owner}; only a wall's "
+             "holders may stand on it (W35-AMB-45)", *path)
 
 
 def _forbidden(model: Dnd35WarsScenario, placed: _Placed) -> None:

@@ -835,16 +835,6 @@ def _slit_volley(e: Event) -> str:
     return f"{e['unit']}'s archers shoot through the tower's slits: {shots}"
 
 
-@_words("tower_damage")
-def _tower_damage(e: Event) -> str:
-    return f"the siege tower of {e['unit']} loses {e['hp']} HP to {e['source']} ({e['left']} left)"
-
-
-@_words("tower_destroyed")
-def _tower_destroyed(e: Event) -> str:
-    return f"the siege tower of {e['unit']} is destroyed; its unit fights on foot"
-
-
 @_words("bridge_lowered")
 def _bridge_lowered(e: Event) -> str:
     return f"{e['unit']} drops its tower's drawbridge onto the wall"
@@ -867,3 +857,11 @@ def _ram_strike(e: Event) -> str:
 def _ram_formed(e: Event) -> str:
     return (f"{e['creatures']} creatures leave {e['donor']} (costing it {e['donor_hp']} HP) to "
             f"carry a battering ram as {e['unit']}")
+
+
+# ---- integrate: spells at a war machine
+
+
+@_words("spell_at_machine")
+def _spell_at_machine(e: Event) -> str:
+    return f"{e['who']}'s {e['spell']} strikes the machine of {e['unit']} (rolled {e['per']})"
