@@ -839,5 +839,28 @@ def _value_on_unit(state: WarState, spell: Spell, unit: Unit, level: int,
         amount = Fraction(avg) / unit.per_counter if spell.targets == 1 else avg * counters
         return float(min(int(amount), unit.start_hp - unit.hp))
     if spell.effect == "buff":
-        return float(counters * unit.counter_hp) / 4
+        return float(counters * unit.counter_hp) / 4 * _contact_soon(state, unit)
+    if spell.effect == "fear" and not morale.checks_morale(unit):
+        return 0.0
     return float(fail * min(counters, Fraction(unit.counters)) * unit.counter_hp) / 2
+
+
+_AI_EARLY_BUFF = 0.1
+"""A buff cast while no enemy could reach the unit next round keeps this share of its worth
+(it may lapse before the fight)."""
+
+
+def _contact_soon(state: WarState, unit: Unit) -> float:
+    """1 when ``unit`` fights now or an enemy unit could charge it (or be charged) next
+    round, else :data:`_AI_EARLY_BUFF`."""
+    from warhost.rulesets.dnd35_wars.ai_judge import box, box_gap, threat_reach
+
+    if not unit.squares or state.foes_engaged(unit.id):
+        return 1.0
+    here = box(unit.squares)
+    reach_own = threat_reach(unit)
+    for foe in state.units_of(state.other(unit.side)):
+        if foe.squares and box_gap(here, box(foe.squares)) <= max(reach_own,
+                                                                   threat_reach(foe)):
+            return 1.0
+    return _AI_EARLY_BUFF
