@@ -22,8 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from warhost.core.orders import Order
-from warhost.geometry.grid import side_contacts, translate
-from warhost.geometry.grid import Square
+from warhost.geometry.grid import Square, side_contacts, translate
 from warhost.rulesets.dnd35_wars import actions, ai_siege, combat, odds, reach, tables
 from warhost.rulesets.dnd35_wars.ai_judge import (
     NEAR,
