@@ -886,22 +886,7 @@ def _still_buffed(state: WarState, held: tuple[int, int] | None) -> bool:
     return held is not None and (held[1] == 0 or held[1] > state.round + 1)
 
 
-_AI_EARLY_BUFF = 0.01
-"""A buff cast while no enemy could reach the unit next round keeps this share of its worth
-(it may lapse before the fight)."""
-
-
 def _contact_soon(state: WarState, unit: Unit) -> float:
-    """1 when ``unit`` fights now or an enemy unit could charge it (or be charged) next
-    round, else :data:`_AI_EARLY_BUFF`."""
-    from warhost.rulesets.dnd35_wars.ai_judge import box, box_gap, threat_reach
+    from warhost.rulesets.dnd35_wars.ai_judge import contact_soon
 
-    if not unit.squares or state.foes_engaged(unit.id):
-        return 1.0
-    here = box(unit.squares)
-    reach_own = threat_reach(unit)
-    for foe in state.units_of(state.other(unit.side)):
-        if foe.squares and box_gap(here, box(foe.squares)) <= max(reach_own,
-                                                                   threat_reach(foe)):
-            return 1.0
-    return _AI_EARLY_BUFF
+    return contact_soon(state, unit)

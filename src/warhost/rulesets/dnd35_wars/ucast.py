@@ -640,7 +640,9 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
     if spell.effect == "heal":
         return float(min(healing_from(spell, level, len(plan.aims)), unit.start_hp - unit.hp))
     if spell.effect == "buff":
-        return 0.5 * abs(spell.amount) * len(plan.aims)
+        from warhost.rulesets.dnd35_wars.ai_judge import contact_soon
+
+        return 0.5 * abs(spell.amount) * len(plan.aims) * contact_soon(state, unit)
     worth = 0.0
     for tid in plan.targets:
         target: Unit | Single = state.units[tid] if tid in state.units else state.singles[tid]
