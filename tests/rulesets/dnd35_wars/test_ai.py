@@ -404,3 +404,26 @@ def test_a_buff_is_worth_casting_once_an_enemy_can_reach_the_unit_next_round() -
     options = tuple(o for o in singles.turn_options(state, p))
     assert Order.parse("cast p bless a") in options
     assert _ask(state, "single_action", options, "p") == Order.parse("cast p bless a")
+
+
+def test_of_two_equal_squares_a_ram_takes_the_one_out_of_enemy_missile_reach() -> None:
+    from warhost.rulesets.dnd35_wars import ai_siege
+
+    shooter = creature("archer", hp=6, ac=12, ranged=[BOW])  # 100-ft increment: 1000 ft
+    short = creature("slinger", hp=6, ac=12,
+                     ranged=[{"name": "sling", "bonus": 1, "damage": "1d4",
+                              "range_increment": 10, "thrown": True}])
+    state = make_state([unit("r", squares=[(20, 6)], count=8, ram=True),
+                        unit("s", "B", squares=[(12, 12)], creature=short),
+                        unit("a", "B", squares=[(35, 25)], creature=shooter)],
+                       structures=SECTIONS, width=40, height=30)
+    r = get(state, "r")
+    foes = [get(state, "s"), get(state, "a")]
+    boxes = {f.id: ai_judge.box(f.squares) for f in foes}  # the slinger: 50 ft
+    goals = {(14, 13), (26, 13)}  # two goal squares as near as each other
+    west, east = (14, 12, 14, 12), (26, 12, 26, 12)
+    assert ai_siege.goal_gap(west, goals) == ai_siege.goal_gap(east, goals) == 1
+    assert ai_siege.shooters_reaching(state, foes, boxes, west) == 2  # the slinger is near
+    assert ai_siege.shooters_reaching(state, foes, boxes, east) == 1
+    assert (ai_siege.machine_position(state, r, goals, foes, boxes, east)
+            > ai_siege.machine_position(state, r, goals, foes, boxes, west))
