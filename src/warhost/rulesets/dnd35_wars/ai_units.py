@@ -12,6 +12,11 @@ risks); a unit whose embedded creatures acted (and so would be left behind) does
 Units already fighting an ally are worth more as targets (flanking, W35-MULTI-03, is in the
 attack bonus); lone creatures count for less than units while their side has units.
 
+War machines: each plug-in module scores its own orders (``ai_value``: a siege shot, loading,
+a ram strike, a slit volley, a unit's casting); a ram or tower unit scores its moves by the
+squares left to its goal and the enemy shooters reaching it (:mod:`ai_siege`), and a siege
+weapon with something to load or fire does not move.
+
 Only enemies within :data:`ai_judge.NEAR` squares are looked at, and a position the unit is
 only thinking of is measured by bounding boxes, so a decision costs a few steps per option
 per nearby enemy.
