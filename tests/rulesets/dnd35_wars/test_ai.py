@@ -297,3 +297,133 @@ def test_a_unit_goes_for_enemy_units_before_a_lone_creature_that_cannot_hurt_it(
     get(state, "b").squares = set()
     order = _act(state, "a")
     assert order.kind == "charge" and order.args[1] == "imp"
+
+
+# ---- magic and siege
+
+
+SECTIONS = [
+    {"id": "strong", "rect": [[0, 14], [9, 14]], "type": "heavy_stone", "hp": 180,
+     "hardness": 8, "barrier": True, "held_by": "B"},
+    {"id": "weak", "rect": [[10, 14], [19, 14]], "type": "heavy_stone", "hp": 40,
+     "hardness": 8, "barrier": True, "held_by": "B"},
+]
+
+
+def test_a_siege_weapon_aims_at_the_weakest_wall_section() -> None:
+    state = make_state([unit("g", squares=[(8, 5)], siege_weapon="light_catapult"),
+                        unit("t", "B", squares=[(5, 16)])], structures=SECTIONS)
+    state.machines["g"].loaded = True
+    fires = {str(o.args[1]) for o in legal_actions(state, get(state, "g"))
+             if o.kind == "siege_fire"}
+    assert {"strong", "weak"} <= fires
+    assert _act(state, "g") == Order.parse("siege_fire g weak")
+    # with its first section worn down to less than the other's, it turns to that one
+    state.structure_hp["strong"] = 30
+    assert _act(state, "g") == Order.parse("siege_fire g strong")
+
+
+def test_an_unloaded_siege_weapon_loads_rather_than_walks() -> None:
+    state = make_state([unit("g", squares=[(8, 5)], siege_weapon="light_catapult"),
+                        unit("t", "B", squares=[(5, 16)])], structures=SECTIONS)
+    state.machines["g"].loaded = False
+    assert _act(state, "g").kind == "load"
+
+
+def _tower_field() -> WarState:
+    """A siege tower of A at (5, 5) under B's wall along y = 14, an enemy unit off east."""
+    archer = creature("archer", hp=6, ac=12, ranged=[BOW])
+    return make_state([unit("tw", squares=[(5, 5)], count=70, creature=archer,
+                            siege_tower=True),
+                       unit("far", "B", squares=[(30, 3)])],
+                      structures=SECTIONS[:1], width=40, height=30)
+
+
+def test_a_siege_tower_moves_toward_the_wall_its_enemy_holds() -> None:
+    state = _tower_field()
+    order = _act(state, "tw")
+    assert order.kind == "move"
+    dx, dy = (int(v) for v in str(order.args[-1]).split(","))
+    assert dy > 0 and dx == 0  # straight for the wall, not toward the enemy unit
+    # beside the wall it lowers its bridge
+    tw = get(state, "tw")
+    state.place(tw, {(5, 13)})
+    assert _act(state, "tw") == Order.parse("lower_bridge tw")
+
+
+def test_a_ram_heads_for_the_gate_and_strikes_beside_it() -> None:
+    gate = {"id": "gate", "rect": [[20, 14], [21, 14]], "type": "wooden", "hp": 60,
+            "hardness": 5, "barrier": True, "gate": True, "held_by": "B"}
+    brute = creature("brute", hp=8, ac=13, str=15)
+    state = make_state([unit("r", squares=[(20, 6)], count=8, creature=brute, ram=True),
+                        unit("t", "B", squares=[(5, 20)])],
+                       structures=[*SECTIONS, gate], width=40, height=30)
+    order = _act(state, "r")
+    assert order.kind == "move"
+    assert ai_judge.box_gap(ai_judge.box(set(_after(state, "r", order))),
+                            (20, 13, 21, 13)) < 7
+    state.place(get(state, "r"), {(20, 13)})
+    assert _act(state, "r") == Order.parse("ram r gate")
+
+
+def _mage_field(*known: dict[str, Any], host: bool = False) -> WarState:
+    from tests.rulesets.dnd35_wars.test_magic import SPELLS, caster
+
+    return make_state([unit("small", "B", squares=block(4, 14, 2, 1)),
+                       unit("big", "B", squares=block(12, 14, 5, 2))],
+                      singles=[caster("w", "A", (10, 6), *known)], spells=SPELLS)
+
+
+def test_a_caster_puts_its_fireball_where_it_covers_most_counters() -> None:
+    state = _mage_field({"spell": "fireball"})
+    w = state.singles["w"]
+    options = tuple(singles.turn_options(state, w))
+    assert {str(o.args[-1]) for o in options if o.kind == "cast"} >= {"small", "big"}
+    choice = _ask(state, "single_action", options, "w")
+    assert choice == Order.parse("cast w fireball big")
+
+
+def _blessing(gap: int) -> tuple[WarState, float]:
+    from tests.rulesets.dnd35_wars.test_magic import SPELLS, wizard
+
+    priest = single("p", "A", "npc", unit="a", creature=wizard({"spell": "bless"}))
+    state = make_state([unit("a", squares=block(5, 5, 4, 2)),
+                        unit("b", "B", squares=block(5, 7 + gap, 4, 2))],
+                       singles=[priest], spells=SPELLS)
+    order = Order.parse("cast p bless a")
+    from warhost.rulesets.dnd35_wars import magic
+
+    return state, magic.ai_value(state, state.singles["p"], order)
+
+
+def test_a_buff_is_worth_casting_once_an_enemy_can_reach_the_unit_next_round() -> None:
+    _, far = _blessing(12)
+    state, near = _blessing(3)  # a 30-ft unit charges 4 squares at the 15-ft scale
+    assert near > 5 * far > 0
+    p = state.singles["p"]
+    options = tuple(o for o in singles.turn_options(state, p))
+    assert Order.parse("cast p bless a") in options
+    assert _ask(state, "single_action", options, "p") == Order.parse("cast p bless a")
+
+
+def test_of_two_equal_squares_a_ram_takes_the_one_out_of_enemy_missile_reach() -> None:
+    from warhost.rulesets.dnd35_wars import ai_siege
+
+    shooter = creature("archer", hp=6, ac=12, ranged=[BOW])  # 100-ft increment: 1000 ft
+    short = creature("slinger", hp=6, ac=12,
+                     ranged=[{"name": "sling", "bonus": 1, "damage": "1d4",
+                              "range_increment": 10, "thrown": True}])
+    state = make_state([unit("r", squares=[(20, 6)], count=8, ram=True),
+                        unit("s", "B", squares=[(12, 12)], creature=short),
+                        unit("a", "B", squares=[(35, 25)], creature=shooter)],
+                       structures=SECTIONS, width=40, height=30)
+    r = get(state, "r")
+    foes = [get(state, "s"), get(state, "a")]
+    boxes = {f.id: ai_judge.box(f.squares) for f in foes}  # the slinger: 50 ft
+    goals = {(14, 13), (26, 13)}  # two goal squares as near as each other
+    west, east = (14, 12, 14, 12), (26, 12, 26, 12)
+    assert ai_siege.goal_gap(west, goals) == ai_siege.goal_gap(east, goals) == 1
+    assert ai_siege.shooters_reaching(state, foes, boxes, west) == 2  # the slinger is near
+    assert ai_siege.shooters_reaching(state, foes, boxes, east) == 1
+    assert (ai_siege.machine_position(state, r, goals, foes, boxes, east)
+            > ai_siege.machine_position(state, r, goals, foes, boxes, west))

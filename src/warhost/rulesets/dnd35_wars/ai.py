@@ -7,7 +7,9 @@ Every decision the ruleset asks is answered from the legal options it offers:
   there, set against charge when an enemy can charge, shooters kept out of contact at the
   increment that pays, a losing unit near its half/quarter HP threshold pulled back, units
   fighting an ally ganged up on; it never splits, regroups or forms a phalanx (a phalanx
-  halves its move and bars its charges for the rest of the battle);
+  halves its move and bars its charges for the rest of the battle); war machines by
+  :mod:`ai_siege` (rams and towers head for their walls, siege weapons batter the gate or the
+  weakest section) and each plug-in's ``ai_value``;
 * ``formation``: engaged and winning the exchange, the arrangement with the most counters in
   side contact with its foes; otherwise the formation is kept (a phalanx is dropped once no
   enemy is near);

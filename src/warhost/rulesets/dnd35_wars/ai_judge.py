@@ -136,6 +136,24 @@ def threat_reach(unit: Unit) -> int:
     return max(1, int(unit.rate)) + 1
 
 
+EARLY_BUFF = 0.01
+"""A buff cast while no enemy could reach the unit next round keeps this share of its worth
+(it may lapse before the fight, and the caster's unit waits for it)."""
+
+
+def contact_soon(state: WarState, unit: Unit) -> float:
+    """1 when ``unit`` fights now or an enemy unit could charge it (or be charged by it)
+    next round, else :data:`EARLY_BUFF`: the weight of a buff cast on it now."""
+    if not unit.squares or state.foes_engaged(unit.id):
+        return 1.0
+    here = box(unit.squares)
+    own = threat_reach(unit)
+    for foe in state.units_of(state.other(unit.side)):
+        if foe.squares and box_gap(here, box(foe.squares)) <= max(own, threat_reach(foe)):
+            return 1.0
+    return EARLY_BUFF
+
+
 def can_set(unit: Unit) -> bool:
     """A unit that may set against a charge (W35-DEFEND-01, W35-MOB-05)."""
     return defence.set_problem(unit) is None

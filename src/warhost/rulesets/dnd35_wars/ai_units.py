@@ -12,6 +12,11 @@ risks); a unit whose embedded creatures acted (and so would be left behind) does
 Units already fighting an ally are worth more as targets (flanking, W35-MULTI-03, is in the
 attack bonus); lone creatures count for less than units while their side has units.
 
+War machines: each plug-in module scores its own orders (``ai_value``: a siege shot, loading,
+a ram strike, a slit volley, a unit's casting); a ram or tower unit scores its moves by the
+squares left to its goal and the enemy shooters reaching it (:mod:`ai_siege`), and a siege
+weapon with something to load or fire does not move.
+
 Only enemies within :data:`ai_judge.NEAR` squares are looked at, and a position the unit is
 only thinking of is measured by bounding boxes, so a decision costs a few steps per option
 per nearby enemy.
@@ -22,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from warhost.core.orders import Order
-from warhost.geometry.grid import side_contacts, translate
-from warhost.rulesets.dnd35_wars import actions, combat, odds, reach, tables
+from warhost.geometry.grid import Square, side_contacts, translate
+from warhost.rulesets.dnd35_wars import actions, ai_siege, combat, odds, reach, tables
 from warhost.rulesets.dnd35_wars.ai_judge import (
     NEAR,
     Box,
@@ -70,6 +75,8 @@ LEFT_BEHIND = -1e3
 """Moving away from embedded creatures that acted this turn leaves them alone."""
 FLANK_TARGET = 1.25
 """A target already fighting an ally is worth this much more (flanking, gang-ups)."""
+SIEGE_WORK = ("load", "siege_fire")
+"""The orders that keep a siege weapon busy where it stands."""
 
 
 @dataclass
@@ -85,6 +92,8 @@ class View:
     left_behind: bool
     friends: list[tuple[Box, int]]
     breaking: bool = False
+    goals: set[Square] = field(default_factory=set)
+    siege_work: bool = False
     cache: dict[tuple[str, str, str, int, int], float] = field(default_factory=dict)
 
     def hit(self, state: WarState, att: Unit, target: Unit, kind: str, mult: int,
@@ -142,6 +151,10 @@ def choose(state: WarState, uid: str, options: tuple[Order, ...]) -> Order | Non
     view = view_of(state, unit)
     here = box(unit.squares)
     risk = _morale_risk(state, view, here)
+    if unit.machine in ("ram", "tower"):
+        view.goals = ai_siege.goal_squares(state, unit)
+    elif unit.machine == "siege":
+        view.siege_work = any(o.kind in SIEGE_WORK for o in options)
     staying = _position(state, view, here, moved=False) - risk
     best, best_score = options[0], float("-inf")
     for order in options:
@@ -315,10 +328,21 @@ def fire_plan_value(state: WarState, unit: Unit, plan: dict[str, int]) -> float:
 
 def _position(state: WarState, view: View, where: Box, *, moved: bool) -> float:
     """What standing on ``where`` is worth: the best attack it opens next turn (or the
-    squares still to close), less what nearby enemies could do to the unit there."""
+    squares still to close), less what nearby enemies could do to the unit there. A ram or
+    tower measures by its goal instead (:mod:`ai_siege`); a siege weapon with work where it
+    stands does not move."""
     unit = view.unit
     if moved and view.left_behind:
         return LEFT_BEHIND
+    if view.goals:
+        return ai_siege.machine_position(state, unit, view.goals, view.foes, view.boxes, where)
+    if moved and view.siege_work:
+        return ai_siege.SIEGE_MOVE + _open_position(state, view, where)
+    return _open_position(state, view, where)
+
+
+def _open_position(state: WarState, view: View, where: Box) -> float:
+    unit = view.unit
     best = 0.0
     nearest = NEAR + 1
     threats = []

@@ -856,7 +856,7 @@ def ai_value(state: WarState, single: Single, order: Order) -> float:
     fail = Fraction(1) if spell.save == "none" or spell.effect in HARMLESS else (
         1 - _save_chance(spellbook.save_bonus(target, spell.save), dc))
     if isinstance(target, Single):
-        return _value_on_single(spell, target, level, fail)
+        return _value_on_single(state, spell, target, level, fail)
     return _value_on_unit(state, spell, target, level, fail)
 
 
@@ -879,15 +879,49 @@ def _turning_value(state: WarState, cleric: Single, tid: str) -> float:
     return worth * turned / 20
 
 
-def _value_on_single(spell: Spell, target: Single, level: int, fail: Fraction) -> float:
+def _value_on_single(state: WarState, spell: Spell, target: Single, level: int,
+                     fail: Fraction) -> float:
+    if spell.effect == "buff":
+        return _buff_on_single(state, spell, target)
     if spell.effect == "damage":
         avg = _average(spellbook.damage_expr(spell, level))
         kept = Fraction(1, 2) if spell.on_save == "half" else Fraction(0)
-        return float(min(target.hp, avg) * (fail + (1 - fail) * kept))
+        dealt = float(min(target.hp, avg) * (fail + (1 - fail) * kept))
+        return dealt + dealt / max(1, target.hp) * _caster_threat(state, target)
     if spell.effect == "heal":
         return float(min(_average(spellbook.heal_amount_expr(spell, level)),
                          target.creature.hp - target.hp))
     return float(fail * target.hp) / 2
+
+
+_AI_THREAT_COUNTERS = 3
+"""The counters an enemy caster's area spell is reckoned to catch, judging its threat."""
+
+
+def _caster_threat(state: WarState, target: Single) -> float:
+    """Half the HP an enemy caster's damage spells left could take (each area one from a few
+    counters): silencing it is worth a share of that as its HP go."""
+    threat = 0.0
+    for entry in target.creature.spells:
+        spell = state.spells.get(entry.spell)
+        if spell is None or spell.effect != "damage":
+            continue
+        left = uses_left(target, entry)
+        per = _average(spellbook.damage_expr(spell, caster_level(target, entry)))
+        threat += (1 if left is None else left) * per * (
+            _AI_THREAT_COUNTERS if spell.area is not None else 1)
+    return threat / 2
+
+
+def _buff_on_single(state: WarState, spell: Spell, target: Single) -> float:
+    """A buff on one creature: a couple of HP a point, once a fight is near (none while the
+    same spell still holds)."""
+    held = target.spell_mods.get(spell.name)
+    if held is not None and held[2] > state.round + 1:
+        return 0.0
+    host = state.units.get(target.host) if target.host is not None else None
+    soon = _contact_soon(state, host) if host is not None else 1.0
+    return 2.0 * abs(spell.amount) * soon
 
 
 def _value_on_unit(state: WarState, spell: Spell, unit: Unit, level: int,
@@ -909,5 +943,20 @@ def _value_on_unit(state: WarState, spell: Spell, unit: Unit, level: int,
         amount = Fraction(avg) / unit.per_counter if spell.targets == 1 else avg * counters
         return float(min(int(amount), unit.start_hp - unit.hp))
     if spell.effect == "buff":
-        return float(counters * unit.counter_hp) / 4
+        if _still_buffed(state, unit.modifiers.get((spell.stat or "", spell.name))):
+            return 0.0
+        return float(counters * unit.counter_hp) / 4 * _contact_soon(state, unit)
+    if spell.effect == "fear" and not morale.checks_morale(unit):
+        return 0.0
     return float(fail * min(counters, Fraction(unit.counters)) * unit.counter_hp) / 2
+
+
+def _still_buffed(state: WarState, held: tuple[int, int] | None) -> bool:
+    """A modifier (amount, ending round) from the same spell that lasts past next round."""
+    return held is not None and (held[1] == 0 or held[1] > state.round + 1)
+
+
+def _contact_soon(state: WarState, unit: Unit) -> float:
+    from warhost.rulesets.dnd35_wars.ai_judge import contact_soon
+
+    return contact_soon(state, unit)

@@ -278,8 +278,10 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
         section = state.structures.get(sid)
         if section is None:
             return 0.0
-        return float(min(state.structure_hp.get(sid, 0),
-                         max(0, ram_damage(unit) - section.hardness)))
+        from warhost.rulesets.dnd35_wars import ai_siege
+
+        taken = min(state.structure_hp.get(sid, 0), max(0, ram_damage(unit) - section.hardness))
+        return float(taken) * ai_siege.breach_weight(state, unit.side, sid)
     if order.kind == "form_ram":
         crew = tables.ram_crew(unit.size) or 0
         return float(max(0, tables.ram_damage(crew * ability_modifier(

@@ -500,21 +500,34 @@ def forbids(state: WarState, unit: Unit, order: Order) -> Refusal | None:
 
 
 def ai_value(state: WarState, unit: Unit, order: Order) -> float:
-    """Expected HP an order of this module takes from the enemy (a machine's or a structure's
-    HP count as much as a unit's); loading is worth a share of the next shot."""
+    """Expected HP an order of this module takes from the enemy (a machine's HP count as much
+    as a unit's; a wall's toward a breach, :func:`ai_siege.breach_weight`); loading is worth
+    the next shot spread over the rounds of loading."""
     machine = siege_machine(state, unit)
     if order.kind in machines.ORDER_KINDS:
         return machines.ai_value(state, unit, order)
     if machine is None:
         return 0.0
     if order.kind == LOAD:
-        needed = max(1, rate_of_fire(unit, machine) - 1)
-        return 0.5 * _best_shot(state, unit, machine) / needed + 0.01
+        rounds = max(1, rate_of_fire(unit, machine))
+        return max(_AI_LOAD_FLOOR, _best_shot(state, unit, machine)) / rounds
     if order.kind == FIRE and len(order.args) >= 2:
         target = aim(state, unit, machine, str(order.args[1]))
-        return 0.0 if isinstance(target, Refusal) else expected_shot(state, unit, machine,
-                                                                     target)
+        return 0.0 if isinstance(target, Refusal) else _shot_worth(state, unit, machine, target)
     return 0.0
+
+
+_AI_LOAD_FLOOR = 1.0
+"""Loading is worth something even with nothing in range yet: the weapon will have a target."""
+
+
+def _shot_worth(state: WarState, unit: Unit, machine: Machine, target: Aim) -> float:
+    from warhost.rulesets.dnd35_wars import ai_siege
+
+    shot = expected_shot(state, unit, machine, target)
+    if target.kind == "structure":
+        return shot * ai_siege.breach_weight(state, unit.side, target.id)
+    return shot
 
 
 def _best_shot(state: WarState, unit: Unit, machine: Machine) -> float:
@@ -522,7 +535,7 @@ def _best_shot(state: WarState, unit: Unit, machine: Machine) -> float:
     for tid in _candidates(state, unit):
         target = aim(state, unit, machine, tid)
         if not isinstance(target, Refusal):
-            best = max(best, expected_shot(state, unit, machine, target))
+            best = max(best, _shot_worth(state, unit, machine, target))
     return best
 
 

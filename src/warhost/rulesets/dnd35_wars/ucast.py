@@ -700,7 +700,9 @@ def ai_value(state: WarState, unit: Unit, order: Order) -> float:
     if spell.effect == "buff":
         if spell.stat is None or (spell.stat, spell.name) in unit.modifiers:
             return 0.0  # the same spell does not stack with itself
-        return 0.5 * abs(spell.amount) * len(plan.aims)
+        from warhost.rulesets.dnd35_wars.ai_judge import contact_soon
+
+        return 0.5 * abs(spell.amount) * len(plan.aims) * contact_soon(state, unit)
     worth = 0.0
     for tid in plan.targets:
         target: Unit | Single = state.units[tid] if tid in state.units else state.singles[tid]
