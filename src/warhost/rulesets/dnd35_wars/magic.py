@@ -886,31 +886,11 @@ def _value_on_single(state: WarState, spell: Spell, target: Single, level: int,
     if spell.effect == "damage":
         avg = _average(spellbook.damage_expr(spell, level))
         kept = Fraction(1, 2) if spell.on_save == "half" else Fraction(0)
-        dealt = float(min(target.hp, avg) * (fail + (1 - fail) * kept))
-        return dealt + dealt / max(1, target.hp) * _caster_threat(state, target)
+        return float(min(target.hp, avg) * (fail + (1 - fail) * kept))
     if spell.effect == "heal":
         return float(min(_average(spellbook.heal_amount_expr(spell, level)),
                          target.creature.hp - target.hp))
     return float(fail * target.hp) / 2
-
-
-_AI_THREAT_COUNTERS = 3
-"""The counters an enemy caster's area spell is reckoned to catch, judging its threat."""
-
-
-def _caster_threat(state: WarState, target: Single) -> float:
-    """Half the HP an enemy caster's damage spells left could take (each area one from a few
-    counters): silencing it is worth a share of that as its HP go."""
-    threat = 0.0
-    for entry in target.creature.spells:
-        spell = state.spells.get(entry.spell)
-        if spell is None or spell.effect != "damage":
-            continue
-        left = uses_left(target, entry)
-        per = _average(spellbook.damage_expr(spell, caster_level(target, entry)))
-        threat += (1 if left is None else left) * per * (
-            _AI_THREAT_COUNTERS if spell.area is not None else 1)
-    return threat / 2
 
 
 def _buff_on_single(state: WarState, spell: Spell, target: Single) -> float:
