@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from warhost.core.orders import Order
-from warhost.geometry.grid import Square, side_contacts, translate
+from warhost.geometry.grid import Square, side_contacts, square_of_text, translate
 from warhost.rulesets.dnd35_wars import actions, ai_siege, combat, odds, reach, tables
 from warhost.rulesets.dnd35_wars.ai_judge import (
     NEAR,
@@ -173,7 +173,7 @@ def _score(state: WarState, view: View, here: Box, staying: float, order: Order)
     if kind == "charge":
         return _charge_value(state, view, order)
     if kind in ("move", "pass", "disengage"):
-        off = _offset(order.args[-1])
+        off = square_of_text(order.args[-1])
         if off is None:
             return IDLE
         value = _position(state, view, shifted(here, *off), moved=True)
@@ -208,15 +208,6 @@ def _now_value(state: WarState, view: View, order: Order) -> float:
         return _set_value(state, view)
     return 0.0
 
-
-def _offset(arg: object) -> tuple[int, int] | None:
-    parts = str(arg).split(",")
-    if len(parts) != 2:
-        return None
-    try:
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        return None
 
 
 def _weight(state: WarState, unit: Unit, target: Unit) -> float:
@@ -261,7 +252,7 @@ def _melee_value(state: WarState, view: View, arg: str) -> float:
 def _charge_value(state: WarState, view: View, order: Order) -> float:
     unit = view.unit
     tid = str(order.args[1])
-    off = _offset(order.args[2]) if len(order.args) > 2 else None
+    off = square_of_text(order.args[2]) if len(order.args) > 2 else None
     if off is None:
         return IDLE
     if view.left_behind:
