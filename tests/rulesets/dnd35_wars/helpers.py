@@ -3,17 +3,18 @@ the squares its entry gives, and a battle runtime with scripted dice and orders.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tests.battle_watch import events, record  # noqa: F401 - the tests import them from here
 from tests.orders_by_kind import OrdersByKind
 from warhost.core.commanders import FirstOptionCommander
-from warhost.core.dice import ScriptedDice
+from warhost.core.dice import ScriptedDice, SeededDice
 from warhost.core.engine import Battle
 from warhost.core.registry import get_ruleset
+from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario
 from warhost.rulesets.dnd35_wars.setup import initial_state
-from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
+from warhost.rulesets.dnd35_wars.state import FIGHTING, Single, Unit, WarState
 
 
 def creature(name: str = "human warrior", **fields: Any) -> dict[str, Any]:
@@ -86,8 +87,7 @@ def make_state(units: Sequence[Mapping[str, Any]], **kwargs: Any) -> WarState:
     """A state with every unit placed (placement rules unchecked: tests may put units in
     contact), round 1, and the initiative order the order of the entries."""
     data = scenario_data(units, **kwargs)
-    model = get_ruleset("dnd35-wars").scenario_model.model_validate(data)
-    state = initial_state(model)
+    state = initial_state(Dnd35WarsScenario.model_validate(data))
     state.round = 1
     state.order = [u["id"] for u in units] + [s["id"] for s in kwargs.get("singles", ())
                                                 if s["_kind"] == "monster"]
@@ -104,6 +104,35 @@ def make_battle(state: WarState, dice: Sequence[int] = (),
                     dice=ScriptedDice(dice))
     battle.state = state
     return battle
+
+
+def seeded_battle(state: WarState | None, seed: int) -> Battle:
+    """A battle runtime over ``state`` with seeded dice and default orders (seeded runs
+    checked against exact odds)."""
+    commanders = {side: OrdersByKind([], FirstOptionCommander())
+                  for side in (state.sides if state is not None else ("A", "B"))}
+    battle = Battle(get_ruleset("dnd35-wars"), None, 0, commanders,  # type: ignore[arg-type]
+                    dice=SeededDice(seed))
+    battle.state = state
+    return battle
+
+
+def restorer(state: WarState, uid: str, sid: str | None = None) -> Callable[[], None]:
+    """A function putting unit ``uid`` (and creature ``sid``) back as they are now: HP,
+    counters and status, so each seeded trial starts from the same position."""
+    target = get(state, uid)
+    hp, squares = target.hp, set(target.squares)
+    creature_hp = who(state, sid).hp if sid else 0
+    spot = who(state, sid).square if sid else None
+
+    def restore() -> None:
+        target.hp, target.status = hp, FIGHTING
+        state.place(target, squares)
+        if sid:
+            hero = who(state, sid)
+            hero.hp, hero.status = creature_hp, FIGHTING
+            state.put_single(hero, spot)
+    return restore
 
 
 def get(state: WarState, uid: str) -> Unit:

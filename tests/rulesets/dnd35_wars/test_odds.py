@@ -13,14 +13,19 @@ from typing import Any
 
 import pytest
 
-from tests.orders_by_kind import OrdersByKind
-from tests.rulesets.dnd35_wars.helpers import block, creature, get, make_state, single, unit, who
-from warhost.core.commanders import FirstOptionCommander
-from warhost.core.dice import SeededDice
-from warhost.core.engine import Battle
+from tests.rulesets.dnd35_wars.helpers import (
+    block,
+    creature,
+    get,
+    make_state,
+    restorer,
+    seeded_battle,
+    single,
+    unit,
+    who,
+)
 from warhost.core.errors import WarhostError
 from warhost.core.odds import OddsReport
-from warhost.core.registry import get_ruleset
 from warhost.rulesets.dnd35_wars import damage
 from warhost.rulesets.dnd35_wars.odds import (
     counters_removed,
@@ -30,7 +35,7 @@ from warhost.rulesets.dnd35_wars.odds import (
     morale_pass_chance,
     odds_on_state,
 )
-from warhost.rulesets.dnd35_wars.state import FIGHTING, Single, Unit, WarState
+from warhost.rulesets.dnd35_wars.state import Single, Unit, WarState
 
 # ------------------------------------------------------------------ independent enumeration
 
@@ -440,13 +445,6 @@ def test_bad_situations_are_refused_by_name() -> None:
 # ------------------------------------------------------------------ against the real damage code
 
 
-def _battle(state: WarState, seed: int) -> Battle:
-    commanders = {side: OrdersByKind([], FirstOptionCommander()) for side in state.sides}
-    battle = Battle(get_ruleset("dnd35-wars"), None, 0, commanders,  # type: ignore[arg-type]
-                    dice=SeededDice(seed))
-    battle.state = state
-    return battle
-
 
 def _mean_and_sd(report: OddsReport) -> tuple[float, float]:
     dist = {int(k): float(v["probability"]) for k, v in report.details["hp_lost"].items()}
@@ -457,23 +455,6 @@ def _mean_and_sd(report: OddsReport) -> tuple[float, float]:
 TRIALS = 2000
 
 
-def _restore(state: WarState, uid: str, sid: str | None = None) -> Callable[[], None]:
-    """A function putting unit ``uid`` (and creature ``sid``) back as they are now: HP,
-    counters and status, so each trial starts from the same position."""
-    target = get(state, uid)
-    hp, squares = target.hp, set(target.squares)
-    creature_hp = who(state, sid).hp if sid else 0
-    spot = who(state, sid).square if sid else None
-
-    def restore() -> None:
-        target.hp, target.status = hp, FIGHTING
-        state.place(target, squares)
-        if sid:
-            hero = who(state, sid)
-            hero.hp, hero.status = creature_hp, FIGHTING
-            state.put_single(hero, spot)
-    return restore
-
 
 @pytest.mark.rule("W35-DMG-02", "W35-AMB-89", "W35-AMB-88")
 def test_seeded_unit_attacks_match_the_exact_mean() -> None:
@@ -481,7 +462,7 @@ def test_seeded_unit_attacks_match_the_exact_mean() -> None:
     fighters, orcs = _lines(state)
     report = odds_on_state(state, fighters, orcs, {})
     mu, sd = _mean_and_sd(report)
-    battle, restore, total = _battle(state, 16), _restore(state, "orcs"), 0
+    battle, restore, total = seeded_battle(state, 16), restorer(state, "orcs"), 0
     attack = fighters.melee
     assert attack is not None
     for _ in range(TRIALS):
@@ -499,7 +480,7 @@ def test_seeded_unit_attacks_match_the_exact_mean() -> None:
 def test_seeded_creature_pathways_match_the_exact_mean() -> None:
     state = _pc_among_orcs()
     orcs, hero = get(state, "orcs"), who(state, "hero")
-    battle, restore = _battle(state, 35), _restore(state, "orcs", "hero")
+    battle, restore = seeded_battle(state, 35), restorer(state, "orcs", "hero")
     def unit_strikes() -> int:
         return damage.unit_attacks_single(state, battle, orcs, hero, ranged=False)
 

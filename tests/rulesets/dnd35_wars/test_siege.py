@@ -12,21 +12,18 @@ from typing import Any
 import pytest
 
 from tests.battle_watch import events
-from tests.orders_by_kind import OrdersByKind
 from tests.rulesets.dnd35_wars.helpers import (
     creature,
     get,
     make_battle,
     make_state,
     scenario_data,
+    seeded_battle,
     single,
     unit,
     who,
 )
-from warhost.core.commanders import FirstOptionCommander
 from warhost.core.decisions import Decision, Refusal
-from warhost.core.dice import SeededDice
-from warhost.core.engine import Battle
 from warhost.core.errors import WarhostError
 from warhost.core.orders import Order
 from warhost.core.registry import get_ruleset
@@ -557,10 +554,7 @@ def test_the_volley_situation_matches_a_seeded_run_of_the_real_fire_path() -> No
     dist = {int(k): float(v["probability"]) for k, v in report.details["hp_lost"].items()}
     mu = sum(v * p for v, p in dist.items())
     sd = math.sqrt(sum((v - mu) ** 2 * p for v, p in dist.items()))
-    commanders = {side: OrdersByKind([], FirstOptionCommander()) for side in state.sides}
-    battle = Battle(get_ruleset("dnd35-wars"), None, 0, commanders,  # type: ignore[arg-type]
-                    dice=SeededDice(17))
-    battle.state = state
+    battle = seeded_battle(state, 17)
     machine, g, total = state.machines["g"], get(state, "g"), 0
     trials = 2000
     for _ in range(trials):
@@ -591,9 +585,7 @@ def test_the_odds_hook_takes_the_siege_volley_situation() -> None:
 def test_setup_reports_the_placement_warning_as_a_battle_event() -> None:
     model = _model([unit("g", siege_weapon="ballista"), unit("foot", squares=[(5, 2)]),
                     unit("t", "B", [(5, 20)])])
-    commanders = {side: OrdersByKind([], FirstOptionCommander()) for side in ("A", "B")}
-    battle = Battle(get_ruleset("dnd35-wars"), None, 0, commanders,  # type: ignore[arg-type]
-                    dice=SeededDice(3))
+    battle = seeded_battle(None, 3)
     new_state(model, battle)
     warned = [e for e in events(battle, "warning") if e["rule"] == "W35-SIEGE-01"]
     assert len(warned) == 1 and "foot" in warned[0]["message"]

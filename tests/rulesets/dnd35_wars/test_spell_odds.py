@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -15,16 +14,20 @@ from typing import Any
 import pytest
 
 from tests.cli_helpers import run
-from tests.orders_by_kind import OrdersByKind
-from tests.rulesets.dnd35_wars.helpers import block, creature, make_state, single, unit
-from warhost.core.commanders import FirstOptionCommander
-from warhost.core.dice import SeededDice
+from tests.rulesets.dnd35_wars.helpers import (
+    block,
+    creature,
+    make_state,
+    restorer,
+    seeded_battle,
+    single,
+    unit,
+)
 from warhost.core.engine import Battle
 from warhost.core.errors import WarhostError
-from warhost.core.registry import get_ruleset
 from warhost.rulesets.dnd35_wars import areas, damage, magic, spellbook
 from warhost.rulesets.dnd35_wars.odds import odds_on_state
-from warhost.rulesets.dnd35_wars.state import FIGHTING, Unit, WarState
+from warhost.rulesets.dnd35_wars.state import Unit, WarState
 
 SPARKS = {"name": "sparks", "level": 1, "effect": "damage", "range": "long",
           "area": {"shape": "circle", "feet": 10}, "save": "ref", "on_save": "half",
@@ -218,21 +221,6 @@ def test_bad_spell_situations_are_refused() -> None:
 # ------------------------------------------------------------------ seeded engine runs
 
 
-def _battle(state: WarState, seed: int) -> Battle:
-    commanders = {side: OrdersByKind([], FirstOptionCommander()) for side in state.sides}
-    battle = Battle(get_ruleset("dnd35-wars"), None, 0, commanders,  # type: ignore[arg-type]
-                    dice=SeededDice(seed))
-    battle.state = state
-    return battle
-
-
-def _restore(state: WarState, target: Unit) -> Callable[[], None]:
-    hp, squares = target.hp, set(target.squares)
-
-    def restore() -> None:
-        target.hp, target.status = hp, FIGHTING
-        state.place(target, squares)
-    return restore
 
 
 TRIALS = 2000
@@ -274,7 +262,7 @@ def test_seeded_casts_match_the_exact_distribution(proportional: bool) -> None:
     state = scene(counters=4, hp=3, dr=1)
     target = state.units["b"]
     exact = report_of(state, spell="sparks", proportional=proportional)
-    battle, restore, seen = _battle(state, 17), _restore(state, target), []
+    battle, restore, seen = seeded_battle(state, 17), restorer(state, target.id), []
     for _ in range(TRIALS):
         restore()
         before = target.counters
@@ -292,7 +280,7 @@ def test_seeded_resolve_on_unit_matches_the_exact_distribution() -> None:
     target, mage = state.units["b"], state.singles["mage"]
     spell = spellbook.spell_of(state, "sparks")
     exact = report_of(state, spell="sparks")
-    battle, restore, seen = _battle(state, 23), _restore(state, target), []
+    battle, restore, seen = seeded_battle(state, 23), restorer(state, target.id), []
     for _ in range(TRIALS):
         restore()
         before = target.counters
