@@ -559,7 +559,7 @@ def _charge(state: WarState, battle: Battle, unit: Unit, target: Unit | Single, 
 
 
 def _blocks(state: WarState) -> Callable[[Square], bool]:
-    return lambda sq: sq in state.at or sq in state.blocks_sight
+    return reach.view_blocker(state)
 
 
 def sighted(state: WarState, unit: Unit, squares: set[Square]) -> tuple[Square, ...]:

@@ -518,12 +518,7 @@ def _target_square(attacker: Unit, target: Single) -> Square | None:
 
 
 def _sight(state: WarState, attacker: Unit, target: Single) -> Callable[[Square, Square], bool]:
-    def blocks(sq: Square) -> bool:
-        if sq in state.blocks_sight:
-            return True
-        who = state.at.get(sq)
-        return who is not None and who not in (attacker.id, target.id)
-
+    blocks = reach.view_blocker(state, (attacker.id, target.id))
     return lambda counter, aim: reach.line_of_sight(counter, aim, blocks)
 
 

@@ -172,12 +172,7 @@ def _sight(state: WarState, attacker: Unit, owner: Unit
            ) -> Callable[[Square, Square], bool]:
     """Line of sight to the machine's counter: other units, figures and blocking terrain stop
     it; the carrying unit's own counters do not (W35-SIEGE-03)."""
-    def blocks(sq: Square) -> bool:
-        if sq in state.blocks_sight:
-            return True
-        who = state.at.get(sq)
-        return who is not None and who not in (attacker.id, owner.id)
-
+    blocks = reach.view_blocker(state, (attacker.id, owner.id))
     return lambda counter, aim: reach.line_of_sight(counter, aim, blocks)
 
 

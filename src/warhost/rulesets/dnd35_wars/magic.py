@@ -213,15 +213,7 @@ def _blocked(state: WarState, single: Single, aim: set[Square],
              target: str) -> Callable[[Square], bool]:
     """Squares that stop the caster's view: terrain, and any unit or figure but the caster,
     its own unit and the target; the aimed squares never do."""
-    own = {single.id, single.host, target}
-
-    def blocks(sq: Square) -> bool:
-        if sq in aim:
-            return False
-        who = state.at.get(sq)
-        return sq in state.blocks_sight or (who is not None and who not in own)
-
-    return blocks
+    return reach.view_blocker(state, {single.id, single.host, target}, aim)
 
 
 def sees(state: WarState, single: Single, aim: set[Square], target: str = "") -> bool:

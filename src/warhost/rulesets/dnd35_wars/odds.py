@@ -459,10 +459,7 @@ def _melee_multiplier(att: Unit, dfn: Unit, notes: list[str]) -> int:
 
 
 def _blocked(state: WarState, att: Unit, dfn: Unit) -> Callable[[Square], bool]:
-    def blocks(sq: Square) -> bool:
-        who = state.at.get(sq)
-        return sq in state.blocks_sight or (who is not None and who not in (att.id, dfn.id))
-    return blocks
+    return reach.view_blocker(state, (att.id, dfn.id))
 
 
 def _ranged_multiplier(state: WarState, att: Unit, dfn: Unit, crossbow: bool,

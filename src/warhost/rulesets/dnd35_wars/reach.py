@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Iterable
 from fractions import Fraction
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from warhost.geometry.grid import (
     DIRECTIONS8,
@@ -21,6 +21,9 @@ from warhost.geometry.grid import (
     has_line_of_sight,
     side_contacts,
 )
+
+if TYPE_CHECKING:
+    from warhost.rulesets.dnd35_wars.state import WarState
 
 Blocked: TypeAlias = Callable[[Square], bool] | Collection[Square]
 """What blocks sight: a test on a square, or the set of blocking squares."""
@@ -34,6 +37,7 @@ __all__ = [
     "melee_multiplier",
     "ranged_attackers_on_single",
     "ranged_multiplier",
+    "view_blocker",
 ]
 
 # The four corners of a square: (diagonal step, the two side steps meeting there).
@@ -119,6 +123,24 @@ def _blocker(blocked: Blocked) -> Callable[[Square], bool]:
     if callable(blocked):
         return blocked
     return blocked.__contains__
+
+
+def view_blocker(state: WarState, see_through: Collection[str | None] = (),
+                 clear: Collection[Square] = ()) -> Callable[[Square], bool]:
+    """The squares that stop a line of sight on the battle map (W35-AMB-35): sight-blocking
+    terrain and every unit or figure but those in ``see_through``; the ``clear`` squares
+    (the ones aimed at) never block."""
+    at, terrain = state.at, state.blocks_sight
+
+    def blocks(sq: Square) -> bool:
+        if sq in clear:
+            return False
+        if sq in terrain:
+            return True
+        who = at.get(sq)
+        return who is not None and who not in see_through
+
+    return blocks
 
 
 def line_of_sight(a: Square, b: Square, blocked: Blocked) -> bool:

@@ -226,15 +226,7 @@ def _sees(state: WarState, unit: Unit, kind: str, tid: str, squares: frozenset[S
     """Whether the weapon's counter sees a target square (W35-AMB-35): its own unit and the
     target never block."""
     owner = tid if kind in ("unit", "machine") else None
-
-    def blocks(sq: Square) -> bool:
-        if sq in squares:
-            return False
-        if sq in state.blocks_sight:
-            return True
-        who = state.at.get(sq)
-        return who is not None and who not in (unit.id, owner)
-
+    blocks = reach.view_blocker(state, (unit.id, owner), squares)
     return any(reach.line_of_sight(origin, t, blocks) for t in sorted(squares))
 
 

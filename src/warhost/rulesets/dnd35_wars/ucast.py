@@ -152,8 +152,7 @@ def _spell_problem(state: WarState, unit: Unit, name: str,
 def _blocks(state: WarState) -> Callable[[Square], bool]:
     """Every counter and figure blocks sight, the caster's own front ranks included
     (W35-UCAST-06, W35-AMB-35), and so does blocking terrain."""
-    at, terrain = state.at, state.blocks_sight
-    return lambda sq: sq in at or sq in terrain
+    return reach.view_blocker(state)
 
 
 def reach_squares(state: WarState, unit: Unit, spell: Spell, known: KnownSpell) -> int | None:
