@@ -13,7 +13,7 @@ from warhost.core.outcome import BattleResult, Outcome, UnitFate, decision_recor
 from warhost.core.ruleset import Ruleset, Scenario
 
 __all__ = ["Battle", "BattleResult", "Outcome", "UnitFate", "build_commanders",
-           "decision_records", "make_commander", "run_battle"]
+           "decision_records", "fight", "make_commander", "prepare_battle", "run_battle"]
 
 
 def make_commander(kind: str, ruleset: Ruleset) -> Commander:
@@ -44,7 +44,7 @@ def build_commanders(
     return chosen
 
 
-def run_battle(
+def prepare_battle(
     scenario: Scenario,
     seed: int,
     commanders: Mapping[str, Commander | str] | None = None,
@@ -52,27 +52,23 @@ def run_battle(
     dice: DiceSource | None = None,
     record: bool = True,
     observers: list[Callable[[int, Any], None]] | None = None,
-) -> BattleResult:
-    """Play one battle to its end and return the result.
-
-    ``commanders`` maps side names to a commander or a kind (``ai``, ``random``); sides not
-    named use the scenario's choice. With ``record=False`` the event log keeps only a count,
-    which is what Monte Carlo runs want.
-
-    Example:
-        >>> from warhost import load_scenario, run_battle
-        >>> s = load_scenario("examples/fantasy-battle/skirmish.yaml")  # doctest: +SKIP
-        >>> run_battle(s, 1, {"Good": "random"}).winner in {"Good", "Evil", None}  # doctest: +SKIP
-        True
-    """
+) -> Battle:
+    """The battle :func:`run_battle` plays, built but not started (see :func:`fight`)."""
     ruleset = scenario.ruleset
     battle = Battle(ruleset, scenario, seed, build_commanders(scenario, commanders), dice, record)
     battle.round_observers.extend(observers or [])
+    return battle
+
+
+def fight(battle: Battle) -> BattleResult:
+    """Play a prepared battle to its end and return the result."""
+    scenario = battle.scenario
+    ruleset = scenario.ruleset
     battle.emit(
         "battle_start",
         ruleset=ruleset.versioned_name,
         scenario=scenario.name,
-        seed=seed,
+        seed=battle.seed,
         sides={side: c.kind for side, c in battle.commanders.items()},
     )
     state = ruleset.new_state(scenario, battle)
@@ -90,8 +86,34 @@ def run_battle(
     return BattleResult(
         ruleset=ruleset.name,
         scenario=scenario.name,
-        seed=seed,
+        seed=battle.seed,
         outcome=outcome,
         log=battle.log,
         decided=battle.decided,
     )
+
+
+def run_battle(
+    scenario: Scenario,
+    seed: int,
+    commanders: Mapping[str, Commander | str] | None = None,
+    *,
+    dice: DiceSource | None = None,
+    record: bool = True,
+    observers: list[Callable[[int, Any], None]] | None = None,
+) -> BattleResult:
+    """Play one battle to its end and return the result.
+
+    ``commanders`` maps side names to a commander or a kind (``ai``, ``random``); sides not
+    named use the scenario's choice. With ``record=False`` the event log keeps only a count,
+    which is what Monte Carlo runs want. :class:`warhost.core.stepping.SteppedBattle` plays
+    the same battle one decision at a time.
+
+    Example:
+        >>> from warhost import load_scenario, run_battle
+        >>> s = load_scenario("examples/fantasy-battle/skirmish.yaml")  # doctest: +SKIP
+        >>> run_battle(s, 1, {"Good": "random"}).winner in {"Good", "Evil", None}  # doctest: +SKIP
+        True
+    """
+    return fight(prepare_battle(scenario, seed, commanders, dice=dice, record=record,
+                                observers=observers))
