@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from warhost.core.battle import Battle
 from warhost.core.commanders import Commander
@@ -255,7 +255,10 @@ class SteppedBattle:
         the rule ID, and changes nothing."""
         question, decision = self._expect("order")
         assert decision is not None
-        if isinstance(order, int) and not isinstance(order, bool):
+        if isinstance(order, bool):
+            raise IllegalOrderError("an order is its text or the index of an option",
+                                    field="order")
+        if isinstance(order, int):
             if not 0 <= order < len(question.options):
                 raise IllegalOrderError(
                     f"no option {order}: the options run from 0 to {len(question.options) - 1}",
@@ -288,7 +291,7 @@ class SteppedBattle:
             self._turn.notify_all()
         self._worker.join(timeout=5)
 
-    def __enter__(self) -> SteppedBattle:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *_exc: object) -> None:
