@@ -305,7 +305,7 @@ class SteppedBattle:
             self.result = fight(self.battle)
         except BattleAbandoned:
             pass
-        except BaseException as exc:  # handed to the caller's thread, raised there
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, raised there
             self.error = exc
         finally:
             with self._turn:
