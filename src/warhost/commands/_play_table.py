@@ -9,13 +9,17 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+import numpy as np
+
 from warhost.commands._shared import commander_kinds, make_commanders
 from warhost.core.battle import Battle
-from warhost.core.commanders import HumanCommander, UndoRequested
+from warhost.core.commanders import Commander, HumanCommander, UndoRequested
 from warhost.core.decisions import Decision
-from warhost.core.dice import DiceSource, ManualDice, SeededDice
-from warhost.core.engine import BattleResult, run_battle
+from warhost.core.dice import DiceSource
+from warhost.core.engine import BattleResult
+from warhost.core.errors import WarhostError
 from warhost.core.journal import PlaybackDice, PlayJournal
+from warhost.core.stepping import Question, SteppedBattle, parse_faces
 from warhost.render.maps import map_title, text_map
 from warhost.render.narrative import Narrator
 from warhost.render.options import option_listing
@@ -67,7 +71,8 @@ class PlayTable:
         return result
 
     def run(self) -> BattleResult:
-        """One run of the battle: the recorded part quietly, then the person."""
+        """One run of the battle, stepped (:class:`SteppedBattle`): the recorded part quietly,
+        then the person's questions and dice, asked here as the battle waits for them."""
         journal = self.journal
         self.human = HumanCommander(
             ask=self.ask, show=self.say, describe=self.describe,
@@ -76,19 +81,44 @@ class PlayTable:
         )
         commanders = make_commanders(self.scenario, journal.others,
                                      people={journal.side: self.human})
-        dice: DiceSource
-        if journal.manual:
-            dice = PlaybackDice(journal.faces, ManualDice(self.ask_dice),
-                                before_asking=self.reach_person, typed=journal.dice_typed)
-        else:
-            dice = SeededDice(_battle_dice_seed(journal.seed))
-        self.dice = dice
+        others: dict[str, Commander | str] = {
+            side: c for side, c in commanders.items() if side != journal.side}
+        stepper = SteppedBattle(
+            self.scenario, journal.seed, others, stepped=[journal.side],
+            manual_dice=journal.manual, label=self.human.kind, frames=False, start=False,
+            wrap_dice=lambda typed: PlaybackDice(journal.faces, typed,
+                                                 typed=journal.dice_typed))
+        stepper.battle.round_observers.append(lambda _round, _state: self.flush())
+        self.human.bind(journal.side, np.random.default_rng(0))  # it draws nothing
+        self.human.referee = stepper.battle
+        self.dice = stepper.battle.dice
         self.narrator = Narrator(self.ruleset)
         self.shown_map = None
         self.quiet = bool(self.note)
-        journal.start_run(dice, commander_kinds(commanders))
-        return run_battle(self.scenario, journal.seed, commanders, dice=dice,
-                          observers=[lambda _round, _state: self.flush()])
+        journal.start_run(self.dice, commander_kinds(commanders))
+        with stepper:
+            stepper.start()
+            while not stepper.over:
+                question = stepper.question
+                assert question is not None
+                if question.what == "dice":
+                    stepper.roll(self.type_dice(question))
+                else:
+                    assert stepper.decision is not None
+                    stepper.answer(self.human.choose(stepper.decision, stepper.battle.state))
+        assert stepper.result is not None
+        return stepper.result
+
+    def type_dice(self, question: Question) -> list[int]:
+        """The faces of the real dice ``question`` asks for, asked until they fit."""
+        self.reach_person()
+        count, sides = question.dice
+        prompt = f"{question.prompt}: "
+        while True:
+            try:
+                return parse_faces(self.ask_dice(prompt), count, sides)
+            except WarhostError:
+                prompt = f"Please type {count} number(s) from 1 to {sides}: "
 
     # ------------------------------------------------------------------ output
 
@@ -176,13 +206,4 @@ class PlayTable:
     def _state(self) -> Any:
         battle = self.human.referee if self.human is not None else None
         return battle.state if isinstance(battle, Battle) else None
-
-
-def _battle_dice_seed(seed: int) -> Any:
-    """The seed sequence :class:`Battle` gives its own dice (the first spawned child), so a
-    battle played with explicit seeded dice equals one played with the default dice."""
-    import numpy as np
-
-    return np.random.SeedSequence(seed).spawn(1)[0]
-
 

@@ -152,8 +152,9 @@ class SteppedBattle:
     ``stepped`` names the sides whose orders the caller gives (:meth:`answer`); the others are
     played by ``commanders`` (a commander or a kind per side, as :func:`run_battle` takes them,
     else the scenario's choice). With ``manual_dice`` every die is asked for (:meth:`roll`).
-    ``label`` is the commander kind the log names for stepped sides. The constructor returns
-    when the battle first waits, or has ended.
+    ``label`` is the commander kind the log names for stepped sides; ``wrap_dice`` may wrap
+    the typed dice (to hand out recorded faces first, say). The constructor returns when the
+    battle first waits, or has ended (with ``start=False``, :meth:`start` does that).
 
     A :class:`Frame` is kept once the armies are deployed, at the end of every round and at
     every question that finds the map changed, so a viewer can go back and forth.
@@ -171,6 +172,8 @@ class SteppedBattle:
         manual_dice: bool = False,
         label: str = "human",
         frames: bool = True,
+        wrap_dice: Callable[[DiceSource], DiceSource] | None = None,
+        start: bool = True,
     ) -> None:
         self.scenario = scenario
         self.seed = seed
@@ -187,6 +190,8 @@ class SteppedBattle:
         self.faces: list[int] = []
         """Every face typed so far (a replay of a manual-dice battle keeps them)."""
         dice: DiceSource | None = StepDice(self) if manual_dice else None
+        if dice is not None and wrap_dice is not None:
+            dice = wrap_dice(dice)
         self._keep_frames = frames
         self.frames: list[Frame] = []
         self.battle: Battle = prepare_battle(scenario, seed, chosen, dice=dice,
@@ -207,6 +212,12 @@ class SteppedBattle:
         self._finished = False
         self._turn = threading.Condition()
         self._worker = threading.Thread(target=self._run, name=f"battle-{seed}", daemon=True)
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Start the battle (the constructor does, unless ``start=False``) and return when it
+        first waits, or has ended."""
         self._worker.start()
         self._await_pause()
 
@@ -287,6 +298,9 @@ class SteppedBattle:
     def close(self) -> None:
         """End the battle if it is still going, and free its thread."""
         with self._turn:
+            if self._worker.ident is None:  # never started
+                self._closed = self._finished = True
+                return
             if self._finished and not self._worker.is_alive():
                 return
             self._closed = True
