@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 from rich.text import Text
-
-import numpy as np
 
 from warhost.commands._shared import commander_kinds, make_commanders
 from warhost.core.battle import Battle
