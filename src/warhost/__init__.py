@@ -16,11 +16,14 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from warhost.core.engine import BattleResult, run_battle
     from warhost.core.scenario import Scenario, load_scenario
+    from warhost.core.stepping import SteppedBattle
 
-__all__ = ["BattleResult", "Scenario", "__version__", "load_scenario", "run_battle"]
+__all__ = ["BattleResult", "Scenario", "SteppedBattle", "__version__", "load_scenario",
+           "run_battle"]
 
 _LAZY = {"BattleResult": "warhost.core.engine", "run_battle": "warhost.core.engine",
-         "Scenario": "warhost.core.scenario", "load_scenario": "warhost.core.scenario"}
+         "Scenario": "warhost.core.scenario", "load_scenario": "warhost.core.scenario",
+         "SteppedBattle": "warhost.core.stepping"}
 
 
 def __getattr__(name: str) -> Any:
