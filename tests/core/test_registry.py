@@ -33,3 +33,24 @@ def test_core_never_imports_a_ruleset_by_name() -> None:
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""]
             assert not any(n.startswith("warhost.rulesets.") for n in names), path
+
+
+def test_threads_asking_at_once_all_see_every_ruleset() -> None:
+    """The first look-up imports the rulesets; threads asking meanwhile wait for all of them
+    (a web server's threads once saw only the first few)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import threading\n"
+        "from warhost.core import registry\n"
+        "seen = []\n"
+        "threads = [threading.Thread(target=lambda: seen.append(len(registry.all_rulesets())))"
+        " for _ in range(8)]\n"
+        "[t.start() for t in threads]\n"
+        "[t.join() for t in threads]\n"
+        "print(sorted(set(seen)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == f"[{len(all_rulesets())}]"

@@ -5,11 +5,14 @@ from __future__ import annotations
 import difflib
 import importlib
 import pkgutil
+import threading
+
 from warhost.core.errors import WarhostError
 from warhost.core.ruleset import Ruleset
 
 _REGISTRY: dict[str, Ruleset] = {}
 _discovered = False
+_discovering = threading.RLock()
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -22,15 +25,19 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def _discover() -> None:
-    """Import every package under ``warhost.rulesets`` so each can register itself."""
+    """Import every package under ``warhost.rulesets`` so each can register itself (once,
+    whichever thread asks first; the others wait until every ruleset is in)."""
     global _discovered
     if _discovered:
         return
-    _discovered = True
-    import warhost.rulesets as pkg
+    with _discovering:
+        if _discovered:
+            return
+        import warhost.rulesets as pkg
 
-    for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
-        importlib.import_module(info.name)
+        for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
+            importlib.import_module(info.name)
+        _discovered = True
 
 
 def all_rulesets() -> dict[str, Ruleset]:
