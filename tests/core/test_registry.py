@@ -22,7 +22,7 @@ def test_core_never_imports_a_ruleset_by_name() -> None:
     import ast
     from pathlib import Path
 
-    import warhost.core as core
+    from warhost import core
 
     for path in Path(core.__path__[0]).glob("*.py"):
         tree = ast.parse(path.read_text())
