@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 
 import pytest
 
+from warhost.core.commanders import Commander
+from warhost.core.decisions import Decision
 from warhost.core.engine import BattleResult, run_battle
+from warhost.core.orders import Order
 from warhost.core.registry import all_rulesets
 from warhost.core.scenario import load_scenario
+from warhost.core.stepping import SteppedBattle
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [
@@ -23,6 +28,22 @@ CASES = [
     for name, ruleset in all_rulesets().items()
     for example in ruleset.examples()
 ]
+
+
+class ListedOrders(Commander):
+    """Gives a list of order texts in turn, asked exactly when a person would be (it reads
+    orders, as the step API's commander does)."""
+
+    kind = "listed"
+    reads_orders = True
+
+    def __init__(self, orders: list[str]) -> None:
+        self.orders = list(orders)
+
+    def choose(self, decision: Decision, state: object) -> Order:
+        verdict = self.judge(decision, self.orders.pop(0))
+        assert isinstance(verdict, Order), verdict
+        return verdict
 
 
 def check_playout(result: BattleResult, limit: int) -> list[str]:
@@ -118,3 +139,28 @@ def test_every_ruleset_has_a_metered_army_scenario(ruleset) -> None:  # type: ig
         result = run_battle(scenario, 1, {side: "random" for side in sides}, record=False)
     assert 1 <= result.outcome.rounds <= 2
     assert meter[GEOMETRY] > 0 and meter[OPTIONS] > 0
+
+
+@pytest.mark.parametrize(("ruleset", "example"), CASES)
+def test_stepped_battle_gives_the_log_of_run_battle(ruleset, example) -> None:  # type: ignore[no-untyped-def]
+    """A battle played one decision at a time (the first side's orders given to the step
+    API, chosen at random) logs exactly what run_battle logs with the same seed and orders."""
+    scenario = load_scenario(example)
+    sides = ruleset.side_names(scenario.model)
+    person, others = sides[0], {s: "random" for s in sides[1:]}
+    pick = random.Random(5)
+    given: list[str] = []
+    with SteppedBattle(scenario, 3, others, stepped=[person], label=ListedOrders.kind,
+                       frames=False) as stepped:
+        while not stepped.over:
+            question = stepped.question
+            assert question is not None and question.side == person
+            order = question.options[pick.randrange(len(question.options))]
+            stepped.answer(order)
+            given.append(order)
+        assert stepped.error is None
+    listed = ListedOrders(given)
+    result = run_battle(scenario, 3, {person: listed, **others})
+    assert listed.orders == []
+    assert stepped.result is not None and stepped.winner == result.winner
+    assert stepped.result.log.to_jsonl() == result.log.to_jsonl()

@@ -74,6 +74,8 @@ class Battle:
         """Every decision taken, in order: (side, kind, order). Kept as tuples, since a battle
         takes hundreds; :attr:`decisions` gives the records."""
         self.round_observers: list[Callable[[int, Any], None]] = []
+        self.start_observers: list[Callable[[Any], None]] = []
+        """Called with the starting state once it is built (armies deployed, no round yet)."""
         self.state: Any = None
 
     @property

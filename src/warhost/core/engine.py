@@ -73,6 +73,8 @@ def fight(battle: Battle) -> BattleResult:
     )
     state = ruleset.new_state(scenario, battle)
     battle.state = state
+    for observer in battle.start_observers:
+        observer(state)
     ruleset.play(state, battle)
     battle.finish()
     outcome = ruleset.outcome(state)

@@ -155,9 +155,10 @@ class SteppedBattle:
     ``label`` is the commander kind the log names for stepped sides. The constructor returns
     when the battle first waits, or has ended.
 
-    A :class:`Frame` is kept at the start, at the end of every round and at every question, so
-    a viewer can go back and forth. :meth:`close` ends an unfinished battle and frees its
-    thread; a closed battle refuses further orders.
+    A :class:`Frame` is kept once the armies are deployed, at the end of every round and at
+    every question that finds the map changed, so a viewer can go back and forth.
+    :meth:`close` ends an unfinished battle and frees its thread; a closed battle refuses
+    further orders.
     """
 
     def __init__(
@@ -190,6 +191,7 @@ class SteppedBattle:
         self.frames: list[Frame] = []
         self.battle: Battle = prepare_battle(scenario, seed, chosen, dice=dice,
                                              observers=[self._round_ended])
+        self.battle.start_observers.append(lambda _state: self._capture(0))
         self.result: BattleResult | None = None
         self.error: BaseException | None = None
         """What stopped the battle when it failed (an illegal order of a script, say)."""
@@ -301,7 +303,6 @@ class SteppedBattle:
 
     def _run(self) -> None:
         try:
-            self._capture(0)
             self.result = fight(self.battle)
         except BattleAbandoned:
             pass
@@ -343,10 +344,11 @@ class SteppedBattle:
         view = self.map_view()
         number = self.round if round_number is None else round_number
         events = len(self.events)
-        if self.frames and self.frames[-1].events == events:
+        last = self.frames[-1] if self.frames else None
+        if last is not None and last.events == events:
             self.frames[-1] = Frame(events, number, view)
-        else:
-            self.frames.append(Frame(events, number, view))
+        elif last is None or round_number is not None or last.map != view:
+            self.frames.append(Frame(events, number, view))  # a question's frame: if it moved
 
     def _next_number(self) -> int:
         self._numbers += 1
