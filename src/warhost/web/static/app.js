@@ -142,12 +142,15 @@
     $("#start").disabled = true;
     if (!text.trim()) { result.textContent = ""; result.className = ""; showProblems([]); return; }
     try {
-      const data = await api("POST", "/api/scenarios/check", { text, example: usingExample() ? S.exampleId : null });
+      // a shipped example is known good (and may name files beside it, which uploads may not)
+      const known = usingExample() ? S.examples.find((ex) => ex.id === S.exampleId) : null;
+      const data = known ? Object.assign({ ok: true }, known)
+        : await api("POST", "/api/scenarios/check", { text });
       S.checked = data;
       result.textContent = `✓ ${data.name} (${data.ruleset}): ${data.sides.join(" vs ")}`;
       result.className = "ok";
       showProblems([]);
-      buildCommanders(data.sides);
+      buildCommanders(data.sides, data.commanders || {});
       $("#start").disabled = false;
     } catch (e) {
       result.className = "error";
@@ -162,7 +165,7 @@
   function usingExample() {
     return S.exampleId && $("#editor").value === S.exampleText;
   }
-  function buildCommanders(sides) {
+  function buildCommanders(sides, defaults) {
     const box = $("#commanders");
     const before = {};
     for (const sel of box.querySelectorAll("select")) before[sel.dataset.side] = sel.value;
@@ -172,7 +175,8 @@
       const label = node("label", {}, side);
       const sel = node("select", { "data-testid": "commander", "data-side": side, "aria-label": `commander of ${side}` });
       for (const kind of ["person", "ai", "random"]) sel.appendChild(node("option", { value: kind }, kind));
-      sel.value = before[side] || (i === 0 ? "person" : "ai");
+      const given = ["ai", "random"].includes(defaults[side]) ? defaults[side] : "ai";
+      sel.value = before[side] || (i === 0 ? "person" : given);
       row.appendChild(label);
       row.appendChild(sel);
       box.appendChild(row);
@@ -267,11 +271,10 @@
     $("#sim-run").disabled = false;
     const out = $("#sim-result");
     out.textContent = "";
-    const tables = Array.isArray(data.table) && data.table.length && Array.isArray(data.table[0]) && Array.isArray(data.table[0][0])
-      ? data.table : [data.table || []];
-    for (const rows of tables) {
+    const tables = [[data.table || [], "sim-table"], [data.units || [], "sim-units"]];
+    for (const [rows, testid] of tables) {
       if (!rows.length) continue;
-      const table = node("table", { "data-testid": "sim-table" });
+      const table = node("table", { "data-testid": testid });
       rows.forEach((row, i) => {
         const tr = node("tr");
         for (const cell of row) tr.appendChild(node(i === 0 ? "th" : "td", {}, cell === null ? "" : String(cell)));
