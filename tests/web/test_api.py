@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
@@ -16,7 +17,7 @@ from warhost.core.registry import all_rulesets
 from warhost.web.uploads import check_text, parse_scenario
 
 
-def error_of(response) -> dict:  # type: ignore[no-untyped-def]
+def error_of(response: Any) -> dict[str, Any]:
     """The ``error`` object of an error response (every error has one)."""
     body = response.json()
     assert set(body["error"]) >= {"message", "line", "field"}, body

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,7 +33,7 @@ def play_out(client: TestClient, battle_id: str, seats: dict[str, str],
              pick: random.Random) -> list[tuple[str, str]]:
     """Answer every question (random options; faces for dice) until the battle ends; the
     (side, order text) given."""
-    given = []
+    given: list[tuple[str, str]] = []
     while True:
         view = client.get(f"/api/battles/{battle_id}").json()
         question = view["question"]
@@ -263,7 +264,7 @@ def test_manual_dice_refuse_bad_faces_and_take_good_ones(client: TestClient, tin
 
 
 def test_a_replay_is_saved_loaded_and_reproduces(client: TestClient, tiny: str,
-                                                 tmp_path) -> None:  # type: ignore[no-untyped-def]
+                                                 tmp_path: Path) -> None:
     created = start(client, tiny, seed=7, commanders={"A": "person", "B": "random"},
                     manual_dice=True)
     play_out(client, created["id"], created["seats"], random.Random(5))
