@@ -116,6 +116,18 @@ def test_a_full_server_refuses_another_battle_with_503(make_client, tiny: str) -
     assert response.status_code == 503 and "2 battles" in error_of(response)["message"]
 
 
+def test_a_full_server_makes_room_by_closing_the_battle_that_ended_longest_ago(
+        make_client, tiny: str) -> None:  # type: ignore[no-untyped-def]
+    client = make_client(max_battles=3)
+    playing = start(client, tiny, commanders={"A": "person"})
+    ended = [start(client, tiny, seed=n)["id"] for n in range(2)]
+    client.get(f"/api/battles/{ended[0]}")  # used last: kept
+    newest = start(client, tiny, seed=5)["id"]
+    assert client.get(f"/api/battles/{ended[1]}").status_code == 404
+    for kept in (playing["id"], ended[0], newest):
+        assert client.get(f"/api/battles/{kept}").status_code == 200
+
+
 # --------------------------------------------------------------------------- orders
 
 

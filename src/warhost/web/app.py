@@ -297,6 +297,11 @@ def create_app(*, idle_seconds: float = 1800, max_battles: int = 100,
         return JSONResponse({"error": {"message": message, "line": None, "field": field}},
                             status_code=400)
 
+    @app.exception_handler(Exception)
+    async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
+        return _plain_error(500, f"internal error: {type(exc).__name__}: {exc} (a bug in "
+                                 "warhost: please report it)")
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _plain_error(exc.status_code, str(exc.detail))
@@ -330,7 +335,8 @@ def create_app(*, idle_seconds: float = 1800, max_battles: int = 100,
             scenario = example_scenario(example_id)
             out.append({"id": example_id, "ruleset": ruleset, "name": name,
                         "title": scenario.name,
-                        "sides": scenario.ruleset.side_names(scenario.model)})
+                        "sides": scenario.ruleset.side_names(scenario.model),
+                        "commanders": scenario.ruleset.commander_kinds(scenario.model)})
         return out
 
     @app.get("/api/examples/{ruleset}/{name}", tags=["scenarios"])

@@ -50,7 +50,7 @@ class Conflict(WarhostError):
 
 
 class Busy(WarhostError):
-    """The server holds as many battles as it may (HTTP 503)."""
+    """The server holds as many battles as it may, all still being played (HTTP 503)."""
 
 
 @dataclass
@@ -290,6 +290,16 @@ class SessionStore:
             session.close()
         return [s.id for s in idle]
 
+    def _evict_finished(self) -> None:
+        """Close the battle that ended longest ago unused, to make room (under the store's
+        lock); battles still being played are never evicted."""
+        ended = [s for s in self._sessions.values()
+                 if s is not _placeholder and s.snapshot.get("over") and not s.lock.locked()]
+        if ended:
+            oldest = min(ended, key=lambda s: s.last_used)
+            del self._sessions[oldest.id]
+            oldest.close()
+
     def get(self, battle_id: str) -> Session:
         """The session ``battle_id`` (its use noted); :class:`NotFound` if none."""
         session = self._sessions.get(battle_id)
@@ -324,6 +334,8 @@ class SessionStore:
                 raise WarhostError(f"unknown commander kind {kind!r} for {side} (use "
                                    f"{', '.join(KINDS)})", field="commanders")
         with self._lock:
+            if len(self._sessions) >= self.max_battles:
+                self._evict_finished()
             if len(self._sessions) >= self.max_battles:
                 raise Busy(f"the server holds {self.max_battles} battles already; try again "
                            "later", field="id")
