@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,8 @@ def test_malformed_yaml_is_named_with_its_line(client: TestClient) -> None:
 # --------------------------------------------------------------------------- uploads are safe
 
 
-def test_a_scenario_too_large_is_refused_with_413(make_client, tiny: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_scenario_too_large_is_refused_with_413(make_client: Callable[..., TestClient],
+                                                  tiny: str) -> None:
     client = make_client(max_upload=10_000)
     big = tiny + "#" * 10_000 + "\n"
     for path in ("/api/scenarios/check", "/api/battles", "/api/simulations"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from fastapi.testclient import TestClient
 from warhost.core.commanders import ScriptedCommander
 from warhost.core.engine import run_battle
 from warhost.core.replay import load_replay, rerun
+from warhost.web.sessions import SessionStore
 from warhost.web.uploads import parse_scenario
 
 
@@ -21,6 +23,12 @@ def start(client: TestClient, text: str, seed: int = 4, **body: Any) -> dict[str
     response = client.post("/api/battles", json={"text": text, "seed": seed, **body})
     assert response.status_code == 201, response.text
     return response.json()  # type: ignore[no-any-return]
+
+
+def sessions_of(client: TestClient) -> SessionStore:
+    """The battle sessions of the client's app."""
+    store: SessionStore = client.app.state.sessions  # type: ignore[attr-defined]
+    return store
 
 
 def error_of(response: Any) -> dict[str, Any]:
@@ -108,7 +116,8 @@ def test_unknown_sides_and_commander_kinds_are_refused(client: TestClient, tiny:
         assert error_of(response)["field"] == "commanders"
 
 
-def test_a_full_server_refuses_another_battle_with_503(make_client, tiny: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_full_server_refuses_another_battle_with_503(make_client: Callable[..., TestClient],
+                                                       tiny: str) -> None:
     client = make_client(max_battles=2)
     for _ in range(2):
         start(client, tiny, commanders={"A": "person"})
@@ -117,7 +126,7 @@ def test_a_full_server_refuses_another_battle_with_503(make_client, tiny: str) -
 
 
 def test_a_full_server_makes_room_by_closing_the_battle_that_ended_longest_ago(
-        make_client, tiny: str) -> None:  # type: ignore[no-untyped-def]
+        make_client: Callable[..., TestClient], tiny: str) -> None:
     client = make_client(max_battles=3)
     playing = start(client, tiny, commanders={"A": "person"})
     ended = [start(client, tiny, seed=n)["id"] for n in range(2)]
@@ -341,7 +350,7 @@ def test_a_replay_whose_scenario_names_a_file_is_refused(client: TestClient) -> 
 
 def test_deleting_a_battle_frees_its_thread(client: TestClient, tiny: str) -> None:
     created = start(client, tiny, commanders={"A": "person"})
-    session = client.app.state.sessions.get(created["id"])  # type: ignore[attr-defined]
+    session = sessions_of(client).get(created["id"])
     worker = session.battle._worker
     assert worker.is_alive()
     watcher = client.delete(f"/api/battles/{created['id']}")
@@ -352,10 +361,11 @@ def test_deleting_a_battle_frees_its_thread(client: TestClient, tiny: str) -> No
     assert client.get(f"/api/battles/{created['id']}").status_code == 404
 
 
-def test_idle_sessions_are_closed_and_their_threads_end(make_client, tiny: str) -> None:  # type: ignore[no-untyped-def]
+def test_idle_sessions_are_closed_and_their_threads_end(make_client: Callable[..., TestClient],
+                                                        tiny: str) -> None:
     client = make_client(idle_seconds=0.5)
     created = [start(client, tiny, commanders={"A": "person"}) for _ in range(3)]
-    store = client.app.state.sessions
+    store = sessions_of(client)
     workers = [store.get(c["id"]).battle._worker for c in created]
     assert all(w.is_alive() for w in workers)
     kept = created[0]
@@ -370,9 +380,10 @@ def test_idle_sessions_are_closed_and_their_threads_end(make_client, tiny: str) 
     assert workers[0].is_alive() and store.ids() == [kept["id"]]
 
 
-def test_stopping_the_server_closes_every_battle(make_client, tiny: str) -> None:  # type: ignore[no-untyped-def]
+def test_stopping_the_server_closes_every_battle(make_client: Callable[..., TestClient],
+                                                 tiny: str) -> None:
     client = make_client()
     created = start(client, tiny, commanders={"A": "person"})
-    worker = client.app.state.sessions.get(created["id"]).battle._worker
+    worker = sessions_of(client).get(created["id"]).battle._worker
     client.__exit__(None, None, None)
     assert not worker.is_alive()

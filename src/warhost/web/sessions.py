@@ -283,7 +283,8 @@ class SessionStore:
         now = time.monotonic() if now is None else now
         with self._lock:
             idle = [s for s in self._sessions.values()
-                    if s is not _placeholder and now - s.last_used > self.idle_seconds and not s.lock.locked()]
+                    if s is not _placeholder and now - s.last_used > self.idle_seconds
+                    and not s.lock.locked()]
             for session in idle:
                 del self._sessions[session.id]
         for session in idle:
