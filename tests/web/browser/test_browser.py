@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[3]
 SKIRMISH = "fantasy-battle/skirmish"
-AMBUSH = "dnd5e-tactics/forest-ambush"
+FLANK = "dnd4e-war/flank-charge"
 GIANT = "dnd35-wars/giant-and-goblins"
 
 
@@ -33,7 +33,7 @@ def start_battle(page: Any, example: str, commanders: dict[str, str], *, seed: i
         page.get_by_test_id("manual-dice").check()
     page.get_by_test_id("start").click()
     expect(page.get_by_test_id("battle")).to_be_visible()
-    expect(page.get_by_test_id("map-svg")).to_be_visible()
+    expect(page.get_by_test_id("map")).to_be_visible()
 
 
 def question_number(page: Any) -> str | None:
@@ -48,7 +48,7 @@ def wait_for_next(page: Any, before: str | None) -> None:
             const w = document.querySelector('[data-testid=winner]');
             const q = document.querySelector('[data-testid=question]');
             return (w && !w.hidden) || (q && q.dataset.number !== before
-                && q.querySelector('[data-testid=option], [data-testid=dice-input], [data-testid=waiting]'));
+                && q.querySelector('[data-testid=option]:not([disabled]), [data-testid=dice-input], [data-testid=waiting]'));
         }""", arg=before)
 
 
@@ -115,9 +115,9 @@ def test_play_a_side_by_clicking_the_map_and_the_options(page: Any) -> None:
     deadline = time.monotonic() + 60
     while not over(page):
         assert time.monotonic() < deadline, "the battle did not end"
-        before = question_number(page)
         options = page.get_by_test_id("option")
-        expect(options.first).to_be_visible()
+        expect(options.first).to_be_enabled()
+        before = question_number(page)
         texts = options.all_inner_texts()
         default = page.locator("[data-testid=option].default")
         choice = default.inner_text() if default.count() else texts[0]
@@ -131,7 +131,8 @@ def test_play_a_side_by_clicking_the_map_and_the_options(page: Any) -> None:
             page.get_by_test_id("propose").click()
             by_unit += 1
         elif squares is not None and squares.count() and sum(t.endswith(f" {words[-2]} {words[-1]}") for t in texts) == 1:
-            squares.click()
+            box = squares.bounding_box()  # a click where the square is, whatever stands on it
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             expect(page.get_by_test_id("propose")).to_have_text(choice)
             page.get_by_test_id("propose").click()
             by_square += 1
@@ -157,6 +158,15 @@ def test_manual_dice_bad_face_refused_then_good_faces_taken(page: Any) -> None:
     page.get_by_test_id("dice-input").fill("12")
     page.get_by_test_id("dice-submit").click()
     wait_for_next(page, before)
+    expect(page.get_by_test_id("prompt")).to_contain_text("Hill folk")  # the other side's roll
+    before = question_number(page)
+    page.get_by_test_id("dice-input").fill("5")
+    page.get_by_test_id("dice-input").press("Enter")
+    wait_for_next(page, before)
+    battle = page.url.split("/battle/")[1].split("?")[0]
+    events = page.request.get(f"/api/battles/{battle}/events?since=0").json()["events"]
+    placement = next(e for e in events if e["type"] == "placement")
+    assert placement["rolls"] == {"Border army": 12, "Hill folk": 5}
     expect(page.get_by_test_id("log")).to_contain_text("12")
     assert page.js_errors == []
 
@@ -183,7 +193,7 @@ def test_a_broken_upload_shows_its_problem_and_line(page: Any, tmp_path: Path) -
 
 def test_two_browsers_command_one_side_each_and_a_third_watches(new_page: Any) -> None:
     host = new_page("/")
-    start_battle(host, AMBUSH, {"Rangers of the March": "person", "Orcs of the Red Fang": "person"})
+    start_battle(host, FLANK, {"Humans": "person", "Orcs": "person"})
     links = {host.get_by_test_id("join-link").nth(i).get_attribute("data-side"):
              host.get_by_test_id("join-link").nth(i).input_value() for i in range(2)}
     watch = host.get_by_test_id("watch-link").input_value()

@@ -303,7 +303,6 @@
     $("#battle").hidden = false;
     $("#save-replay").href = `/api/battles/${id}/replay`;
     $("#save-replay").setAttribute("download", `warhost-${id}.json`);
-    if (view) applyView(view, true);
     refresh(true);
     if (S.polling) clearInterval(S.polling);
     S.polling = setInterval(() => refresh(false), 1000);
@@ -373,7 +372,9 @@
     const data = await api("GET", `/api/battles/${S.battleId}/events?since=${S.eventsTotal}`);
     const log = $("#log");
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 30;
+    const lastSeq = S.lines.length ? S.lines[S.lines.length - 1].seq : -1;
     for (const line of data.lines || []) {
+      if (line.seq <= lastSeq) continue;
       if (line.round !== S.lastRound && line.round !== null && line.round !== undefined) {
         S.lastRound = line.round;
         const head = node("div", { class: "line round", "data-seq": line.seq, "data-round": line.round }, `Round ${line.round}`);
@@ -667,49 +668,49 @@
   }
   async function sendOrder(order) {
     const q = S.view && S.view.question;
-    if (!q || S.sending) return;
-    const seat = seatFor(q.side);
-    S.sending = true;
-    for (const b of document.querySelectorAll("#question button")) b.disabled = true;
-    try {
-      const data = await api("POST", `/api/battles/${S.battleId}/orders`, { seat, order });
-      S.picked = null;
-      await afterAnswer(data);
-    } catch (e) {
-      questionError(e.message);
-      for (const b of document.querySelectorAll("#question button")) b.disabled = false;
-      if (e.status === 409) { S.questionKey = null; refresh(false); }
-    } finally {
-      S.sending = false;
-    }
+    if (!q) return;
+    await act("orders", { seat: seatFor(q.side), order }, () => {});
   }
   async function sendDice(faces) {
     const q = S.view && S.view.question;
-    if (!q || S.sending) return;
-    const seat = S.urlSeat || S.viewSeat || Object.values(S.seats)[0];
-    S.sending = true;
-    try {
-      const data = await api("POST", `/api/battles/${S.battleId}/dice`, { seat, faces });
-      await afterAnswer(data);
-    } catch (e) {
-      questionError(e.message);
+    if (!q) return;
+    const seat = (q.side && S.seats[q.side]) || S.urlSeat || S.viewSeat || Object.values(S.seats)[0];
+    await act("dice", { seat, faces }, () => {
       const input = $("#question [data-testid=dice-input]");
       if (input) { input.select(); input.focus(); }
-      if (e.status === 409) { S.questionKey = null; refresh(false); }
-    } finally {
-      S.sending = false;
-    }
+    });
   }
-  async function afterAnswer(data) {
-    S.live = true;
-    play(false);
-    // the answer's battle view was made with the answering seat; fetch ours again
-    while (S.busy) await new Promise((r) => setTimeout(r, 30));
+  /* Send an order or dice; while it runs (the other sides play meanwhile) nothing else
+   * redraws the question, so a click always belongs to the question it was made on. */
+  async function act(what, body, onError) {
+    if (S.sending) return;
+    S.sending = true;
+    for (const b of document.querySelectorAll("#question button")) b.disabled = true;
+    while (S.busy) await new Promise((r) => setTimeout(r, 20));
     S.busy = true;
     try {
-      const view = data && data.battle && !Object.keys(S.seats).length ? data.battle : await fetchView();
+      let data;
+      try {
+        data = await api("POST", `/api/battles/${S.battleId}/${what}`, body);
+      } catch (e) {
+        questionError(e.message);
+        for (const b of document.querySelectorAll("#question button")) b.disabled = false;
+        onError();
+        if (e.status === 409) S.questionKey = null;
+        else return;
+        data = null;
+      }
+      S.picked = null;
+      S.live = true;
+      play(false);
+      // the answer's view was made with the answering seat; a hot seat fetches its own
+      const view = data && data.battle && Object.keys(S.seats).length <= 1 ? data.battle : await fetchView();
+      S.sending = false;
       await applyView(view, false);
+    } catch (e) {
+      setStatus("connection problem: " + e.message);
     } finally {
+      S.sending = false;
       S.busy = false;
     }
   }

@@ -182,11 +182,12 @@
         cx = (x0 + x1) / 2; cy = sy(u.y) + 0.5; bw = x1 - x0; bh = 1;
       } else if (u.figure) {
         el("circle", { class: "body", cx: r3(cx), cy: r3(cy), r: Math.min(w, h) * 0.42,
-          fill: colour, stroke: "#111", "stroke-width": 0.04 }, g);
+          fill: colour, stroke: "#111", "stroke-width": 0.04, "data-x": u.x, "data-y": u.y }, g);
         occupancy[u.x + "," + u.y] = (occupancy[u.x + "," + u.y] || 0) + 1;
       } else {
         el("rect", { class: "body", x: u.x + 0.07, y: sy(u.y, h) + 0.07, width: w - 0.14,
-          height: h - 0.14, rx: 0.12, fill: colour, stroke: "#111", "stroke-width": 0.04 }, g);
+          height: h - 0.14, rx: 0.12, fill: colour, stroke: "#111", "stroke-width": 0.04,
+          "data-x": w === 1 && h === 1 ? u.x : null, "data-y": w === 1 && h === 1 ? u.y : null }, g);
         for (let dx = 0; dx < w; dx++) {
           for (let dy = 0; dy < h; dy++) {
             const key = (u.x + dx) + "," + (u.y + dy);
@@ -211,8 +212,11 @@
       }
       g.addEventListener("click", (ev) => {
         ev.stopPropagation();
-        const target = ev.target.closest("[data-x]");
-        if (opts.onUnit) opts.onUnit(u.id, target ? [Number(target.dataset.x), Number(target.dataset.y)] : null);
+        // the square clicked, wherever on the unit (its body, label or facing arrow)
+        const p = svg.createSVGPoint();
+        p.x = ev.clientX; p.y = ev.clientY;
+        const q = p.matrixTransform(svg.getScreenCTM().inverse());
+        if (opts.onUnit) opts.onUnit(u.id, [Math.floor(q.x), H - 1 - Math.floor(q.y)]);
       });
     }
     // several units (or figures) in one square: a counter badge
