@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from functools import lru_cache
@@ -236,6 +237,27 @@ def example_scenario(example_id: str) -> Scenario:
     return load_scenario(entry[2])
 
 
+_listing = threading.Lock()
+
+
+def example_list() -> list[dict[str, Any]]:
+    """Every shipped example with its ruleset, name, title, sides and commanders (read once,
+    by the first caller; the server reads them in the background as it starts)."""
+    with _listing:
+        return [dict(entry) for entry in _example_list()]
+
+
+@lru_cache(maxsize=1)
+def _example_list() -> tuple[dict[str, Any], ...]:
+    out = []
+    for example_id, (ruleset, name, _path) in examples().items():
+        scenario = example_scenario(example_id)
+        out.append({"id": example_id, "ruleset": ruleset, "name": name, "title": scenario.name,
+                    "sides": scenario.ruleset.side_names(scenario.model),
+                    "commanders": scenario.ruleset.commander_kinds(scenario.model)})
+    return tuple(out)
+
+
 def _scenario_of(example: str | None, text: str | None, max_upload: int) -> Scenario:
     if (example is None) == (text is None):
         raise BadRequest("give either an example id or the scenario's text", field="example")
@@ -260,6 +282,7 @@ def create_app(*, idle_seconds: float = 1800, max_battles: int = 100,
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         sessions.start_reaper()
+        threading.Thread(target=example_list, name="warhost-examples", daemon=True).start()
         try:
             yield
         finally:
@@ -330,14 +353,7 @@ def create_app(*, idle_seconds: float = 1800, max_battles: int = 100,
     @app.get("/api/examples", tags=["scenarios"])
     def list_examples() -> list[dict[str, Any]]:
         """The shipped example scenarios."""
-        out = []
-        for example_id, (ruleset, name, _path) in examples().items():
-            scenario = example_scenario(example_id)
-            out.append({"id": example_id, "ruleset": ruleset, "name": name,
-                        "title": scenario.name,
-                        "sides": scenario.ruleset.side_names(scenario.model),
-                        "commanders": scenario.ruleset.commander_kinds(scenario.model)})
-        return out
+        return example_list()
 
     @app.get("/api/examples/{ruleset}/{name}", tags=["scenarios"])
     def get_example(ruleset: str, name: str) -> dict[str, Any]:
@@ -521,4 +537,5 @@ def _reproduces(replay: Replay, battle: SteppedBattle) -> bool:
     return battle.result is not None and compare(replay, battle.result) is None
 
 
-__all__ = ["BodyLimit", "create_app", "error_body", "example_scenario", "examples"]
+__all__ = ["BodyLimit", "create_app", "error_body", "example_list", "example_scenario",
+           "examples"]
