@@ -4,6 +4,7 @@ simulate``."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -72,3 +73,15 @@ def test_bad_runs_are_refused(client: TestClient, tiny: str) -> None:
         assert response.json()["error"]["field"] == field
     assert client.get("/api/simulations/nope").status_code == 404
     assert client.get("/api/simulations/nope/plot.svg").status_code == 404
+
+
+def test_a_running_simulation_has_no_plot_yet_and_stops_with_the_server(
+        make_client: Callable[..., TestClient], tiny: str) -> None:
+    client = make_client()
+    body = client.post("/api/simulations", json={"text": tiny, "n": 100_000, "seed": 1}).json()
+    response = client.get(f"/api/simulations/{body['id']}/plot.svg")
+    assert response.status_code == 409 and "no plot yet" in response.json()["error"]["message"]
+    job = client.app.state.simulations.get(body["id"])  # type: ignore[attr-defined]
+    client.__exit__(None, None, None)
+    assert job.wait(timeout=60)
+    assert job.error == "the run was stopped" and job.done < 100_000
