@@ -15,17 +15,25 @@ from tests.cli.scenarios import tiny_text
 BATTLES = 20
 
 
+EXAMPLES = {4: ("dnd5e-tactics/forest-ambush", "Rangers of the March"),
+            14: ("dnd4e-war/flank-charge", "Humans")}
+"""Battles of shipped examples among the tiny ones: by number, the example and its person side."""
+
+
 def drive(base: str, number: int, text: str, results: dict[int, Any]) -> None:
-    """Start a battle (side A a person, every third one with real dice), play it to its end
-    through the API with random legal orders, and note what came of it."""
+    """Start a battle (one side a person; every third tiny battle with real dice), play it to
+    its end through the API with random legal orders, and note what came of it."""
     pick = random.Random(number)
-    manual = number % 3 == 0
-    with httpx.Client(base_url=base, timeout=60) as http:
+    example, side = EXAMPLES.get(number, (None, "A"))
+    manual = number % 3 == 0 and example is None
+    source = {"example": example} if example else {"text": text}
+    others = {} if example else {"B": "random" if number % 2 else "ai"}
+    with httpx.Client(base_url=base, timeout=120) as http:
         created = http.post("/api/battles", json={
-            "text": text, "seed": number, "manual_dice": manual,
-            "commanders": {"A": "person", "B": "random" if number % 2 else "ai"}})
+            **source, "seed": number, "manual_dice": manual,
+            "commanders": {side: "person", **others}})
         assert created.status_code == 201, created.text
-        battle_id, seat = created.json()["id"], created.json()["seats"]["A"]
+        battle_id, seat = created.json()["id"], created.json()["seats"][side]
         steps = 0
         while True:
             view = http.get(f"/api/battles/{battle_id}", params={"seat": seat}).json()
@@ -37,10 +45,13 @@ def drive(base: str, number: int, text: str, results: dict[int, Any]) -> None:
                                  for _ in range(question["count"]))
                 step = http.post(f"/api/battles/{battle_id}/dice",
                                  json={"seat": seat, "faces": faces})
-            else:
+            elif question["options"]:
                 step = http.post(f"/api/battles/{battle_id}/orders",
                                  json={"seat": seat,
                                        "order": pick.randrange(len(question["options"]))})
+            else:  # an open question with no listed option: its default, else pass
+                step = http.post(f"/api/battles/{battle_id}/orders",
+                                 json={"seat": seat, "order": question["default"] or "pass"})
             assert step.status_code == 200, step.text
             steps += 1
         events = http.get(f"/api/battles/{battle_id}/events").json()
