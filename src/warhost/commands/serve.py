@@ -69,7 +69,9 @@ def check_port_free(host: str, port: int) -> None:
 def register(app: typer.Typer) -> None:
     """Add ``warhost serve`` to ``app``."""
 
-    @app.command("serve", help=SERVE_HELP, short_help="Play and watch battles in the browser.")
+    from warhost.commands.simulate import paragraphs
+
+    @app.command("serve", help=paragraphs(SERVE_HELP), short_help="Play and watch battles in the browser.")
     def serve(
         host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this "
                                                 "machine only).")] = "127.0.0.1",
