@@ -203,23 +203,28 @@ def test_two_browsers_command_one_side_each_and_a_third_watches(new_page: Any) -
     for side, player in players.items():
         expect(player.get_by_test_id("status")).to_contain_text(f"you command {side}")
     expect(watcher.get_by_test_id("status")).to_contain_text("watching")
+    battle = watch.rsplit("/", 1)[1]
     seen_waiting = set()
     deadline = time.monotonic() + 60
-    while not over(watcher):
+    while True:
         assert time.monotonic() < deadline, "the battle did not end"
-        for side, player in players.items():
-            if over(player):
-                continue
-            options = player.get_by_test_id("option")
-            if options.count() and options.first.is_visible():
-                before = question_number(player)
-                default = player.locator("[data-testid=option].default")
-                (default if default.count() else options).first.click()
-                wait_for_next(player, before)
-            elif player.get_by_test_id("waiting").count():
-                seen_waiting.add(side)
-        watcher.wait_for_timeout(100)
-    assert seen_waiting, "neither player ever waited for the other"
+        state = watcher.request.get(f"/api/battles/{battle}").json()
+        if state["over"]:
+            break
+        side = state["question"]["side"]
+        player = players[side]
+        other = next(p for s, p in players.items() if s != side)
+        options = player.locator("[data-testid=option]:not([disabled])")
+        expect(options.first).to_be_visible()
+        if other.get_by_test_id("waiting").count():
+            seen_waiting.add(side)
+        before = question_number(player)
+        default = player.locator("[data-testid=option].default")
+        (default if default.count() else options).first.click()
+        wait_for_next(player, before)
+    expect(watcher.get_by_test_id("winner")).to_be_visible()
+    assert seen_waiting, "neither player ever saw the other's turn"
+    expect(watcher.get_by_test_id("waiting")).to_have_count(0)
     winner = watcher.get_by_test_id("winner").inner_text()
     for player in players.values():
         expect(player.get_by_test_id("winner")).to_have_text(winner)

@@ -304,8 +304,18 @@
     $("#save-replay").href = `/api/battles/${id}/replay`;
     $("#save-replay").setAttribute("download", `warhost-${id}.json`);
     refresh(true);
-    if (S.polling) clearInterval(S.polling);
-    S.polling = setInterval(() => refresh(false), 1000);
+    if (S.polling) clearTimeout(S.polling);
+    poll();
+  }
+  /* Poll the battle about once a second, twice as often while another person is to answer
+   * (so their move shows here at once); stop once it is over and everything is shown. */
+  function poll() {
+    const v = S.view;
+    const othersTurn = v && v.question && !isMine(v.question) && (v.persons || []).length > 0;
+    S.polling = setTimeout(async () => {
+      await refresh(false);
+      if (!(S.view && S.view.over && S.frames.length === S.view.frames)) poll();
+    }, othersTurn ? 500 : 1000);
   }
   function seatFor(side) {
     if (side && S.seats[side]) return S.seats[side];
@@ -337,7 +347,7 @@
     } catch (e) {
       if (e.status === 404) {
         setStatus("this battle is gone (closed or unknown)");
-        clearInterval(S.polling);
+        clearTimeout(S.polling);
       } else {
         setStatus("connection problem: " + e.message);
       }
@@ -364,6 +374,7 @@
       win.hidden = true;
     }
     renderLinks(view);
+    renderQuestion();  // first: a person's turn shows at once, the log and map follow
     if (view.events > S.eventsTotal) await fetchEvents();
     if (view.frames !== S.frames.length) await fetchFrames(firstView && view.over && !(view.persons || []).length);
     renderQuestion();
