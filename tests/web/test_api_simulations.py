@@ -42,6 +42,7 @@ def test_a_small_monte_carlo_runs_to_completion_with_its_progress(client: TestCl
     plot = client.get(view["plot"])
     assert plot.status_code == 200 and plot.headers["content-type"] == "image/svg+xml"
     assert b"<svg" in plot.content[:2000]
+    assert plot.headers["content-security-policy"].startswith("default-src 'none'")
 
 
 def test_the_same_seed_gives_the_same_results(client: TestClient, tiny: str) -> None:

@@ -450,7 +450,8 @@ def create_app(*, idle_seconds: float = 1800, max_battles: int = 100,
         slug = re.sub(r"[^A-Za-z0-9]+", "-", session.scenario.name).strip("-").lower()
         name = f"{slug or 'battle'}-{session.seed}.json"
         return Response(text, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                        headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                 "X-Content-Type-Options": "nosniff"})
 
     @app.delete("/api/battles/{battle_id}", tags=["battles"])
     def delete_battle(battle_id: str, seat: str | None = None) -> dict[str, Any]:
@@ -495,7 +496,10 @@ def create_app(*, idle_seconds: float = 1800, max_battles: int = 100,
         if job.plot is None:
             raise Conflict("the run has no plot yet" if not job.finished
                            else "the run ended without results", field="plot")
-        return Response(job.plot, media_type="image/svg+xml")
+        return Response(job.plot, media_type="image/svg+xml",
+                        headers={"Content-Security-Policy": "default-src 'none'; "
+                                                            "style-src 'unsafe-inline'",
+                                 "X-Content-Type-Options": "nosniff"})
 
     return app
 
