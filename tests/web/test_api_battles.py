@@ -179,6 +179,9 @@ def test_seat_tokens_are_enforced(client: TestClient, tiny: str) -> None:
     assert client.get(f"/api/battles/{battle_id}?seat=nope").status_code == 403
     assert client.get(f"/api/battles/{battle_id}?seat={seats['B']}").json()["yours"] is False
     assert client.post(url, json={"seat": seats["A"], "order": 0}).status_code == 200
+    given = play_out(client, battle_id, seats, random.Random(2))  # hot-seat, to the end
+    assert {side for side, _order in given} == {"A", "B"}
+    assert client.get(f"/api/battles/{battle_id}").json()["over"] is True
 
 
 def test_unknown_battles_are_404(client: TestClient) -> None:
