@@ -72,8 +72,8 @@ def test_page_loads(page: Any, server: Any) -> None:
 def test_ai_battle_runs_to_its_end_and_can_be_replayed(page: Any, tmp_path: Path) -> None:
     start_battle(page, SKIRMISH, {"Good": "ai", "Evil": "ai"})
     expect(page.get_by_test_id("winner")).to_have_text(re.compile(r"Winner: (Good|Evil)"))
-    log = page.get_by_test_id("log-line")
-    assert log.count() > 20
+    page.wait_for_function("document.querySelectorAll('[data-testid=log-line]').length > 20")
+    expect(page.get_by_test_id("frame-label")).not_to_be_empty()
     # a finished battle plays from its start; pause, step, jump to a round, follow live
     page.get_by_test_id("live").click()
     label = page.get_by_test_id("frame-label")
