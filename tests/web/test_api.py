@@ -191,6 +191,16 @@ def test_an_upload_naming_a_file_of_the_server_is_refused_at_its_field(client: T
         assert "cannot read files of the server" in error_of(started)["message"]
 
 
+def test_an_upload_naming_a_spell_library_of_its_own_is_refused(client: TestClient) -> None:
+    text = client.get("/api/examples/dnd35-wars/necromancer-horde").json()["text"]
+    line = text.splitlines().index("spell_library: [core]") + 1
+    for entry in ("spells/mine.yaml", "/etc/hosts"):
+        mine = text.replace("spell_library: [core]", f"spell_library: [core, {entry}]")
+        problem = client.post("/api/scenarios/check", json={"text": mine}).json()["problems"][0]
+        assert "cannot read files of the server" in problem["message"]
+        assert problem["field"] == "spell_library[1]" and problem["line"] == line
+
+
 def test_the_guard_refuses_every_file_but_the_packages_own(tmp_path: Path) -> None:
     mine = tmp_path / "mine.yaml"
     mine.write_text("x: 1\n", encoding="utf-8")

@@ -214,9 +214,17 @@ class BodyLimit:
 # --------------------------------------------------------------------------- examples
 
 
-@lru_cache(maxsize=1)
+_finding = threading.Lock()
+
+
 def examples() -> dict[str, tuple[str, str, Path]]:
     """Every shipped example by id (``ruleset/name``): its ruleset, name and file."""
+    with _finding:
+        return _examples()
+
+
+@lru_cache(maxsize=1)
+def _examples() -> dict[str, tuple[str, str, Path]]:
     from warhost.core.registry import all_rulesets
 
     out: dict[str, tuple[str, str, Path]] = {}
@@ -275,6 +283,10 @@ def create_app(*, idle_seconds: float = 1800, max_battles: int = 100,
     """The ``warhost serve`` application: battles closed after ``idle_seconds`` without use,
     at most ``max_battles`` at once, scenario uploads of at most ``max_upload`` bytes
     (replays, which keep their event log: sixteen times that)."""
+    from warhost.core.registry import all_rulesets
+
+    all_rulesets()  # now, in one thread: the registry is not safe to fill from two at once
+    examples()
     sessions = SessionStore(idle_seconds=idle_seconds, max_battles=max_battles)
     simulations = SimulationStore()
     max_replay = max_upload * REPLAY_FACTOR
@@ -282,12 +294,15 @@ def create_app(*, idle_seconds: float = 1800, max_battles: int = 100,
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         sessions.start_reaper()
-        threading.Thread(target=example_list, name="warhost-examples", daemon=True).start()
+        warm = threading.Thread(target=example_list, name="warhost-examples", daemon=True)
+        warm.start()
         try:
             yield
         finally:
-            sessions.stop()
             simulations.stop()
+            sessions.stop()
+            warm.join(timeout=60)  # a thread killed inside a library at exit aborts Python
+            simulations.join(timeout=60)
 
     app = FastAPI(
         title="warhost",

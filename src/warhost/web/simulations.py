@@ -201,5 +201,13 @@ class SimulationStore:
         for job in list(self._runs.values()):
             job.stop()
 
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for every run's thread to end (after :meth:`stop`), at most ``timeout``
+        seconds in all."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for job in list(self._runs.values()):
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            job.wait(left)
+
 
 __all__ = ["MAX_BATTLES", "Simulation", "SimulationStore", "outcome_table", "units_table"]
