@@ -78,18 +78,16 @@
       "dominant-baseline": "central", fill: colour || "#fff", "font-weight": 700 }, parent);
     t.textContent = text;
   }
-  function arrow(parent, cx, cy, dx, dy, len, colour, width) {
+  /* The facing: a triangle pointing along (dx, dy) (SVG directions), its base ``dist`` from
+   * the unit's centre, so it sits at the unit's front edge and never hides its label. */
+  function facingMark(parent, cx, cy, dx, dy, dist, size, colour) {
     const n = Math.hypot(dx, dy) || 1;
-    const ux = dx / n, uy = dy / n;
-    const tx = cx + ux * len, ty = cy + uy * len;
-    const head = len * 0.45;
-    el("line", { x1: r3(cx), y1: r3(cy), x2: r3(tx - ux * head * 0.6), y2: r3(ty - uy * head * 0.6),
-      stroke: colour, "stroke-width": r3(width), "stroke-linecap": "round", class: "facing" }, parent);
-    const px = -uy, py = ux;
-    el("polygon", { class: "facing", fill: colour, points: [
-      [tx, ty], [tx - ux * head + px * head * 0.55, ty - uy * head + py * head * 0.55],
-      [tx - ux * head - px * head * 0.55, ty - uy * head - py * head * 0.55]]
-      .map((p) => p.map(r3).join(",")).join(" ") }, parent);
+    const ux = dx / n, uy = dy / n, px = -uy, py = ux;
+    const bx = cx + ux * dist, by = cy + uy * dist;
+    el("polygon", { class: "facing", fill: colour, stroke: "#fff", "stroke-width": size * 0.08,
+      points: [[bx + ux * size, by + uy * size], [bx + px * size * 0.7, by + py * size * 0.7],
+               [bx - px * size * 0.7, by - py * size * 0.7]]
+        .map((p) => p.map(r3).join(",")).join(" ") }, parent);
   }
 
   /* ---------------------------------------------------------------- grid views */
@@ -204,7 +202,8 @@
       }
       fitText(g, u.mark || u.id, cx, cy, bw * 0.9, bh * 0.8, 0.45);
       if (u.facing && FACED.includes(u.status || "active")) {
-        arrow(g, cx, cy, u.facing[0], -u.facing[1], Math.min(bw, bh) * 0.48, "#111", 0.05);
+        const reach = Math.abs(u.facing[0]) >= Math.abs(u.facing[1]) ? bw / 2 : bh / 2;
+        facingMark(g, cx, cy, u.facing[0], -u.facing[1], reach - 0.27, 0.2, "#111");
       }
       if (u.wounded) {
         el("circle", { cx: r3(cx + bw / 2 - 0.2), cy: r3(cy - bh / 2 + 0.2), r: 0.12,
@@ -308,7 +307,10 @@
       const bw = Math.max(...xs) - Math.min(...xs), bh = Math.max(...ys) - Math.min(...ys);
       if (u.facing !== null && u.facing !== undefined && FACED.includes(u.status || "active")) {
         const rad = (u.facing * Math.PI) / 180;
-        arrow(g, cx, cy, Math.sin(rad), -Math.cos(rad), Math.max(1.6, Math.min(bw, bh) / 2 + 1.2), "#111", 0.18);
+        const dx = Math.sin(rad), dy = Math.cos(rad);  // north-up inches
+        const mx = xs.reduce((a, b) => a + b, 0) / xs.length, my = ys.reduce((a, b) => a + b, 0) / ys.length;
+        const front = Math.max(...u.polygon.map((q) => (q[0] - mx) * dx + (q[1] - my) * dy));
+        facingMark(g, cx, cy, dx, -dy, front + 0.25, 1.1, "#111");
       }
       // label beside the unit when it is too small to hold it
       const label = u.id;
