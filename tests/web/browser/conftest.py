@@ -12,7 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Self
 
 import pytest
 
@@ -38,7 +38,7 @@ class LiveServer:
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True, name="warhost-test-server")
 
-    def __enter__(self) -> LiveServer:
+    def __enter__(self) -> Self:
         self.thread.start()
         deadline = time.monotonic() + 20
         while not self.server.started:

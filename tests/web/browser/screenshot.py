@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import expect, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).parent))
-from conftest import CHROMIUM, LiveServer  # noqa: E402
+from conftest import CHROMIUM, LiveServer
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_readme_second_command_is_what_ci_runs() -> None:
-    block = re.search(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    block = re.search(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
     assert block is not None
     second = block.group(1).splitlines()[1]
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
