@@ -71,7 +71,8 @@ def register(app: typer.Typer) -> None:
 
     from warhost.commands.simulate import paragraphs
 
-    @app.command("serve", help=paragraphs(SERVE_HELP), short_help="Play and watch battles in the browser.")
+    @app.command("serve", help=paragraphs(SERVE_HELP),
+                 short_help="Play and watch battles in the browser.")
     def serve(
         host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this "
                                                 "machine only).")] = "127.0.0.1",

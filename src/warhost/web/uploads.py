@@ -6,7 +6,7 @@ safe YAML reader of :mod:`warhost.core.scenario` under :func:`~warhost.core.erro
 Example:
     >>> problems = check_text("ruleset: fantasy-battle\\nname: x\\n")
     >>> problems[0].field
-    'sides'
+    'victory_points'
 """
 
 from __future__ import annotations
