@@ -11,6 +11,7 @@ import shutil
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any, Self
 
@@ -45,6 +46,10 @@ class LiveServer:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the warhost test server did not start")
             time.sleep(0.02)
+        # warm up: the first listing of the examples loads every ruleset (seconds on a busy
+        # machine), which a page's first few seconds should not wait for
+        with urllib.request.urlopen(self.url + "/api/examples", timeout=60) as resp:
+            resp.read()
         return self
 
     def __exit__(self, *_exc: object) -> None:
