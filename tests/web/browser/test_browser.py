@@ -243,3 +243,21 @@ def test_monte_carlo_shows_progress_and_the_table(page: Any) -> None:
     expect(page.get_by_test_id("sim-count")).to_have_text("20 / 20")
     expect(page.get_by_test_id("sim-plot")).to_be_visible()
     assert page.js_errors == []
+
+
+def test_the_table_map_shows_trays_and_a_click_on_a_unit_narrows_the_orders(page: Any) -> None:
+    start_battle(page, FLANK, {"Humans": "person", "Orcs": "ai"})
+    svg = page.get_by_test_id("map-svg")
+    expect(svg).to_have_attribute("data-geometry", "table")
+    expect(svg.locator('[data-unit="spearmen"] .tray')).to_have_count(4)  # four company trays
+    assert svg.locator(".area").count() == 2
+    assert svg.locator(".facing").count() >= 2
+    expect(page.get_by_test_id("prompt")).to_contain_text("Which unit moves next?")
+    svg.locator('[data-unit="knights"]').click()
+    expect(page.get_by_test_id("pick-note")).to_contain_text("knights")
+    expect(page.get_by_test_id("option")).to_have_count(1)
+    before = question_number(page)
+    page.get_by_test_id("filter").press("Enter")  # the one order left, given with Enter
+    wait_for_next(page, before)
+    expect(page.get_by_test_id("prompt")).to_contain_text("Knights of the Ford")
+    assert page.js_errors == []

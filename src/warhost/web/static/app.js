@@ -584,6 +584,10 @@
     box.appendChild(node("div", { class: "hint" }, "Click a unit or a square on the map to narrow the orders to it."));
     box.appendChild(node("div", { class: "error", "data-testid": "question-error" }));
     filter.addEventListener("input", renderOptions);
+    filter.addEventListener("keydown", (ev) => {  // Enter gives the one order left
+      const only = box.querySelector("[data-testid=propose]");
+      if (ev.key === "Enter" && only) only.click();
+    });
     renderOptions();
   }
   function tokens(text) { return String(text).replace(/[(),\[\]]/g, " ").split(/\s+/).filter(Boolean); }
