@@ -111,7 +111,7 @@ def test_ai_battle_runs_to_its_end_and_can_be_replayed(page: Any, tmp_path: Path
 def test_play_a_side_by_clicking_the_map_and_the_options(page: Any) -> None:
     start_battle(page, SKIRMISH, {"Good": "person", "Evil": "ai"})
     expect(page.get_by_test_id("status")).to_contain_text("you command Good")
-    by_unit = by_square = by_option = 0
+    by_unit = by_square = by_option = refused = 0
     deadline = time.monotonic() + 60
     while not over(page):
         assert time.monotonic() < deadline, "the battle did not end"
@@ -125,6 +125,15 @@ def test_play_a_side_by_clicking_the_map_and_the_options(page: Any) -> None:
         units = [w for w in words if page.locator(f'[data-testid=map-svg] [data-unit="{w}"]').count()]
         squares = page.locator(f'[data-testid=map-svg] rect.sq[data-x="{words[-2]}"][data-y="{words[-1]}"]') \
             if len(words) >= 3 and words[-1].isdigit() and words[-2].isdigit() else None
+        if not refused and page.get_by_test_id("order-input").count() and texts[-1].startswith("move "):
+            # an illegal order is refused with the reason and the rule
+            page.locator('[data-testid=map-svg] rect.sq[data-x="13"][data-y="11"]').click()
+            expect(page.get_by_test_id("propose-free")).to_have_text("move 13 11")
+            page.get_by_test_id("propose-free").click()
+            expect(page.get_by_test_id("question-error")).to_have_text(re.compile(r"\(FB-MOVE-\d+\)"))
+            assert question_number(page) == before
+            page.get_by_test_id("clear-pick").click()
+            refused += 1
         if units and sum(units[0] in t.split() for t in texts) == 1:
             page.locator(f'[data-testid=map-svg] [data-unit="{units[0]}"]').first.click()
             expect(page.get_by_test_id("propose")).to_have_text(choice)
@@ -141,7 +150,7 @@ def test_play_a_side_by_clicking_the_map_and_the_options(page: Any) -> None:
             by_option += 1
         wait_for_next(page, before)
     expect(page.get_by_test_id("winner")).to_contain_text("Winner")
-    assert by_unit and by_square and by_option, (by_unit, by_square, by_option)
+    assert by_unit and by_square and by_option and refused, (by_unit, by_square, by_option)
     assert page.js_errors == []
 
 

@@ -650,6 +650,18 @@
       b.addEventListener("click", () => sendOrder(i));
       proposal.appendChild(b);
     }
+    // an open question and a square no listed order names: offer the order for that square
+    // anyway, in the default's words ("move 4 7"); the engine refuses it, saying why, if illegal
+    const shape = q.open && S.picked && S.picked.square && !shown.some(([o]) => matchesPick(o, S.picked))
+      ? String(q.default || q.options[0] || "").match(/^(.*\S)\s+-?\d+\s+-?\d+$/) : null;
+    if (shape) {
+      const order = `${shape[1]} ${S.picked.square[0]} ${S.picked.square[1]}`;
+      proposal.hidden = false;
+      proposal.appendChild(document.createTextNode("Not among the listed orders: "));
+      const b = node("button", { "data-testid": "propose-free" }, order);
+      b.addEventListener("click", () => sendOrder(order));
+      proposal.appendChild(b);
+    }
     if (S.picked && S.picked.point && q.open) {
       const input = box.querySelector("[data-testid=order-input]");
       if (input && !input.value) input.placeholder = `… ${S.picked.point.join(" ")}`;
