@@ -73,7 +73,8 @@
         groups[ex.ruleset] = node("optgroup", { label: ex.ruleset });
         select.appendChild(groups[ex.ruleset]);
       }
-      groups[ex.ruleset].appendChild(node("option", { value: ex.id }, `${ex.id} — ${ex.name}`));
+      groups[ex.ruleset].appendChild(node("option", { value: ex.id },
+        ex.id.endsWith("/" + ex.name) ? ex.id : `${ex.id} — ${ex.name}`));
     }
   }
   async function pickExample(id) {
@@ -283,7 +284,9 @@
       out.appendChild(table);
     }
     if (data.plot) {
-      out.appendChild(node("img", { src: data.plot, alt: "Monte Carlo plot", "data-testid": "sim-plot" }));
+      const link = node("a", { href: data.plot, target: "_blank", title: "open the plot full size" });
+      link.appendChild(node("img", { src: data.plot, alt: "Monte Carlo plot", "data-testid": "sim-plot" }));
+      out.appendChild(link);
     }
   }
 
