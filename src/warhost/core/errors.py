@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import NoReturn
 
@@ -76,13 +79,72 @@ class DiceExhaustedError(WarhostError):
     """A scripted dice source ran out of faces."""
 
 
+class UserFileRefused(ScenarioError):
+    """A scenario read under :func:`no_user_files` (an upload to ``warhost serve``) named a
+    file of the machine; ``path`` is the file it named, so the caller can find the field."""
+
+    def __init__(self, message: str, path: str, *, file: str | None = None) -> None:
+        super().__init__(message, file=file)
+        self.path = path
+
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+"""The warhost package: files inside it (dnd35-wars' shipped spell libraries) stay readable
+under :func:`no_user_files`."""
+
+_guard: ContextVar[tuple[str, frozenset[Path]] | None] = ContextVar("warhost_no_user_files",
+                                                                    default=None)
+
+
+@contextlib.contextmanager
+def no_user_files(source: str = "upload.yaml", allow: Iterable[str | Path] = ()) -> Iterator[None]:
+    """While inside, :func:`read_user_file` reads only files of the warhost package and the
+    ``allow``-ed ones (a temporary copy of an upload); any other file a scenario, army or
+    replay names is refused with :class:`UserFileRefused` (a :class:`ScenarioError` naming
+    ``source``). For text that came from elsewhere (a web upload), which must never read the
+    server's files. The guard is a context variable: it holds in this thread (or task) only.
+
+    Example:
+        >>> with no_user_files():
+        ...     read_user_file("/etc/passwd", ScenarioError, "army")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        warhost.core.errors.UserFileRefused: upload.yaml: an uploaded scenario cannot read ...
+    """
+    allowed = frozenset(Path(p).resolve() for p in allow)
+    token = _guard.set((source, allowed))
+    try:
+        yield
+    finally:
+        _guard.reset(token)
+
+
+def _check_guard(path: str | Path, noun: str) -> None:
+    """Refuse ``path`` when :func:`no_user_files` is in force and it is not allowed."""
+    guard = _guard.get()
+    if guard is None:
+        return
+    source, allowed = guard
+    try:
+        real = Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        real = None
+    if real is not None and (real in allowed or real.is_relative_to(_PACKAGE)):
+        return
+    raise UserFileRefused(f"an uploaded scenario cannot read files of the server (the {noun} "
+                          f"file {str(path)!r}); put its content in the scenario instead",
+                          str(path), file=source)
+
+
 def read_user_file(
     path: str | Path, error: type[WarhostError], noun: str, max_bytes: int | None = None
 ) -> str:
     """The text of a file the user named; a missing or unreadable file raises ``error``, and
     so does one longer than ``max_bytes`` (checked before it is read, and while reading, for
-    devices and pipes whose size is not known)."""
+    devices and pipes whose size is not known). Under :func:`no_user_files` only the files
+    it allows are read (others raise :class:`UserFileRefused`)."""
     source = str(path)
+    _check_guard(path, noun)
     try:
         if max_bytes is None:
             return Path(path).read_text(encoding="utf-8")
