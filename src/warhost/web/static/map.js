@@ -49,7 +49,17 @@
     if (parent) parent.appendChild(node);
     return node;
   }
-  function title(node, text) { el("title", {}, node).textContent = text; }
+  /** The SVG group of one unit: its id, side and state as data attributes (map clicks read
+ * them), faded by status, outlined when picked, its words as a tooltip. */
+function unitGroup(u, parent, opts) {
+  const g = el("g", { class: "unit", "data-unit": u.id, "data-side": u.side,
+    "data-status": u.status || "", opacity: STATUS_ALPHA[u.status] ?? 1 }, parent);
+  if (opts.picked && opts.picked.unit === u.id) g.classList.add("picked");
+  title(g, unitWords(u));
+  return g;
+}
+
+function title(node, text) { el("title", {}, node).textContent = text; }
   function r3(v) { return Math.round(v * 1000) / 1000; }
 
   function sideColours(sides) {
@@ -152,11 +162,7 @@
     for (const u of view.units || []) {
       if (u.x === null || u.x === undefined) continue;
       const colour = colours[u.side] || "#555";
-      const alpha = STATUS_ALPHA[u.status] ?? 1;
-      const g = el("g", { class: "unit", "data-unit": u.id, "data-side": u.side,
-        "data-status": u.status || "", opacity: alpha }, unitsG);
-      if (opts.picked && opts.picked.unit === u.id) g.classList.add("picked");
-      title(g, unitWords(u));
+      const g = unitGroup(u, unitsG, opts);
       const w = u.w || 1, h = u.h || 1;
       let cx = u.x + w / 2, cy = sy(u.y, h) + h / 2, bw = w, bh = h;
       if (u.squares && u.squares.length) {
@@ -275,11 +281,7 @@
     for (const u of view.units || []) {
       if (!u.polygon || u.polygon.length < 3) continue;
       const colour = colours[u.side] || "#555";
-      const alpha = STATUS_ALPHA[u.status] ?? 1;
-      const g = el("g", { class: "unit", "data-unit": u.id, "data-side": u.side,
-        "data-status": u.status || "", opacity: alpha }, unitsG);
-      if (opts.picked && opts.picked.unit === u.id) g.classList.add("picked");
-      title(g, unitWords(u));
+      const g = unitGroup(u, unitsG, opts);
       const engaged = u.status === "engaged" || (u.engaged_with && u.engaged_with.length);
       el("polygon", { class: "body", points: pts(u.polygon), fill: colour,
         "fill-opacity": u.trays && u.trays.length ? 0.25 : 1,
