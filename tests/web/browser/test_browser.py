@@ -270,3 +270,23 @@ def test_the_table_map_shows_trays_and_a_click_on_a_unit_narrows_the_orders(page
     wait_for_next(page, before)
     expect(page.get_by_test_id("prompt")).to_contain_text("Knights of the Ford")
     assert page.js_errors == []
+
+
+def test_a_map_pick_on_a_past_frame_brings_the_battle_back_to_now(page: Any) -> None:
+    """Looking back at an earlier frame while an order is due, a click on the map returns
+    the view to the battlefield as it stands, and narrows the orders to the unit clicked (or,
+    for a move, to its square)."""
+    start_battle(page, SKIRMISH, {"Good": "person", "Evil": "ai"}, seed=2)
+    options = page.get_by_test_id("option")
+    expect(options.first).to_be_enabled()
+    for _ in range(6):  # a few orders, so that there are frames to look back on
+        before = question_number(page)
+        options.first.click()
+        wait_for_next(page, before)
+    expect(page.get_by_test_id("frame-label")).to_contain_text("(live)")
+    page.get_by_test_id("step-back").click()
+    expect(page.get_by_test_id("frame-label")).not_to_contain_text("(live)")
+    page.locator('[data-testid=map-svg] g.unit[data-side="Good"]').first.click()
+    expect(page.get_by_test_id("frame-label")).to_contain_text("(live)")
+    expect(page.get_by_test_id("question")).to_contain_text("orders naming ")
+    assert page.js_errors == []

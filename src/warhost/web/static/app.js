@@ -689,7 +689,12 @@
     afterPick();
   }
   function afterPick() {
-    if (S.shownMap) drawMap(S.shownMap);
+    if (!S.live && isMine(S.view && S.view.question)) {
+      // an order is given on the battlefield as it stands now, not as it stood then
+      goLive();
+    } else if (S.shownMap) {
+      drawMap(S.shownMap);
+    }
     renderOptions();
   }
   function questionError(text) {
