@@ -67,7 +67,9 @@ def test_an_illegal_order_is_refused_at_once_with_its_rule_and_changes_nothing(t
         assert battle.question != question
 
 
-def test_a_battle_played_through_equals_run_battle_with_the_same_orders(tiny) -> None:  # type: ignore[no-untyped-def]
+def test_play_through_answers_every_question_and_keeps_the_result(tiny) -> None:  # type: ignore[no-untyped-def]
+    """Every question is answered to the end and the result kept; that the log equals
+    run_battle's with the same orders is checked for every example in the conformance suite."""
     pick = random.Random(2)
     with SteppedBattle(tiny, 4, {"B": "random"}, stepped=["A"], label="ai") as battle:
         result = play_through(battle, lambda q: pick.randrange(len(q.options)))

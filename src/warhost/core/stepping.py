@@ -379,8 +379,7 @@ class SteppedBattle:
                                else "the battle was closed", field="order")
         if question.what != what:
             wanted = "an order" if question.what == "order" else "the faces of real dice"
-            raise WarhostError(f"the battle waits for {wanted} ({question.prompt})",
-                               field=what if what == "order" else "dice")
+            raise WarhostError(f"the battle waits for {wanted} ({question.prompt})", field=what)
         return question, self.decision
 
     def _resume(self, reply: Order | list[int]) -> list[dict[str, Any]]:

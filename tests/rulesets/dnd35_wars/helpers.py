@@ -10,8 +10,9 @@ from tests.battle_watch import events, record  # noqa: F401 - the tests import t
 from tests.orders_by_kind import OrdersByKind
 from warhost.core.commanders import FirstOptionCommander
 from warhost.core.dice import ScriptedDice, SeededDice
-from warhost.core.engine import Battle
+from warhost.core.engine import Battle, BattleResult, run_battle
 from warhost.core.registry import get_ruleset
+from warhost.core.ruleset import Scenario
 from warhost.rulesets.dnd35_wars.model import Dnd35WarsScenario
 from warhost.rulesets.dnd35_wars.setup import initial_state
 from warhost.rulesets.dnd35_wars.state import FIGHTING, Single, Unit, WarState
@@ -143,3 +144,20 @@ def get(state: WarState, uid: str) -> Unit:
 def who(state: WarState, sid: str) -> Single:
     """The singular creature ``sid``."""
     return state.singles[sid]
+
+
+def invariant_playouts(scenario: Scenario, kind: str,
+                       seeds: range = range(3)) -> tuple[list[str], list[BattleResult]]:
+    """Play ``scenario`` once per seed, every side ``kind``, checking the ruleset's invariants
+    at the end of every round: the broken ones (with their round) and the results."""
+    ruleset = get_ruleset("dnd35-wars")
+    sides = ruleset.side_names(scenario.model)
+    problems: list[str] = []
+
+    def check(round_number: int, state: object) -> None:
+        problems.extend(f"round {round_number}: {p}"
+                        for p in ruleset.check_invariants(state, []))
+
+    results = [run_battle(scenario, seed, {s: kind for s in sides}, observers=[check])
+               for seed in seeds]
+    return problems, results

@@ -13,6 +13,7 @@ from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
     get,
+    invariant_playouts,
     make_battle,
     make_state,
     single,
@@ -22,9 +23,7 @@ from tests.rulesets.dnd35_wars.helpers import (
 from warhost.core.battle import Battle
 from warhost.core.decisions import Refusal
 from warhost.core.dice import SeededDice
-from warhost.core.engine import run_battle
 from warhost.core.orders import Order
-from warhost.core.registry import get_ruleset
 from warhost.core.scenario import load_scenario
 from warhost.rulesets.dnd35_wars import ai_singles, conditions, inunit, magic, singles
 from warhost.rulesets.dnd35_wars.state import WarState
@@ -587,18 +586,9 @@ SPELLCASTERS = Path(__file__).parent / "data" / "spellcasters.yaml"
 
 @pytest.mark.parametrize("kind", ["random", "ai"])
 def test_battles_with_spellcasters_keep_the_invariants(kind: str) -> None:
-    ruleset = get_ruleset("dnd35-wars")
-    scenario = load_scenario(SPELLCASTERS)
-    sides = ruleset.side_names(scenario.model)
-    problems: list[str] = []
+    problems, results = invariant_playouts(load_scenario(SPELLCASTERS), kind)
     casts: list[str] = []
-
-    def check(round_number: int, state: object) -> None:
-        problems.extend(f"round {round_number}: {p}"
-                        for p in ruleset.check_invariants(state, []))
-
-    for seed in range(3):
-        result = run_battle(scenario, seed, {s: kind for s in sides}, observers=[check])
+    for result in results:
         casts += [e["spell"] for e in result.log.of_type("cast")]
         casts += ["turning" for _ in result.log.of_type("turning")]
     assert problems == []

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.rulesets.dnd35_wars.helpers import invariant_playouts
 from warhost.core.engine import run_battle
 from warhost.core.registry import get_ruleset
 from warhost.core.scenario import load_scenario
@@ -16,17 +17,7 @@ SINGLES = Path(__file__).parent / "data" / "singles.yaml"
 
 @pytest.mark.parametrize("kind", ["random", "ai"])
 def test_battles_with_singular_creatures_keep_the_invariants(kind: str) -> None:
-    ruleset = get_ruleset("dnd35-wars")
-    scenario = load_scenario(SINGLES)
-    sides = ruleset.side_names(scenario.model)
-    problems: list[str] = []
-
-    def check(round_number: int, state: object) -> None:
-        problems.extend(f"round {round_number}: {p}"
-                        for p in ruleset.check_invariants(state, []))
-
-    for seed in range(2):
-        run_battle(scenario, seed, {s: kind for s in sides}, observers=[check])
+    problems, _ = invariant_playouts(load_scenario(SINGLES), kind, range(2))
     assert problems == []
 
 

@@ -14,6 +14,7 @@ from tests.rulesets.dnd35_wars.helpers import (
     block,
     creature,
     get,
+    invariant_playouts,
     make_battle,
     make_state,
     single,
@@ -21,9 +22,7 @@ from tests.rulesets.dnd35_wars.helpers import (
     who,
 )
 from warhost.core.decisions import Refusal
-from warhost.core.engine import run_battle
 from warhost.core.orders import Order
-from warhost.core.registry import get_ruleset
 from warhost.core.scenario import load_scenario
 from warhost.rulesets.dnd35_wars import actions, ai_units, magic, ucast
 from warhost.rulesets.dnd35_wars.state import WarState
@@ -504,18 +503,7 @@ def test_the_ai_values_a_cast_by_the_hp_it_expects_to_take() -> None:
 
 @pytest.mark.parametrize("kind", ["random", "ai"])
 def test_battles_with_units_of_casters_keep_the_invariants(kind: str) -> None:
-    ruleset = get_ruleset("dnd35-wars")
-    scenario = load_scenario(CASTERS)
-    sides = ruleset.side_names(scenario.model)
-    problems: list[str] = []
-
-    def check(round_number: int, state: object) -> None:
-        problems.extend(f"round {round_number}: {p}"
-                        for p in ruleset.check_invariants(state, []))
-
-    cast_events = 0
-    for seed in range(3):
-        result = run_battle(scenario, seed, {s: kind for s in sides}, observers=[check])
-        cast_events += len(result.log.of_type("ucast"))
+    problems, results = invariant_playouts(load_scenario(CASTERS), kind)
+    cast_events = sum(len(result.log.of_type("ucast")) for result in results)
     assert problems == []
     assert cast_events > 0

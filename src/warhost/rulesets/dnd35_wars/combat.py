@@ -622,7 +622,8 @@ def range_modifier(state: WarState, unit: Unit, squares: set[Square],
     return tables.range_penalty(tables.range_increments(feet, increment))
 
 
-def _shooter_problem(state: WarState, unit: Unit) -> Refusal | None:
+def shooter_problem(state: WarState, unit: Unit) -> Refusal | None:
+    """Why ``unit`` may not make a ranged attack at all this turn (None: it may)."""
     if not unit.can_fight or unit.ranged is None or range_increment(unit) is None:
         return Refusal(f"{unit.label} has no ranged attack", rule="W35-UATK-09")
     if unit.phalanx:
@@ -706,7 +707,7 @@ def _matchable(needs: dict[str, int], seen: dict[str, set[Square]]) -> bool:
 
 def plan_problem(state: WarState, unit: Unit, plan: dict[str, int]) -> Refusal | None:
     """Why the declared counters per target are not a legal volley (W35-MULTI-07)."""
-    problem = _shooter_problem(state, unit)
+    problem = shooter_problem(state, unit)
     if problem is not None:
         return problem
     for tid in plan:
@@ -866,7 +867,7 @@ def _charge_options(state: WarState, unit: Unit) -> list[Order]:
 
 
 def _shoot_options(state: WarState, unit: Unit) -> list[Order]:
-    if _shooter_problem(state, unit) is not None:
+    if shooter_problem(state, unit) is not None:
         return []
     foes: list[tuple[int, str]] = []
     for target in state.units_of(state.other(unit.side)):
@@ -921,7 +922,7 @@ def judge_attack(state: WarState, unit: Unit, order: Order) -> Order | Refusal:
             return Refusal("a charge names an enemy and an offset dx,dy", rule="W35-AMB-40")
         return charge_problem(state, unit, target, *offset) or order
     plan = parse_plan(arg)
-    problem = _shooter_problem(state, unit)
+    problem = shooter_problem(state, unit)
     if problem is None and None in plan.values():
         problem = next((p for t in plan if (p := target_problem(state, unit, t)) is not None),
                        None)

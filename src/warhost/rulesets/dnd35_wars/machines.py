@@ -194,17 +194,9 @@ def shoot_problem(state: WarState, unit: Unit, mid: str) -> Refusal | None:
     if isinstance(found, Refusal):
         return found
     owner, machine = found
-    problem = _personal_problem(state, unit)
+    problem = _personal_problem(state, unit) or combat.shooter_problem(state, unit)
     if problem is not None:
         return problem
-    if unit.ranged is None or combat.range_increment(unit) is None:
-        return Refusal(f"{unit.label} has no ranged attack", rule="W35-UATK-09")
-    if unit.phalanx:
-        return Refusal("a phalanx cannot make ranged attacks", rule="W35-DEFEND-13")
-    if combat.engaged_units(state, unit):
-        return Refusal("a unit engaged in melee cannot fire", rule="W35-MULTI-06")
-    if unit.melee_round == state.round:
-        return Refusal(f"{unit.label} made a melee attack this round", rule="W35-UATK-11")
     sq = machine.square
     gap = unit_distance(unit.squares, (sq,))
     if gap < 2:
